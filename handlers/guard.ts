@@ -1,0 +1,224 @@
+import { http, type HttpHandler } from 'msw'
+import { ApiError, forcedError, isForceableStatus } from '../src/domain/errors.js'
+import type { ApiKeyConfig } from '../src/domain/plans.js'
+import { maskKey } from '../src/domain/plans.js'
+import type { RateDecision } from '../src/domain/rate-limiter.js'
+import type { SandboxState } from '../src/domain/sandbox.js'
+import { validateBody } from '../src/domain/validation.js'
+import type { BodySchema } from '../src/schemas/messages.js'
+import type { z } from 'zod'
+
+/** Largest accepted request body: 1 MiB. */
+export const MAX_BODY_BYTES = 1024 * 1024
+
+/** What a resolver gets once every guard has passed. */
+export interface RouteContext<Body = undefined> {
+  sandbox: SandboxState
+  key: ApiKeyConfig
+  url: URL
+  params: Record<string, string>
+  body: Body
+  /** The body exactly as sent (parsed JSON), for the outbox. */
+  raw: Record<string, unknown>
+  /** Seconds until this key's window admits a request (for forced 429s). */
+  retryAfter: () => number
+}
+
+/** A resolver answers with a status and a JSON body; errors are thrown as ApiError. */
+export type RouteResult = { status?: number; body: unknown }
+
+interface RouteSpec<S extends z.ZodObject | undefined> {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE'
+  /** Path under the base URL, msw syntax (`/subscribers/:id`). */
+  path: string
+  /** Request body schema; omit for requests without a body. */
+  body?: S extends z.ZodObject ? BodySchema<S> : undefined
+  resolve: (ctx: RouteContext<S extends z.ZodObject ? z.infer<S> : undefined>) => RouteResult | Promise<RouteResult>
+}
+
+const JSON_CONTENT_TYPE = /^application\/json[ \t]*(?:;|$)/i
+const BEARER = /^bearer[ \t]+(\S+)[ \t]*$/i
+const decoder = new TextDecoder('utf-8', { fatal: true })
+
+function json(status: number, body: unknown, headers: Record<string, string>): Response {
+  headers['Content-Type'] = 'application/json'
+  return new Response(JSON.stringify(body), { status, headers })
+}
+
+function rateHeaders(decision: RateDecision, headers: Record<string, string>): void {
+  headers['X-RateLimit-Limit'] = String(decision.limit)
+  headers['X-RateLimit-Remaining'] = String(decision.remaining)
+  headers['X-RateLimit-Reset'] = String(decision.reset)
+}
+
+function authenticate(sandbox: SandboxState, request: Request): { key: ApiKeyConfig; token: string } {
+  const header = request.headers.get('authorization')
+  if (header === null || header.trim() === '') {
+    throw new ApiError(401, 'unauthorized', 'Missing Authorization header. Send `Authorization: Bearer <API_KEY>`; sandbox keys are listed by `sendbox keys` (defaults: test_starter, test_pro, test_enterprise).')
+  }
+  const match = BEARER.exec(header)
+  if (!match) {
+    throw new ApiError(401, 'unauthorized', 'Malformed Authorization header. Use the Bearer scheme: `Authorization: Bearer <API_KEY>`.')
+  }
+  const key = sandbox.authenticate(match[1])
+  if (!key) {
+    throw new ApiError(401, 'unauthorized', `Invalid API key "${maskKey(match[1])}". Use a key listed by \`sendbox keys\` (defaults: test_starter, test_pro, test_enterprise).`)
+  }
+  return { key, token: match[1] }
+}
+
+/** Parses `Prefer: code=500, delay=250` (Prism's convention). */
+function parsePrefer(header: string | null): { code?: number; delay?: number } {
+  if (header === null) return {}
+  const out: { code?: number; delay?: number } = {}
+  for (const part of header.split(/[,;]/)) {
+    const [name, value] = part.split('=').map((s) => s.trim())
+    if (name !== 'code' && name !== 'delay') continue
+    if (!/^[0-9]{1,6}$/.test(value ?? '')) {
+      throw new ApiError(400, 'invalid_parameter', `Invalid \`Prefer: ${part.trim()}\`: ${name} takes a whole number, like \`Prefer: ${name === 'code' ? 'code=500' : 'delay=250'}\`.`)
+    }
+    out[name] = Number(value)
+  }
+  if (out.code !== undefined && out.code >= 300 && !isForceableStatus(out.code)) {
+    throw new ApiError(400, 'invalid_parameter', `\`Prefer: code=${out.code}\` is not a status this API answers with. Use 400, 401, 404, 429 or a 5xx.`)
+  }
+  if (out.delay !== undefined && out.delay > 60_000) {
+    throw new ApiError(400, 'invalid_parameter', '`Prefer: delay` may be at most 60000 milliseconds.')
+  }
+  return out
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** Reads the body of a POST/PUT and returns the JSON object, applying the contract's checks in order. */
+async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
+  const declared = request.headers.get('content-length')
+  if (declared !== null && Number(declared) > MAX_BODY_BYTES) throw tooLarge()
+  const bytes = request.body === null ? new Uint8Array(0) : new Uint8Array(await request.arrayBuffer())
+  if (bytes.byteLength > MAX_BODY_BYTES) throw tooLarge()
+  if (bytes.byteLength === 0) {
+    throw new ApiError(400, 'invalid_json', 'A JSON body is required. Send a JSON object with `Content-Type: application/json`.')
+  }
+  const contentType = request.headers.get('content-type')
+  if (contentType === null || !JSON_CONTENT_TYPE.test(contentType)) {
+    throw new ApiError(400, 'invalid_content_type', `Requests with a body must carry \`Content-Type: application/json\`${contentType ? ` (got "${contentType.slice(0, 100)}")` : ''}.`)
+  }
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(decoder.decode(bytes))
+  } catch {
+    throw new ApiError(400, 'invalid_json', 'The body is not valid JSON. Check for trailing commas, unquoted keys or single quotes.')
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new ApiError(400, 'invalid_json', 'The body must be a JSON object, like {"to": "..."}.')
+  }
+  return parsed as Record<string, unknown>
+}
+
+function tooLarge(): ApiError {
+  return new ApiError(400, 'payload_too_large', `The body is larger than ${MAX_BODY_BYTES} bytes (1 MiB). Send less data per request.`)
+}
+
+/**
+ * Runs one /v1 request through the guard chain — auth → rate limit → faults and `Prefer` →
+ * route → body → resolver — and turns whatever was thrown into the wire error. Every answer is
+ * journaled. `route` is undefined for the catch-all (unknown path or method → 404).
+ */
+async function runApiRequest<S extends z.ZodObject | undefined>(
+  sandbox: SandboxState,
+  request: Request,
+  params: Record<string, string>,
+  route: RouteSpec<S> | undefined,
+): Promise<Response> {
+  const started = performance.now()
+  const arrivedAt = sandbox.now()
+  const headers: Record<string, string> = {}
+  const url = new URL(request.url)
+  let status = 500
+  let errorCode: string | null = null
+  let key: ApiKeyConfig | undefined
+  let token: string | undefined
+  let delay = 0
+  let response: Response
+  try {
+    await sandbox.ready
+    ;({ key, token } = authenticate(sandbox, request))
+    const decision = sandbox.limiter.take(key.key, arrivedAt)
+    rateHeaders(decision, headers)
+    if (!decision.allowed) {
+      throw new ApiError(429, 'rate_limit_exceeded', `Rate limit of ${decision.limit} requests per minute exceeded for this key's plan. Retry after ${decision.retryAfter} s (see the Retry-After header).`, undefined, { 'Retry-After': String(decision.retryAfter) })
+    }
+    // For forced 429s: when the oldest counted request leaves this key's window.
+    const retryAfter = () => Math.max(1, Math.ceil((decision.reset * 1000 - sandbox.now()) / 1000))
+    const prefer = parsePrefer(request.headers.get('prefer'))
+    delay = prefer.delay ?? 0
+    const fault = sandbox.faults.match(request.method, url.pathname)
+    if (fault) {
+      delay = Math.max(delay, fault.delay_ms)
+      throw forcedError(fault.status, fault.code ?? undefined, fault.status === 429 ? { 'Retry-After': String(retryAfter()) } : {})
+    }
+    if (prefer.code !== undefined && prefer.code >= 300) {
+      throw forcedError(prefer.code, undefined, prefer.code === 429 ? { 'Retry-After': String(retryAfter()) } : {})
+    }
+    if (!route) {
+      throw new ApiError(404, 'not_found', `No endpoint ${request.method} ${url.pathname}. See the endpoint list in the sendbox README (GET /__sandbox/openapi.json for the full document).`)
+    }
+    let raw: Record<string, unknown> = {}
+    let body: unknown = undefined
+    if (route.body) {
+      raw = await readJsonObject(request)
+      body = validateBody(route.body, raw)
+    }
+    const result = await route.resolve({ sandbox, key, url, params, body: body as never, raw, retryAfter })
+    status = result.status ?? 200
+    response = json(status, result.body, headers)
+  } catch (error) {
+    const apiError = error instanceof ApiError
+      ? error
+      : new ApiError(500, 'internal_error', 'Unexpected sandbox failure. This is a bug in sendbox; the request journal has the details.')
+    if (!(error instanceof ApiError)) reportUnexpected(error)
+    status = apiError.status
+    errorCode = apiError.code
+    Object.assign(headers, apiError.headers)
+    response = json(status, apiError.toBody(), headers)
+  }
+  if (delay > 0) await sleep(delay)
+  sandbox.journal.record({
+    at: new Date(arrivedAt).toISOString(),
+    kind: 'api',
+    method: request.method,
+    path: url.pathname,
+    status,
+    duration_ms: Math.round((performance.now() - started) * 100) / 100,
+    error_code: errorCode,
+    account: key?.account ?? null,
+    key: key ? maskKey(key.key) : token ? maskKey(token) : null,
+  })
+  return response
+}
+
+function reportUnexpected(error: unknown): void {
+  // Unexpected failures are a sendbox bug: say so on stderr, never in the response body.
+  console.error('[sendbox] unexpected error while handling a request:', error)
+}
+
+/** An msw handler for one /v1 route, behind the guard chain. */
+export function apiRoute<S extends z.ZodObject | undefined = undefined>(sandbox: SandboxState, spec: RouteSpec<S>): HttpHandler {
+  const method = spec.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete'
+  return http[method](`${sandbox.baseUrl}${spec.path}`, ({ request, params }) =>
+    runApiRequest(sandbox, request, params as Record<string, string>, spec),
+  )
+}
+
+/** The catch-all under /v1: guards still run (so a keyless request is 401), then 404. */
+export function apiNotFound(sandbox: SandboxState): HttpHandler[] {
+  const resolver = ({ request }: { request: Request }) => runApiRequest(sandbox, request, {}, undefined)
+  return [http.all(sandbox.baseUrl, resolver), http.all(`${sandbox.baseUrl}/*`, resolver)]
+}
+
+/** JSON answer for the sandbox controls (no rate headers, no journal). */
+export function controlJson(status: number, body: unknown): Response {
+  return json(status, body, {})
+}
+
+export { readJsonObject, json }

@@ -1,0 +1,23 @@
+import type { HttpHandler } from 'msw'
+import type { SandboxState } from '../src/domain/sandbox.js'
+import { emailHandlers } from './email.js'
+import { apiNotFound } from './guard.js'
+import { sandboxControlHandlers } from './sandbox-controls.js'
+import { smsHandlers } from './sms.js'
+import { subscriberHandlers } from './subscribers.js'
+import { whatsappHandlers } from './whatsapp.js'
+
+/**
+ * Every MSW request handler of a sandbox, in match order: the /v1 routes (hottest first), the
+ * /v1 catch-all that answers 404 after the guards, then the /__sandbox controls.
+ */
+export function createHandlers(sandbox: SandboxState): HttpHandler[] {
+  return [
+    ...emailHandlers(sandbox),
+    ...smsHandlers(sandbox),
+    ...whatsappHandlers(sandbox),
+    ...subscriberHandlers(sandbox),
+    ...apiNotFound(sandbox),
+    ...sandboxControlHandlers(sandbox),
+  ]
+}

@@ -1,0 +1,119 @@
+import { createSandbox, type Sandbox } from '../index.js'
+import { PLAN_NAMES } from '../domain/plans.js'
+import { startServer, type RunningServer } from '../server/http-server.js'
+import { helpText, parseCli, UsageError, type CliSettings } from './options.js'
+import { VERSION } from '../version.js'
+import { newId } from '../domain/random.js'
+
+/** True for addresses only this machine can reach. */
+export function isLoopbackHost(host: string): boolean {
+  return /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/i.test(host)
+}
+
+/** Builds the sandbox the CLI's settings describe. */
+export async function sandboxFromSettings(settings: CliSettings): Promise<Sandbox> {
+  const shownHost = settings.host.includes(':') ? `[${settings.host}]` : settings.host
+  const fixtures = settings.fixtures ? (await import('../../fixtures/load.js')).loadFixtures(settings.fixtures) : undefined
+  return createSandbox({
+    baseUrl: `http://${shownHost}:${settings.port}/v1`,
+    apiKeys: settings.apiKeys?.map((k) => `${k.key}:${k.plan}:${k.account}`),
+    limits: settings.limits,
+    seed: settings.seed,
+    subscribers: settings.subscribers,
+    fixtures,
+    deliveryMs: settings.deliveryMs,
+    maxMessages: settings.maxMessages,
+    maxRequests: settings.maxRequests,
+    webhook: settings.webhookUrl ? { url: settings.webhookUrl, secret: settings.webhookSecret } : undefined,
+    adminToken: settings.adminToken,
+  })
+}
+
+function keysTable(sandbox: Sandbox): string {
+  const rows = sandbox.keyUsage().map((k) => [k.key, k.planName, `${k.limit.toLocaleString('en-US')}/min`, k.account])
+  const header = ['KEY', 'PLAN', 'LIMIT', 'ACCOUNT']
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)))
+  return [header, ...rows].map((r) => r.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd()).join('\n')
+}
+
+/**
+ * The whole `sendbox` command. Returns the exit code for one-shot commands; for `serve` it
+ * resolves once the server is up and installs signal handlers that shut it down.
+ */
+export async function runCli(argv: string[], io = { stdout: process.stdout, stderr: process.stderr, env: process.env }): Promise<number | RunningServer> {
+  let settings: CliSettings
+  try {
+    settings = parseCli(argv, io.env)
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr.write(`sendbox: ${error.message}\n`)
+      return 2
+    }
+    throw error
+  }
+  if (settings.command === 'help') {
+    io.stdout.write(`${helpText()}\n`)
+    return 0
+  }
+  if (settings.command === 'version') {
+    io.stdout.write(`${VERSION}\n`)
+    return 0
+  }
+  const isLoopback = isLoopbackHost(settings.host)
+  if (!isLoopback && settings.adminToken === undefined && settings.command === 'serve') {
+    // Off loopback the controls (reset, faults, outbox) must not be open to the network.
+    settings = { ...settings, adminToken: newId('adm_') }
+  }
+  let sandbox: Sandbox
+  try {
+    sandbox = await sandboxFromSettings({ ...settings, subscribers: settings.command === 'keys' ? 0 : settings.subscribers })
+  } catch (error) {
+    io.stderr.write(`sendbox: ${(error as Error).message}\n`)
+    return 2
+  }
+  if (settings.command === 'keys') {
+    io.stdout.write(`${keysTable(sandbox)}\n`)
+    sandbox.dispose()
+    return 0
+  }
+  // The terminal UI is not built yet: every run is headless for now.
+  const useUi = false
+  const log = useUi ? undefined : (entry: { method: string; path: string; status: number; ms: number }) => {
+    io.stdout.write(`${entry.method} ${entry.path} ${entry.status} ${entry.ms.toFixed(1)}ms\n`)
+  }
+  let running: RunningServer
+  try {
+    running = await startServer(sandbox, { port: settings.port, host: settings.host, onRequest: log })
+  } catch (error) {
+    const err = error as NodeJS.ErrnoException
+    const reason = err.code === 'EADDRINUSE'
+      ? `port ${settings.port} on ${settings.host} is already in use; stop the other process or pass --port`
+      : err.code === 'EACCES'
+        ? `no permission to listen on ${settings.host}:${settings.port}; use a port above 1023`
+        : err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND'
+          ? `cannot bind to host "${settings.host}": no such local address`
+          : `cannot start the server: ${err.message}`
+    io.stderr.write(`sendbox: ${reason}\n`)
+    sandbox.dispose()
+    return 1
+  }
+  if (!isLoopback) {
+    io.stderr.write(`sendbox: warning: listening on ${settings.host}, reachable from other machines; /__sandbox controls need the admin token ${settings.adminToken}\n`)
+  }
+  const apiUrl = `${running.url}/v1`
+  if (!useUi) {
+    io.stdout.write(`sendbox ${VERSION} listening on ${apiUrl} (keys: ${sandbox.keys.map((k) => `${k.key}=${PLAN_NAMES[k.plan]}`).join(', ')})\n`)
+  }
+  let stopping = false
+  const shutdown = () => {
+    if (stopping) process.exit(130) // a second signal: leave at once
+    stopping = true
+    sandbox.dispose()
+    const force = setTimeout(() => process.exit(0), 5_000)
+    force.unref()
+    void running.close().then(() => process.exit(0))
+  }
+  process.on('SIGINT', shutdown)
+  process.on('SIGTERM', shutdown)
+  return running
+}

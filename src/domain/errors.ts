@@ -1,0 +1,73 @@
+/** Error codes sendbox answers with (the reference shows `invalid_email`; API.md decides the rest). */
+export type ErrorCode =
+  | 'unauthorized'
+  | 'rate_limit_exceeded'
+  | 'not_found'
+  | 'invalid_content_type'
+  | 'invalid_json'
+  | 'payload_too_large'
+  | 'unknown_parameter'
+  | 'missing_parameter'
+  | 'invalid_parameter'
+  | 'invalid_email'
+  | 'invalid_phone'
+  | 'duplicate_email'
+  | 'internal_error'
+  | (string & {})
+
+/**
+ * A failure that becomes the wire error `{ error: { code, message, param? } }`.
+ * Guards and resolvers throw it; one catch in the handlers formats it.
+ *
+ * @example
+ * throw new ApiError(404, 'not_found', 'No subscriber with id "sub_x" in this account.')
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode,
+    message: string,
+    readonly param?: string,
+    /** Extra response headers, such as `Retry-After` on a 429. */
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message)
+    this.name = 'ApiError'
+  }
+
+  /** The JSON body the real service answers with. */
+  toBody(): { error: { code: string; message: string; param?: string } } {
+    return this.param === undefined
+      ? { error: { code: this.code, message: this.message } }
+      : { error: { code: this.code, message: this.message, param: this.param } }
+  }
+}
+
+/** The code a forced status answers with when a fault gives none. */
+export function defaultCodeFor(status: number): ErrorCode {
+  if (status === 400) return 'invalid_parameter'
+  if (status === 401) return 'unauthorized'
+  if (status === 404) return 'not_found'
+  if (status === 429) return 'rate_limit_exceeded'
+  return 'internal_error'
+}
+
+const forcedMessages: Record<string, string> = {
+  invalid_parameter: 'Forced 400 answer (sandbox fault or `Prefer: code=400`).',
+  unauthorized: 'Forced 401 answer (sandbox fault or `Prefer: code=401`).',
+  not_found: 'Forced 404 answer (sandbox fault or `Prefer: code=404`).',
+  rate_limit_exceeded: 'Forced 429 answer (sandbox fault or `Prefer: code=429`). Wait for Retry-After seconds and try again.',
+  internal_error: 'Forced server error (sandbox fault or `Prefer: code`). Retry with backoff.',
+}
+
+/** An error answer forced by a fault, `Prefer: code=` or a magic recipient. */
+export function forcedError(status: number, code?: string, headers: Record<string, string> = {}): ApiError {
+  const finalCode = code ?? defaultCodeFor(status)
+  const message = forcedMessages[finalCode] ?? `Forced ${status} answer with code \`${finalCode}\` (sandbox fault).`
+  return new ApiError(status, finalCode, message, undefined, headers)
+}
+
+/** Statuses a fault or `Prefer: code=` may force: those of the reference's table, plus any 5xx. */
+export function isForceableStatus(status: number): boolean {
+  return status === 400 || status === 401 || status === 404 || status === 429 || (status >= 500 && status <= 599)
+}

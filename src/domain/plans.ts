@@ -1,0 +1,85 @@
+/** The service's plans. */
+export type Plan = 'starter' | 'pro' | 'enterprise'
+
+export const PLANS: readonly Plan[] = ['starter', 'pro', 'enterprise']
+
+/** Display names, as the reference writes them. */
+export const PLAN_NAMES: Record<Plan, string> = { starter: 'Starter', pro: 'Pro', enterprise: 'Enterprise' }
+
+/** Requests per minute per plan; Enterprise is "custom" in the reference, 10,000 here unless configured. */
+export const DEFAULT_LIMITS: Record<Plan, number> = { starter: 100, pro: 1_000, enterprise: 10_000 }
+
+/** The keys in force when none are configured: each its own account. */
+export const DEFAULT_API_KEYS: Record<string, Plan> = {
+  test_starter: 'starter',
+  test_pro: 'pro',
+  test_enterprise: 'enterprise',
+}
+
+/** One configured API key. */
+export interface ApiKeyConfig {
+  key: string
+  plan: Plan
+  /** Keys with the same account share subscribers and messages; default: the key itself. */
+  account: string
+}
+
+export function isPlan(value: string): value is Plan {
+  return (PLANS as readonly string[]).includes(value)
+}
+
+/** Keys are opaque but must be something a header can carry without surprises. */
+const KEY_PATTERN = /^[A-Za-z0-9_\-.]{1,128}$/
+
+/**
+ * Parses `KEY:PLAN[:ACCOUNT]` (the CLI's `--api-key` and each entry of `SENDBOX_API_KEYS`).
+ * Throws an Error with a one-line message on a bad spec.
+ *
+ * @example
+ * parseKeySpec('k_live:pro:acme') // { key: 'k_live', plan: 'pro', account: 'acme' }
+ */
+export function parseKeySpec(spec: string): ApiKeyConfig {
+  const parts = spec.trim().split(':')
+  if (parts.length < 2 || parts.length > 3) {
+    throw new Error(`bad API key spec "${spec}": expected KEY:PLAN or KEY:PLAN:ACCOUNT, with PLAN one of ${PLANS.join(', ')}`)
+  }
+  const [key, rawPlan, account] = parts
+  const plan = rawPlan.toLowerCase()
+  if (!KEY_PATTERN.test(key)) {
+    throw new Error(`bad API key spec "${spec}": the key must be 1 to 128 letters, digits, "_", "-" or "."`)
+  }
+  if (!isPlan(plan)) {
+    throw new Error(`bad API key spec "${spec}": unknown plan "${rawPlan}"; use one of ${PLANS.join(', ')}`)
+  }
+  if (account !== undefined && !KEY_PATTERN.test(account)) {
+    throw new Error(`bad API key spec "${spec}": the account must be 1 to 128 letters, digits, "_", "-" or "."`)
+  }
+  return { key, plan, account: account ?? key }
+}
+
+/** Normalizes the in-process `apiKeys` option or a list of specs into key configs. */
+export function resolveApiKeys(
+  apiKeys: Record<string, Plan | `${Plan}:${string}`> | readonly string[] | undefined,
+): ApiKeyConfig[] {
+  if (apiKeys === undefined) {
+    return Object.entries(DEFAULT_API_KEYS).map(([key, plan]) => ({ key, plan, account: key }))
+  }
+  const specs = Array.isArray(apiKeys)
+    ? apiKeys
+    : Object.entries(apiKeys).map(([key, value]) => `${key}:${value}`)
+  const configs = specs.map(parseKeySpec)
+  const seen = new Set<string>()
+  for (const { key } of configs) {
+    if (seen.has(key)) throw new Error(`API key "${key}" is configured twice`)
+    seen.add(key)
+  }
+  if (configs.length === 0) throw new Error('no API keys configured: give at least one KEY:PLAN')
+  return configs
+}
+
+/** Shows a key without revealing it: `test_…ter`. */
+export function maskKey(key: string): string {
+  if (key.length >= 12) return `${key.slice(0, 5)}…${key.slice(-3)}`
+  if (key.length >= 8) return `${key.slice(0, 4)}…${key.slice(-2)}`
+  return `${key.slice(0, 2)}…`
+}

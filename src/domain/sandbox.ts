@@ -1,0 +1,182 @@
+import { seededSubscribers } from '../../fixtures/subscribers.js'
+import { VERSION } from '../version.js'
+import { Faults } from './faults.js'
+import { Journal } from './journal.js'
+import { Outbox } from './outbox.js'
+import {
+  DEFAULT_LIMITS,
+  PLAN_NAMES,
+  resolveApiKeys,
+  type ApiKeyConfig,
+  type Plan,
+} from './plans.js'
+import { seededRandom } from './random.js'
+import { RateLimiter } from './rate-limiter.js'
+import { SubscriberStore, type SubscriberPatch } from './subscribers.js'
+import { WebhookSender, type WebhookOptions } from './webhooks.js'
+
+/** Subscribers to load instead of (or on top of) seeded ones, per account. */
+export interface FixtureData {
+  subscribers: Record<string, Array<SubscriberPatch & { id?: string; created_at?: string }>>
+}
+
+/** Options of {@link createSandboxState} and `createSandbox`. */
+export interface SandboxOptions {
+  /** Where the API answers; default `https://api.sendbox.test/v1`. */
+  baseUrl?: string
+  /** Keys and their plans: `{ key: 'pro' }`, `{ key: 'pro:shared_account' }` or `['key:pro:account']`. Replace the defaults. */
+  apiKeys?: Record<string, Plan | `${Plan}:${string}`> | readonly string[]
+  /** Requests per minute per plan. */
+  limits?: Partial<Record<Plan, number>>
+  /** Faker seed for fixtures and the fault RNG; default 1. */
+  seed?: number
+  /** Seeded subscribers per account at start and at every reset; default 0 in-process. */
+  subscribers?: number
+  /** Subscribers loaded at start and every reset (after the seeded ones). */
+  fixtures?: FixtureData
+  /** The clock for limits, timestamps and the delivery lifecycle; default `Date.now`. */
+  now?: () => number
+  /** Milliseconds per lifecycle step of a captured message; default 1000, 0 = instant. */
+  deliveryMs?: number
+  /** Outbox cap; default 10,000. */
+  maxMessages?: number
+  /** Journal cap; default 1,000. */
+  maxRequests?: number
+  /** Lifecycle webhooks: a URL, or URL plus secret and retry policy. */
+  webhook?: string | WebhookOptions
+  /** When set, /__sandbox controls require `Authorization: Bearer <adminToken>` (or `X-Sendbox-Admin-Token`). */
+  adminToken?: string
+}
+
+/** What `reset()` may reset alone. */
+export type ResetScope = 'subscribers' | 'messages' | 'limits' | 'faults' | 'journal'
+export const RESET_SCOPES: readonly ResetScope[] = ['subscribers', 'messages', 'limits', 'faults', 'journal']
+
+export const DEFAULT_BASE_URL = 'https://api.sendbox.test/v1'
+
+/**
+ * All state of one sandbox: accounts and limits, subscribers, outbox, journal, faults. Plain
+ * TypeScript: transports (MSW handlers, the HTTP server) and the terminal UI sit around it.
+ * Two instances share nothing.
+ */
+export class SandboxState {
+  readonly version = VERSION
+  readonly baseUrl: string
+  readonly now: () => number
+  readonly keys: readonly ApiKeyConfig[]
+  readonly limits: Record<Plan, number>
+  readonly limiter: RateLimiter
+  readonly subscribers: SubscriberStore
+  readonly outbox: Outbox
+  readonly journal: Journal
+  readonly faults: Faults
+  readonly webhooks: WebhookSender | undefined
+  readonly seed: number
+  readonly adminToken: string | undefined
+  /** Resolves once the seeded state is in place; handlers wait for it. */
+  ready: Promise<void>
+  private readonly byKey: Map<string, ApiKeyConfig>
+  private readonly options: SandboxOptions
+
+  constructor(options: SandboxOptions = {}) {
+    this.options = options
+    this.baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '')
+    this.now = options.now ?? Date.now
+    this.seed = options.seed ?? 1
+    this.adminToken = options.adminToken
+    this.keys = resolveApiKeys(options.apiKeys)
+    this.byKey = new Map(this.keys.map((k) => [k.key, k]))
+    this.limits = { ...DEFAULT_LIMITS, ...options.limits }
+    for (const [plan, limit] of Object.entries(this.limits)) {
+      if (!Number.isInteger(limit) || limit < 1 || limit > 1_000_000) {
+        throw new Error(`limit for plan ${plan} must be a whole number from 1 to 1000000, got ${limit}`)
+      }
+    }
+    this.limiter = new RateLimiter((key) => this.limits[this.byKey.get(key)!.plan])
+    this.subscribers = new SubscriberStore(this.now)
+    this.outbox = new Outbox(this.now, options.maxMessages ?? 10_000, options.deliveryMs ?? 1_000)
+    this.journal = new Journal(options.maxRequests ?? 1_000)
+    this.faults = new Faults(seededRandom(this.seed))
+    const webhook = typeof options.webhook === 'string' ? { url: options.webhook } : options.webhook
+    if (webhook) {
+      const sender = new WebhookSender(webhook, this.journal, this.now)
+      this.webhooks = sender
+      this.outbox.onTransition((transition) => sender.send(transition))
+    }
+    this.ready = this.seedSubscribers()
+  }
+
+  /** The key config for a bearer token, or undefined when it is not a configured key. */
+  authenticate(token: string): ApiKeyConfig | undefined {
+    return this.byKey.get(token)
+  }
+
+  /** Requests per minute for a key. */
+  limitOf(key: ApiKeyConfig): number {
+    return this.limits[key.plan]
+  }
+
+  /** Distinct accounts, in key order. */
+  accounts(): string[] {
+    return [...new Set(this.keys.map((k) => k.account))]
+  }
+
+  /** Keys with plan, limit and live use of the window (for `sendbox keys` and the UI header). */
+  keyUsage(): Array<ApiKeyConfig & { planName: string; limit: number; used: number }> {
+    const now = this.now()
+    return this.keys.map((k) => ({ ...k, planName: PLAN_NAMES[k.plan], limit: this.limitOf(k), used: this.limiter.used(k.key, now) }))
+  }
+
+  private async seedSubscribers(): Promise<void> {
+    const count = this.options.subscribers ?? 0
+    for (const account of this.accounts()) {
+      for (const s of await seededSubscribers(this.seed, count, account)) {
+        await this.subscribers.create(account, s.input, { id: s.id, created_at: s.created_at })
+      }
+    }
+    const fixtures = this.options.fixtures?.subscribers ?? {}
+    for (const [account, list] of Object.entries(fixtures)) {
+      for (const { id, created_at, ...input } of list) {
+        await this.subscribers.create(account, input, { id, created_at })
+      }
+    }
+  }
+
+  /** Back to the seeded state, whole or one part. */
+  async reset(scope?: ResetScope): Promise<void> {
+    await this.ready
+    if (!scope || scope === 'subscribers') {
+      this.subscribers.clear()
+      this.ready = this.seedSubscribers()
+      await this.ready
+    }
+    if (!scope || scope === 'messages') this.outbox.clear()
+    if (!scope || scope === 'limits') this.limiter.reset()
+    if (!scope || scope === 'faults') this.faults.clear()
+    if (!scope || scope === 'journal') this.journal.clear()
+  }
+
+  /** `GET /__sandbox/health`. */
+  health() {
+    return {
+      ok: true as const,
+      version: this.version,
+      messages: this.outbox.size,
+      messages_evicted: this.outbox.evicted,
+      max_messages: this.outbox.capacity,
+      requests: this.journal.size,
+      faults: this.faults.size,
+    }
+  }
+
+  /** Stops timers and webhook retries. */
+  dispose(): void {
+    this.outbox.dispose()
+    this.webhooks?.stop()
+  }
+}
+
+/** Builds the state of one sandbox. */
+export function createSandboxState(options?: SandboxOptions): SandboxState {
+  return new SandboxState(options)
+}

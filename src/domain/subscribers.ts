@@ -1,0 +1,178 @@
+import { Collection } from '@msw/data'
+import { normalizeTags, subscriberSchema, type Subscriber, type SubscriberInput } from '../schemas/subscriber.js'
+import { ApiError } from './errors.js'
+import { newId } from './random.js'
+
+/** One account's subscribers: the @msw/data collection plus the indexes that keep reads O(1). */
+interface AccountStore {
+  collection: Collection<typeof subscriberSchema>
+  byId: Map<string, Subscriber>
+  /** Ids in creation order: a list page is a slice, O(limit). */
+  order: string[]
+  /** Lower-cased email → id, for `duplicate_email` (case-insensitive, per account). */
+  byEmail: Map<string, string>
+  /** Writes are serialised per account so concurrent updates never interleave. */
+  writes: Promise<unknown>
+}
+
+/** What a create or update writes, before ids and timestamps. */
+export type SubscriberPatch = SubscriberInput
+
+/**
+ * Subscribers of every account. Records live in one @msw/data collection per account (validated
+ * by the zod schema); beside each collection sit a Map by id, the creation order and an email index,
+ * because the collection's own queries are full scans.
+ */
+export class SubscriberStore {
+  private readonly accounts = new Map<string, AccountStore>()
+
+  constructor(private readonly now: () => number) {}
+
+  private store(account: string): AccountStore {
+    let store = this.accounts.get(account)
+    if (!store) {
+      store = {
+        collection: new Collection({ schema: subscriberSchema }),
+        byId: new Map(),
+        order: [],
+        byEmail: new Map(),
+        writes: Promise.resolve(),
+      }
+      this.accounts.set(account, store)
+    }
+    return store
+  }
+
+  private serialize<T>(store: AccountStore, write: () => Promise<T>): Promise<T> {
+    const result = store.writes.then(write, write)
+    store.writes = result.catch(() => undefined)
+    return result
+  }
+
+  private assertEmailFree(store: AccountStore, email: string | null | undefined, exceptId?: string): void {
+    if (!email) return
+    const owner = store.byEmail.get(email.toLowerCase())
+    if (owner !== undefined && owner !== exceptId) {
+      throw new ApiError(400, 'duplicate_email', `A subscriber with email "${email}" already exists in this account. Update it with PUT /subscribers/${owner} instead.`, 'email')
+    }
+  }
+
+  /**
+   * Creates a subscriber. The email is reserved synchronously, before any await, so parallel
+   * creates with one email see exactly one success.
+   */
+  create(account: string, input: SubscriberPatch, preset?: Partial<Pick<Subscriber, 'id' | 'created_at' | 'updated_at'>>): Promise<Subscriber> {
+    const store = this.store(account)
+    if (input.email == null && input.phone == null) {
+      throw new ApiError(400, 'missing_parameter', 'A subscriber needs at least one of `email` and `phone`.', 'email')
+    }
+    this.assertEmailFree(store, input.email)
+    const at = new Date(this.now()).toISOString()
+    const record: Subscriber = {
+      id: preset?.id ?? newId('sub_'),
+      email: input.email ?? null,
+      phone: input.phone ?? null,
+      first_name: input.first_name ?? null,
+      tags: normalizeTags(input.tags),
+      created_at: preset?.created_at ?? at,
+      updated_at: preset?.updated_at ?? preset?.created_at ?? at,
+    }
+    if (store.byId.has(record.id)) throw new Error(`subscriber id ${record.id} is taken`)
+    if (record.email) store.byEmail.set(record.email.toLowerCase(), record.id)
+    store.byId.set(record.id, record)
+    store.order.push(record.id)
+    return this.serialize(store, async () => {
+      const created = await store.collection.create(record)
+      store.byId.set(created.id, created)
+      return toPlain(created)
+    })
+  }
+
+  /** Applies a partial update (`null` clears a field; `tags` replaces the list). */
+  update(account: string, id: string, patch: SubscriberPatch): Promise<Subscriber> {
+    const store = this.store(account)
+    const current = store.byId.get(id)
+    if (!current) throw notFound(id)
+    return this.serialize(store, async () => {
+      const before = store.byId.get(id)
+      if (!before) throw notFound(id)
+      const next: Subscriber = {
+        ...before,
+        email: patch.email === undefined ? before.email : patch.email,
+        phone: patch.phone === undefined ? before.phone : patch.phone,
+        first_name: patch.first_name === undefined ? before.first_name : patch.first_name,
+        tags: patch.tags === undefined ? before.tags : normalizeTags(patch.tags),
+        updated_at: new Date(this.now()).toISOString(),
+      }
+      if (next.email === null && next.phone === null) {
+        throw new ApiError(400, 'missing_parameter', 'A subscriber must keep at least one of `email` and `phone`; this update would clear both.', patch.email === null ? 'email' : 'phone')
+      }
+      this.assertEmailFree(store, next.email, id)
+      const updated = await store.collection.update((q) => q.where({ id }), {
+        data(draft) {
+          draft.email = next.email
+          draft.phone = next.phone
+          draft.first_name = next.first_name
+          draft.tags = next.tags
+          draft.updated_at = next.updated_at
+        },
+      })
+      const stored = updated ?? next
+      if (before.email) store.byEmail.delete(before.email.toLowerCase())
+      if (stored.email) store.byEmail.set(stored.email.toLowerCase(), id)
+      store.byId.set(id, stored)
+      return toPlain(stored)
+    })
+  }
+
+  get(account: string, id: string): Subscriber {
+    const found = this.accounts.get(account)?.byId.get(id)
+    if (!found) throw notFound(id)
+    return toPlain(found)
+  }
+
+  /** One page in creation order, oldest first: O(limit). */
+  list(account: string, page: number, limit: number): { data: Subscriber[]; total: number } {
+    const store = this.accounts.get(account)
+    if (!store) return { data: [], total: 0 }
+    const start = (page - 1) * limit
+    const ids = start < store.order.length ? store.order.slice(start, start + limit) : []
+    return { data: ids.map((id) => toPlain(store.byId.get(id)!)), total: store.order.length }
+  }
+
+  count(account: string): number {
+    return this.accounts.get(account)?.order.length ?? 0
+  }
+
+  /** Every subscriber of an account, in creation order (for fixtures export and tests). */
+  all(account: string): Subscriber[] {
+    return this.list(account, 1, Number.MAX_SAFE_INTEGER).data
+  }
+
+  /** The collection behind an account, for users who want @msw/data's own queries. */
+  collection(account: string): Collection<typeof subscriberSchema> {
+    return this.store(account).collection
+  }
+
+  clear(): void {
+    for (const store of this.accounts.values()) store.collection.clear()
+    this.accounts.clear()
+  }
+}
+
+function notFound(id: string): ApiError {
+  return new ApiError(404, 'not_found', `No subscriber with id "${id}" in this account. List them with GET /subscribers.`)
+}
+
+/** A plain copy in the wire's field order (records carry @msw/data's internal symbols). */
+function toPlain(record: Subscriber): Subscriber {
+  return {
+    id: record.id,
+    email: record.email,
+    phone: record.phone,
+    first_name: record.first_name,
+    tags: [...record.tags],
+    created_at: record.created_at,
+    updated_at: record.updated_at,
+  }
+}

@@ -1,0 +1,50 @@
+import type { HttpHandler } from 'msw'
+import { createHandlers } from '../handlers/index.js'
+import { SandboxState, type SandboxOptions } from './domain/sandbox.js'
+
+/**
+ * One sandbox: the whole API's state plus the MSW request handlers that serve it. Plug
+ * `handlers` into `setupServer` (Node) or `setupWorker` (browser); the standalone server
+ * serves the same object over HTTP.
+ *
+ * @example
+ * import { setupServer } from 'msw/node'
+ * import { createSandbox } from 'sendbox'
+ *
+ * const sandbox = createSandbox({ baseUrl: 'https://api.example.com/v1' })
+ * const server = setupServer(...sandbox.handlers)
+ * server.listen()
+ * // ... your client sends an email ...
+ * sandbox.outbox.list({ channel: 'email' })[0].email?.subject
+ */
+export class Sandbox extends SandboxState {
+  /** MSW request handlers for `<baseUrl>/...` and `<origin>/__sandbox/...`. */
+  readonly handlers: HttpHandler[]
+
+  constructor(options: SandboxOptions = {}) {
+    super(options)
+    this.handlers = createHandlers(this)
+  }
+}
+
+/**
+ * Creates a sandbox. Two sandboxes share nothing; `await sandbox.reset()` returns one to its
+ * seeded state. In-process the default is no seeded subscribers (tests start empty).
+ */
+export function createSandbox(options: SandboxOptions = {}): Sandbox {
+  return new Sandbox(options)
+}
+
+export type { SandboxOptions, FixtureData, ResetScope } from './domain/sandbox.js'
+export type { CapturedMessage, OutboxFilter, Channel, MessageStatus, StatusChange, MessageTransition } from './domain/outbox.js'
+export type { JournalEntry } from './domain/journal.js'
+export type { Fault, FaultSpec } from './domain/faults.js'
+export type { Plan, ApiKeyConfig } from './domain/plans.js'
+export type { Subscriber } from './schemas/subscriber.js'
+export type { WebhookOptions, WebhookEvent } from './domain/webhooks.js'
+export { ApiError } from './domain/errors.js'
+export { MAGIC_RECIPIENTS } from './domain/magic-recipients.js'
+export { signWebhook } from './domain/webhooks.js'
+export { encodeSms } from './domain/sms-encoding.js'
+export { DEFAULT_API_KEYS, DEFAULT_LIMITS, PLAN_NAMES } from './domain/plans.js'
+export { VERSION } from './version.js'

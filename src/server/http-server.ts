@@ -1,0 +1,193 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { getResponse } from 'msw'
+import type { Sandbox } from '../index.js'
+
+/** Bytes the server reads of a body before it stops: one more than the API accepts. */
+const BODY_READ_CAP = 1024 * 1024 + 1
+
+const CORS_HEADERS = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Expose-Headers': 'Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset',
+}
+
+const PREFLIGHT_HEADERS = {
+  ...CORS_HEADERS,
+  'Access-Control-Allow-Methods': 'GET, POST, PUT, DELETE, OPTIONS',
+  'Access-Control-Allow-Headers': 'Authorization, Content-Type, Prefer',
+  'Access-Control-Max-Age': '600',
+}
+
+/** One line per request, for headless mode. */
+export interface RequestLog {
+  method: string
+  path: string
+  status: number
+  ms: number
+}
+
+export interface ServerOptions {
+  port?: number
+  host?: string
+  /** Called after each answered request (headless log lines). */
+  onRequest?: (entry: RequestLog) => void
+}
+
+/**
+ * Reads at most {@link BODY_READ_CAP} bytes. Past that it stops reading and reports `overflow`:
+ * the handlers answer `payload_too_large` from the bytes they got, and the connection is closed
+ * after the answer, so an endless body is never buffered.
+ */
+function readBody(req: IncomingMessage): Promise<{ body: Buffer; overflow: boolean }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    let done = false
+    const finish = (overflow: boolean) => {
+      if (done) return
+      done = true
+      req.off('data', onData)
+      req.off('end', onEnd)
+      req.off('error', onError)
+      resolve({ body: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks), overflow })
+    }
+    const onData = (chunk: Buffer) => {
+      size += chunk.length
+      chunks.push(chunk)
+      if (size >= BODY_READ_CAP) {
+        req.pause()
+        finish(true)
+      }
+    }
+    const onEnd = () => finish(false)
+    const onError = (error: Error) => {
+      if (!done) {
+        done = true
+        reject(error)
+      }
+    }
+    req.on('data', onData)
+    req.on('end', onEnd)
+    req.on('error', onError)
+  })
+}
+
+function toHeaders(req: IncomingMessage): Headers {
+  const headers = new Headers()
+  const raw = req.rawHeaders
+  for (let i = 0; i < raw.length; i += 2) {
+    try {
+      headers.append(raw[i], raw[i + 1])
+    } catch {
+      // A header value fetch's Headers refuses (control characters): drop it, as a proxy would.
+    }
+  }
+  return headers
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}): void {
+  const text = JSON.stringify(body)
+  res.writeHead(status, { ...CORS_HEADERS, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), ...extra })
+  res.end(text)
+}
+
+/**
+ * The request listener: node:http in, msw's public `getResponse` over the sandbox's handlers,
+ * node:http out. No body parser, no framework: the bytes are read once (capped) and handed to
+ * MSW as a buffered body.
+ */
+export function createRequestListener(sandbox: Sandbox, onRequest?: (entry: RequestLog) => void) {
+  const origin = new URL(sandbox.baseUrl).origin
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const started = performance.now()
+    const method = req.method ?? 'GET'
+    const path = req.url ?? '/'
+    let status = 500
+    try {
+      if (method === 'OPTIONS') {
+        res.writeHead(204, PREFLIGHT_HEADERS)
+        res.end()
+        status = 204
+        return
+      }
+      const hasBody = method !== 'GET' && method !== 'HEAD'
+      const { body, overflow } = hasBody ? await readBody(req) : { body: undefined, overflow: false }
+      if (!path.startsWith('/')) {
+        status = 404
+        sendJson(res, 404, { error: { code: 'not_found', message: 'Request target must be a path.' } })
+        return
+      }
+      const request = new Request(origin + path, {
+        method,
+        headers: toHeaders(req),
+        body: hasBody && body!.length > 0 ? (new Uint8Array(body!.buffer, body!.byteOffset, body!.length) as Uint8Array<ArrayBuffer>) : undefined,
+      })
+      const response = await getResponse(sandbox.handlers, request)
+      if (!response) {
+        status = 404
+        sendJson(res, 404, { error: { code: 'not_found', message: `Nothing at ${method} ${path.split('?')[0]}. The API is under /v1 (for example POST /v1/email/send); sandbox controls are under /__sandbox.` } })
+        return
+      }
+      status = response.status
+      const headers: Record<string, string> = { ...CORS_HEADERS }
+      response.headers.forEach((value, name) => {
+        headers[name] = value
+      })
+      const payload = Buffer.from(await response.arrayBuffer())
+      headers['content-length'] = String(payload.length)
+      if (overflow) headers.connection = 'close'
+      res.writeHead(status, headers)
+      res.end(payload)
+      if (overflow) res.on('finish', () => req.socket.destroy())
+    } catch (error) {
+      status = 500
+      console.error('[sendbox] unexpected server error:', error)
+      if (!res.headersSent) sendJson(res, 500, { error: { code: 'internal_error', message: 'Unexpected sandbox failure.' } })
+      else res.destroy()
+    } finally {
+      onRequest?.({ method, path, status, ms: performance.now() - started })
+    }
+  }
+}
+
+/** A running standalone server. */
+export interface RunningServer {
+  server: Server
+  url: string
+  port: number
+  close(): Promise<void>
+}
+
+/**
+ * Starts the standalone HTTP server over a sandbox. Rejects (with the OS error) when the port is
+ * taken.
+ */
+export function startServer(sandbox: Sandbox, options: ServerOptions = {}): Promise<RunningServer> {
+  const listener = createRequestListener(sandbox, options.onRequest)
+  const server = createServer({ requestTimeout: 30_000, headersTimeout: 10_000, keepAliveTimeout: 5_000 }, (req, res) => {
+    void listener(req, res)
+  })
+  server.on('clientError', (_error, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n')
+    else socket.destroy()
+  })
+  const host = options.host ?? '127.0.0.1'
+  return new Promise((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port ?? 4010, host, () => {
+      server.off('error', reject)
+      const { port } = server.address() as AddressInfo
+      const shownHost = host.includes(':') ? `[${host}]` : host
+      resolve({
+        server,
+        port,
+        url: `http://${shownHost}:${port}`,
+        close: () =>
+          new Promise<void>((done) => {
+            server.close(() => done())
+            server.closeIdleConnections()
+          }),
+      })
+    })
+  })
+}
