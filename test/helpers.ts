@@ -1,3 +1,4 @@
+import { getResponse } from 'msw'
 import { setupServer } from 'msw/node'
 import { createSandbox, type Sandbox, type SandboxOptions } from '../src/index.js'
 import { startServer, type RunningServer } from '../src/server/http-server.js'
@@ -62,6 +63,31 @@ export async function standalone(options: SandboxOptions = {}): Promise<{ sandbo
     base: `${running.url}/v1`,
     close: async () => {
       await running.close()
+      sandbox.dispose()
+    },
+  }
+}
+
+/**
+ * A second (third, …) sandbox in the same test file. msw allows one active `setupServer` per
+ * process — closing a second one restores global fetch for the first — so extra sandboxes are
+ * called through msw's `getResponse` over their handlers instead of through global fetch.
+ */
+export function direct(options: SandboxOptions = {}) {
+  const sandbox = createSandbox(options)
+  return {
+    sandbox,
+    async call(method: string, path: string, body?: unknown, headers: Record<string, string> = auth()): Promise<Response> {
+      const request = new Request(`${sandbox.baseUrl}${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+      })
+      const response = await getResponse(sandbox.handlers, request)
+      if (!response) throw new Error(`no handler answered ${method} ${path}`)
+      return response
+    },
+    dispose() {
       sandbox.dispose()
     },
   }
