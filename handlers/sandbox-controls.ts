@@ -22,10 +22,13 @@ async function control(run: () => Response | Promise<Response>): Promise<Respons
     if (error instanceof z.ZodError) {
       const issue = error.issues[0]
       const param = issue.path.join('.')
+      const missing = issue.code === 'invalid_type' && /received undefined/.test(issue.message)
       const message = issue.code === 'unrecognized_keys'
         ? `Unknown parameter \`${issue.keys[0]}\`. A fault takes status, code, path, method, times, probability and delay_ms.`
-        : issue.code === 'invalid_type' ? `\`${param}\` must be ${issue.expected === 'number' ? 'a number' : `a ${issue.expected}`}.` : issue.message
-      const code = issue.code === 'unrecognized_keys' ? 'unknown_parameter' : issue.code === 'invalid_type' && issue.input === undefined ? 'missing_parameter' : 'invalid_parameter'
+        : missing
+          ? `Missing required parameter \`${param}\`.`
+          : issue.code === 'invalid_type' ? `\`${param}\` must be a ${issue.expected}.` : issue.message
+      const code = issue.code === 'unrecognized_keys' ? 'unknown_parameter' : missing ? 'missing_parameter' : 'invalid_parameter'
       return controlJson(400, { error: { code, message, ...(param ? { param } : {}) } })
     }
     console.error('[sendbox] unexpected error in a sandbox control:', error)

@@ -20,8 +20,25 @@ export const DEFAULT_API_KEYS: Record<string, Plan> = {
 export interface ApiKeyConfig {
   key: string
   plan: Plan
-  /** Keys with the same account share subscribers and messages; default: the key itself. */
+  /** Keys with the same account share subscribers and messages; default: {@link defaultAccountFor} the key. */
   account: string
+}
+
+/**
+ * The account of a key configured without one: `acct_` and a hash of the key. Not the key
+ * itself, because account names appear in the journal, the outbox and the UI, where keys are
+ * only ever shown masked.
+ */
+export function defaultAccountFor(key: string): string {
+  // Two FNV-1a 32-bit passes with different offsets: 64 bits, stable, no crypto dependency.
+  let a = 0x811c9dc5
+  let b = 0x01000193 ^ 0x5bd1e995
+  for (let i = 0; i < key.length; i++) {
+    const c = key.charCodeAt(i)
+    a = Math.imul(a ^ c, 0x01000193) >>> 0
+    b = Math.imul(b ^ c, 0x01000193) >>> 0
+  }
+  return `acct_${a.toString(16).padStart(8, '0')}${b.toString(16).padStart(8, '0').slice(0, 4)}`
 }
 
 export function isPlan(value: string): value is Plan {
@@ -54,7 +71,7 @@ export function parseKeySpec(spec: string): ApiKeyConfig {
   if (account !== undefined && !KEY_PATTERN.test(account)) {
     throw new Error(`bad API key spec "${spec}": the account must be 1 to 128 letters, digits, "_", "-" or "."`)
   }
-  return { key, plan, account: account ?? key }
+  return { key, plan, account: account ?? defaultAccountFor(key) }
 }
 
 /** Normalizes the in-process `apiKeys` option or a list of specs into key configs. */
@@ -62,7 +79,7 @@ export function resolveApiKeys(
   apiKeys: Record<string, Plan | `${Plan}:${string}`> | readonly string[] | undefined,
 ): ApiKeyConfig[] {
   if (apiKeys === undefined) {
-    return Object.entries(DEFAULT_API_KEYS).map(([key, plan]) => ({ key, plan, account: key }))
+    return Object.entries(DEFAULT_API_KEYS).map(([key, plan]) => ({ key, plan, account: defaultAccountFor(key) }))
   }
   const specs = Array.isArray(apiKeys)
     ? apiKeys

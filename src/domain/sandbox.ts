@@ -106,6 +106,13 @@ export class SandboxState {
     this.ready = this.seedSubscribers()
   }
 
+  /** The account of a configured key (throws for an unknown key): handy in tests and fixtures. */
+  accountOf(key: string): string {
+    const config = this.byKey.get(key)
+    if (!config) throw new Error(`"${key}" is not a configured API key`)
+    return config.account
+  }
+
   /** The key config for a bearer token, or undefined when it is not a configured key. */
   authenticate(token: string): ApiKeyConfig | undefined {
     return this.byKey.get(token)
@@ -135,7 +142,9 @@ export class SandboxState {
       }
     }
     const fixtures = this.options.fixtures?.subscribers ?? {}
-    for (const [account, list] of Object.entries(fixtures)) {
+    for (const [owner, list] of Object.entries(fixtures)) {
+      // Fixtures name an account, or a key (whose account they then fill).
+      const account = this.byKey.get(owner)?.account ?? owner
       for (const { id, created_at, ...input } of list) {
         await this.subscribers.create(account, input, { id, created_at })
       }

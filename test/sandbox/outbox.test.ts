@@ -22,7 +22,7 @@ describe('outbox, in-process', () => {
     expect(message).toMatchObject({
       message_id,
       channel: 'email',
-      account: 'test_pro',
+      account: api.sandbox.accountOf('test_pro'),
       plan: 'pro',
       key: 'test…ro',
       to: 'ana@example.com',
@@ -67,7 +67,7 @@ describe('outbox, in-process', () => {
     expect(api.sandbox.outbox.list({ channel: 'email' }).map((m) => m.to)).toEqual(['bo@example.com', 'ana@example.com'])
     expect(api.sandbox.outbox.list({ to: 'ANA@example.com' })).toHaveLength(1)
     expect(api.sandbox.outbox.list({ since })).toHaveLength(2)
-    expect(api.sandbox.outbox.list({ account: 'test_starter' })).toHaveLength(0)
+    expect(api.sandbox.outbox.list({ account: api.sandbox.accountOf('test_starter') })).toHaveLength(0)
     expect(api.sandbox.outbox.list({ status: 'queued' })).toHaveLength(4)
   })
 
@@ -112,7 +112,7 @@ describe('outbox over /__sandbox', () => {
     const since = new Date(clock.now() - 1).toISOString()
     expect((await (await control('GET', `/messages?since=${encodeURIComponent(since)}`)).json()).pagination.total).toBe(2)
     expect((await (await control('GET', `/messages?since=${clock.now()}`)).json()).pagination.total).toBe(1)
-    expect((await (await control('GET', '/messages?account=test_pro&to=u0@example.com')).json()).pagination.total).toBe(1)
+    expect((await (await control('GET', `/messages?account=${api.sandbox.accountOf('test_pro')}&to=u0@example.com`)).json()).pagination.total).toBe(1)
   })
 
   it('rejects bad filters with the error object', async () => {
