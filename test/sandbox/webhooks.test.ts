@@ -1,0 +1,94 @@
+import { createHmac } from 'node:crypto'
+import { createServer, type IncomingMessage, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { direct, fakeClock } from '../helpers.js'
+
+interface Received {
+  body: string
+  signature: string | undefined
+  attempt: string | undefined
+}
+
+/** A local receiver that fails the first `failures` posts of each message, then answers 200. */
+async function receiver(failures: number) {
+  const received: Received[] = []
+  const attempts = new Map<string, number>()
+  const server: Server = createServer((req: IncomingMessage, res) => {
+    let body = ''
+    req.setEncoding('utf8')
+    req.on('data', (c) => (body += c))
+    req.on('end', () => {
+      received.push({ body, signature: req.headers['x-sendbox-signature'] as string, attempt: req.headers['x-sendbox-attempt'] as string })
+      const key = body
+      const n = (attempts.get(key) ?? 0) + 1
+      attempts.set(key, n)
+      res.statusCode = n <= failures ? 503 : 200
+      res.end()
+    })
+  })
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`
+  return { url, received, close: () => new Promise<void>((r) => server.close(() => r())) }
+}
+
+describe('lifecycle webhooks', () => {
+  let hook: Awaited<ReturnType<typeof receiver>>
+  beforeAll(async () => {
+    hook = await receiver(0)
+  })
+  afterAll(() => hook.close())
+
+  it('posts each step, signed with HMAC-SHA256 of the body', async () => {
+    const clock = fakeClock()
+    const api = direct({ now: clock.now, deliveryMs: 1_000, webhook: { url: hook.url, secret: 's3cret' } })
+    const { message_id } = await (await api.call('POST', '/sms/send', { to: '+15005550001', message: 'hi' })).json()
+    clock.advance(2_000)
+    api.sandbox.outbox.list()
+    await api.sandbox.webhooks!.idle()
+    const events = hook.received.map((r) => JSON.parse(r.body))
+    expect(events).toEqual([
+      { type: 'message.sent', message_id, channel: 'sms', status: 'sent', at: new Date(clock.now() - 1_000).toISOString() },
+      { type: 'message.failed', message_id, channel: 'sms', status: 'failed', reason: expect.stringMatching(/unreachable/), at: new Date(clock.now()).toISOString() },
+    ])
+    for (const r of hook.received) {
+      expect(r.signature).toBe(`sha256=${createHmac('sha256', 's3cret').update(r.body).digest('hex')}`)
+    }
+    const journal = api.sandbox.journal.list().filter((e) => e.kind === 'webhook')
+    expect(journal).toHaveLength(2)
+    expect(journal[0]).toMatchObject({ method: 'POST', status: 200, error_code: null })
+    api.dispose()
+  })
+})
+
+describe('webhook retries', () => {
+  it('retries with exponential backoff and journals every attempt', async () => {
+    const flaky = await receiver(2)
+    const api = direct({ deliveryMs: 0, webhook: { url: flaky.url, baseDelayMs: 20 } })
+    const started = performance.now()
+    await api.call('POST', '/email/send', { to: 'ana@example.com', subject: 'x', html: 'x' })
+    await api.sandbox.webhooks!.idle()
+    // Two events (sent, delivered), each failing twice then passing: 6 posts.
+    expect(flaky.received).toHaveLength(6)
+    expect(flaky.received.map((r) => r.attempt).sort()).toEqual(['1', '1', '2', '2', '3', '3'])
+    expect(performance.now() - started).toBeGreaterThanOrEqual(20 + 40)
+    const statuses = api.sandbox.journal.list().filter((e) => e.kind === 'webhook').map((e) => e.status)
+    expect(statuses.filter((s) => s === 503)).toHaveLength(4)
+    expect(statuses.filter((s) => s === 200)).toHaveLength(2)
+    api.dispose()
+    await flaky.close()
+  })
+
+  it('gives up after 5 attempts and never blocks the API', async () => {
+    const api = direct({ deliveryMs: 0, webhook: { url: 'http://127.0.0.1:9/unreachable', baseDelayMs: 5 } })
+    const started = performance.now()
+    const res = await api.call('POST', '/email/send', { to: 'ana@example.com', subject: 'x', html: 'x' })
+    expect(res.status).toBe(200)
+    expect(performance.now() - started).toBeLessThan(1_000)
+    await api.sandbox.webhooks!.idle()
+    const attempts = api.sandbox.journal.list().filter((e) => e.kind === 'webhook')
+    expect(attempts).toHaveLength(10) // 2 events × 5 attempts
+    expect(attempts.every((a) => a.error_code === 'network_error')).toBe(true)
+    api.dispose()
+  })
+})
