@@ -2,6 +2,7 @@ import type { HttpHandler } from 'msw'
 import type { SandboxState } from '../src/domain/sandbox.js'
 import { emailHandlers } from './email.js'
 import { apiNotFound } from './guard.js'
+import { openapiHandlers } from './openapi.js'
 import { sandboxControlHandlers } from './sandbox-controls.js'
 import { smsHandlers } from './sms.js'
 import { subscriberHandlers } from './subscribers.js'
@@ -18,6 +19,7 @@ export function createHandlers(sandbox: SandboxState): HttpHandler[] {
     ...whatsappHandlers(sandbox),
     ...subscriberHandlers(sandbox),
     ...apiNotFound(sandbox),
+    ...openapiHandlers(sandbox),
     ...sandboxControlHandlers(sandbox),
   ]
 }

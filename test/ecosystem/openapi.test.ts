@@ -1,0 +1,174 @@
+import { Validator } from '@seriousme/openapi-schema-validator'
+// ajv (2020-12 dialect) and ajv-formats come with @seriousme/openapi-schema-validator; they check
+// real answers against the schemas the document publishes.
+import { Ajv2020 } from 'ajv/dist/2020.js'
+import addFormatsModule from 'ajv-formats'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createSandbox } from '../../src/index.js'
+import { buildOpenApiDocument, type OpenApiDocument } from '../../src/openapi.js'
+import { auth, inProcess } from '../helpers.js'
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020
+
+type Operation = { operationId: string; responses: Record<string, { $ref?: string; content?: Record<string, { schema: unknown }> }> }
+
+/** `METHOD https://host/path/{param}` for every operation of the document, servers applied. */
+function documentedRoutes(doc: OpenApiDocument): string[] {
+  const rootServer = (doc.servers as Array<{ url: string }>)[0].url
+  const routes: string[] = []
+  for (const [path, item] of Object.entries(doc.paths)) {
+    const server = (item.servers as Array<{ url: string }> | undefined)?.[0].url ?? rootServer
+    for (const method of ['get', 'post', 'put', 'delete', 'patch']) {
+      if (item[method]) routes.push(`${method.toUpperCase()} ${server}${path}`)
+    }
+  }
+  return routes.sort()
+}
+
+/** The same, read off the MSW handlers: every concrete route, catch-alls and guards left out. */
+function servedRoutes(baseUrl: string): string[] {
+  const sandbox = createSandbox({ baseUrl })
+  try {
+    return sandbox.handlers
+      .map((handler) => handler.info as { method: unknown; path: unknown })
+      .filter((info) => typeof info.method === 'string' && typeof info.path === 'string' && !info.path.endsWith('*'))
+      .filter((info) => info.path !== sandbox.baseUrl) // the bare base URL is part of the /v1 catch-all
+      .map((info) => `${info.method as string} ${(info.path as string).replace(/:([A-Za-z_]+)/g, '{$1}')}`)
+      .sort()
+  } finally {
+    sandbox.dispose()
+  }
+}
+
+describe('the OpenAPI document', () => {
+  it('is a valid OpenAPI 3.1 document', async () => {
+    const validator = new Validator()
+    const result = await validator.validate(buildOpenApiDocument())
+    expect(result.errors ?? []).toEqual([])
+    expect(result.valid).toBe(true)
+    expect(validator.version).toBe('3.1')
+  })
+
+  it.each(['https://api.sendbox.test/v1', 'http://127.0.0.1:4010/v1', 'https://api.example.com/api/v1'])(
+    'lists exactly the routes the handlers serve (base URL %s)',
+    (baseUrl) => {
+      const documented = documentedRoutes(buildOpenApiDocument({ baseUrl }))
+      const served = servedRoutes(baseUrl)
+      expect(served.length).toBeGreaterThan(10)
+      expect(documented).toEqual(served)
+    },
+  )
+
+  it('tags the sandbox controls apart, secures the API with a bearer scheme and shares one error object', () => {
+    const doc = buildOpenApiDocument()
+    expect(doc.components.securitySchemes).toMatchObject({ bearerAuth: { type: 'http', scheme: 'bearer' } })
+    expect(doc.security).toEqual([{ bearerAuth: [] }])
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const operation of Object.values(item).filter((v): v is { tags: string[]; security?: unknown } => typeof v === 'object' && v !== null && 'tags' in v)) {
+        expect(operation.tags).toEqual(path.startsWith('/__sandbox') ? ['sandbox'] : [expect.not.stringMatching(/^sandbox$/)])
+        if (path.startsWith('/__sandbox')) expect(operation.security).toEqual([{}, { sandboxAdmin: [] }])
+      }
+    }
+    expect(doc.components.schemas.Error).toMatchObject({ required: ['error'], properties: { error: { required: ['code', 'message'] } } })
+    // Request bodies refuse unknown fields, as the API does (400 unknown_parameter), nested ones too.
+    expect(doc.components.schemas.EmailSendRequest).toMatchObject({ additionalProperties: false, properties: { from: { additionalProperties: false } } })
+  })
+})
+
+describe('GET /__sandbox/openapi.json', () => {
+  let api: ReturnType<typeof inProcess>
+  beforeAll(() => {
+    api = inProcess({ baseUrl: 'https://api.example.com/v1', adminToken: 'adm_secret' })
+  })
+  afterAll(() => api.dispose())
+
+  it('serves the document for the sandbox\'s own base URL, without the admin token', async () => {
+    const response = await fetch('https://api.example.com/__sandbox/openapi.json')
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toMatch(/application\/json/)
+    const doc = (await response.json()) as OpenApiDocument
+    expect(doc).toEqual(buildOpenApiDocument({ baseUrl: 'https://api.example.com/v1' }))
+    expect(doc.servers).toEqual([{ url: 'https://api.example.com/v1', description: expect.any(String) }])
+  })
+})
+
+describe('real answers match the published schemas', () => {
+  const doc = buildOpenApiDocument()
+  const ajv = addFormats(new Ajv2020({ strict: false, allErrors: true }))
+  let resolved: OpenApiDocument
+  let api: ReturnType<typeof inProcess>
+  afterAll(() => api.dispose())
+  beforeAll(async () => {
+    api = inProcess({ deliveryMs: 0, subscribers: 2 })
+    const validator = new Validator()
+    await validator.validate(structuredClone(doc))
+    resolved = validator.resolveRefs() as OpenApiDocument
+  })
+
+  function operation(operationId: string): Operation {
+    for (const item of Object.values(resolved.paths)) {
+      for (const op of Object.values(item) as Operation[]) if (op?.operationId === operationId) return op
+    }
+    throw new Error(`no operation ${operationId}`)
+  }
+
+  async function check(operationId: string, response: Response): Promise<unknown> {
+    const op = operation(operationId)
+    const declared = op.responses[String(response.status)] ?? op.responses[`${String(response.status)[0]}XX`]
+    expect(declared, `${operationId} answered ${response.status}, which the document does not list`).toBeDefined()
+    const [type, media] = Object.entries(declared.content ?? {})[0] ?? []
+    expect(response.headers.get('content-type') ?? '').toContain(type)
+    if (type !== 'application/json') return response.text()
+    const body = await response.json()
+    const validate = ajv.compile(media!.schema as object)
+    expect(validate(body), `${operationId} ${response.status}: ${ajv.errorsText(validate.errors)}`).toBe(true)
+    return body
+  }
+
+  it('for every operation, successes and errors alike', async () => {
+    // The check has teeth: a body the schema does not describe fails.
+    const sendResult = operation('sendEmail').responses['200'].content!['application/json'].schema as object
+    expect(ajv.compile(sendResult)({ success: true, message_id: 'msg_x', status: 'queued', extra: 1 })).toBe(false)
+    const seen = new Set<string>()
+    const call = async (operationId: string, method: string, url: string, body?: unknown, headers: Record<string, string> = auth()) => {
+      seen.add(operationId)
+      return check(operationId, await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }))
+    }
+    const v1 = api.base
+    const sent = (await call('sendEmail', 'POST', `${v1}/email/send`, { to: 'ana@example.com', subject: 'Hi', html: '<p>Hi</p>', from: { email: 'shop@example.com', name: 'Shop' } })) as { message_id: string }
+    await call('sendEmail', 'POST', `${v1}/email/send`, { to: 'ana@', subject: 'Hi', html: 'x' })
+    await call('sendEmail', 'POST', `${v1}/email/send`, { to: 'ana@example.com', subject: 'Hi', html: 'x' }, {})
+    await call('sendSms', 'POST', `${v1}/sms/send`, { to: '+14155550123', message: 'Hello €', from: 'Acme' })
+    await call('sendSms', 'POST', `${v1}/sms/send`, { to: '+14155550123', message: 'x' }, auth('test_pro', { prefer: 'code=503' }))
+    await call('sendWhatsapp', 'POST', `${v1}/whatsapp/send`, { to: '+14155550123', template: 'order_update', language: 'en_US', parameters: { name: 'Ana' } })
+    const created = (await call('createSubscriber', 'POST', `${v1}/subscribers`, { email: 'bo@example.com', phone: '+14155550124', first_name: 'Bo', tags: ['vip'] })) as { id: string }
+    await call('listSubscribers', 'GET', `${v1}/subscribers?page=1&limit=2`)
+    await call('listSubscribers', 'GET', `${v1}/subscribers?limit=0`)
+    await call('getSubscriber', 'GET', `${v1}/subscribers/${created.id}`)
+    await call('getSubscriber', 'GET', `${v1}/subscribers/sub_missing`)
+    await call('updateSubscriber', 'PUT', `${v1}/subscribers/${created.id}`, { first_name: null, tags: ['a', 'b'] })
+    await call('getSubscriber', 'GET', `${v1}/subscribers/${created.id}`, undefined, auth('test_pro', { prefer: 'code=429' }))
+
+    const controls = `${new URL(v1).origin}/__sandbox`
+    const none = {}
+    await call('sandboxHealth', 'GET', `${controls}/health`, undefined, none)
+    await call('sandboxOpenApi', 'GET', `${controls}/openapi.json`, undefined, none)
+    await call('listCapturedMessages', 'GET', `${controls}/messages?channel=email`, undefined, none)
+    await call('listCapturedMessages', 'GET', `${controls}/messages?channel=fax`, undefined, none)
+    const message = (await call('getCapturedMessage', 'GET', `${controls}/messages/${sent.message_id}`, undefined, none)) as { status: string }
+    expect(message.status).toBe('delivered')
+    await call('getCapturedMessage', 'GET', `${controls}/messages/msg_missing`, undefined, none)
+    expect(await call('getCapturedMessageHtml', 'GET', `${controls}/messages/${sent.message_id}/html`, undefined, none)).toBe('<p>Hi</p>')
+    await call('listRequests', 'GET', `${controls}/requests?limit=5`, undefined, none)
+    await call('addFault', 'POST', `${controls}/faults`, { status: 503, path: '/v1/sms/send', times: 1 }, { 'content-type': 'application/json' })
+    await call('addFault', 'POST', `${controls}/faults`, { status: 503, nope: 1 }, { 'content-type': 'application/json' })
+    await call('listFaults', 'GET', `${controls}/faults`, undefined, none)
+    await call('clearFaults', 'DELETE', `${controls}/faults`, undefined, none)
+    await call('clearCapturedMessages', 'DELETE', `${controls}/messages`, undefined, none)
+    await call('resetSandbox', 'POST', `${controls}/reset?scope=journal`, undefined, none)
+    await call('resetSandbox', 'POST', `${controls}/reset`, undefined, none)
+
+    const all = Object.values(doc.paths).flatMap((item) => Object.values(item).flatMap((op) => (op as Operation).operationId ?? []))
+    expect([...seen].sort()).toEqual(all.sort())
+  })
+})
