@@ -4,18 +4,24 @@ import { startServer, type RunningServer } from '../server/http-server.js'
 import { helpText, parseCli, UsageError, type CliSettings } from './options.js'
 import { VERSION } from '../version.js'
 import { newId } from '../domain/random.js'
+import { buildOpenApiDocument } from '../openapi.js'
 
 /** True for addresses only this machine can reach. */
 export function isLoopbackHost(host: string): boolean {
   return /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/i.test(host)
 }
 
+/** The API's base URL for the host and port in the settings (IPv6 hosts bracketed). */
+export function baseUrlOf(settings: Pick<CliSettings, 'host' | 'port'>): string {
+  const shownHost = settings.host.includes(':') ? `[${settings.host}]` : settings.host
+  return `http://${shownHost}:${settings.port}/v1`
+}
+
 /** Builds the sandbox the CLI's settings describe. */
 export async function sandboxFromSettings(settings: CliSettings): Promise<Sandbox> {
-  const shownHost = settings.host.includes(':') ? `[${settings.host}]` : settings.host
   const fixtures = settings.fixtures ? (await import('../../fixtures/load.js')).loadFixtures(settings.fixtures) : undefined
   return createSandbox({
-    baseUrl: `http://${shownHost}:${settings.port}/v1`,
+    baseUrl: baseUrlOf(settings),
     apiKeys: settings.apiKeys?.map((k) => `${k.key}:${k.plan}:${k.account}`),
     limits: settings.limits,
     seed: settings.seed,
@@ -59,6 +65,10 @@ export async function runCli(argv: string[], io = { stdout: process.stdout, stde
     io.stdout.write(`${VERSION}\n`)
     return 0
   }
+  if (settings.command === 'openapi') {
+    io.stdout.write(`${JSON.stringify(buildOpenApiDocument({ baseUrl: baseUrlOf(settings) }), null, 2)}\n`)
+    return 0
+  }
   const isLoopback = isLoopbackHost(settings.host)
   if (!isLoopback && settings.adminToken === undefined && settings.command === 'serve') {
     // Off loopback the controls (reset, faults, outbox) must not be open to the network.
@@ -72,12 +82,12 @@ export async function runCli(argv: string[], io = { stdout: process.stdout, stde
     return 2
   }
   if (settings.command === 'keys') {
-    io.stdout.write(`${keysTable(sandbox)}\n`)
+    io.stdout.write(`${keysTable(sandbox)}\n${settings.configFile ? `(settings from ${settings.configFile})\n` : ''}`)
     sandbox.dispose()
     return 0
   }
-  // The terminal UI is not built yet: every run is headless for now.
-  const useUi = false
+  // The terminal UI takes the screen only on a TTY; `--no-ui` or a pipe keeps one log line per request.
+  const useUi = settings.ui && io.stdout.isTTY === true
   const log = useUi ? undefined : (entry: { method: string; path: string; status: number; ms: number }) => {
     io.stdout.write(`${entry.method} ${entry.path} ${entry.status} ${entry.ms.toFixed(1)}ms\n`)
   }
@@ -115,5 +125,10 @@ export async function runCli(argv: string[], io = { stdout: process.stdout, stde
   }
   process.on('SIGINT', shutdown)
   process.on('SIGTERM', shutdown)
+  if (useUi) {
+    // Loaded only here: the headless path never loads ink or react.
+    const { renderUi } = await import('../ui/render.js')
+    renderUi({ sandbox, apiUrl, onQuit: shutdown, stdout: io.stdout, stderr: io.stderr })
+  }
   return running
 }
