@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util'
 import { parseKeySpec, PLANS, isPlan, type ApiKeyConfig, type Plan } from '../domain/plans.js'
+import { CONFIG_FILE_NAME, ConfigFileError, configKeySpecs, findConfigFile, loadConfigFile, NUMERIC_RANGES, type ConfigFile } from './config-file.js'
 
 /** One CLI flag: drives parsing, defaults, environment and `--help` from one table. */
 interface FlagSpec {
@@ -27,6 +28,7 @@ export const FLAGS = {
   'webhook-url': { type: 'string', value: 'URL', help: 'POST each lifecycle step of each message here' },
   'webhook-secret': { type: 'string', value: 'SECRET', help: 'HMAC-SHA256 key for X-Sendbox-Signature' },
   'admin-token': { type: 'string', env: 'SENDBOX_ADMIN_TOKEN', value: 'TOKEN', help: 'require this token for /__sandbox (one is generated when --host is not loopback)' },
+  config: { type: 'string', short: 'c', env: 'SENDBOX_CONFIG', value: 'FILE', help: `JSON config file (default ./${CONFIG_FILE_NAME} when present); flags and env override it` },
   'no-ui': { type: 'boolean', help: 'log one line per request instead of the terminal UI' },
   help: { type: 'boolean', short: 'h', help: 'show this help' },
   version: { type: 'boolean', short: 'v', help: 'print the version' },
@@ -36,7 +38,7 @@ export type FlagName = keyof typeof FLAGS
 
 /** The CLI's settings once parsed and checked. */
 export interface CliSettings {
-  command: 'serve' | 'keys' | 'help' | 'version'
+  command: 'serve' | 'keys' | 'openapi' | 'help' | 'version'
   port: number
   host: string
   apiKeys: ApiKeyConfig[] | undefined
@@ -51,20 +53,32 @@ export interface CliSettings {
   webhookSecret: string | undefined
   adminToken: string | undefined
   ui: boolean
+  /** The config file in force (absolute path), if any. */
+  configFile: string | undefined
 }
 
 /** A bad command line: the message is the one line printed to stderr. */
 export class UsageError extends Error {}
 
-function wholeNumber(flag: string, raw: string, min: number, max: number): number {
+function wholeNumber(flag: keyof typeof NUMERIC_RANGES, raw: string): number {
+  const [min, max] = NUMERIC_RANGES[flag]
   if (!/^[0-9]+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
     throw new UsageError(`--${flag} must be a whole number from ${min} to ${max}, got "${raw}"`)
   }
   return Number(raw)
 }
 
-/** Parses argv (without node and script) and the environment into settings. */
-export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): CliSettings {
+/** `delivery-ms` → `deliveryMs`: a flag's key in the config file. */
+function configKeyOf(flag: string): string {
+  return flag.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase())
+}
+
+/**
+ * Parses argv (without node and script), the environment and the config file into settings.
+ * Precedence: flags > environment > config file (`--config`, `SENDBOX_CONFIG`, or
+ * `sendbox.config.json` in `cwd`) > defaults.
+ */
+export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): CliSettings {
   const options = Object.fromEntries(
     Object.entries(FLAGS).map(([name, raw]) => {
       const spec: FlagSpec = raw
@@ -79,59 +93,78 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
   }
   const values = parsed.values as Record<string, string | string[] | boolean | undefined>
   const [command = 'serve', ...rest] = parsed.positionals
-  if (rest.length > 0 || !['serve', 'keys'].includes(command)) {
-    throw new UsageError(`unknown command "${parsed.positionals.join(' ')}". Commands: serve (default), keys. Run \`sendbox --help\`.`)
+  if (rest.length > 0 || !['serve', 'keys', 'openapi'].includes(command)) {
+    throw new UsageError(`unknown command "${parsed.positionals.join(' ')}". Commands: serve (default), keys, openapi. Run \`sendbox --help\`.`)
+  }
+  const fromEnv = (name: FlagName): string | undefined => {
+    const spec: FlagSpec = FLAGS[name]
+    return spec.env && env[spec.env] !== undefined && env[spec.env] !== '' ? env[spec.env] : undefined
+  }
+  // --help and --version work even when the config file is broken.
+  const configFile = values.help || values.version ? undefined : findConfigFile((values.config as string | undefined) ?? fromEnv('config'), cwd)
+  let file: ConfigFile = {}
+  if (configFile !== undefined) {
+    try {
+      file = loadConfigFile(configFile)
+    } catch (error) {
+      if (error instanceof ConfigFileError) throw new UsageError(error.message)
+      throw error
+    }
   }
   const str = (name: FlagName): string | undefined => {
     const spec: FlagSpec = FLAGS[name]
     const value = values[name]
     if (typeof value === 'string') return value
-    if (spec.env && env[spec.env] !== undefined && env[spec.env] !== '') return env[spec.env]
-    return spec.default
+    const fromFile = (file as Record<string, unknown>)[configKeyOf(name)]
+    return fromEnv(name) ?? (fromFile === undefined ? undefined : String(fromFile)) ?? spec.default
   }
-  const keySpecs = (values['api-key'] as string[] | undefined) ?? env.SENDBOX_API_KEYS?.split(',').filter((s) => s.trim() !== '')
+  const flagOrEnvKeys = (values['api-key'] as string[] | undefined) ?? env.SENDBOX_API_KEYS?.split(',').filter((s) => s.trim() !== '')
+  const keysFromFile = flagOrEnvKeys === undefined || flagOrEnvKeys.length === 0
+  const keySpecs = keysFromFile ? configKeySpecs(file) : flagOrEnvKeys
   let apiKeys: ApiKeyConfig[] | undefined
   if (keySpecs && keySpecs.length > 0) {
     try {
       apiKeys = keySpecs.map(parseKeySpec)
     } catch (error) {
-      throw new UsageError((error as Error).message)
+      throw new UsageError(keysFromFile ? `${configFile}: \`apiKeys\`: ${(error as Error).message}` : (error as Error).message)
     }
     const seen = new Set<string>()
     for (const { key } of apiKeys) {
-      if (seen.has(key)) throw new UsageError(`API key "${key}" is given twice`)
+      if (seen.has(key)) throw new UsageError(`API key "${key}" is given twice${keysFromFile ? ` in ${configFile}` : ''}`)
       seen.add(key)
     }
   }
-  const limits: Partial<Record<Plan, number>> = {}
+  // Per plan: a --limit flag overrides that plan's limit from the file, not the others.
+  const limits: Partial<Record<Plan, number>> = { ...file.limits }
   for (const spec of (values.limit as string[] | undefined) ?? []) {
     const match = /^([a-z]+)=([0-9]+)$/i.exec(spec)
     const plan = match?.[1].toLowerCase()
     if (!match || !plan || !isPlan(plan)) {
       throw new UsageError(`bad --limit "${spec}": expected PLAN=N with PLAN one of ${PLANS.join(', ')}`)
     }
-    limits[plan] = wholeNumber('limit', match[2], 1, 1_000_000)
+    limits[plan] = wholeNumber('limit', match[2])
   }
   const webhookUrl = str('webhook-url')
   if (webhookUrl !== undefined && !/^https?:\/\/[^\s]+$/.test(webhookUrl)) {
     throw new UsageError(`--webhook-url must be an http(s) URL, got "${webhookUrl}"`)
   }
   return {
-    command: values.help ? 'help' : values.version ? 'version' : (command as 'serve' | 'keys'),
-    port: wholeNumber('port', str('port')!, 0, 65535),
+    command: values.help ? 'help' : values.version ? 'version' : (command as 'serve' | 'keys' | 'openapi'),
+    port: wholeNumber('port', str('port')!),
     host: str('host')!,
     apiKeys,
     limits,
-    seed: wholeNumber('seed', str('seed')!, 0, 2 ** 31 - 1),
-    subscribers: wholeNumber('subscribers', str('subscribers')!, 0, 1_000_000),
+    seed: wholeNumber('seed', str('seed')!),
+    subscribers: wholeNumber('subscribers', str('subscribers')!),
     fixtures: str('fixtures'),
-    deliveryMs: wholeNumber('delivery-ms', str('delivery-ms')!, 0, 3_600_000),
-    maxMessages: wholeNumber('max-messages', str('max-messages')!, 1, 10_000_000),
-    maxRequests: wholeNumber('max-requests', str('max-requests')!, 1, 10_000_000),
+    deliveryMs: wholeNumber('delivery-ms', str('delivery-ms')!),
+    maxMessages: wholeNumber('max-messages', str('max-messages')!),
+    maxRequests: wholeNumber('max-requests', str('max-requests')!),
     webhookUrl,
     webhookSecret: str('webhook-secret'),
     adminToken: str('admin-token'),
-    ui: !values['no-ui'],
+    ui: !values['no-ui'] && file.ui !== false,
+    configFile,
   }
 }
 
@@ -142,6 +175,7 @@ export function helpText(): string {
     '',
     'Usage: sendbox [serve] [flags]     start the server (terminal UI on a TTY, log lines otherwise)',
     '       sendbox keys [flags]        print the API keys, plans and limits in force',
+    '       sendbox openapi [flags]     print the OpenAPI 3.1 document of the API and the sandbox controls',
     '',
     'Flags:',
   ]
@@ -151,5 +185,6 @@ export function helpText(): string {
     const extras = [spec.default !== undefined ? `default ${spec.default}` : '', spec.env ? `env ${spec.env}` : ''].filter(Boolean).join('; ')
     lines.push(`  ${left.padEnd(34)} ${spec.help}${extras ? ` (${extras})` : ''}`)
   }
+  lines.push('', `Precedence: flags > environment > config file (${CONFIG_FILE_NAME}: the flags' names in camelCase, e.g. {"port": 4011, "apiKeys": ["k:pro"], "limits": {"pro": 50}}) > defaults.`)
   return lines.join('\n')
 }
