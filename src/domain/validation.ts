@@ -41,7 +41,7 @@ function findUnknown(body: JsonObject, shape: Record<string, z.ZodType>, prefix:
     const value = body[key]
     if (nested && isPlainObject(value)) {
       const found = findUnknown(value, nested, join(prefix, key))
-      if (found) return found
+      if (found !== undefined) return found
     }
   }
   return undefined
@@ -94,7 +94,7 @@ function dotted(path: readonly PropertyKey[]): string {
 export function validateBody<T extends z.ZodObject>(spec: BodySchema<T>, body: JsonObject): z.infer<T> {
   const shape = spec.schema.shape
   const unknown = findUnknown(body, shape, '')
-  if (unknown) {
+  if (unknown !== undefined) {
     const known = Object.keys(shape).join('`, `')
     throw new ApiError(400, 'unknown_parameter', `Unknown parameter \`${unknown}\`. This endpoint accepts \`${known}\`; check the spelling (fields are snake_case).`, unknown)
   }
