@@ -216,6 +216,30 @@ export function apiNotFound(sandbox: SandboxState): HttpHandler[] {
   return [http.all(sandbox.baseUrl, resolver), http.all(`${sandbox.baseUrl}/*`, resolver)]
 }
 
+/** True when a path holds a percent-escape that does not decode (`/v1/%zz`): msw's path matcher throws on it. */
+export function hasMalformedEscape(pathname: string): boolean {
+  try {
+    decodeURIComponent(pathname)
+    return false
+  } catch {
+    return true
+  }
+}
+
+/**
+ * /v1 paths msw cannot match: a malformed percent-escape makes its matcher throw, which answered
+ * 500 (in-process with the stack trace in the body). Registered first; answers like any unknown
+ * path, after the guards (401 without a key, else 404).
+ */
+export function apiMalformedPath(sandbox: SandboxState): HttpHandler {
+  const base = new URL(sandbox.baseUrl)
+  const prefix = base.pathname.replace(/\/+$/, '')
+  return http.all(({ request }) => {
+    const url = new URL(request.url)
+    return url.origin === base.origin && (url.pathname === prefix || url.pathname.startsWith(`${prefix}/`)) && hasMalformedEscape(url.pathname)
+  }, ({ request }) => runApiRequest(sandbox, request, {}, undefined))
+}
+
 /** JSON answer for the sandbox controls (no rate headers, no journal). */
 export function controlJson(status: number, body: unknown): Response {
   return json(status, body, {})

@@ -1,7 +1,7 @@
 import type { HttpHandler } from 'msw'
 import type { SandboxState } from '../src/domain/sandbox.js'
 import { emailHandlers } from './email.js'
-import { apiNotFound } from './guard.js'
+import { apiMalformedPath, apiNotFound } from './guard.js'
 import { openapiHandlers } from './openapi.js'
 import { sandboxControlHandlers } from './sandbox-controls.js'
 import { smsHandlers } from './sms.js'
@@ -14,6 +14,7 @@ import { whatsappHandlers } from './whatsapp.js'
  */
 export function createHandlers(sandbox: SandboxState): HttpHandler[] {
   return [
+    apiMalformedPath(sandbox), // first: msw's matcher throws on such paths
     ...emailHandlers(sandbox),
     ...smsHandlers(sandbox),
     ...whatsappHandlers(sandbox),

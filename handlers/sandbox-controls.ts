@@ -5,7 +5,7 @@ import { faultSpecSchema } from '../src/domain/faults.js'
 import { CHANNELS, MESSAGE_STATUSES, type OutboxFilter } from '../src/domain/outbox.js'
 import { RESET_SCOPES, type ResetScope, type SandboxState } from '../src/domain/sandbox.js'
 import { toPage } from '../src/schemas/pagination.js'
-import { controlJson, readJsonObject } from './guard.js'
+import { controlJson, hasMalformedEscape, readJsonObject } from './guard.js'
 import { pageQuery } from './query.js'
 
 /** The origin-relative prefix of the sandbox-only controls. */
@@ -55,17 +55,32 @@ function sinceOf(url: URL): number | undefined {
   return ms
 }
 
+/** The 401 answer when an admin token is configured and the request lacks it; undefined to let it through. */
+function adminRefusal(sandbox: SandboxState, request: Request): Response | undefined {
+  const token = sandbox.adminToken
+  if (token === undefined) return undefined // fall through to the controls
+  const bearer = /^bearer[ \t]+(\S+)/i.exec(request.headers.get('authorization') ?? '')?.[1]
+  const given = request.headers.get('x-sendbox-admin-token') ?? bearer
+  if (given !== undefined && given !== null && timingSafeEqual(given, token)) return undefined
+  return controlJson(401, { error: { code: 'unauthorized', message: 'The sandbox controls need the admin token: send `Authorization: Bearer <admin token>` or `X-Sendbox-Admin-Token: <admin token>` (see --admin-token).' } })
+}
+
 /** Answers 401 unless the request carries the admin token (when one is configured). */
 function adminGuard(sandbox: SandboxState): HttpHandler {
   const base = controlsBase(sandbox)
-  return http.all(`${base}/*`, ({ request }) => {
-    const token = sandbox.adminToken
-    if (token === undefined) return undefined // fall through to the controls
-    const bearer = /^bearer[ \t]+(\S+)/i.exec(request.headers.get('authorization') ?? '')?.[1]
-    const given = request.headers.get('x-sendbox-admin-token') ?? bearer
-    if (given !== undefined && given !== null && timingSafeEqual(given, token)) return undefined
-    return controlJson(401, { error: { code: 'unauthorized', message: 'The sandbox controls need the admin token: send `Authorization: Bearer <admin token>` or `X-Sendbox-Admin-Token: <admin token>` (see --admin-token).' } })
-  })
+  return http.all(`${base}/*`, ({ request }) => adminRefusal(sandbox, request))
+}
+
+/**
+ * /__sandbox paths with a malformed percent-escape (`/__sandbox/%zz`), which make msw's path
+ * matcher throw (a 500 with a stack trace in-process): admin guard, then 404. Registered first.
+ */
+function malformedControlPath(sandbox: SandboxState): HttpHandler {
+  const origin = new URL(sandbox.baseUrl).origin
+  return http.all(({ request }) => {
+    const url = new URL(request.url)
+    return url.origin === origin && url.pathname.startsWith('/__sandbox/') && hasMalformedEscape(url.pathname)
+  }, ({ request }) => adminRefusal(sandbox, request) ?? controlJson(404, { error: { code: 'not_found', message: 'No sandbox control at this path: it holds a malformed percent-escape (a "%" not followed by two hex digits of valid UTF-8).' } }))
 }
 
 function timingSafeEqual(a: string, b: string): boolean {
@@ -80,6 +95,7 @@ export function sandboxControlHandlers(sandbox: SandboxState): HttpHandler[] {
   const messageNotFound = (id: string) =>
     new ApiError(404, 'not_found', `No captured message with id "${id}". It may have been cleared or evicted by the outbox cap.`)
   return [
+    malformedControlPath(sandbox),
     adminGuard(sandbox),
     http.get(`${base}/health`, () => controlJson(200, sandbox.health())),
     http.get(`${base}/messages`, ({ request }) =>
