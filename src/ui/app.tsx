@@ -13,7 +13,7 @@ import { CHANNEL_BADGES, ellipsize, grouped, printable } from './format.js'
 import { helpLines } from './help.js'
 import { useListSelection } from './hooks/use-list-selection.js'
 import { useTerminalSize } from './hooks/use-terminal-size.js'
-import { useThrottledStore } from './hooks/use-throttled-store.js'
+import { useSandboxFeed } from './hooks/use-sandbox-feed.js'
 import { messageDetailLines } from './message-detail.js'
 import { filterOutbox, type OutboxView } from './outbox-filter.js'
 
@@ -32,9 +32,6 @@ export interface AppProps {
 const CHANNEL_KEYS: Record<string, Channel | null> = { '1': 'email', '2': 'sms', '3': 'whatsapp', '0': null }
 const messageIdOf = (m: CapturedMessage) => m.message_id
 const requestIdOf = (e: JournalEntry) => String(e.id)
-const noSubscribe = () => () => {}
-const NO_LINES: readonly string[] = []
-const noLines = () => NO_LINES
 
 const LIST_KEYS: ReadonlyArray<readonly [string, string]> = [
   ['↑↓', 'move'], ['⏎', 'open'], ['1 2 3 0', 'channel'], ['/', 'search'], ['c', 'clear'], ['r', 'reset'], ['Tab', 'requests'],
@@ -82,9 +79,7 @@ function originOf(apiUrl: string): string {
  */
 export function App({ sandbox, apiUrl, onQuit, console: captured }: AppProps) {
   const { columns: width, rows } = useTerminalSize()
-  const messages = useThrottledStore(sandbox.outbox.subscribe, sandbox.outbox.snapshot)
-  const requests = useThrottledStore(sandbox.journal.subscribe, sandbox.journal.snapshot)
-  const consoleLines = useThrottledStore(captured?.subscribe ?? noSubscribe, captured?.lines ?? noLines)
+  const { messages, requests, consoleLines } = useSandboxFeed(sandbox, captured)
 
   const [tab, setTab] = useState<Tab>('outbox')
   const [view, setView] = useState<OutboxView>({ channel: null, query: '' })

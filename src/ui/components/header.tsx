@@ -1,9 +1,8 @@
 import { Box, Text } from 'ink'
-import { useEffect, useState } from 'react'
+import { useEffect, useMemo, useState } from 'react'
 import type { CapturedMessage, Channel } from '../../domain/outbox.js'
 import type { SandboxState } from '../../domain/sandbox.js'
 import { CHANNEL_BADGES, clockTime, grouped, type Colour } from '../format.js'
-import { useThrottledStore } from '../hooks/use-throttled-store.js'
 import { countByChannel } from '../outbox-filter.js'
 
 /** The two lists Tab switches between. */
@@ -74,8 +73,7 @@ function chips(sandbox: SandboxState): KeyChip[] {
 
 /**
  * Where to point apps, each key's plan and live rate-limit use, counts per channel and the time
- * of the last message. Follows the journal (every request moves a key's use) and ticks once a
- * second so the rolling window's decay shows.
+ * of the last message. Ticks once a second so the rolling window's decay shows without requests.
  */
 export function Header({ sandbox, apiUrl, messages, tab, width, filterLabel }: {
   sandbox: SandboxState
@@ -85,10 +83,10 @@ export function Header({ sandbox, apiUrl, messages, tab, width, filterLabel }: {
   width: number
   filterLabel: string
 }) {
-  useThrottledStore(sandbox.journal.subscribe, sandbox.journal.snapshot)
+  // Rendered again with every feed update (each request moves a key's use), and once a second.
   useTick(1_000)
   const { rows, hidden } = packChips(chips(sandbox), width)
-  const counts = countByChannel(messages)
+  const counts = useMemo(() => countByChannel(messages), [messages])
   const last = messages[0]
   const tabs: Array<[Tab, string]> = [['outbox', 'Outbox'], ['requests', 'Requests']]
   return (

@@ -1,0 +1,67 @@
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
+
+// Colour support is decided when chalk loads: force it for this file only, before the imports run.
+const previous = vi.hoisted(() => {
+  const value = process.env.FORCE_COLOR
+  process.env.FORCE_COLOR = '1'
+  return value
+})
+afterAll(() => {
+  if (previous === undefined) delete process.env.FORCE_COLOR
+  else process.env.FORCE_COLOR = previous
+})
+
+const { auth } = await import('../helpers.js')
+const { KEYS, mountUi, SAMPLES } = await import('./ui-harness.js')
+
+const FG = { red: '\u001B[31m', green: '\u001B[32m', yellow: '\u001B[33m', cyan: '\u001B[36m' }
+const BG = { green: '\u001B[42m', blue: '\u001B[44m', magenta: '\u001B[45m' }
+
+let app: ReturnType<typeof mountUi> | undefined
+afterEach(() => {
+  app?.close()
+  app = undefined
+})
+
+function rawRow(frame: string | undefined, text: string): string {
+  const row = (frame ?? '').split('\n').find((line) => line.includes(text))
+  if (!row) throw new Error(`no row with "${text}"`)
+  return row
+}
+
+describe('colours', () => {
+  it('gives each channel badge its own colour and each status its colour', async () => {
+    app = mountUi()
+    await app.send('email', SAMPLES.email)
+    await app.send('sms', { to: '+15005550001', message: 'fails' })
+    await app.send('whatsapp', SAMPLES.whatsapp)
+    await app.waitFor((f) => f.includes('order_update'))
+    const raw = () => app!.ui.lastFrame()
+    expect(rawRow(raw(), 'Welcome aboard')).toContain(`${BG.blue}`)
+    expect(rawRow(raw(), 'fails')).toContain(`${BG.magenta}`)
+    expect(rawRow(raw(), 'order_update')).toContain(`${BG.green}`)
+    expect(rawRow(raw(), 'Welcome aboard')).toContain(`${FG.yellow}queued`)
+    app.clock.advance(1_000)
+    app.sandbox.outbox.advance()
+    await app.waitFor((f) => /fails\s+sent/.test(f))
+    expect(rawRow(raw(), 'fails')).toContain(`${FG.cyan}sent`)
+    app.clock.advance(1_000)
+    app.sandbox.outbox.advance()
+    await app.waitFor((f) => /fails\s+failed/.test(f))
+    expect(rawRow(raw(), 'fails')).toContain(`${FG.red}failed`)
+    expect(rawRow(raw(), 'Welcome aboard')).toContain(`${FG.green}delivered`)
+  })
+
+  it('colours request statuses green 2xx, yellow 4xx, red 5xx', async () => {
+    app = mountUi()
+    await app.press(KEYS.tab)
+    await app.call('POST', '/email/send', SAMPLES.email)
+    await app.call('POST', '/sms/send', { to: '12', message: 'x' })
+    await app.call('POST', '/whatsapp/send', SAMPLES.whatsapp, auth('test_pro', { prefer: 'code=503' }))
+    await app.waitFor((f) => f.includes('503'))
+    const raw = app.ui.lastFrame()
+    expect(rawRow(raw, '/v1/email/send')).toContain(`${FG.green}200`)
+    expect(rawRow(raw, '/v1/sms/send')).toContain(`${FG.yellow}400`)
+    expect(rawRow(raw, '/v1/whatsapp/send')).toContain(`${FG.red}503`)
+  })
+})

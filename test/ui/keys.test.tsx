@@ -1,0 +1,88 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { KEYS, mountUi, SAMPLES } from './ui-harness.js'
+
+let app: ReturnType<typeof mountUi> | undefined
+afterEach(() => {
+  app?.close()
+  app = undefined
+})
+
+describe('keys', () => {
+  it('c clears the outbox after y, and keeps it on any other answer', async () => {
+    app = mountUi()
+    await app.send('email', SAMPLES.email)
+    await app.send('sms', SAMPLES.sms)
+    await app.waitFor((f) => f.includes('Your code'))
+    await app.press('c')
+    expect(app.frame()).toMatch(/Clear all 2 messages from the outbox\?\s+y\/n/)
+    await app.press('n')
+    expect(app.frame()).toContain('Kept the outbox.')
+    expect(app.sandbox.outbox.size).toBe(2)
+    await app.press('c', 'y')
+    expect(app.sandbox.outbox.size).toBe(0)
+    const frame = await app.waitFor((f) => f.includes('No messages yet'))
+    expect(frame).toContain('Outbox cleared (2 messages).')
+    expect(frame).toMatch(/EMAIL 0\s+SMS 0\s+WHATSAPP 0/)
+  })
+
+  it('r resets the whole sandbox after y: outbox, journal, rate-limit use, subscribers', async () => {
+    app = mountUi({ subscribers: 2 })
+    await app.send('email', SAMPLES.email)
+    await app.call('POST', '/subscribers', { email: 'new@example.com' })
+    await app.waitFor((f) => f.includes('test_pro  Pro  2/1,000 per min') && f.includes('Welcome aboard'))
+    await app.press('r')
+    expect(app.frame()).toMatch(/Reset the sandbox \(subscribers, outbox, journal, rate limits, faults\)\?\s+y\/n/)
+    await app.press('x')
+    expect(app.frame()).toContain('Did not reset.')
+    expect(app.sandbox.outbox.size).toBe(1)
+    await app.press('r', 'y')
+    const frame = await app.waitFor((f) => f.includes('Sandbox reset'), 'the reset notice')
+    expect(frame).toContain('No messages yet')
+    expect(frame).toContain('test_pro  Pro  0/1,000 per min')
+    expect(app.sandbox.journal.size).toBe(0)
+    const list = await (await app.call('GET', '/subscribers')).json() as { pagination: { total: number } }
+    expect(list.pagination.total).toBe(2)
+  })
+
+  it('q quits once, through onQuit', async () => {
+    app = mountUi()
+    await app.press('q')
+    expect(app.onQuit).toHaveBeenCalledTimes(1)
+    await app.press('q')
+    expect(app.onQuit).toHaveBeenCalledTimes(1)
+  })
+
+  it('Ctrl-C quits even while typing a search', async () => {
+    app = mountUi()
+    await app.press('/', 'a', KEYS.ctrlC)
+    expect(app.onQuit).toHaveBeenCalledTimes(1)
+  })
+
+  it('? shows the full help and any key closes it', async () => {
+    app = mountUi()
+    await app.press('?')
+    const frame = app.frame()
+    for (const text of ['Keys', 'Enter', 'open the selected message', 'Tab', '1 2 3 0', 'search recipient, subject and text', 'clear the outbox (asks y/n)', 'reset the sandbox', 'Esc  Backspace', 'q  Ctrl-C', 'quit and shut the server down']) {
+      expect(frame).toContain(text)
+    }
+    await app.press('x')
+    expect(app.frame()).not.toContain('open the selected message')
+    expect(app.frame()).toContain('SUBJECT / TEXT / TEMPLATE')
+    expect(app.onQuit).not.toHaveBeenCalled()
+  })
+
+  it('the footer lists the keys of the current view', async () => {
+    app = mountUi()
+    expect(app.frame()).toMatch(/↑↓ move {2}⏎ open {2}1 2 3 0 channel {2}\/ search {2}c clear {2}r reset {2}Tab requests\s+\? help {2}q quit/)
+    await app.press(KEYS.tab)
+    expect(app.frame()).toMatch(/↑↓ move {2}Tab outbox/)
+  })
+
+  it('replays several keys that arrive in one read (fast typing, tmux send-keys) one by one', async () => {
+    app = mountUi()
+    for (const n of [1, 2, 3]) await app.send('sms', { to: `+1415555000${n}`, message: `number ${n}` })
+    await app.waitFor((f) => f.includes('number 3'))
+    await app.press(`jj${KEYS.enter}`)
+    await app.waitFor((f) => f.includes('Encoding') && f.includes('+14155550001'), 'the detail of the third message')
+  })
+})
