@@ -167,9 +167,16 @@ export function startServer(sandbox: Sandbox, options: ServerOptions = {}): Prom
   const server = createServer({ requestTimeout: 30_000, headersTimeout: 10_000, keepAliveTimeout: 5_000 }, (req, res) => {
     void listener(req, res)
   })
-  server.on('clientError', (_error, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n')
-    else socket.destroy()
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return void socket.destroy()
+    // Still the API's error object (and a documented status), even below HTTP.
+    const message = error.code === 'HPE_HEADER_OVERFLOW'
+      ? 'The request line and headers are larger than the server accepts (16 KiB). Send a shorter URL or fewer headers.'
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? 'The request took too long to arrive; the connection is closed.'
+        : 'Malformed HTTP request; the connection is closed.'
+    const body = JSON.stringify({ error: { code: 'invalid_request', message } })
+    socket.end(`HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`)
   })
   const host = options.host ?? '127.0.0.1'
   return new Promise((resolve, reject) => {
