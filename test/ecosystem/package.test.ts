@@ -1,0 +1,137 @@
+import { execFile, spawn } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+/**
+ * The package as a user gets it: `npm pack`, then an install of the tarball into an empty folder
+ * with no network (`--offline`, from the npm cache that `npm ci` filled), then the bin and an
+ * in-process import from there. Slow-ish (an install): about 10 s.
+ */
+const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+const TSC = join(ROOT, 'node_modules/typescript/bin/tsc')
+const run = promisify(execFile)
+const env = { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false', SENDBOX_API_KEYS: '', SENDBOX_PORT: '', SENDBOX_CONFIG: '' }
+
+const work = mkdtempSync(join(tmpdir(), 'sendbox-pack-'))
+const app = join(work, 'app')
+let tarball = ''
+let files: string[] = []
+let installError: string | undefined
+
+beforeAll(async () => {
+  if (!existsSync(join(ROOT, 'dist/bin/sendbox.js'))) throw new Error('dist/ is missing: run `npm run build` (npm test does) before this suite')
+  // --ignore-scripts: `npm test` has just built dist/; the pack must not rebuild it under other suites.
+  const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: ROOT, env })
+  const [packed] = JSON.parse(stdout) as Array<{ filename: string; files: Array<{ path: string }> }>
+  tarball = join(work, packed.filename)
+  files = packed.files.map((f) => f.path)
+  writeFileSync(join(work, 'package.json'), '{}') // keeps npm from walking up to the repository
+  await run('mkdir', ['-p', app])
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }))
+  try {
+    await run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', tarball], { cwd: app, env, timeout: 60_000 })
+  } catch (error) {
+    installError = (error as { stderr?: string }).stderr?.split('\n').find((line) => /ENOTCACHED|ERR/.test(line)) ?? String(error)
+    console.warn(`[sendbox] skipping the install checks: the offline install failed (${installError}). Run \`npm ci\` once with network so the npm cache holds every dependency.`)
+  }
+}, 90_000)
+
+afterAll(() => rmSync(work, { recursive: true, force: true }))
+
+describe('npm pack', () => {
+  it('ships the build, types, bin, fixtures and docs, and no sources or tests', () => {
+    expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'dist/bin/sendbox.js', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/server/http-server.d.ts', 'fixtures/sample.json']))
+    expect(files.filter((f) => /\.test\.|^test\/|^examples\/|^scratch\/|^src\/|^handlers\/|\.ts$/.test(f) && !f.endsWith('.d.ts'))).toEqual([])
+  })
+
+  it('has the metadata a registry and a resolver need', () => {
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Record<string, any>
+    expect(manifest.engines.node).toBe('>=20.19')
+    expect(manifest.license).toBe('MIT')
+    expect(manifest.keywords.length).toBeGreaterThan(3)
+    expect(manifest.bin.sendbox).toBe('dist/bin/sendbox.js')
+    expect(readFileSync(join(ROOT, manifest.bin.sendbox), 'utf8')).toMatch(/^#!\/usr\/bin\/env node\n/)
+    for (const [entry, target] of Object.entries(manifest.exports as Record<string, string | { types: string; default: string }>)) {
+      if (typeof target === 'string') continue
+      expect(Object.keys(target)[0], `exports["${entry}"]: "types" must come first`).toBe('types')
+      expect(files, `exports["${entry}"]`).toEqual(expect.arrayContaining([target.types.replace(/^\.\//, ''), target.default.replace(/^\.\//, '')]))
+    }
+  })
+})
+
+describe('installed from the tarball into an empty folder, offline', () => {
+  it('runs `npx sendbox --help`', async (context) => {
+    if (installError) context.skip()
+    const { stdout } = await run('npx', ['--offline', 'sendbox', '--help'], { cwd: app, env })
+    expect(stdout).toMatch(/^sendbox — /)
+    expect(stdout).toContain('sendbox openapi')
+  })
+
+  it('serves with `npx sendbox --no-ui --port 0`', async (context) => {
+    if (installError) context.skip()
+    // Its own process group, so that npx and the node it starts stop together.
+    const child = spawn('npx', ['--offline', 'sendbox', '--no-ui', '--port', '0'], { cwd: app, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+    try {
+      const firstLine = await new Promise<string>((resolve, reject) => {
+        let out = ''
+        child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+          out += chunk
+          if (out.includes('\n')) resolve(out.split('\n')[0])
+        })
+        child.once('exit', (code) => reject(new Error(`sendbox exited with ${code} before listening`)))
+      })
+      const base = /listening on (http:\/\/127\.0\.0\.1:\d+\/v1)/.exec(firstLine)?.[1]
+      expect(base, firstLine).toBeDefined()
+      const sent = await fetch(`${base}/email/send`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer test_pro', 'content-type': 'application/json' },
+        body: JSON.stringify({ to: 'ana@example.com', subject: 'Hi', html: '<p>Hi</p>' }),
+      })
+      expect(sent.status).toBe(200)
+      const doc = (await (await fetch(`${new URL(base!).origin}/__sandbox/openapi.json`)).json()) as { openapi: string }
+      expect(doc.openapi).toBe('3.1.0')
+    } finally {
+      if (child.pid !== undefined) process.kill(-child.pid, 'SIGTERM')
+    }
+  })
+
+  it('imports in-process (`import { createSandbox } from "sendbox"`) with setupServer and fetch, types included', async (context) => {
+    if (installError) context.skip()
+    const consumer = `
+import { setupServer } from 'msw/node'
+import { createSandbox, type CapturedMessage } from 'sendbox'
+import { startServer } from 'sendbox/server'
+
+const sandbox = createSandbox({ baseUrl: 'https://api.example.com/v1', apiKeys: { my_key: 'pro' } })
+const server = setupServer(...sandbox.handlers)
+server.listen({ onUnhandledRequest: 'error' })
+const response = await fetch('https://api.example.com/v1/sms/send', {
+  method: 'POST',
+  headers: { authorization: 'Bearer my_key', 'content-type': 'application/json' },
+  body: JSON.stringify({ to: '+14155550123', message: 'hello' }),
+})
+const captured: CapturedMessage[] = sandbox.outbox.list({ channel: 'sms' })
+// @ts-expect-error the types are real (not any): baseUrl is a string
+if (captured.length < 0) createSandbox({ baseUrl: 42 })
+console.log(JSON.stringify({ status: response.status, captured: captured.length, startServer: typeof startServer }))
+server.close()
+sandbox.dispose()
+`
+    writeFileSync(join(app, 'consumer.ts'), consumer)
+    writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({
+      compilerOptions: { noEmit: true, strict: true, skipLibCheck: true, target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', lib: ['es2022', 'dom'], types: [] },
+      files: ['consumer.ts'],
+    }))
+    // The types resolve through the package's "exports" the way a NodeNext project resolves them.
+    await run(process.execPath, [TSC, '-p', '.'], { cwd: app, env }).catch((error: { stdout?: string }) => {
+      throw new Error(`the consumer does not type-check against the installed package:\n${error.stdout}`)
+    })
+    writeFileSync(join(app, 'consumer.mjs'), consumer.replace(', type CapturedMessage', '').replace(': CapturedMessage[]', '').replace(/^\/\/ @ts-expect-error.*\n.*\n/m, ''))
+    const { stdout } = await run(process.execPath, ['consumer.mjs'], { cwd: app, env })
+    expect(JSON.parse(stdout)).toEqual({ status: 200, captured: 1, startServer: 'function' })
+  })
+})
