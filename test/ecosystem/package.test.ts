@@ -63,7 +63,8 @@ describe('npm pack', () => {
   })
 })
 
-describe('installed from the tarball into an empty folder, offline', () => {
+// Independent of one another once installed: side by side, to keep the suite short.
+describe.concurrent('installed from the tarball into an empty folder, offline', () => {
   it('runs `npx sendbox --help`', async (context) => {
     if (installError) context.skip()
     const { stdout } = await run('npx', ['--offline', 'sendbox', '--help'], { cwd: app, env })
