@@ -6,13 +6,15 @@ import { createSandbox, type CapturedMessage } from 'sendbox'
 const API = 'https://api.sendbox.test/v1'
 const API_KEY = 'test_pro'
 
-const sandbox = createSandbox({ baseUrl: API, deliveryMs: 300 })
+// 3 seeded subscribers per key, from faker (loaded lazily, as its own chunk, only because of this).
+const sandbox = createSandbox({ baseUrl: API, deliveryMs: 300, subscribers: 3, seed: 42 })
 const worker = setupWorker(...sandbox.handlers)
 
 const form = document.querySelector<HTMLFormElement>('#send-form')!
 const result = document.querySelector<HTMLParagraphElement>('#result')!
 const outbox = document.querySelector<HTMLUListElement>('#outbox')!
 const workerState = document.querySelector<HTMLParagraphElement>('#worker-state')!
+const subscribers = document.querySelector<HTMLParagraphElement>('#subscribers')!
 
 /** What the real app would do: POST /email/send with its key. */
 async function sendEmail(to: string, subject: string, html: string) {
@@ -53,3 +55,7 @@ await worker.start({ serviceWorker: { url: '/mockServiceWorker.js' }, onUnhandle
 workerState.textContent = 'Mock service worker ready: requests to the API are answered by sendbox in this tab.'
 workerState.dataset.ready = 'true'
 form.querySelector('button')!.disabled = false
+
+const list = await fetch(`${API}/subscribers?limit=3`, { headers: { Authorization: `Bearer ${API_KEY}` } })
+const page = (await list.json()) as { data: Array<{ first_name: string | null }>; pagination: { total: number } }
+subscribers.textContent = `${page.pagination.total} subscribers: ${page.data.map((s) => s.first_name).join(', ')}`
