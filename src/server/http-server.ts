@@ -31,6 +31,20 @@ export interface ServerOptions {
   host?: string
   /** Called after each answered request (headless log lines). */
   onRequest?: (entry: RequestLog) => void
+  /** Connection timeouts; the defaults suit a local tool, tests lower them to see slow clients cut off. */
+  timeouts?: ServerTimeouts
+}
+
+/** How long the server waits for slow or idle clients, in milliseconds. */
+export interface ServerTimeouts {
+  /** Until the request line and headers are complete; default 10,000. */
+  headersMs?: number
+  /** Until the whole request (body included) has arrived; default 30,000. */
+  requestMs?: number
+  /** An idle keep-alive connection stays open; default 5,000. */
+  keepAliveMs?: number
+  /** How often the header/request timeouts are checked; default 1,000 (Node's own is 30,000, which lets a slow client hold a socket for 40 s). */
+  checkIntervalMs?: number
 }
 
 /**
@@ -164,7 +178,13 @@ export interface RunningServer {
  */
 export function startServer(sandbox: Sandbox, options: ServerOptions = {}): Promise<RunningServer> {
   const listener = createRequestListener(sandbox, options.onRequest)
-  const server = createServer({ requestTimeout: 30_000, headersTimeout: 10_000, keepAliveTimeout: 5_000 }, (req, res) => {
+  const timeouts = options.timeouts ?? {}
+  const server = createServer({
+    headersTimeout: timeouts.headersMs ?? 10_000,
+    requestTimeout: timeouts.requestMs ?? 30_000,
+    keepAliveTimeout: timeouts.keepAliveMs ?? 5_000,
+    connectionsCheckingInterval: timeouts.checkIntervalMs ?? 1_000,
+  }, (req, res) => {
     void listener(req, res)
   })
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
