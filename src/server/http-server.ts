@@ -117,6 +117,7 @@ export function createRequestListener(sandbox: Sandbox, onRequest?: (entry: Requ
     const method = req.method ?? 'GET'
     const path = req.url ?? '/'
     let status = 500
+    let aborted = false
     try {
       if (method === 'OPTIONS') {
         res.writeHead(204, PREFLIGHT_HEADERS)
@@ -154,12 +155,18 @@ export function createRequestListener(sandbox: Sandbox, onRequest?: (entry: Requ
       res.end(payload)
       if (overflow) res.on('finish', () => req.socket.destroy())
     } catch (error) {
+      if (req.destroyed || (error as NodeJS.ErrnoException).code === 'ECONNRESET') {
+        // The client went away mid-request (truncated body, reset): nothing to answer, no sandbox bug.
+        aborted = true
+        res.destroy()
+        return
+      }
       status = 500
       console.error('[sendbox] unexpected server error:', error)
       if (!res.headersSent) sendJson(res, 500, { error: { code: 'internal_error', message: 'Unexpected sandbox failure.' } })
       else res.destroy()
     } finally {
-      onRequest?.({ method, path, status, ms: performance.now() - started })
+      if (!aborted) onRequest?.({ method, path, status, ms: performance.now() - started })
     }
   }
 }
