@@ -192,8 +192,11 @@ export function startServer(sandbox: Sandbox, options: ServerOptions = {}): Prom
     keepAliveTimeout: timeouts.keepAliveMs ?? 5_000,
     connectionsCheckingInterval: timeouts.checkIntervalMs ?? 1_000,
   }, (req, res) => {
+    // Draining: a request that still arrives on an open keep-alive connection is answered, then the connection closes.
+    if (closing) res.setHeader('Connection', 'close')
     void listener(req, res)
   })
+  let closing = false
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     if (!socket.writable) return void socket.destroy()
     // Still the API's error object (and a documented status), even below HTTP.
@@ -218,7 +221,15 @@ export function startServer(sandbox: Sandbox, options: ServerOptions = {}): Prom
         url: `http://${shownHost}:${port}`,
         close: () =>
           new Promise<void>((done) => {
-            server.close(() => done())
+            closing = true
+            // Stops accepting and closes idle keep-alive connections. Connections whose request is
+            // still in flight become idle once answered: close them then too (swept every 50 ms),
+            // so the server is closed when the last answer is out, not keepAliveTimeout later.
+            const sweep = setInterval(() => server.closeIdleConnections(), 50)
+            server.close(() => {
+              clearInterval(sweep)
+              done()
+            })
             server.closeIdleConnections()
           }),
       })
