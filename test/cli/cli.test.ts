@@ -68,7 +68,7 @@ describe('sendbox CLI', () => {
   it('prints the keys in force, from flags or the environment', () => {
     expect(run(['keys']).stdout).toMatch(/test_starter\s+Starter\s+100\/min/)
     const fromEnv = run(['keys'], { SENDBOX_API_KEYS: 'alpha:pro,beta:enterprise:shared' })
-    expect(fromEnv.stdout).toMatch(/alpha\s+Pro\s+1,000\/min\s+alpha/)
+    expect(fromEnv.stdout).toMatch(/alpha\s+Pro\s+1,000\/min\s+acct_[0-9a-f]{12}/)
     expect(fromEnv.stdout).toMatch(/beta\s+Enterprise\s+10,000\/min\s+shared/)
     expect(fromEnv.stdout).not.toContain('test_pro')
     expect(run(['keys', '--api-key', 'k:starter', '--limit', 'starter=5']).stdout).toMatch(/k\s+Starter\s+5\/min/)
