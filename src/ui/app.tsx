@@ -1,4 +1,4 @@
-import { Box, useInput, type Key } from 'ink'
+import { Box, type Key } from 'ink'
 import { useCallback, useMemo, useRef, useState } from 'react'
 import type { JournalEntry } from '../domain/journal.js'
 import type { CapturedMessage, Channel } from '../domain/outbox.js'
@@ -12,6 +12,7 @@ import type { ConsoleCapture } from './console-capture.js'
 import { CHANNEL_BADGES, ellipsize, grouped, printable } from './format.js'
 import { helpLines } from './help.js'
 import { useListSelection } from './hooks/use-list-selection.js'
+import { useSerialInput } from './hooks/use-serial-input.js'
 import { useTerminalSize } from './hooks/use-terminal-size.js'
 import { useSandboxFeed } from './hooks/use-sandbox-feed.js'
 import { messageDetailLines } from './message-detail.js'
@@ -42,27 +43,6 @@ const REQUEST_KEYS: ReadonlyArray<readonly [string, string]> = [
 const DETAIL_KEYS: ReadonlyArray<readonly [string, string]> = [
   ['↑↓', 'scroll'], ['Esc', 'back'], ['Tab', 'requests'],
 ]
-
-/** Keys replayed from one read at most; a huge paste outside the search box is cut. */
-const MAX_PENDING_KEYS = 256
-
-const NO_KEY: Key = {
-  upArrow: false, downArrow: false, leftArrow: false, rightArrow: false, pageDown: false, pageUp: false,
-  home: false, end: false, return: false, escape: false, ctrl: false, shift: false, tab: false,
-  backspace: false, delete: false, meta: false, super: false, hyper: false, capsLock: false, numLock: false,
-}
-
-/** The input and key flags Ink would give for one character typed alone. */
-function keyOf(char: string): [string, Key] {
-  const code = char.codePointAt(0) ?? 0
-  if (char === '\r' || char === '\n') return ['', { ...NO_KEY, return: true }]
-  if (char === '\t') return ['', { ...NO_KEY, tab: true }]
-  if (char === '\b') return ['', { ...NO_KEY, backspace: true }]
-  if (char === '\u007f') return ['', { ...NO_KEY, delete: true }]
-  if (char === '\u001b') return ['', { ...NO_KEY, escape: true, meta: true }]
-  if (code >= 1 && code <= 26) return [String.fromCharCode(code + 96), { ...NO_KEY, ctrl: true }]
-  return [char, { ...NO_KEY, shift: /[A-Z]/.test(char) }]
-}
 
 function originOf(apiUrl: string): string {
   try {
@@ -205,36 +185,7 @@ export function App({ sandbox, apiUrl, onQuit, console: captured }: AppProps) {
       outbox.toTop()
     }
   }
-  // One subscription for the app's life; the ref always calls the latest closure.
-  const onKeyRef = useRef(onKey)
-  onKeyRef.current = onKey
-  const searchingRef = useRef(searching)
-  searchingRef.current = searching
-  const pending = useRef<string[]>([])
-  const drain = useCallback(() => {
-    const char = pending.current.shift()
-    if (char === undefined) return
-    onKeyRef.current(...keyOf(char))
-    // Each key must see the state the previous one produced: let React render in between.
-    if (pending.current.length > 0) setTimeout(drain, 0)
-  }, [])
-  useInput(useCallback((input: string, key: Key) => {
-    const chars = [...input]
-    if (chars.length <= 1) return onKeyRef.current(input, key)
-    // Several keys in one read (fast typing, a paste, tmux send-keys): Ink hands them over as one
-    // string. Text typed into the search box goes in whole; anything else is replayed key by key.
-    if (searchingRef.current && pending.current.length === 0) {
-      const stop = chars.findIndex((c) => c < ' ' || c === '\u007f')
-      const text = stop === -1 ? input : chars.slice(0, stop).join('')
-      if (text) onKeyRef.current(text, key)
-      if (stop === -1) return
-      chars.splice(0, stop)
-    }
-    const idle = pending.current.length === 0
-    pending.current.push(...chars)
-    if (pending.current.length > MAX_PENDING_KEYS) pending.current.splice(0, pending.current.length - MAX_PENDING_KEYS)
-    if (idle) drain()
-  }, [drain]))
+  useSerialInput(onKey, searching)
 
   const filterParts: string[] = []
   if (view.channel) filterParts.push(`${CHANNEL_BADGES[view.channel].label} only`)

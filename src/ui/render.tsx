@@ -61,8 +61,8 @@ export function renderUi({ sandbox, apiUrl, onQuit, stdout = process.stdout, std
     stderr,
     exitOnCtrlC: false,
     patchConsole: false,
-    // The frame is always full height: rewrite only the rows that changed, not the whole screen.
-    incrementalRendering: true,
+    // Not `incrementalRendering`: in Ink 6.8 it drifts one row down per redraw when the frame ends
+    // with a newline (seen in tmux: stale header rows left above fresh ones).
   })
   // A signal (SIGTERM from a supervisor) ends the process without the UI's quit path.
   process.on('exit', leave)

@@ -78,6 +78,32 @@ describe('keys', () => {
     expect(app.frame()).toMatch(/↑↓ move {2}Tab outbox/)
   })
 
+  it('reads Esc and a key that arrive together (Alt+key, as tmux sends them) as Esc, then the key', async () => {
+    app = mountUi()
+    for (const n of [1, 2, 3]) await app.send('sms', { to: `+1415555000${n}`, message: `number ${n}` })
+    await app.waitFor((f) => f.includes('number 3'))
+    await app.press(KEYS.enter)
+    expect(app.frame()).toContain('Encoding')
+    await app.press(`${KEYS.escape}j`)
+    await app.waitFor((f) => !f.includes('Encoding') && (f.split('\n').find((l) => l.startsWith('›')) ?? '').includes('number 2'), 'the list, one row down')
+    await app.press(KEYS.enter)
+    await app.press(`${KEYS.escape}${KEYS.tab}`)
+    await app.waitFor((f) => f.includes('ERROR CODE'), 'the requests view')
+  })
+
+  it('handles keys that arrive faster than the screen redraws against the state the previous key left', async () => {
+    app = mountUi()
+    for (const n of [1, 2, 3]) await app.send('sms', { to: `+1415555000${n}`, message: `number ${n}` })
+    await app.waitFor((f) => f.includes('number 3'))
+    await app.press('j', KEYS.enter)
+    expect(app.frame()).toContain('+14155550002')
+    // Back, to the top, open: written back to back, with no chance to render in between.
+    app.ui.stdin.write(KEYS.backspace)
+    app.ui.stdin.write('g')
+    app.ui.stdin.write(KEYS.enter)
+    await app.waitFor((f) => f.includes('Encoding') && f.includes('+14155550003'), 'the detail of the newest message')
+  })
+
   it('replays several keys that arrive in one read (fast typing, tmux send-keys) one by one', async () => {
     app = mountUi()
     for (const n of [1, 2, 3]) await app.send('sms', { to: `+1415555000${n}`, message: `number ${n}` })
