@@ -12,7 +12,8 @@ export function codePointLength(value: string): number {
  * zod's own `.min()`/`.max()` count UTF-16 units, which would let an emoji count twice.
  */
 export function codePointString(field: string, min: number, max: number) {
-  return z.string().check(
+  // JSON Schema's minLength/maxLength count code points too, so the OpenAPI document can say it.
+  return z.string().meta({ minLength: min, maxLength: max }).check(
     z.refine((value: string) => {
       const length = codePointLength(value)
       return length >= min && length <= max

@@ -19,6 +19,7 @@ export type Subscriber = z.infer<typeof subscriberSchema>
 
 const tags = z
   .array(codePointString('tags[]', 1, 64), { error: '`tags` must be an array of strings.' })
+  .meta({ maxItems: 100, description: 'At most 100 tags as sent; stored de-duplicated, first occurrence first.' })
   .check(
     z.refine((list: string[]) => list.length <= 100, {
       error: '`tags` may hold at most 100 tags.',
