@@ -1,0 +1,30 @@
+/**
+ * Load generation with autocannon (a devDependency, run in-process: no global tools).
+ */
+import autocannon from 'autocannon'
+
+function run(options) {
+  return new Promise((resolve, reject) => {
+    autocannon(options, (error, result) => (error ? reject(error) : resolve(result)))
+  })
+}
+
+/**
+ * Warms a target up, then measures it: requests/s (the median of the one-second samples, and
+ * the mean), p50 and p99 latency in ms, and how many answers were not 2xx (a benchmark whose
+ * answers are errors measures nothing, so the caller checks `non2xx`).
+ */
+export async function measure({ url, method = 'GET', headers = {}, body, connections = 50, warmupSeconds = 3, seconds = 10 }) {
+  const base = { url, method, headers, body, connections, pipelining: 1 }
+  if (warmupSeconds > 0) await run({ ...base, duration: warmupSeconds })
+  const result = await run({ ...base, duration: seconds })
+  return {
+    rps: result.requests.p50,
+    rpsMean: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    total: result.requests.total ?? result.requests.sent,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  }
+}
