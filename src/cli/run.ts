@@ -126,7 +126,9 @@ export async function runCli(argv: string[], io = { stdout: process.stdout, stde
   process.on('SIGINT', shutdown)
   process.on('SIGTERM', shutdown)
   if (useUi) {
-    // Loaded only here: the headless path never loads ink or react.
+    // Loaded only here: the headless path never loads ink or react. React's development build
+    // (NODE_ENV unset) renders ~20% slower and holds ~50 MB more with a full outbox.
+    process.env.NODE_ENV ??= 'production'
     const { renderUi } = await import('../ui/render.js')
     renderUi({ sandbox, apiUrl, onQuit: shutdown, stdout: io.stdout, stderr: io.stderr })
   }

@@ -1,14 +1,18 @@
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
 
-// Colour support is decided when chalk loads: force it for this file only, before the imports run.
+// Colour and hyperlink support are decided when chalk and supports-hyperlinks load: force them for
+// this file only, before the imports run, and put the environment back afterwards.
 const previous = vi.hoisted(() => {
-  const value = process.env.FORCE_COLOR
+  const saved = { FORCE_COLOR: process.env.FORCE_COLOR, FORCE_HYPERLINK: process.env.FORCE_HYPERLINK }
   process.env.FORCE_COLOR = '1'
-  return value
+  process.env.FORCE_HYPERLINK = '1'
+  return saved
 })
 afterAll(() => {
-  if (previous === undefined) delete process.env.FORCE_COLOR
-  else process.env.FORCE_COLOR = previous
+  for (const [name, value] of Object.entries(previous)) {
+    if (value === undefined) delete process.env[name]
+    else process.env[name] = value
+  }
 })
 
 const { auth } = await import('../helpers.js')
@@ -29,7 +33,7 @@ function rawRow(frame: string | undefined, text: string): string {
   return row
 }
 
-describe('colours', () => {
+describe('colours and hyperlinks', () => {
   it('gives each channel badge its own colour and each status its colour', async () => {
     app = mountUi()
     await app.send('email', SAMPLES.email)
@@ -63,5 +67,15 @@ describe('colours', () => {
     expect(rawRow(raw, '/v1/email/send')).toContain(`${FG.green}200`)
     expect(rawRow(raw, '/v1/sms/send')).toContain(`${FG.yellow}400`)
     expect(rawRow(raw, '/v1/whatsapp/send')).toContain(`${FG.red}503`)
+  })
+
+  it('makes the browser URL of an email a clickable terminal hyperlink where the terminal supports it', async () => {
+    app = mountUi({ columns: 80, rows: 24 })
+    const id = await app.send('email', SAMPLES.email)
+    await app.waitFor((f) => f.includes('Welcome aboard'))
+    await app.press(KEYS.enter)
+    const url = `https://api.sendbox.test/__sandbox/messages/${id}/html`
+    expect(app.ui.lastFrame()).toContain(`\u001B]8;;${url}\u0007`)
+    expect(app.frame()).toContain(url)
   })
 })
