@@ -1,5 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { createServer } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -19,10 +21,11 @@ const skipReason = !hasTmux
     : undefined
 if (skipReason) console.warn(`[terminal-ui e2e] skipped: ${skipReason}`)
 
-// A private tmux server: never touches the user's sessions, and dies with the test.
-const SOCKET = `sendbox-e2e-${process.pid}-${Math.random().toString(36).slice(2, 8)}`
+// A private tmux server on a socket in a temporary directory: it never touches the user's
+// sessions, and the server and the directory are removed after the test, even on failure.
+let socketDir = ''
 const SESSION = 'ui'
-const tmux = (...args: string[]) => execFileSync('tmux', ['-L', SOCKET, ...args], { encoding: 'utf8' })
+const tmux = (...args: string[]) => execFileSync('tmux', ['-S', join(socketDir, 'tmux.sock'), ...args], { encoding: 'utf8' })
 const screen = () => tmux('capture-pane', '-p', '-t', SESSION)
 const keys = (...names: string[]) => {
   for (const name of names) tmux('send-keys', '-t', SESSION, name)
@@ -55,6 +58,7 @@ describe.skipIf(skipReason !== undefined)('terminal UI in a real terminal (tmux)
   let api = ''
 
   beforeAll(async () => {
+    socketDir = mkdtempSync(join(tmpdir(), 'sendbox-e2e-'))
     port = await freePort()
     api = `http://127.0.0.1:${port}/v1`
     // Ink draws nothing live when it believes it runs in CI, so the CLI runs without those variables.
@@ -64,7 +68,9 @@ describe.skipIf(skipReason !== undefined)('terminal UI in a real terminal (tmux)
   })
 
   afterAll(() => {
-    spawnSync('tmux', ['-L', SOCKET, 'kill-server'])
+    if (!socketDir) return
+    spawnSync('tmux', ['-S', join(socketDir, 'tmux.sock'), 'kill-server'])
+    rmSync(socketDir, { recursive: true, force: true })
   })
 
   async function send(path: string, body: unknown, key = 'test_pro') {
