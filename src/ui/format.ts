@@ -1,5 +1,4 @@
-import type { Channel, MessageStatus } from '../domain/outbox.js'
-import type { CapturedMessage } from '../domain/outbox.js'
+import type { CapturedMessage, Channel, MessageStatus } from '../domain/outbox.js'
 
 /** Ink colour names the UI uses; kept in one place so every view agrees on what a colour means. */
 export type Colour = 'red' | 'green' | 'yellow' | 'blue' | 'magenta' | 'cyan' | 'gray' | 'white' | 'black'
@@ -65,7 +64,7 @@ export function messageSummary(message: CapturedMessage): string {
 
 /**
  * Cuts text to `width` terminal cells with an ellipsis. Approximate cell widths (wide CJK and
- * emoji count 2) are enough here: it only sizes fixed columns; Ink truncates the rest exactly.
+ * emoji count 2) are enough for the short labels it cuts; Ink truncates rows exactly.
  */
 export function ellipsize(text: string, width: number): string {
   if (width <= 0) return ''
@@ -92,12 +91,4 @@ function cellWidth(char: string): number {
     (code >= 0xffe0 && code <= 0xffe6) || (code >= 0x1f300 && code <= 0x1faff) || (code >= 0x20000 && code <= 0x3fffd)
   )) return 2
   return 1
-}
-
-/** Pads or cuts to exactly `width` cells, so fixed columns line up. */
-export function column(text: string, width: number): string {
-  const cut = ellipsize(text, width)
-  let cells = 0
-  for (const c of cut) cells += cellWidth(c)
-  return cut + ' '.repeat(Math.max(0, width - cells))
 }
