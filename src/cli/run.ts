@@ -6,6 +6,12 @@ import { VERSION } from '../version.js'
 import { newId } from '../domain/random.js'
 import { buildOpenApiDocument } from '../openapi.js'
 
+/** True where Ink would refuse to render live (the same test as its is-in-ci dependency). */
+function isCi(env: NodeJS.ProcessEnv): boolean {
+  const set = (name: string) => name in env && env[name] !== '0' && env[name] !== 'false'
+  return set('CI') || set('CONTINUOUS_INTEGRATION')
+}
+
 /** True for addresses only this machine can reach. */
 export function isLoopbackHost(host: string): boolean {
   return /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/i.test(host)
@@ -87,7 +93,8 @@ export async function runCli(argv: string[], io = { stdout: process.stdout, stde
     return 0
   }
   // The terminal UI takes the screen only on a TTY; `--no-ui` or a pipe keeps one log line per request.
-  const useUi = settings.ui && io.stdout.isTTY === true
+  // Ink draws nothing live when CI is set (is-in-ci): a CI job on a TTY gets log lines instead of a blank screen.
+  const useUi = settings.ui && io.stdout.isTTY === true && !isCi(io.env)
   const log = useUi ? undefined : (entry: { method: string; path: string; status: number; ms: number }) => {
     io.stdout.write(`${entry.method} ${entry.path} ${entry.status} ${entry.ms.toFixed(1)}ms\n`)
   }
