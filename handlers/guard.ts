@@ -40,9 +40,40 @@ const JSON_CONTENT_TYPE = /^application\/json[ \t]*(?:;|$)/i
 const BEARER = /^bearer[ \t]+(\S+)[ \t]*$/i
 const decoder = new TextDecoder('utf-8', { fatal: true })
 
+/**
+ * Request bodies the standalone server has already read (capped at 1 MiB + 1 byte), by request.
+ * The server hands msw a `Request` without a body stream plus the bytes here: a body stream
+ * costs its creation, a tee when msw clones the request, and a read — ~50 µs a send — for bytes
+ * that are in memory already. Without an entry (in-process), the guard reads the stream.
+ */
+const bufferedBodies = new WeakMap<Request, Uint8Array>()
+
+/**
+ * Gives the guard the body of a request the transport has read already (see the standalone
+ * server). The request itself is then built without a body.
+ */
+export function attachBufferedBody(request: Request, bytes: Uint8Array): void {
+  bufferedBodies.set(request, bytes)
+}
+
+/** The JSON text of every answer the guard built, so a transport writes it without reading the Response stream back. */
+const answerTexts = new WeakMap<Response, string>()
+
+/**
+ * The JSON text of an answer built by the sandbox's handlers, or undefined for any other
+ * Response (then read its body as usual). Lets the standalone server skip reading back a
+ * stream it would only turn into the same bytes.
+ */
+export function answerTextOf(response: Response): string | undefined {
+  return answerTexts.get(response)
+}
+
 function json(status: number, body: unknown, headers: Record<string, string>): Response {
   headers['Content-Type'] = 'application/json'
-  return new Response(JSON.stringify(body), { status, headers })
+  const text = JSON.stringify(body)
+  const response = new Response(text, { status, headers })
+  answerTexts.set(response, text)
+  return response
 }
 
 function rateHeaders(decision: RateDecision, headers: Record<string, string>): void {
@@ -94,7 +125,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
   const declared = request.headers.get('content-length')
   if (declared !== null && Number(declared) > MAX_BODY_BYTES) throw tooLarge()
-  const bytes = request.body === null ? new Uint8Array(0) : new Uint8Array(await request.arrayBuffer())
+  const bytes = bufferedBodies.get(request) ?? (request.body === null ? new Uint8Array(0) : await readCapped(request.body))
   if (bytes.byteLength > MAX_BODY_BYTES) throw tooLarge()
   if (bytes.byteLength === 0) {
     throw new ApiError(400, 'invalid_json', 'A JSON body is required. Send a JSON object with `Content-Type: application/json`.')
@@ -113,6 +144,35 @@ async function readJsonObject(request: Request): Promise<Record<string, unknown>
     throw new ApiError(400, 'invalid_json', 'The body must be a JSON object, like {"to": "..."}.')
   }
   return parsed as Record<string, unknown>
+}
+
+/**
+ * Reads a body stream up to one byte past the limit, then stops: enough to answer
+ * `payload_too_large`, and an endless body (chunked, no Content-Length) is never buffered whole.
+ * The stream is left uncancelled so a transport can still answer on the same connection.
+ */
+async function readCapped(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> {
+  const reader = stream.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  try {
+    while (size <= MAX_BODY_BYTES) {
+      const { done, value } = await reader.read()
+      if (done) break
+      chunks.push(value)
+      size += value.byteLength
+    }
+  } finally {
+    reader.releaseLock()
+  }
+  if (chunks.length === 1) return chunks[0]
+  const bytes = new Uint8Array(size)
+  let offset = 0
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset)
+    offset += chunk.byteLength
+  }
+  return bytes
 }
 
 function tooLarge(): ApiError {

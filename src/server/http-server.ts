@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { getResponse } from 'msw'
+import { answerTextOf, attachBufferedBody } from '../../handlers/guard.js'
 import type { Sandbox } from '../index.js'
 
 /** Bytes the server reads of a body before it stops: one more than the API accepts. */
@@ -108,7 +109,7 @@ function sendJson(res: ServerResponse, status: number, body: unknown, extra: Rec
 /**
  * The request listener: node:http in, msw's public `getResponse` over the sandbox's handlers,
  * node:http out. No body parser, no framework: the bytes are read once (capped) and handed to
- * MSW as a buffered body.
+ * the guard beside the request; the answer's JSON text is written as the guard made it.
  */
 export function createRequestListener(sandbox: Sandbox, onRequest?: (entry: RequestLog) => void) {
   const origin = new URL(sandbox.baseUrl).origin
@@ -132,11 +133,9 @@ export function createRequestListener(sandbox: Sandbox, onRequest?: (entry: Requ
         sendJson(res, 404, { error: { code: 'not_found', message: 'Request target must be a path.' } })
         return
       }
-      const request = new Request(origin + path, {
-        method,
-        headers: toHeaders(req),
-        body: hasBody && body!.length > 0 ? (new Uint8Array(body!.buffer, body!.byteOffset, body!.length) as Uint8Array<ArrayBuffer>) : undefined,
-      })
+      // The body goes to the guard beside the request, not as a stream inside it (see attachBufferedBody).
+      const request = new Request(origin + path, { method, headers: toHeaders(req) })
+      if (hasBody && body!.length > 0) attachBufferedBody(request, body!)
       const response = await getResponse(sandbox.handlers, request)
       if (!response) {
         status = 404
@@ -148,7 +147,8 @@ export function createRequestListener(sandbox: Sandbox, onRequest?: (entry: Requ
       response.headers.forEach((value, name) => {
         headers[name] = value
       })
-      const payload = Buffer.from(await response.arrayBuffer())
+      const text = answerTextOf(response)
+      const payload = text === undefined ? Buffer.from(await response.arrayBuffer()) : Buffer.from(text)
       headers['content-length'] = String(payload.length)
       if (overflow) headers.connection = 'close'
       res.writeHead(status, headers)
