@@ -4,7 +4,6 @@
  * and computes what a correct sandbox answers, as far as that is cheap to know.
  */
 import fc from 'fast-check'
-import type { CapturedMessage } from '../../src/index.js'
 import type { EndpointFuzz, ExactExpectation, Expectation, FuzzCase, FuzzContext, FuzzRequest, Wire } from './fuzz-kit.js'
 import {
   codePoints,

@@ -129,7 +129,7 @@ const PRISTINE = prototypeSnapshot()
 export function prototypeProblems(): string[] {
   const now = prototypeSnapshot()
   const problems: string[] = []
-  for (const [key, value] of now) if (!PRISTINE.has(key)) problems.push(`added ${key}`)
+  for (const key of now.keys()) if (!PRISTINE.has(key)) problems.push(`added ${key}`)
   for (const [key, value] of PRISTINE) if (now.get(key) !== value) problems.push(`changed or removed ${key}`)
   const probe = {} as Record<string, unknown>
   for (const name of ['polluted', 'isAdmin', 'x']) if (probe[name] !== undefined) problems.push(`({}).${name} is set`)
@@ -227,6 +227,7 @@ export interface FuzzContext {
   messages?: CapturedMessage[]
 }
 
+/** The context of an endpoint that needs no setup. */
 export const EMPTY_CONTEXT: FuzzContext = { subscriberIds: [], subscriberTotal: 0, messageIds: [], messageTotal: 0 }
 
 /** What a run did. */
