@@ -1,35 +1,76 @@
 #!/usr/bin/env node
 /**
- * Bundles the CLI entry (bin/sendbox.ts) with esbuild into dist/bin/sendbox.js, over tsc's
- * output of the same file. Loading ~200 ESM files of msw, zod and @msw/data one by one costs
- * most of the start-up; one file (plus lazily loaded chunks) costs a fraction.
- * Run by `npm run build` after tsc. The library entry (dist/src/index.js) stays unbundled.
+ * Bundles the `sendbox` command with esbuild, after tsc (`npm run build`). Loading ~200 ESM files
+ * of msw, zod and @msw/data one by one was most of the start-up; one file compiled through V8's
+ * code cache is a fraction (docs/performance.md has the figures). Writes into dist/bin:
+ * - sendbox.cjs: the CLI and everything the headless server needs, one CommonJS file (a classic
+ *   script can use V8's code cache on Node 20; an ES module cannot);
+ * - sendbox-ui.mjs: the terminal UI, an ES module (ink is ESM-only), loaded lazily;
+ * - sendbox.js: the small loader (scripts/cli-loader.mjs), over tsc's output of bin/sendbox.ts.
+ * Then runs `sendbox --version` once, which writes the code cache. The library entry
+ * (dist/src/index.js) stays unbundled.
  */
 import { build } from 'esbuild'
-import { rmSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
+import { chmodSync, copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const outdir = join(root, 'dist/bin')
-rmSync(join(outdir, 'chunks'), { recursive: true, force: true })
+const UI_TOKEN = 'sendbox-ui-bundle'
+const uiPackages = ['ink', 'react', 'react/*', 'terminal-link', 'html-to-text']
 
-await build({
+const common = {
   absWorkingDir: root,
-  entryPoints: { sendbox: 'bin/sendbox.ts' },
-  outdir,
-  entryNames: '[name]',
-  chunkNames: 'chunks/[name]-[hash]',
   bundle: true,
-  splitting: true,
-  format: 'esm',
   platform: 'node',
   target: 'node20',
-  // Only what the headless server needs goes in the bundle; the terminal UI and the express
-  // variant load their packages lazily from node_modules, as before.
-  external: ['ink', 'react', 'react/*', 'express', '@mswjs/http-middleware', 'terminal-link', 'html-to-text'],
-  // Bundled CommonJS dependencies (tough-cookie, …) call require() for node built-ins.
-  banner: { js: "import { createRequire as __sendboxCreateRequire } from 'node:module';\nconst require = __sendboxCreateRequire(import.meta.url);" },
   legalComments: 'none',
   logLevel: 'warning',
+}
+
+// The terminal UI: an ES module importing ink and react from node_modules, as before.
+await build({
+  ...common,
+  entryPoints: ['src/ui/render.tsx'],
+  outfile: join(outdir, 'sendbox-ui.mjs'),
+  format: 'esm',
+  external: uiPackages,
 })
+
+// The CLI: one CommonJS file. The UI import is kept out and pointed at sendbox-ui.mjs.
+const result = await build({
+  ...common,
+  entryPoints: ['bin/sendbox.ts'],
+  outfile: join(outdir, 'sendbox.cjs'),
+  format: 'cjs',
+  write: false,
+  // Not on the headless path; loaded from node_modules if ever imported.
+  external: [...uiPackages, 'express', '@mswjs/http-middleware'],
+  plugins: [
+    {
+      name: 'lazy-ui',
+      setup(b) {
+        b.onResolve({ filter: /^\.\.\/ui\/render\.js$/ }, () => ({ path: UI_TOKEN, external: true }))
+      },
+    },
+  ],
+})
+let code = result.outputFiles[0].text.replace(/^#!.*\n/, '')
+const uiImport = `import("${UI_TOKEN}")`
+if (code.split(uiImport).length !== 2) throw new Error(`expected one ${uiImport} in the CLI bundle`)
+code = code.replace(uiImport, 'globalThis.__sendboxImport("./sendbox-ui.mjs")')
+writeFileSync(join(outdir, 'sendbox.cjs'), code)
+
+copyFileSync(join(root, 'scripts/cli-loader.mjs'), join(outdir, 'sendbox.js'))
+chmodSync(join(outdir, 'sendbox.js'), 0o755)
+if (!readFileSync(join(outdir, 'sendbox.js'), 'utf8').startsWith('#!/usr/bin/env node\n')) throw new Error('the loader lost its hashbang')
+// Leftovers of the previous layout (an ESM bundle split in chunks).
+rmSync(join(outdir, 'chunks'), { recursive: true, force: true })
+
+// One short run writes V8's code cache for this bundle, so the first start after a build is warm too.
+const env = { ...process.env }
+delete env.SENDBOX_NO_COMPILE_CACHE
+const warm = spawnSync(process.execPath, [join(outdir, 'sendbox.js'), '--version'], { env, encoding: 'utf8' })
+if (warm.status !== 0) throw new Error(`the bundled CLI does not run: ${warm.stderr}`)

@@ -1,0 +1,71 @@
+#!/usr/bin/env node
+/*
+ * The `sendbox` command (copied to dist/bin/sendbox.js by scripts/bundle.mjs).
+ *
+ * It runs the bundled CLI (sendbox.cjs beside it) through V8's code cache: parsing and compiling
+ * ~2 MB of bundled msw, zod and @msw/data is most of what start-up costs after bundling, and
+ * Node 20 has no compile cache for modules (module.enableCompileCache is Node 22), so the
+ * bundle is compiled as a classic script with `cachedData`. The cache lives in
+ * node_modules/.cache/sendbox, keyed by the bundle's size, mtime, the Node version and arch;
+ * V8 rejects a cache that does not fit and a fresh one is written (see the end of this file).
+ * SENDBOX_NO_COMPILE_CACHE=1 turns it off. The terminal UI is an ES module (ink is ESM-only)
+ * loaded lazily through `globalThis.__sendboxImport`.
+ */
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join, sep } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { Script } from 'node:vm'
+
+const bundle = fileURLToPath(new URL('./sendbox.cjs', import.meta.url))
+const here = dirname(bundle)
+
+function cacheDirectory() {
+  const marker = `${sep}node_modules${sep}`
+  const at = here.lastIndexOf(marker)
+  const nodeModules = at === -1 ? join(here, '..', '..', 'node_modules') : here.slice(0, at + marker.length - 1)
+  return join(nodeModules, '.cache', 'sendbox')
+}
+
+const source = readFileSync(bundle, 'utf8')
+const useCache = !process.env.SENDBOX_NO_COMPILE_CACHE
+const { size, mtimeMs } = statSync(bundle)
+const cacheDir = cacheDirectory()
+const cacheName = `cli-${size}-${Math.trunc(mtimeMs)}-${process.version}-${process.arch}.v8cache`
+let cachedData
+if (useCache) {
+  try {
+    cachedData = readFileSync(join(cacheDir, cacheName))
+  } catch {
+    // no cache yet
+  }
+}
+
+globalThis.__sendboxImport = (specifier) => import(new URL(specifier, import.meta.url).href)
+
+const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: bundle, cachedData })
+const cjsModule = { exports: {} }
+script.runInThisContext()(cjsModule.exports, createRequire(bundle), cjsModule, bundle, here)
+
+if (useCache && (cachedData === undefined || script.cachedDataRejected)) {
+  // Written once: a second after start (so it holds what start-up compiled, never on the way of
+  // a request), or at exit for a shorter run (`npm run build` runs `sendbox --version` for that).
+  let written = false
+  const writeCache = () => {
+    if (written) return
+    written = true
+    try {
+      mkdirSync(cacheDir, { recursive: true })
+      const temporary = join(cacheDir, `${cacheName}.${process.pid}.tmp`)
+      writeFileSync(temporary, script.createCachedData())
+      renameSync(temporary, join(cacheDir, cacheName))
+      for (const name of readdirSync(cacheDir)) {
+        if (name.startsWith('cli-') && name !== cacheName && !name.endsWith('.tmp')) rmSync(join(cacheDir, name), { force: true })
+      }
+    } catch {
+      // A read-only install: run without a cache.
+    }
+  }
+  setTimeout(writeCache, 1000).unref()
+  process.once('exit', writeCache)
+}
