@@ -61,7 +61,8 @@ let code = result.outputFiles[0].text.replace(/^#!.*\n/, '')
 const uiImport = `import("${UI_TOKEN}")`
 if (code.split(uiImport).length !== 2) throw new Error(`expected one ${uiImport} in the CLI bundle`)
 code = code.replace(uiImport, 'globalThis.__sendboxImport("./sendbox-ui.mjs")')
-writeFileSync(join(outdir, 'sendbox.cjs'), code)
+// Wrapped as Node wraps a CommonJS module, so the loader compiles the file as it is (one copy of the source).
+writeFileSync(join(outdir, 'sendbox.cjs'), `(function (exports, require, module, __filename, __dirname) {${code}\n})`)
 
 copyFileSync(join(root, 'scripts/cli-loader.mjs'), join(outdir, 'sendbox.js'))
 chmodSync(join(outdir, 'sendbox.js'), 0o755)

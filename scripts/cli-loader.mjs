@@ -27,7 +27,6 @@ function cacheDirectory() {
   return join(nodeModules, '.cache', 'sendbox')
 }
 
-const source = readFileSync(bundle, 'utf8')
 const useCache = !process.env.SENDBOX_NO_COMPILE_CACHE
 const { size, mtimeMs } = statSync(bundle)
 const cacheDir = cacheDirectory()
@@ -43,11 +42,14 @@ if (useCache) {
 
 globalThis.__sendboxImport = (specifier) => import(new URL(specifier, import.meta.url).href)
 
-const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: bundle, cachedData })
+// The bundle is written wrapped in its CommonJS function already: its source is held once, by V8.
+const script = new Script(readFileSync(bundle, 'utf8'), { filename: bundle, cachedData })
+const cacheWanted = useCache && (cachedData === undefined || script.cachedDataRejected)
+cachedData = undefined
 const cjsModule = { exports: {} }
 script.runInThisContext()(cjsModule.exports, createRequire(bundle), cjsModule, bundle, here)
 
-if (useCache && (cachedData === undefined || script.cachedDataRejected)) {
+if (cacheWanted) {
   // Written once: a second after start (so it holds what start-up compiled, never on the way of
   // a request), or at exit for a shorter run (`npm run build` runs `sendbox --version` for that).
   let written = false
