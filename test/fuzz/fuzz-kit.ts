@@ -163,7 +163,9 @@ export function judge(fuzzCase: FuzzCase, response: WireResponse, allowedStatuse
     if (problem) problems.push(problem)
   }
   const parserAnswer = status === 400 && /"code":"invalid_request"/.test(text)
-  if (fuzzCase.request.path.startsWith('/v1') && status !== 401 && !parserAnswer && response.headers.get('x-ratelimit-limit') === null) {
+  // The path as the server sees it (`/v1/%2e%2e/__sandbox/x` is a control path).
+  const pathname = new URL(`http://sandbox.invalid${fuzzCase.request.path}`).pathname
+  if ((pathname === '/v1' || pathname.startsWith('/v1/')) && status !== 401 && !parserAnswer && response.headers.get('x-ratelimit-limit') === null) {
     problems.push('authenticated /v1 answer without X-RateLimit-Limit')
   }
   problems.push(...prototypeProblems())
