@@ -50,7 +50,9 @@ const bufferedBodies = new WeakMap<Request, Uint8Array>()
 
 /**
  * Gives the guard the body of a request the transport has read already (see the standalone
- * server). The request itself is then built without a body.
+ * server; an empty array for a request without one). The request itself is then built without a
+ * body, and the transport promises to write each answer from {@link answerTextOf}: the guard's
+ * answers to such a request carry no body stream, which nobody would read.
  */
 export function attachBufferedBody(request: Request, bytes: Uint8Array): void {
   bufferedBodies.set(request, bytes)
@@ -68,10 +70,11 @@ export function answerTextOf(response: Response): string | undefined {
   return answerTexts.get(response)
 }
 
-function json(status: number, body: unknown, headers: Record<string, string>): Response {
+function json(status: number, body: unknown, headers: Record<string, string>, request?: Request): Response {
   headers['Content-Type'] = 'application/json'
   const text = JSON.stringify(body)
-  const response = new Response(text, { status, headers })
+  // A transport that buffered the request writes the text itself (see attachBufferedBody).
+  const response = new Response(request !== undefined && bufferedBodies.has(request) ? null : text, { status, headers })
   answerTexts.set(response, text)
   return response
 }
@@ -231,7 +234,7 @@ async function runApiRequest<S extends z.ZodObject | undefined>(
     }
     const result = await route.resolve({ sandbox, key, url, params, body: body as never, raw, retryAfter })
     status = result.status ?? 200
-    response = json(status, result.body, headers)
+    response = json(status, result.body, headers, request)
   } catch (error) {
     const apiError = error instanceof ApiError
       ? error
@@ -240,7 +243,7 @@ async function runApiRequest<S extends z.ZodObject | undefined>(
     status = apiError.status
     errorCode = apiError.code
     Object.assign(headers, apiError.headers)
-    response = json(status, apiError.toBody(), headers)
+    response = json(status, apiError.toBody(), headers, request)
   }
   if (delay > 0) await sleep(delay)
   sandbox.journal.record({

@@ -4,6 +4,9 @@ import { getResponse } from 'msw'
 import { answerTextOf, attachBufferedBody } from '../../handlers/guard.js'
 import type { Sandbox } from '../index.js'
 
+/** The body of a request that has none. */
+const NO_BODY = new Uint8Array(0)
+
 /** Bytes the server reads of a body before it stops: one more than the API accepts. */
 const BODY_READ_CAP = 1024 * 1024 + 1
 
@@ -135,7 +138,7 @@ export function createRequestListener(sandbox: Sandbox, onRequest?: (entry: Requ
       }
       // The body goes to the guard beside the request, not as a stream inside it (see attachBufferedBody).
       const request = new Request(origin + path, { method, headers: toHeaders(req) })
-      if (hasBody && body!.length > 0) attachBufferedBody(request, body!)
+      attachBufferedBody(request, hasBody ? body! : NO_BODY)
       const response = await getResponse(sandbox.handlers, request)
       if (!response) {
         status = 404
@@ -148,8 +151,8 @@ export function createRequestListener(sandbox: Sandbox, onRequest?: (entry: Requ
         headers[name] = value
       })
       const text = answerTextOf(response)
-      const payload = text === undefined ? Buffer.from(await response.arrayBuffer()) : Buffer.from(text)
-      headers['content-length'] = String(payload.length)
+      const payload = text ?? Buffer.from(await response.arrayBuffer())
+      headers['content-length'] = String(typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length)
       if (overflow) headers.connection = 'close'
       res.writeHead(status, headers)
       res.end(payload)
