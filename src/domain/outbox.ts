@@ -54,6 +54,15 @@ export interface MessageTransition {
   change: StatusChange
 }
 
+/** A shallow copy of `source`'s own fields, in their order, without `omit`. */
+function withFields<T>(source: object, omit?: string): T {
+  const copy: Record<string, unknown> = {}
+  for (const name of Object.keys(source)) {
+    if (name !== omit) copy[name] = (source as Record<string, unknown>)[name]
+  }
+  return copy as T
+}
+
 /** A FIFO queue with O(1) amortised shift. */
 class Queue<T> {
   private items: T[] = []
@@ -115,14 +124,14 @@ export class Outbox {
   capture(input: CaptureInput): CapturedMessage {
     const createdMs = this.now()
     const createdAt = new Date(createdMs).toISOString()
-    const { outcome, ...fields } = input
-    const message: CapturedMessage = {
-      ...fields,
-      status: 'queued',
-      reason: null,
-      status_history: [{ status: 'queued', at: createdAt }],
-      created_at: createdAt,
-    }
+    // Same fields in the same order as `{ ...fields, status, … }` after `const { outcome, ...fields } = input`,
+    // copied by hand: V8 runs object rest on a slow runtime path (~6 µs a capture, more than all the rest).
+    const message = withFields<CapturedMessage>(input, 'outcome')
+    message.status = 'queued'
+    message.reason = null
+    message.status_history = [{ status: 'queued', at: createdAt }]
+    message.created_at = createdAt
+    const { outcome } = input
     this.byId.set(message.message_id, this.seqBase + this.entries.length)
     this.entries.push(message)
     if (this.entries.length - this.start > this.capacity) this.evictOldest()
@@ -174,12 +183,11 @@ export class Outbox {
           : item.outcome.kind === 'failed'
             ? { status: 'failed', at, reason: item.outcome.reason }
             : { status: 'delivered', at }
-      const next: CapturedMessage = {
-        ...current,
-        status: change.status,
-        reason: change.reason ?? null,
-        status_history: [...current.status_history, change],
-      }
+      // `{ ...current, status, reason, status_history }`, copied by hand (see capture).
+      const next = withFields<CapturedMessage>(current)
+      next.status = change.status
+      next.reason = change.reason ?? null
+      next.status_history = [...current.status_history, change]
       this.entries[index] = next
       changed = true
       if (item.step === 0) this.queues[1].push({ ...item, step: 1 })
