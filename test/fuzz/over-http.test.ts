@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { ENDPOINTS } from './endpoints.js'
 import { fuzzEndpoint, httpWire } from './fuzz-kit.js'
 
-const RUNS = Number(process.env.FUZZ_RUNS ?? 200)
+const RUNS = Number(process.env.FUZZ_RUNS ?? 150)
 const SEED = Number(process.env.FUZZ_SEED ?? 20261121)
 
 describe(`fuzzing over HTTP (${RUNS} cases per endpoint, seed ${SEED})`, () => {
