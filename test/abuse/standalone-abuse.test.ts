@@ -175,8 +175,8 @@ describe('the standalone server under abuse', () => {
     rssLog.push(['1,000 requests in flight', rssMb()])
     const statuses = (await Promise.all(answers)).reduce<Record<number, number>>((acc, s) => ({ ...acc, [s]: (acc[s] ?? 0) + 1 }), {})
     expect(statuses).toEqual({ 200: count })
-    // 1,000 answers that each waited 1.5 s, well within 2 × 1.5 s: they were in flight together.
-    expect(performance.now() - started).toBeLessThan(3_000 + 1_500)
+    // 1,000 answers that each waited 1.5 s, in seconds rather than 1,500 s: they were in flight together.
+    expect(performance.now() - started).toBeLessThan(8_000)
     const stillOpen = await new Promise<number>((resolve) => running.server.getConnections((_e, n) => resolve(n)))
     expect(stillOpen, 'keep-alive: every connection still open after its answer').toBeGreaterThanOrEqual(count)
     for (const socket of sockets) socket.destroy()

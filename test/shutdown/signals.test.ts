@@ -58,8 +58,9 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       const exit = await cli.exited
       const exitedAfter = performance.now() - signalled
       expect(exit).toMatchObject({ code: 0, signal: null })
-      // The held request needed ~1.25 s more; exiting must not wait for keep-alive timeouts (5 s).
-      expect(exitedAfter).toBeLessThan(3_000)
+      // The held request needed ~1.25 s more; exiting must not wait for keep-alive timeouts (5 s,
+      // which made it 4.3 s before the fix).
+      expect(exitedAfter).toBeLessThan(3_500)
     })
   })
 }
@@ -71,7 +72,7 @@ describe('shutdown edge cases', () => {
     cli.child.kill('SIGTERM')
     const exit = await cli.exited
     expect(exit.code).toBe(0)
-    expect(performance.now() - signalled).toBeLessThan(1_500)
+    expect(performance.now() - signalled).toBeLessThan(2_500)
   })
 
   it('a second signal exits at once, without waiting for the request in flight', async () => {
@@ -84,7 +85,7 @@ describe('shutdown edge cases', () => {
     const second = performance.now()
     cli.child.kill('SIGINT')
     const exit = await cli.exited
-    expect(performance.now() - second).toBeLessThan(1_000)
+    expect(performance.now() - second).toBeLessThan(1_500)
     expect(exit.code).not.toBe(0)
     expect((await request).status).toBe(0)
   })
