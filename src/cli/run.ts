@@ -1,5 +1,5 @@
 import { createSandbox, type Sandbox } from '../index.js'
-import { PLAN_NAMES } from '../domain/plans.js'
+import { displayKey, PLAN_NAMES } from '../domain/plans.js'
 import { startServer, type RunningServer } from '../server/http-server.js'
 import { helpText, parseCli, UsageError, type CliSettings } from './options.js'
 import { VERSION } from '../version.js'
@@ -119,7 +119,7 @@ export async function runCli(argv: string[], io = { stdout: process.stdout, stde
   }
   const apiUrl = `${running.url}/v1`
   if (!useUi) {
-    io.stdout.write(`sendbox ${VERSION} listening on ${apiUrl} (keys: ${sandbox.keys.map((k) => `${k.key}=${PLAN_NAMES[k.plan]}`).join(', ')})\n`)
+    io.stdout.write(`sendbox ${VERSION} listening on ${apiUrl} (keys: ${sandbox.keys.map((k) => `${displayKey(k.key)}=${PLAN_NAMES[k.plan]}`).join(', ')})\n`)
   }
   let stopping = false
   const shutdown = () => {

@@ -94,6 +94,14 @@ export function resolveApiKeys(
   return configs
 }
 
+/**
+ * How the banner and the terminal UI name a key: the documented default `test_` keys in full
+ * (they are public, and QA needs to copy them), every configured key masked.
+ */
+export function displayKey(key: string): string {
+  return Object.hasOwn(DEFAULT_API_KEYS, key) ? key : maskKey(key)
+}
+
 /** Shows a key without revealing it: `test_…ter`. */
 export function maskKey(key: string): string {
   if (key.length >= 12) return `${key.slice(0, 5)}…${key.slice(-3)}`

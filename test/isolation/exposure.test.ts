@@ -82,6 +82,7 @@ describe('binding and the admin token', () => {
     expect(cli.stdout()).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+\/v1/)
     expect(cli.stderr()).not.toMatch(/warning/i)
     const banner = cli.stdout()
+    expect(banner).not.toContain(SECRET)
     expect((await fetch(`${cli.apiUrl}/subscribers`, { headers: auth(SECRET) })).status).toBe(200)
     expect((await fetch(`${cli.apiUrl}/subscribers`, { headers: auth(WRONG) })).status).toBe(401)
     expect((await fetch(`${cli.apiUrl}/email/send`, { method: 'POST', headers: auth(SECRET), body: '{"to":"x"}' })).status).toBe(400)

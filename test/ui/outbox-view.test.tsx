@@ -24,6 +24,13 @@ describe('outbox view', () => {
     expect(frame).toMatch(/EMAIL 0\s+SMS 0\s+WHATSAPP 0\s+last message —/)
   })
 
+  it('masks configured keys in the header; only the public default test_ keys show in full', async () => {
+    app = mountUi({ apiKeys: ['acme_live_secret_123:pro'] })
+    const frame = await app.waitFor((f) => f.includes('per min'))
+    expect(frame).toContain('acme_…123  Pro  0/1,000 per min')
+    expect(frame).not.toContain('acme_live_secret_123')
+  })
+
   it('lists a message per channel, newest first, with badge, recipient, summary and status, and counts them', async () => {
     app = mountUi()
     await app.send('email', SAMPLES.email)

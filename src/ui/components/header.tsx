@@ -1,6 +1,7 @@
 import { Box, Text } from 'ink'
 import { useEffect, useMemo, useState } from 'react'
 import type { CapturedMessage, Channel } from '../../domain/outbox.js'
+import { displayKey } from '../../domain/plans.js'
 import type { SandboxState } from '../../domain/sandbox.js'
 import { CHANNEL_BADGES, clockTime, grouped, type Colour } from '../format.js'
 import { countByChannel } from '../outbox-filter.js'
@@ -13,6 +14,9 @@ const MAX_KEY_ROWS = 2
 const CHIP_GAP = '   '
 
 interface KeyChip {
+  /** The key itself: React's key only, never shown. */
+  id: string
+  /** The key as shown: {@link displayKey}. */
   key: string
   plan: string
   usage: string
@@ -59,14 +63,16 @@ export function headerHeight(sandbox: SandboxState, width: number): number {
 
 function chips(sandbox: SandboxState): KeyChip[] {
   return sandbox.keyUsage().map((k) => {
+    const shown = displayKey(k.key)
     const usage = `${grouped(k.used)}/${grouped(k.limit)} per min`
     const ratio = k.used / k.limit
     return {
-      key: k.key,
+      id: k.key,
+      key: shown,
       plan: k.planName,
       usage,
       usageColour: ratio >= 1 ? 'red' : ratio >= 0.8 ? 'yellow' : 'green',
-      length: k.key.length + 2 + k.planName.length + 2 + usage.length,
+      length: shown.length + 2 + k.planName.length + 2 + usage.length,
     }
   })
 }
@@ -108,7 +114,7 @@ export function Header({ sandbox, apiUrl, messages, tab, width, filterLabel }: {
       {rows.map((row, i) => (
         <Text key={i} wrap="truncate-end">
           {row.map((chip, j) => (
-            <Text key={chip.key}>
+            <Text key={chip.id}>
               {j > 0 ? CHIP_GAP : ''}
               <Text bold>{chip.key}</Text>
               {'  '}
