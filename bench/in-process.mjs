@@ -1,7 +1,8 @@
 /**
  * In-process cost: `fetch` under `setupServer(...sandbox.handlers)` against the same `fetch`
  * under `setupServer` with one bare msw handler answering the same JSON. The two servers take
- * turns (only one can intercept at a time) for several rounds; the medians are reported.
+ * turns (only one can intercept at a time) for several rounds; the medians are reported, the
+ * ratio from CPU time per fetch (see `round`).
  * Prints one JSON line. Usage: node bench/in-process.mjs [--quick]
  */
 import { http, HttpResponse } from 'msw'
@@ -9,8 +10,8 @@ import { setupServer } from 'msw/node'
 import { createSandbox } from '../dist/src/index.js'
 
 const quick = process.argv.includes('--quick')
-const ROUNDS = quick ? 3 : 7
-const ROUND_MS = quick ? 250 : 500
+const ROUNDS = quick ? 4 : 15
+const ROUND_MS = quick ? 150 : 250
 const BASE = 'https://api.sendbox.test/v1'
 
 const sandbox = createSandbox({ apiKeys: ['bench:enterprise'], limits: { enterprise: 1_000_000 }, subscribers: 100 })
@@ -44,12 +45,18 @@ const bareServer = setupServer(
   }),
 )
 
+/**
+ * One round: listen, warm up, then sequential fetches for ROUND_MS. Returns requests/s (wall)
+ * and CPU µs per fetch; the ratio is taken from CPU time, which other processes on a busy
+ * machine disturb far less than wall time (a sequential in-process fetch is CPU-bound).
+ */
 async function round(server, call) {
   server.listen({ onUnhandledRequest: 'error' })
   try {
     // A few calls first so the round measures steady state, not the listen.
     for (let i = 0; i < 20; i++) await (await call()).arrayBuffer()
     let count = 0
+    const cpu0 = process.cpuUsage()
     const t0 = performance.now()
     while (performance.now() - t0 < ROUND_MS) {
       const response = await call()
@@ -57,7 +64,8 @@ async function round(server, call) {
       if (response.status !== 200) throw new Error(`status ${response.status}`)
       count++
     }
-    return count / ((performance.now() - t0) / 1000)
+    const cpu = process.cpuUsage(cpu0)
+    return { rps: count / ((performance.now() - t0) / 1000), cpuUs: (cpu.user + cpu.system) / count }
   } finally {
     server.close()
   }
@@ -71,17 +79,24 @@ const median = (values) => {
 
 const result = {}
 for (const [name, call] of Object.entries(endpoints)) {
-  const sandboxRates = []
-  const bareRates = []
-  const ratios = []
+  const sandboxRounds = []
+  const bareRounds = []
+  // One pair first, not counted: JIT warm-up of this endpoint's path.
+  await round(sandboxServer, call)
+  await round(bareServer, call)
   for (let i = 0; i < ROUNDS; i++) {
-    const s = await round(sandboxServer, call)
-    const b = await round(bareServer, call)
-    sandboxRates.push(s)
-    bareRates.push(b)
-    ratios.push(s / b)
+    sandboxRounds.push(await round(sandboxServer, call))
+    bareRounds.push(await round(bareServer, call))
   }
-  result[name] = { sandbox: median(sandboxRates), bare: median(bareRates), ratio: median(ratios) }
+  const sandboxCpuUs = median(sandboxRounds.map((r) => r.cpuUs))
+  const bareCpuUs = median(bareRounds.map((r) => r.cpuUs))
+  result[name] = {
+    sandbox: median(sandboxRounds.map((r) => r.rps)),
+    bare: median(bareRounds.map((r) => r.rps)),
+    sandboxCpuUs,
+    bareCpuUs,
+    ratio: bareCpuUs / sandboxCpuUs,
+  }
 }
 sandbox.dispose()
 process.stdout.write(`${JSON.stringify(result)}\n`)
