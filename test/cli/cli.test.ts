@@ -1,29 +1,14 @@
-import { spawn, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { createServer } from 'node:net'
 import { once } from 'node:events'
 import { describe, expect, it } from 'vitest'
+import { startCli } from '../cli-child.js'
 
 const BIN = new URL('../../dist/bin/sendbox.js', import.meta.url).pathname
 
 function run(args: string[], env: Record<string, string> = {}) {
   const result = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 15_000, env: { ...process.env, ...env } })
   return { code: result.status, stdout: result.stdout, stderr: result.stderr }
-}
-
-/** Starts the CLI headless and resolves with its base URL once it listens. */
-async function start(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, [BIN, '--no-ui', '--port', '0', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
-  let out = ''
-  child.stdout.setEncoding('utf8')
-  await new Promise<void>((resolve, reject) => {
-    child.stdout.on('data', (chunk: string) => {
-      out += chunk
-      if (/listening on/.test(out)) resolve()
-    })
-    child.once('exit', (code) => reject(new Error(`exited ${code}: ${out}`)))
-  })
-  const base = /listening on (\S+)/.exec(out)![1]
-  return { child, base, output: () => out }
 }
 
 describe('sendbox CLI', () => {
@@ -75,7 +60,8 @@ describe('sendbox CLI', () => {
   })
 
   it('serves headless with one log line per request and exits cleanly on SIGTERM', async () => {
-    const { child, base, output } = await start(['--api-key', 'cli_key:pro'])
+    const cli = await startCli(['--no-ui', '--port', '0', '--api-key', 'cli_key:pro'])
+    const { child, apiUrl: base, stdout: output } = cli
     try {
       const res = await fetch(`${base}/subscribers?limit=2`, { headers: { authorization: 'Bearer cli_key' } })
       expect(res.status).toBe(200)
@@ -87,7 +73,6 @@ describe('sendbox CLI', () => {
     } finally {
       child.kill('SIGTERM')
     }
-    const [code] = await once(child, 'exit')
-    expect(code).toBe(0)
+    expect((await cli.exited).code).toBe(0)
   })
 })

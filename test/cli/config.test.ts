@@ -1,11 +1,11 @@
-import { execFile, spawn } from 'node:child_process'
-import { once } from 'node:events'
+import { execFile } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, describe, expect, it } from 'vitest'
 import { parseCli, UsageError } from '../../src/cli/options.js'
+import { startCli } from '../cli-child.js'
 
 const BIN = new URL('../../dist/bin/sendbox.js', import.meta.url).pathname
 const dirs: string[] = []
@@ -129,18 +129,9 @@ describe.concurrent('the CLI with a config file', () => {
 
   it('serves with the file\'s keys and settings', async () => {
     const cwd = workdir({ port: 0, apiKeys: ['file_key:starter'], limits: { starter: 2 }, subscribers: 3, ui: true })
-    const child = spawn(process.execPath, [BIN], { cwd, env: { ...process.env, SENDBOX_API_KEYS: '', SENDBOX_PORT: '', SENDBOX_CONFIG: '' }, stdio: ['ignore', 'pipe', 'pipe'] })
+    const cli = await startCli([], { cwd })
+    const base = cli.apiUrl
     try {
-      let out = ''
-      child.stdout.setEncoding('utf8')
-      await new Promise<void>((resolve, reject) => {
-        child.stdout.on('data', (chunk: string) => {
-          out += chunk
-          if (/listening on/.test(out)) resolve()
-        })
-        child.once('exit', (code) => reject(new Error(`exited ${code}: ${out}`)))
-      })
-      const base = /listening on (\S+)/.exec(out)![1]
       const headers = { authorization: 'Bearer file_key' }
       const first = await fetch(`${base}/subscribers`, { headers })
       expect(first.status).toBe(200)
@@ -148,8 +139,8 @@ describe.concurrent('the CLI with a config file', () => {
       expect(((await first.json()) as { pagination: { total: number } }).pagination.total).toBe(3)
       expect((await fetch(`${base}/subscribers`, { headers: { authorization: 'Bearer test_pro' } })).status).toBe(401)
     } finally {
-      child.kill('SIGTERM')
+      cli.child.kill('SIGTERM')
     }
-    await once(child, 'exit')
+    await cli.exited
   })
 })

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createSandbox } from '../../src/index.js'
 import { startServer } from '../../src/server/http-server.js'
 import { auth, inProcess } from '../helpers.js'
-import { startCli, type CliChild } from '../shutdown/cli-child.js'
+import { startCli, type CliChild } from '../cli-child.js'
 
 const SECRET = 'sk_live_4f9a8b7c6d5e4f3a2b1c'
 const WRONG = 'sk_live_0000111122223333xyz'

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import { auth } from '../helpers.js'
-import { startCli, type CliChild } from './cli-child.js'
+import { startCli, type CliChild } from '../cli-child.js'
 
 const children: CliChild[] = []
 afterEach(() => {

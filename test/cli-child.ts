@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 
 /** The compiled CLI. */
-export const CLI = resolve(import.meta.dirname, '../../dist/bin/sendbox.js')
+export const CLI = resolve(import.meta.dirname, '../dist/bin/sendbox.js')
 
 /** A running CLI child. */
 export interface CliChild {
@@ -27,12 +27,12 @@ export interface CliChild {
 }
 
 /**
- * Starts `sendbox` with `args` in an empty directory (no config file) and an environment without
- * SENDBOX_* variables; resolves once the banner names the URL.
+ * Starts `sendbox` with `args` in an empty directory (no config file, unless `cwd` names one) and
+ * an environment without SENDBOX_* variables; resolves once the banner names the URL.
  */
-export function startCli(args: string[], timeoutMs = 15_000): Promise<CliChild> {
+export function startCli(args: string[], { timeoutMs = 15_000, cwd }: { timeoutMs?: number; cwd?: string } = {}): Promise<CliChild> {
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('SENDBOX_')))
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: mkdtempSync(join(tmpdir(), 'sendbox-cli-')), env, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [CLI, ...args], { cwd: cwd ?? mkdtempSync(join(tmpdir(), 'sendbox-cli-')), env, stdio: ['ignore', 'pipe', 'pipe'] })
   const started = performance.now()
   let out = ''
   let err = ''
