@@ -54,14 +54,14 @@ function newestMtime(dir) {
   }
   return newest
 }
-const BUILT = ['dist/bin/sendbox.js', 'dist/bin/sendbox.cjs', 'dist/src/server/express-app.js']
+const BUILT = ['dist/bin/sendbox.js', ...(existsSync('scripts/cli-loader.mjs') ? ['dist/bin/sendbox.cjs'] : []), 'dist/src/server/express-app.js']
 const sourceMtime = Math.max(
   ...['src', 'handlers', 'bin', 'fixtures'].map(newestMtime),
-  ...['scripts/bundle.mjs', 'scripts/cli-loader.mjs'].map((f) => statSync(f).mtimeMs),
+  ...['scripts/bundle.mjs', 'scripts/cli-loader.mjs'].filter((f) => existsSync(f)).map((f) => statSync(f).mtimeMs),
 )
 const builtMtime = Math.min(...BUILT.map((f) => (existsSync(f) ? statSync(f).mtimeMs : 0)))
 // A plain `tsc` leaves the unbundled entry behind; the bench measures what `npm run build` makes.
-const bundled = existsSync(BUILT[0]) && readFileSync(BUILT[0], 'utf8').includes('sendbox.cjs')
+const bundled = !existsSync('scripts/cli-loader.mjs') || (existsSync(BUILT[0]) && readFileSync(BUILT[0], 'utf8').includes('sendbox.cjs'))
 if (builtMtime < sourceMtime || !bundled) {
   log('building (dist is missing or older than the sources)…')
   const built = spawnSync('npm', ['run', 'build'], { stdio: ['ignore', 'inherit', 'inherit'], shell: process.platform === 'win32' })
