@@ -1,8 +1,20 @@
 import { EventEmitter } from 'node:events'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
 import { renderUi, type RunningUi } from '../../src/ui/render.js'
 import { inProcess } from '../helpers.js'
 import { plain } from './ui-harness.js'
+
+// Ink draws nothing live when it believes it runs in CI (is-in-ci reads the environment once, when
+// ink is imported), and CI runs this suite with CI=true: hide those variables before any import.
+const ciEnvironment = vi.hoisted(() => {
+  const saved = { CI: process.env.CI, CONTINUOUS_INTEGRATION: process.env.CONTINUOUS_INTEGRATION }
+  delete process.env.CI
+  delete process.env.CONTINUOUS_INTEGRATION
+  return saved
+})
+afterAll(() => {
+  for (const [name, value] of Object.entries(ciEnvironment)) if (value !== undefined) process.env[name] = value
+})
 
 /** A terminal as Ink sees it: a TTY stdout with a size, and a raw-mode stdin. */
 class FakeTty extends EventEmitter {
