@@ -218,10 +218,10 @@ async function runApiRequest<S extends z.ZodObject | undefined>(
     const fault = sandbox.faults.match(request.method, url.pathname)
     if (fault) {
       delay = Math.max(delay, fault.delay_ms)
-      throw forcedError(fault.status, fault.code ?? undefined, fault.status === 429 ? { 'Retry-After': String(retryAfter()) } : {})
+      throw forcedError(fault.status, fault.code ?? undefined, retryAfter)
     }
     if (prefer.code !== undefined && prefer.code >= 300) {
-      throw forcedError(prefer.code, undefined, prefer.code === 429 ? { 'Retry-After': String(retryAfter()) } : {})
+      throw forcedError(prefer.code, undefined, retryAfter)
     }
     if (!route) {
       throw new ApiError(404, 'not_found', `No endpoint ${request.method} ${url.pathname}. See the endpoint list in the sendbox README (GET /__sandbox/openapi.json for the full document).`)

@@ -4,7 +4,7 @@ import { ApiError } from '../src/domain/errors.js'
 import { faultSpecSchema } from '../src/domain/faults.js'
 import { CHANNELS, MESSAGE_STATUSES, type OutboxFilter } from '../src/domain/outbox.js'
 import { RESET_SCOPES, type ResetScope, type SandboxState } from '../src/domain/sandbox.js'
-import { toPage } from '../src/schemas/pagination.js'
+import { pageOf } from '../src/schemas/pagination.js'
 import { controlJson, hasMalformedEscape, readJsonObject } from './guard.js'
 import { pageQuery } from './query.js'
 
@@ -110,7 +110,7 @@ export function sandboxControlHandlers(sandbox: SandboxState): HttpHandler[] {
           since: sinceOf(url),
         }
         const all = sandbox.outbox.list(filter)
-        return controlJson(200, toPage(all.slice((page - 1) * limit, page * limit), page, limit, all.length))
+        return controlJson(200, pageOf(all, page, limit))
       }),
     ),
     http.delete(`${base}/messages`, () =>
@@ -145,7 +145,7 @@ export function sandboxControlHandlers(sandbox: SandboxState): HttpHandler[] {
         const url = new URL(request.url)
         const { page, limit } = pageQuery(url)
         const all = sandbox.journal.list({ account: url.searchParams.get('account') ?? undefined })
-        return controlJson(200, toPage(all.slice((page - 1) * limit, page * limit), page, limit, all.length))
+        return controlJson(200, pageOf(all, page, limit))
       }),
     ),
     http.post(`${base}/reset`, ({ request }) =>

@@ -60,10 +60,14 @@ const forcedMessages: Record<string, string> = {
   internal_error: 'Forced server error (sandbox fault or `Prefer: code`). Retry with backoff.',
 }
 
-/** An error answer forced by a fault, `Prefer: code=` or a magic recipient. */
-export function forcedError(status: number, code?: string, headers: Record<string, string> = {}): ApiError {
+/**
+ * An error answer forced by a fault or `Prefer: code=`. A forced 429 carries `Retry-After`, from
+ * `retryAfter` (whole seconds), like a real one.
+ */
+export function forcedError(status: number, code: string | undefined, retryAfter: () => number): ApiError {
   const finalCode = code ?? defaultCodeFor(status)
   const message = forcedMessages[finalCode] ?? `Forced ${status} answer with code \`${finalCode}\` (sandbox fault).`
+  const headers: Record<string, string> = status === 429 ? { 'Retry-After': String(retryAfter()) } : {}
   return new ApiError(status, finalCode, message, undefined, headers)
 }
 

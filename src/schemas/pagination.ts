@@ -24,3 +24,8 @@ export interface Page<T> {
 export function toPage<T>(data: T[], page: number, limit: number, total: number): Page<T> {
   return { data, pagination: { page, limit, total, pages: Math.ceil(total / limit) } }
 }
+
+/** One page of an in-memory list (newest-first outbox, journal): the slice plus the envelope. */
+export function pageOf<T>(all: readonly T[], page: number, limit: number): Page<T> {
+  return toPage(all.slice((page - 1) * limit, page * limit), page, limit, all.length)
+}
