@@ -1,26 +1,13 @@
-import type { Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { createServer } from 'node:http'
 import type { Express, NextFunction, Request as ExpressRequest, Response as ExpressResponse } from 'express'
 import type { Sandbox } from '../index.js'
-import type { RequestLog, RunningServer, ServerOptions } from './http-server.js'
+import { CORS_HEADERS, listenOn, PREFLIGHT_HEADERS, type RequestLog, type RunningServer, type ServerOptions } from './http-server.js'
 
 /*
  * The express 5 + @mswjs/http-middleware variant of the standalone server, kept to measure it
  * against the node:http adapter (`http-server.ts`, the default) — see docs/performance.md.
  * It is never on the start path: express and http-middleware are imported lazily, here only.
  */
-
-const CORS_HEADERS: Record<string, string> = {
-  'Access-Control-Allow-Origin': '*',
-  'Access-Control-Expose-Headers': 'Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset',
-}
-
-const PREFLIGHT_HEADERS: Record<string, string> = {
-  ...CORS_HEADERS,
-  'Access-Control-Allow-Methods': 'GET, POST, PUT, DELETE, OPTIONS',
-  'Access-Control-Allow-Headers': 'Authorization, Content-Type, Prefer',
-  'Access-Control-Max-Age': '600',
-}
 
 /**
  * Builds the express app over a sandbox: CORS, http-middleware's `createMiddleware` over the
@@ -75,23 +62,5 @@ export async function createExpressApp(sandbox: Sandbox, onRequest?: (entry: Req
  */
 export async function startExpressServer(sandbox: Sandbox, options: ServerOptions = {}): Promise<RunningServer> {
   const app = await createExpressApp(sandbox, options.onRequest)
-  const host = options.host ?? '127.0.0.1'
-  return new Promise((resolve, reject) => {
-    const server: Server = app.listen(options.port ?? 4010, host, (error?: Error) => {
-      if (error) return reject(error)
-      const { port } = server.address() as AddressInfo
-      const shownHost = host.includes(':') ? `[${host}]` : host
-      resolve({
-        server,
-        port,
-        url: `http://${shownHost}:${port}`,
-        close: () =>
-          new Promise<void>((done) => {
-            server.close(() => done())
-            server.closeIdleConnections()
-          }),
-      })
-    })
-    server.once('error', reject)
-  })
+  return listenOn(createServer(app), options)
 }

@@ -10,12 +10,14 @@ const NO_BODY = new Uint8Array(0)
 /** Bytes the server reads of a body before it stops: one more than the API accepts. */
 const BODY_READ_CAP = 1024 * 1024 + 1
 
-const CORS_HEADERS = {
+/** Headers on every answer: any origin may call the sandbox and read its rate-limit headers. */
+export const CORS_HEADERS: Record<string, string> = {
   'Access-Control-Allow-Origin': '*',
   'Access-Control-Expose-Headers': 'Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset',
 }
 
-const PREFLIGHT_HEADERS = {
+/** The answer to a CORS preflight (204, no auth). */
+export const PREFLIGHT_HEADERS: Record<string, string> = {
   ...CORS_HEADERS,
   'Access-Control-Allow-Methods': 'GET, POST, PUT, DELETE, OPTIONS',
   'Access-Control-Allow-Headers': 'Authorization, Content-Type, Prefer',
@@ -211,6 +213,18 @@ export function startServer(sandbox: Sandbox, options: ServerOptions = {}): Prom
     const body = JSON.stringify({ error: { code: 'invalid_request', message } })
     socket.end(`HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`)
   })
+  return listenOn(server, options, () => {
+    closing = true
+  })
+}
+
+/**
+ * Listens on `options.host` (loopback by default) and `options.port`, and resolves with the
+ * running server; rejects with the OS error (a port in use). `close()` stops accepting, answers
+ * what is in flight, and closes each keep-alive connection as soon as it is idle. Shared by the
+ * node:http server and the benchmark's express variant.
+ */
+export function listenOn(server: Server, options: ServerOptions, onClosing?: () => void): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1'
   return new Promise((resolve, reject) => {
     server.once('error', reject)
@@ -224,7 +238,7 @@ export function startServer(sandbox: Sandbox, options: ServerOptions = {}): Prom
         url: `http://${shownHost}:${port}`,
         close: () =>
           new Promise<void>((done) => {
-            closing = true
+            onClosing?.()
             // Stops accepting and closes idle keep-alive connections. Connections whose request is
             // still in flight become idle once answered: close them then too (swept every 50 ms),
             // so the server is closed when the last answer is out, not keepAliveTimeout later.
