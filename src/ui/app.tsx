@@ -170,7 +170,7 @@ export function App({ sandbox, apiUrl, onQuit, console: captured, system: givenS
   useSerialInput(onKey, state.searching)
 
   if (tooSmall) {
-    return <Text wrap="truncate-end">{fitCells(`terminal too small: ${width}×${rows}, sendbox needs ${MIN_COLUMNS}×${MIN_ROWS}`, Math.max(1, width))}</Text>
+    return <Text wrap="truncate-end">{fitCells(`terminal too small (${width}×${rows}, needs ${MIN_COLUMNS}×${MIN_ROWS})`, Math.max(1, width))}</Text>
   }
 
   const { view } = state

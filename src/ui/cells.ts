@@ -53,7 +53,8 @@ let scannedWidth = 0
  */
 function scanCluster(text: string, index: number): void {
   const unit = text.charCodeAt(index)
-  if (unit >= 0x20 && unit < 0x7f) {
+  // Printable ASCII is one cell, unless a keycap sequence follows (`1️⃣`: nothing that joins is below U+200D).
+  if (unit >= 0x20 && unit < 0x7f && !(index + 1 < text.length && text.charCodeAt(index + 1) >= 0x200d)) {
     scannedEnd = index + 1
     scannedWidth = 1
     return

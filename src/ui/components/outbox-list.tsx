@@ -67,11 +67,12 @@ export function OutboxList({ visible, selectedId, width, height, total, emptyTex
 }) {
   const dated = visible.some((m) => !sameDay(m.created_at, now))
   const columns = outboxColumns(width, dated)
+  // Each heading is cut one cell short of its column, so a full label never runs into the next.
   const heading = [
-    columns.time > 0 ? padCells('TIME', columns.time) : '',
-    padCells(columns.short ? 'CH' : 'CHANNEL', columns.badge),
+    columns.time > 0 ? `${padCells('TIME', columns.time - 1)} ` : '',
+    padCells(columns.short ? ' CH' : ' CHANNEL', columns.badge),
     padCells('TO', columns.to + 1),
-    padCells(width < 60 ? 'SUMMARY' : 'SUBJECT / TEXT / TEMPLATE', columns.summary),
+    `${padCells(width < 60 ? 'SUMMARY' : 'SUBJECT / TEXT / TEMPLATE', columns.summary - 1)} `,
     'STATUS',
   ]
   return (

@@ -32,9 +32,9 @@ const RequestRow = memo(function RequestRow({ entry, selected, columns }: { entr
     <Box height={1} backgroundColor={selected ? 'blackBright' : undefined}>
       <Text color="cyan" bold>{selected ? '› ' : '  '}</Text>
       {columns.time > 0 ? <Text dimColor={!selected}>{padCells(clockTime(entry.at), columns.time)}</Text> : null}
-      <Text bold>{padCells(method, columns.method)}</Text>
+      <Text bold>{padCells(method, columns.method - 1)} </Text>
       <Text bold={selected}>{padCells(path, columns.path - 1)} </Text>
-      <Text color={httpStatusColour(entry.status)} bold>{padCells(entry.status === 0 ? '---' : String(entry.status), columns.status)}</Text>
+      <Text color={httpStatusColour(entry.status)} bold>{padCells(entry.status === 0 ? '---' : String(entry.status), columns.status - 1)} </Text>
       {columns.duration > 0 ? <Text>{padCells(duration(entry.duration_ms).padStart(columns.duration - 1), columns.duration)}</Text> : null}
       <Text color={entry.error_code ? httpStatusColour(entry.status) : undefined} dimColor={!entry.error_code}>{fitCells(entry.error_code ?? '—', columns.code)}</Text>
     </Box>
@@ -51,12 +51,14 @@ export function RequestsList({ visible, selectedId, width, height, total, emptyT
   emptyText: string
 }) {
   const columns = requestColumns(width)
+  // Each heading is cut one cell short of its column, so a full label never runs into the next.
+  const cell = (label: string, cells: number) => (cells > 0 ? `${padCells(label, cells - 1)} ` : '')
   const heading = [
-    columns.time > 0 ? padCells('TIME', columns.time) : '',
-    padCells('METHOD', columns.method),
-    padCells('PATH', columns.path),
-    padCells('STAT', columns.status),
-    columns.duration > 0 ? padCells('DURATION'.padStart(columns.duration - 1), columns.duration) : '',
+    cell('TIME', columns.time),
+    cell('METHOD', columns.method),
+    cell('PATH', columns.path),
+    cell('STAT', columns.status),
+    columns.duration > 0 ? cell('DURATION'.padStart(columns.duration - 1), columns.duration) : '',
     width < 60 ? 'ERROR' : 'ERROR CODE',
   ]
   return (
