@@ -4,7 +4,7 @@ import type { SandboxState } from '../domain/sandbox.js'
 import type { CapturedMessage } from '../schemas/captured-message.js'
 import type { JournalEntry } from '../schemas/journal.js'
 import { fitCells, printable } from './cells.js'
-import { Footer, type FooterContent } from './components/footer.js'
+import { Footer, footerHeight, type FooterContent } from './components/footer.js'
 import { Header, headerHeight } from './components/header.js'
 import { OutboxList } from './components/outbox-list.js'
 import { RequestsList } from './components/requests-list.js'
@@ -111,7 +111,18 @@ export function App({ sandbox, apiUrl, onQuit, console: captured, system: givenS
   const filtered = useMemo(() => filterOutbox(messages, state.view), [messages, state.view])
   const journal = useMemo(() => filterRequests(requests, state.errorsOnly), [requests, state.errorsOnly])
   const frameHeight = rows - 1
-  const bodyHeight = Math.max(2, frameHeight - headerHeight(sandbox, width, rows) - 1)
+  // A notice (a URL to open by hand) may take a few rows of the footer; the body gives them up.
+  const unseenConsole = (captured?.count() ?? 0) - state.consoleSeen
+  const notice: FooterContent | null = state.confirm || state.searching
+    ? null
+    : state.pendingCopyLink
+      ? { kind: 'notice', tone: 'ok', text: 'Copy which link? 1–9 (any other key cancels)' }
+      : state.notice
+        ? { kind: 'notice', ...state.notice }
+        : unseenConsole > 0 && consoleLines.length > 0
+          ? { kind: 'notice', tone: 'error', text: `⚠ ${unseenConsole} server message${unseenConsole === 1 ? '' : 's'} (printed again on exit): ${printable(consoleLines[consoleLines.length - 1])}` }
+          : null
+  const bodyHeight = Math.max(2, frameHeight - headerHeight(sandbox, width, rows) - (notice ? footerHeight(notice, width) : 1))
   const listRows = bodyHeight - 1
   const outboxWindow = useMemo(() => windowOf(state.outbox, filtered, messageIdOf, listRows), [state.outbox, filtered, listRows])
   const requestsWindow = useMemo(() => windowOf(state.requests, journal, requestIdOf, listRows), [state.requests, journal, listRows])
@@ -190,7 +201,6 @@ export function App({ sandbox, apiUrl, onQuit, console: captured, system: givenS
   const pagePosition = totalRows > bodyHeight || !pageDone
     ? `${grouped(top + 1)}–${grouped(Math.min(top + bodyHeight, totalRows))} of ${grouped(totalRows)}${pageDone ? '' : '+'}`
     : undefined
-  const unseenConsole = (captured?.count() ?? 0) - state.consoleSeen
   const confirm = state.confirm
   const footer: FooterContent = confirm
     ? {
@@ -203,19 +213,13 @@ export function App({ sandbox, apiUrl, onQuit, console: captured, system: givenS
       }
     : state.searching
       ? { kind: 'search', query: view.query }
-      : state.pendingCopyLink
-        ? { kind: 'notice', tone: 'ok', text: 'Copy which link? 1–9 (any other key cancels)' }
-        : state.notice
-          ? { kind: 'notice', ...state.notice }
-          : unseenConsole > 0 && consoleLines.length > 0
-            ? { kind: 'notice', tone: 'error', text: `⚠ ${unseenConsole} server message${unseenConsole === 1 ? '' : 's'} (printed again on exit): ${printable(consoleLines[consoleLines.length - 1])}` }
-            : page.kind === 'help'
-              ? { kind: 'keys', keys: [['any key', 'closes the help'], ['↑↓', 'scroll']], aside: pagePosition }
-              : page.kind === 'message'
-                ? { kind: 'keys', keys: MESSAGE_KEYS, aside: pagePosition }
-                : page.kind === 'request'
-                  ? { kind: 'keys', keys: ENTRY_KEYS, aside: pagePosition }
-                  : { kind: 'keys', keys: state.tab === 'outbox' ? OUTBOX_KEYS : REQUEST_KEYS, aside: position }
+      : notice ?? (page.kind === 'help'
+        ? { kind: 'keys', keys: [['any key', 'closes the help'], ['↑↓', 'scroll']], aside: pagePosition }
+        : page.kind === 'message'
+          ? { kind: 'keys', keys: MESSAGE_KEYS, aside: pagePosition }
+          : page.kind === 'request'
+            ? { kind: 'keys', keys: ENTRY_KEYS, aside: pagePosition }
+            : { kind: 'keys', keys: state.tab === 'outbox' ? OUTBOX_KEYS : REQUEST_KEYS, aside: position })
 
   const emptyText = messages.length === 0
     ? `No messages yet. Point your app at ${apiUrl} and send one.`
