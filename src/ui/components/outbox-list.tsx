@@ -26,7 +26,8 @@ export function outboxColumns(width: number, dated: boolean): OutboxColumns {
   const time = width < 60 ? 0 : (dated ? TIME_WIDTH.dated : TIME_WIDTH.today) + 1
   const short = width < 80
   const badge = short ? 4 : 11
-  const to = width < 60 ? Math.max(10, Math.floor(width / 4)) : Math.max(14, Math.min(36, Math.floor(width / 4)))
+  // A phone number (+14155550123) fits whole even at 40 columns.
+  const to = width < 60 ? Math.max(12, Math.floor(width / 4)) : Math.max(14, Math.min(36, Math.floor(width / 4)))
   const status = width < 60 ? 6 : 10
   const summary = Math.max(6, width - marker - time - badge - (to + 1) - status)
   return { marker, time, badge, short, to, summary, status }
