@@ -56,6 +56,13 @@ describe('colours and hyperlinks', () => {
     expect(rawRow(raw(), 'Welcome aboard')).toContain(`${FG.green}delivered`)
   })
 
+  it('marks armed faults in red in the header', async () => {
+    app = mountUi()
+    app.sandbox.faults.add({ status: 503 })
+    await app.waitFor((f) => f.includes('1 fault armed'), 'the fault marker')
+    expect(app.ui.lastFrame()).toMatch(/\u001B\[31m(\u001B\[[0-9;]*m)*● 1 fault armed/)
+  })
+
   it('colours request statuses green 2xx, yellow 4xx, red 5xx', async () => {
     app = mountUi()
     await app.press(KEYS.tab)
