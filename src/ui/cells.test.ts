@@ -16,6 +16,7 @@ describe('cell widths', () => {
     expect(cellWidth('a\u001bb')).toBe(3)
     expect(printable('x\ud800y')).toBe('x\ufffdy')
     expect(printable('😀')).toBe('😀')
+    expect(printable('a\u00a0b')).toBe('a b')
   })
 })
 
