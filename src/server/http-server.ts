@@ -269,7 +269,7 @@ export function createRequestListener(sandbox: Sandbox, options: ListenerOptions
       const host = req.headers.host
       if (host === undefined ? req.httpVersionMajor === 1 && req.httpVersionMinor >= 1 : !policy.allowsHost(host)) {
         status = host === undefined
-          ? refuse(res, 400, 'invalid_request', 'HTTP/1.1 requests must carry a Host header, like `Host: 127.0.0.1:4010`.', {}, announcesBody(req))
+          ? refuse(res, 400, 'invalid_request', 'HTTP/1.1 requests must carry a Host header, like `Host: 127.0.0.1:4010`.', {}, true)
           : refuse(res, 403, 'forbidden_host', `The Host header "${host.slice(0, 100)}" does not name this server. It answers loopback names (localhost, 127.0.0.1), IP addresses and its bound host; start it with \`--allowed-host NAME\` to add a name (this check stops DNS rebinding).`, {}, announcesBody(req))
         return
       }
