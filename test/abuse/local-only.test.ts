@@ -193,6 +193,31 @@ describe('the default policy: loopback origins and hosts only', () => {
   })
 })
 
+describe('faults bounded (issue 11: 200,000 faults slowed every request 30×; 1 MiB paths broke GET /__sandbox/faults)', () => {
+  it('arms at most 1,000, refuses a 1 MiB path, and still lists them', async () => {
+    const sandbox = createSandbox({ baseUrl: 'http://127.0.0.1:4010/v1' })
+    const running = await startServer(sandbox, { port: 0 })
+    try {
+      const arm = (spec: unknown) => fetch(`${running.url}/__sandbox/faults`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify(spec) })
+      const huge = await arm({ status: 503, path: `/${'a'.repeat(1024 * 1024 - 100)}` })
+      expect(huge.status).toBe(400)
+      expect((await huge.json()).error).toMatchObject({ code: 'invalid_parameter', param: 'path', message: expect.stringMatching(/at most 1024 characters/) })
+      for (let i = 0; i < 1_000; i++) sandbox.faults.add({ status: 503, path: `/v1/${String(i).padStart(1019, '0')}` })
+      const over = await arm({ status: 503 })
+      expect(over.status).toBe(400)
+      expect((await over.json()).error).toMatchObject({ code: 'invalid_parameter', message: expect.stringMatching(/1000 faults are armed already/) })
+      const listed = await fetch(`${running.url}/__sandbox/faults`)
+      expect(listed.status).toBe(200)
+      expect((await listed.json()).data).toHaveLength(1_000)
+      const send = await fetch(`${running.url}/v1/subscribers`, { headers: { authorization: 'Bearer test_pro' } })
+      expect(send.status).toBe(200)
+    } finally {
+      await running.close()
+      sandbox.dispose()
+    }
+  })
+})
+
 describe('flags: --cors-origin and --allowed-host', () => {
   it('--cors-origin grants that origin (state changes included); * grants every origin', async () => {
     const sandbox = createSandbox({ baseUrl: 'http://127.0.0.1:4010/v1' })
