@@ -1,4 +1,4 @@
-import { createSandbox, type Sandbox } from '../index.js'
+import { createSandbox, type Sandbox, type SandboxOptions } from '../index.js'
 import { displayKey, PLAN_NAMES } from '../domain/plans.js'
 import { startServer, type RunningServer } from '../server/http-server.js'
 import { helpText, parseCli, UsageError, type CliSettings } from './options.js'
@@ -26,7 +26,8 @@ export function baseUrlOf(settings: Pick<CliSettings, 'host' | 'port'>): string 
 /** Builds the sandbox the CLI's settings describe. */
 export async function sandboxFromSettings(settings: CliSettings): Promise<Sandbox> {
   const fixtures = settings.fixtures ? (await import('../../fixtures/load.js')).loadFixtures(settings.fixtures) : undefined
-  return createSandbox({
+  // maxOutboxBytes: the outbox's byte budget (issue 11; the option lands with the outbox's byte cap).
+  const options: SandboxOptions & { maxOutboxBytes?: number } = {
     baseUrl: baseUrlOf(settings),
     apiKeys: settings.apiKeys?.map((k) => `${k.key}:${k.plan}:${k.account}`),
     limits: settings.limits,
@@ -36,9 +37,11 @@ export async function sandboxFromSettings(settings: CliSettings): Promise<Sandbo
     deliveryMs: settings.deliveryMs,
     maxMessages: settings.maxMessages,
     maxRequests: settings.maxRequests,
+    maxOutboxBytes: settings.maxOutboxMb * 1024 * 1024,
     webhook: settings.webhookUrl ? { url: settings.webhookUrl, secret: settings.webhookSecret } : undefined,
     adminToken: settings.adminToken,
-  })
+  }
+  return createSandbox(options)
 }
 
 function keysTable(sandbox: Sandbox): string {
@@ -100,7 +103,7 @@ export async function runCli(argv: string[], io = { stdout: process.stdout, stde
   }
   let running: RunningServer
   try {
-    running = await startServer(sandbox, { port: settings.port, host: settings.host, onRequest: log })
+    running = await startServer(sandbox, { port: settings.port, host: settings.host, onRequest: log, corsOrigins: settings.corsOrigins, allowedHosts: settings.allowedHosts })
   } catch (error) {
     const err = error as NodeJS.ErrnoException
     const reason = err.code === 'EADDRINUSE'
@@ -113,6 +116,9 @@ export async function runCli(argv: string[], io = { stdout: process.stdout, stde
     io.stderr.write(`sendbox: ${reason}\n`)
     sandbox.dispose()
     return 1
+  }
+  if (settings.corsOrigins.includes('*')) {
+    io.stderr.write('sendbox: warning: --cors-origin * lets any web page you visit read and change this sandbox (outbox, journal, faults); name the origins you need instead\n')
   }
   if (!isLoopback) {
     io.stderr.write(`sendbox: warning: listening on ${settings.host}, reachable from other machines; /__sandbox controls need the admin token ${settings.adminToken}\n`)
