@@ -338,9 +338,18 @@ export function createRequestListener(sandbox: Sandbox, options: ListenerOptions
         return
       }
       const closeAfter = overflow || skipBody
+      // Aborted when the client is gone (the socket closes) or has said it will send nothing more
+      // (FIN while the answer is pending): a long-poll drops its waiter. The answer is still
+      // written, for a client that half-closed after its request and reads on.
       const controller = new AbortController()
+      const socket = req.socket
+      const abandon = () => {
+        if (!res.writableFinished && !controller.signal.aborted) controller.abort(new DOMException('The client closed the connection before the answer was sent.', 'AbortError'))
+      }
+      socket.once('end', abandon)
       res.once('close', () => {
-        if (!res.writableFinished) controller.abort(new DOMException('The client closed the connection before the answer was sent.', 'AbortError'))
+        socket.off('end', abandon)
+        abandon()
       })
       // The body goes to the guard beside the request, not as a stream inside it (see attachBufferedBody).
       const request = new Request(origin + path, { method, headers: toHeaders(req), signal: controller.signal })
@@ -423,6 +432,12 @@ export function startServer(sandbox: Sandbox, options: ServerOptions = {}): Prom
     void listener(req, res)
   })
   let closing = false
+  // A client may half-close after its request and still read the answer (RFC 9112: "a half-closed
+  // TCP connection does not delimit a request message, nor does it imply that the client is no
+  // longer interested in a response"). Node's default aborts the request instead, so a delayed
+  // answer (`Prefer: delay`, a fault's delay) was never sent. Undocumented but long-standing
+  // (kept by nodejs/node#36819 because userland uses it).
+  ;(server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true
   // Node answers an unknown `Expect` with an empty 417 (not in the API's status list) unless asked.
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now()

@@ -302,6 +302,13 @@ describe('every request is answered: streams, disconnects, crashes', () => {
     expect(reason).toBe('AbortError')
   })
 
+  it('answers a client that half-closes after its request, even when the answer comes later (Prefer: delay)', async () => {
+    const result = await exchange(running.port, ['GET /v1/subscribers?limit=1 HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer test_pro\r\nPrefer: code=404, delay=50\r\n\r\n'], { end: true, deadlineMs: 3_000 })
+    expect(result.status).toBe(404)
+    expect(JSON.parse(result.body).error.code).toBe('not_found')
+    expect(result.closed).toBe(true)
+  })
+
   it('answers a crash after the body was read with 500 internal_error and a line on stderr', async () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined)
     try {
