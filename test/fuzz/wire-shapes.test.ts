@@ -9,7 +9,7 @@ import { ENDPOINTS } from './endpoints.js'
 import { fuzzEndpoint } from './fuzz-kit.js'
 import { fuzzBrokenShapes, rawWire } from './wire-shapes.js'
 
-const RUNS = Number(process.env.FUZZ_RUNS ?? 60)
+const RUNS = Number(process.env.FUZZ_RUNS ?? 40)
 const SEED = Number(process.env.FUZZ_SEED ?? 20261122)
 
 describe(`byte- and chunk-shape fuzzing over raw sockets (${RUNS} cases per endpoint, seed ${SEED})`, () => {
