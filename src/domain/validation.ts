@@ -35,7 +35,8 @@ function join(prefix: string, key: string): string {
  * Each object is enumerated once: enumerating 50,000 keys costs V8 ~20 ms, so never twice.
  */
 function findUnknown(body: JsonObject, shape: Record<string, z.ZodType>, prefix: string): string | undefined {
-  for (const key of Object.keys(body)) {
+  for (const key in body) {
+    if (!Object.hasOwn(body, key)) continue // an inherited key (a polluted prototype) was not sent
     // `Object.hasOwn` so that "constructor", "__proto__" and "toString" are unknown like any other key.
     if (!Object.hasOwn(shape, key)) return join(prefix, key)
   }
@@ -117,8 +118,8 @@ function validateField(schema: z.ZodType, value: unknown, path: PropertyKey[]): 
     return result.success ? { ok: true, value: result.data } : fromZod(path, result.error)
   }
   if (value !== null && isStringMap(inner) && isPlainObject(value)) {
-    for (const key of Object.keys(value)) {
-      if (typeof value[key] !== 'string') {
+    for (const key in value) {
+      if (Object.hasOwn(value, key) && typeof value[key] !== 'string') {
         return { ok: false, problem: { path: [...path, key], issue: { code: 'invalid_type', expected: 'string', message: '' } } }
       }
     }
