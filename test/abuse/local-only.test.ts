@@ -218,6 +218,27 @@ describe('faults bounded (issue 11: 200,000 faults slowed every request 30×; 1 
   })
 })
 
+describe('an admin token is checked from the headers too', () => {
+  it('a 6 MB upload to /__sandbox without the token is answered 401 unread, and the connection closed', async () => {
+    const sandbox = createSandbox({ baseUrl: 'http://127.0.0.1:4010/v1', adminToken: 'adm_secret' })
+    const running = await startServer(sandbox, { port: 0 })
+    const sockets: Socket[] = []
+    running.server.on('connection', (socket) => sockets.push(socket))
+    try {
+      const total = 6 * 1024 * 1024
+      const result = await exchange(running.port, [`POST /__sandbox/faults HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nX-Sendbox-Admin-Token: adm_wrong\r\nContent-Length: ${total}\r\n\r\n`, ...Array.from({ length: total / 65_536 }, () => Buffer.alloc(65_536, 0x61))], { deadlineMs: 5_000 })
+      expect(result.status).toBe(401)
+      expect(result.closed).toBe(true)
+      expect(sockets[0].bytesRead).toBeLessThan(1024 * 1024)
+      const ok = await call(running.port, 'POST', '/__sandbox/faults', { 'x-sendbox-admin-token': 'adm_secret', ...JSON_HEADERS }, JSON.stringify({ status: 503, path: '/v1/x' }))
+      expect(ok.status).toBe(200)
+    } finally {
+      await running.close()
+      sandbox.dispose()
+    }
+  })
+})
+
 describe('flags: --cors-origin and --allowed-host', () => {
   it('--cors-origin grants that origin (state changes included); * grants every origin', async () => {
     const sandbox = createSandbox({ baseUrl: 'http://127.0.0.1:4010/v1' })
