@@ -73,6 +73,15 @@ describe('findCodes', () => {
     expect(findCodes(htmlToText('<p>Your verification code: <strong>582930</strong></p><p>© 2026 Acme</p>'))).toEqual(['582930'])
   })
 
+  it('is linear on a long run of letters, digits or @-less words (no backtracking pattern)', () => {
+    for (const text of ['x'.repeat(300_000), 'A1'.repeat(150_000), 'codecode '.repeat(30_000), 'a.b-'.repeat(75_000)]) {
+      const started = performance.now()
+      findCodes(text, { onlyNumberCounts: true })
+      linksInText(text)
+      expect(performance.now() - started).toBeLessThan(15_000)
+    }
+  })
+
   it('is linear on hostile input (1 MiB of digits and keywords)', () => {
     const text = 'code 1234 '.repeat(100_000)
     const started = performance.now()
