@@ -112,6 +112,11 @@ function sent(received: unknown, context: MatcherContext, filter: SentFilter, wh
   return { found, shown, missText: describeMisses(outboxFilter, misses, outbox.size) }
 }
 
+/** "an SMS", "an Email", "a WhatsApp", "a message". */
+function article(shown: string): string {
+  return /^(?:[aeiou]|SMS)/i.test(shown) ? 'an' : 'a'
+}
+
 function firstOf(found: readonly CapturedMessage[]): string {
   const m = found[0]
   return `${CHANNEL_DESCRIPTORS[m.channel].label} ${m.message_id} to ${m.to}`
@@ -126,7 +131,7 @@ export const matchers = {
       pass: found.length > 0,
       message: () => found.length > 0
         ? `expected no ${shown}, but ${found.length} ${found.length === 1 ? 'was' : 'were'} sent (newest: ${firstOf(found)})`
-        : `expected a ${shown} to have been sent; ${missText}`,
+        : `expected ${article(shown)} ${shown} to have been sent; ${missText}`,
     }
   },
   /** Passes when exactly `times` captured messages match the filter. */
