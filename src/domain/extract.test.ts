@@ -66,11 +66,11 @@ describe('findCodes', () => {
     expect(CODE_CASES.filter(([, codes]) => codes.length === 0).length).toBeGreaterThanOrEqual(15)
   })
 
-  it('reads an email text with the code on its own line below the heading', () => {
-    const text = htmlToText('<h1>Confirm your email</h1><p>Your verification code:</p><p><strong>582930</strong></p><p>© 2026 Acme Inc.</p>')
-    // Different lines: the code stands on the line after its keyword — still within reach? No: same line only.
-    expect(findCodes(text)).toEqual([])
+  it('reads an email code standing alone on the line after its keyword, but not a number inside the next sentence', () => {
+    const boxed = htmlToText('<h1>Confirm your email</h1><p>Your verification code:</p><p><strong>582930</strong></p><p>© 2026 Acme Inc.</p>')
+    expect(findCodes(boxed)).toEqual(['582930'])
     expect(findCodes(htmlToText('<p>Your verification code: <strong>582930</strong></p><p>© 2026 Acme</p>'))).toEqual(['582930'])
+    expect(findCodes('Enter the code we sent.\nOrder 482913 ships tomorrow.')).toEqual([])
   })
 
   it('is linear on a long run of letters, digits or @-less words (no backtracking pattern)', () => {

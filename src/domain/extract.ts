@@ -299,6 +299,17 @@ function blankAddresses(text: string): string {
   return out
 }
 
+/**
+ * True when the candidate stands alone on a line that follows the keyword's line (blank lines
+ * between allowed): the common email layout "Your verification code:" then the code in a box.
+ */
+function standsOnNextLine(text: string, keywordEnd: number, candidate: Candidate): boolean {
+  const gap = text.slice(keywordEnd, candidate.start)
+  if (!/^[^\n]*\n\s*$/.test(gap) || gap.split('\n').length > 4) return false
+  const lineEnd = text.indexOf('\n', candidate.end)
+  return text.slice(candidate.end, lineEnd === -1 ? Math.min(text.length, candidate.end + 200) : Math.min(lineEnd, candidate.end + 200)).trim() === ''
+}
+
 interface Candidate {
   token: string
   start: number
@@ -350,7 +361,7 @@ export function findCodes(rawText: string, options: { onlyNumberCounts?: boolean
     for (const [kStart, kEnd] of keywordSpans(text)) {
       const after = firstFrom(candidates, kEnd)
       const next = candidates[after]
-      if (next && next.start - kEnd <= NEAR_BEFORE && sameLine(text, kEnd, next.start)) {
+      if (next && next.start - kEnd <= NEAR_BEFORE && (sameLine(text, kEnd, next.start) || standsOnNextLine(text, kEnd, next))) {
         // A year counts only right after the word: "PIN: 2024", "code is 2024", "código 2024".
         const direct = /^[\s:#.-]*(?:is|es|est|ist|é|lautet)?[\s:#-]*$/i.test(text.slice(kEnd, next.start))
         if (!isYear(next.token) || direct) claimed.add(after)
