@@ -69,7 +69,7 @@ export const sandboxControlRoutes: Route[] = [
     operationId: 'listCapturedMessages',
     summary: 'Captured messages, newest first',
     description: 'Every account unless `account` is given.',
-    query: { ...outboxFilterQuery, ...pageQuery },
+    query: { ...pageQuery, ...outboxFilterQuery },
     response: paginated(capturedMessageSchema, 'CapturedMessagePage'),
     resolve: ({ sandbox, query }) => {
       const filter: OutboxFilter = { channel: query.channel, status: query.status, to: query.to, account: query.account, since: query.since }
@@ -126,7 +126,7 @@ export const sandboxControlRoutes: Route[] = [
     path: '/__sandbox/requests',
     operationId: 'listRequests',
     summary: 'The request journal, newest first',
-    query: { account: accountParam, ...pageQuery },
+    query: { ...pageQuery, account: accountParam },
     response: paginated(journalEntrySchema, 'JournalPage'),
     resolve: ({ sandbox, query }) => ({ body: pageOf(sandbox.journal.list({ account: query.account }), query.page ?? 1, query.limit ?? 20) }),
   }),

@@ -31,7 +31,7 @@ export const limitParam = z
 export const pageQuery = { page: pageParam, limit: limitParam }
 
 /** An ISO 8601 UTC-or-offset date-time (date alone allowed), or Unix milliseconds. */
-export const SINCE_PATTERN = /^(?:[0-9]{1,16}|[0-9]{4}-[0-9]{2}-[0-9]{2}(?:T[0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]{1,9})?)?(?:Z|[+-][0-9]{2}:[0-9]{2}))?)$/
+export const SINCE_PATTERN = /^(?:[0-9]{1,308}|[0-9]{4}-[0-9]{2}-[0-9]{2}(?:T[0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]{1,9})?)?(?:Z|[+-][0-9]{2}:[0-9]{2}))?)$/
 
 /** `since`: ISO 8601 or Unix milliseconds; converted to Unix milliseconds. */
 export const sinceParam = z
