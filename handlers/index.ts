@@ -47,8 +47,15 @@ function controlPrefixes(base: ResolvedBase): string[] {
   return base.basePath === '' ? [CONTROLS_PREFIX] : [CONTROLS_PREFIX, base.basePath + CONTROLS_PREFIX]
 }
 
+/**
+ * True when a path lies in a tree, ignoring case: the catch-alls claim `/V1/...` and
+ * `/__SANDBOX/...` too, so that a miscased path is answered as the unknown path it is (401
+ * without a key, else 404) rather than left to whatever else runs on the origin.
+ */
 function underPrefix(pathname: string, prefix: string): boolean {
-  return pathname === prefix || (pathname.startsWith(prefix) && pathname.charCodeAt(prefix.length) === 47 /* '/' */)
+  if (pathname.length < prefix.length) return false
+  const head = pathname.slice(0, prefix.length)
+  return (head === prefix || head.toLowerCase() === prefix.toLowerCase()) && (pathname.length === prefix.length || pathname.charCodeAt(prefix.length) === 47 /* '/' */)
 }
 
 /** The exact matcher of a route: under the base path for the API; at the origin and under the base path for a control. */
@@ -73,7 +80,8 @@ function displayOf(route: Route, base: ResolvedBase): string {
  * `<baseUrl>/__sandbox/...` too. The second form is always this sandbox's own, so several
  * sandboxes on one origin (`/v1` and `/v2`) each keep theirs (the origin's `/__sandbox` is
  * answered by whichever sandbox's handlers come first). When the base URL has no path, the API
- * catch-all leaves `/__sandbox` to the controls.
+ * catch-all leaves `/__sandbox` to the controls. The catch-alls ignore case (`/V1/x` is an
+ * unknown API path, answered after the guards); the routes never do.
  */
 export function createHandlers(sandbox: SandboxState): HttpHandler[] {
   const base = resolveBaseUrl(sandbox.baseUrl)
