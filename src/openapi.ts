@@ -175,6 +175,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
       parameters.push({ name, in: 'query', required: false, ...(description ? { description } : {}), schema })
     }
     if (route.scope === 'api') parameters.push({ $ref: '#/components/parameters/Prefer' })
+    parameters.push({ $ref: '#/components/parameters/OtherQuery' })
 
     let success: Record<string, unknown>
     if (route.response instanceof z.ZodType) {
@@ -269,6 +270,16 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
       },
       parameters: {
         Prefer: { name: 'Prefer', in: 'header', required: false, ...describe(prefer) },
+        // The contract ignores unknown query parameters; a free-form object parameter is how OpenAPI says so.
+        OtherQuery: {
+          name: 'other',
+          in: 'query',
+          required: false,
+          style: 'form',
+          explode: true,
+          description: 'Any query parameter not listed is ignored (a free-form object: each is a name and a string value).',
+          schema: { type: 'object', additionalProperties: { type: 'string' } },
+        },
       },
       headers,
       responses: {
