@@ -174,14 +174,6 @@ export const sandboxControlRoutes: Route[] = [
   }),
   controlRoute({
     method: 'GET',
-    path: '/__sandbox/accounts',
-    operationId: 'listAccounts',
-    summary: 'The accounts the configured keys belong to',
-    response: z.object({ data: z.array(z.string()) }).meta({ id: 'AccountList' }),
-    resolve: ({ sandbox }) => ({ body: { data: sandbox.accounts() } }),
-  }),
-  controlRoute({
-    method: 'GET',
     path: '/__sandbox/keys',
     operationId: 'listKeys',
     summary: 'The API keys in force, with plan, limit and live use',
