@@ -5,6 +5,7 @@ import { maskKey } from '../src/domain/plans.js'
 import { retryAfterSeconds, type RateDecision } from '../src/domain/rate-limiter.js'
 import type { SandboxState } from '../src/domain/sandbox.js'
 import { validateBody } from '../src/domain/validation.js'
+import { JOURNAL_BODY_LIMIT } from '../src/schemas/journal.js'
 import { json, parseJsonObject, readBodyBytes } from './body.js'
 import { parsePrefer } from './prefer.js'
 import { isBodySchema, type Route, type RouteResult } from './route.js'
@@ -15,8 +16,6 @@ export { answerTextOf, attachBufferedBody, MAX_BODY_BYTES } from './body.js'
 const BEARER = /^bearer[ \t]+(\S+)[ \t]*$/i
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
-/** Longest request or response body text a journal entry keeps. */
-export const JOURNAL_BODY_LIMIT = 4096
 
 function rateHeaders(decision: RateDecision, headers: Record<string, string>): void {
   headers['X-RateLimit-Limit'] = String(decision.limit)
@@ -127,9 +126,6 @@ function answer(result: RouteResult, headers: Record<string, string>, request: R
 
 const textDecoder = new TextDecoder()
 
-function bounded(text: string): string {
-  return text.length > JOURNAL_BODY_LIMIT ? `${text.slice(0, JOURNAL_BODY_LIMIT)}…` : text
-}
 
 /**
  * Runs one API request through the guard chain — auth → rate limit → faults and `Prefer` →
@@ -180,9 +176,9 @@ export async function runApiRequest(sandbox: SandboxState, request: Request, par
     response = json(status, apiError.toBody(), { ...headers, ...apiError.headers }, request)
   }
   if (delay > 0) await sleep(delay)
-  const entry = {
+  sandbox.journal.record({
     at: new Date(arrivedAt).toISOString(),
-    kind: 'api' as const,
+    kind: 'api',
     method: request.method,
     path: url.pathname,
     status,
@@ -190,15 +186,12 @@ export async function runApiRequest(sandbox: SandboxState, request: Request, par
     error_code: apiError?.code ?? null,
     account: key?.account ?? null,
     key: key ? maskKey(key.key) : token ? maskKey(token) : null,
-  }
-  const details = {
-    query: url.search === '' ? null : bounded(url.search.slice(1)),
+    // The journal cuts each of these to JOURNAL_BODY_LIMIT characters; decode no more than that.
+    query: url.search === '' ? null : url.search.slice(1),
     error_message: apiError?.message ?? null,
-    request_body: trace.requestBody && trace.requestBody.byteLength > 0 ? bounded(textDecoder.decode(trace.requestBody.subarray(0, JOURNAL_BODY_LIMIT + 4))) : null,
-    response_body: apiError ? bounded(JSON.stringify(apiError.toBody())) : null,
-  }
-  void details // recorded once the journal has these fields (see the lead's src/schemas/journal.ts)
-  sandbox.journal.record(entry)
+    request_body: trace.requestBody && trace.requestBody.byteLength > 0 ? textDecoder.decode(trace.requestBody.subarray(0, JOURNAL_BODY_LIMIT * 4 + 4)) : null,
+    response_body: apiError ? JSON.stringify(apiError.toBody()) : null,
+  })
   return response
 }
 
@@ -223,8 +216,7 @@ function checkAdmin(sandbox: SandboxState, request: Request): void {
 function previewTokenAdmits(sandbox: SandboxState, route: Route, url: URL, params: Record<string, string>): boolean {
   const token = url.searchParams.get('token')
   if (!route.previewToken || token === null || params.id === undefined) return false
-  const outbox = sandbox.outbox as { checkPreviewToken?: (id: string, token: string) => boolean }
-  return outbox.checkPreviewToken?.(params.id, token) === true
+  return sandbox.outbox.checkPreviewToken(params.id, token)
 }
 
 /**

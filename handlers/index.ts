@@ -86,11 +86,18 @@ function displayOf(route: Route, base: ResolvedBase): string {
 export function createHandlers(sandbox: SandboxState): HttpHandler[] {
   const base = resolveBaseUrl(sandbox.baseUrl)
   const prefixes = controlPrefixes(base)
-  const handlers: HttpHandler[] = ROUTES.map((route) => {
+  const matchers = ROUTES.map((route) => matcherOf(route, base))
+  const handlers: HttpHandler[] = ROUTES.map((route, i) => {
     const methods = route.method === 'GET' ? ['GET', 'HEAD'] : [route.method]
     const run = route.scope === 'api' ? runApiRequest : runControlRequest
     const label = `${route.method} ${base.origin}${route.scope === 'api' ? base.basePath : ''}${route.path}`
-    return new RouteHandler(methods, base.origin, displayOf(route, base), matcherOf(route, base), ({ request, params }) => run(sandbox, request, params, route), label)
+    // A literal path wins over a template of the same method: `/messages/wait` is not `/messages/{id}`.
+    const literals = route.path.includes('{')
+      ? matchers.filter((_, j) => ROUTES[j].method === route.method && !ROUTES[j].path.includes('{'))
+      : []
+    const own = matchers[i]
+    const match: PathMatcher = literals.length === 0 ? own : (pathname) => (literals.some((literal) => literal(pathname) !== undefined) ? undefined : own(pathname))
+    return new RouteHandler(methods, base.origin, displayOf(route, base), match, ({ request, params }) => run(sandbox, request, params, route), label)
   })
   const isControlPath = (pathname: string) => prefixes.some((prefix) => underPrefix(pathname, prefix))
   handlers.push(

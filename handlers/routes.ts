@@ -1,6 +1,7 @@
 import { emailRoutes } from './email.js'
 import type { Route } from './route.js'
 import { sandboxControlRoutes } from './sandbox-controls.js'
+import { sandboxLiveRoutes } from './sandbox-live.js'
 import { smsRoutes } from './sms.js'
 import { subscriberRoutes } from './subscribers.js'
 import { whatsappRoutes } from './whatsapp.js'
@@ -17,6 +18,7 @@ export const ROUTES: readonly Route[] = [
   ...whatsappRoutes,
   ...subscriberRoutes,
   ...sandboxControlRoutes,
+  ...sandboxLiveRoutes,
 ]
 
 export type { Route, RouteContext, RouteResult, RouteScope, RouteMethod } from './route.js'

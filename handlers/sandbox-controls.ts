@@ -1,36 +1,69 @@
 import { z } from 'zod'
 import { ApiError } from '../src/domain/errors.js'
 import { faultSpecSchema } from '../src/domain/faults.js'
+import { ClockNotControllableError } from '../src/domain/clock.js'
+import { summarize } from '../src/domain/channels/index.js'
 import { CHANNELS, MESSAGE_STATUSES, type OutboxFilter } from '../src/domain/outbox.js'
 import { maskKey } from '../src/domain/plans.js'
 import { RESET_SCOPES, type ResetScope } from '../src/domain/sandbox.js'
 import { buildOpenApiDocument, type OpenApiDocument } from '../src/openapi.js'
+import { capturedMessageSchema, capturedMessageSummarySchema } from '../src/schemas/captured-message.js'
 import {
-  capturedMessageSchema,
+  clockChangeSchema,
+  clockStateSchema,
   faultListSchema,
   faultSchema,
   healthSchema,
-  journalEntrySchema,
   keyListSchema,
   okSchema,
   resetResultSchema,
 } from '../src/schemas/controls.js'
+import { journalEntrySchema } from '../src/schemas/journal.js'
 import { pageOf, paginated } from '../src/schemas/pagination.js'
-import { enumParam, pageQuery, sinceParam, textParam } from '../src/schemas/query.js'
+import { enumParam, flagParam, pageQuery, sinceParam, textParam } from '../src/schemas/query.js'
 import { controlRoute, type Route } from './route.js'
 
 const messageNotFound = (id: string) =>
   new ApiError(404, 'not_found', `No captured message with id "${id}". It may have been cleared or evicted by the outbox cap.`)
 
-const accountParam = textParam('Only this account (an API key\'s account; by default the key itself).')
+const accountParam = textParam('account', 'Only this account (an API key\'s account; by default the key itself).')
 
-/** The outbox filters of `GET /__sandbox/messages` (and `/messages/wait`). */
+/** The outbox filters of `GET /__sandbox/messages` (and `/messages/wait`, whose `since` is the wait's). */
 export const outboxFilterQuery = {
-  channel: enumParam('channel', CHANNELS as unknown as ['email', 'sms', 'whatsapp'], 'Only this channel.'),
-  to: textParam('Exact recipient, case-insensitive. A `+` sent unencoded (`?to=+1415…`) arrives as a space, which is read as `+`.'),
-  status: enumParam('status', MESSAGE_STATUSES as unknown as ['queued', 'sent', 'delivered', 'failed'], 'Only messages in this lifecycle status.'),
+  channel: enumParam('channel', CHANNELS, 'Only this channel.'),
+  to: textParam('to', 'Exact recipient, case-insensitive. A `+` sent unencoded (`?to=+1415…`) arrives as a space, which is read as `+`.'),
+  status: enumParam('status', MESSAGE_STATUSES, 'Only messages in this lifecycle status.'),
   since: sinceParam,
   account: accountParam,
+  q: textParam('q', 'Case-insensitive substring of recipient, sender, subject, text, template and its parameters.'),
+  from: textParam('from', 'Case-insensitive substring of the sender (`Name <address>`, or an SMS sender id).'),
+  subject: textParam('subject', 'Case-insensitive substring of the email subject.'),
+  template: textParam('template', 'The WhatsApp template name, exactly.'),
+}
+
+/** The filter the validated query asks for (parameters that were not given are left out). */
+export function filterOf(query: Partial<Record<keyof typeof outboxFilterQuery, unknown>>): OutboxFilter {
+  const filter: Record<string, unknown> = {}
+  for (const [name, value] of Object.entries(query)) {
+    if (value !== undefined && name in outboxFilterQuery) filter[name] = value
+  }
+  return filter as OutboxFilter
+}
+
+/**
+ * The headers of an email preview: the HTML is the sender's, so it never runs on the sandbox's
+ * origin (`sandbox`), loads nothing remote unless asked (`?remote=1`: a remote image tells the
+ * sender who read the mail and when), ignores `<base>`, and only the sandbox's own pages may frame it.
+ */
+function previewHeaders({ remote }: { remote: boolean }): Record<string, string> {
+  const web = remote ? ' https: http:' : ''
+  return {
+    'Content-Type': 'text/html; charset=utf-8',
+    'Content-Security-Policy': ['sandbox', "default-src 'none'", `img-src data: cid:${web}`, `style-src 'unsafe-inline'${web}`, `font-src data:${web}`, "base-uri 'none'", "frame-ancestors 'self'"].join('; '),
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+    'Cache-Control': 'no-store',
+  }
 }
 
 /** OpenAPI documents, one per base URL, built on first request (a few milliseconds) and kept. */
@@ -68,12 +101,14 @@ export const sandboxControlRoutes: Route[] = [
     path: '/__sandbox/messages',
     operationId: 'listCapturedMessages',
     summary: 'Captured messages, newest first',
-    description: 'Every account unless `account` is given.',
+    description: 'Every account unless `account` is given. Each item is a summary: no `request`, no email `html`, `text` cut to 2000 characters (`text_truncated`), at most 100 `links` (`links_total`); `GET /__sandbox/messages/{id}` has the whole message.',
     query: { ...pageQuery, ...outboxFilterQuery },
-    response: paginated(capturedMessageSchema, 'CapturedMessagePage'),
+    response: paginated(capturedMessageSummarySchema, 'CapturedMessagePage'),
     resolve: ({ sandbox, query }) => {
-      const filter: OutboxFilter = { channel: query.channel, status: query.status, to: query.to, account: query.account, since: query.since }
-      return { body: pageOf(sandbox.outbox.list(filter), query.page ?? 1, query.limit ?? 20) }
+      const { page, limit, ...filter } = query
+      const all = sandbox.outbox.list(filterOf(filter))
+      const shown = pageOf(all, page ?? 1, limit ?? 20)
+      return { body: { ...shown, data: shown.data.map(summarize) } }
     },
   }),
   controlRoute({
@@ -100,25 +135,32 @@ export const sandboxControlRoutes: Route[] = [
     },
   }),
   controlRoute({
+    method: 'DELETE',
+    path: '/__sandbox/messages/{id}',
+    operationId: 'deleteCapturedMessage',
+    summary: 'Delete one captured message',
+    response: okSchema,
+    resolve: ({ sandbox, params }) => {
+      if (!sandbox.outbox.delete(params.id)) throw messageNotFound(params.id)
+      return { body: { ok: true } }
+    },
+  }),
+  controlRoute({
     method: 'GET',
     path: '/__sandbox/messages/{id}/html',
     operationId: 'getCapturedMessageHtml',
     summary: 'The HTML body of a captured email',
-    description: 'Served with `Content-Security-Policy: sandbox` (scripts never run on the sandbox\'s origin) and `X-Content-Type-Options: nosniff`.',
+    description: 'Served with a strict `Content-Security-Policy` (`sandbox`: its scripts never run on the sandbox\'s origin; nothing remote unless `remote=1`; `frame-ancestors \'self\'`), `X-Content-Type-Options: nosniff` and `Referrer-Policy: no-referrer`. A message-scoped preview `token` (the web inbox gets it) opens it without the admin token.',
     previewToken: true,
+    query: {
+      token: textParam('token', 'The message\'s preview token: opens this one preview without the admin token.'),
+      remote: flagParam('remote', 'Let the email load images, styles and fonts from http(s) URLs (blocked by default).'),
+    },
     response: { html: true },
-    resolve: ({ sandbox, params }) => {
+    resolve: ({ sandbox, params, query }) => {
       const message = sandbox.outbox.get(params.id)
-      if (!message?.email) throw messageNotFound(params.id)
-      return new Response(message.email.html, {
-        status: 200,
-        headers: {
-          'Content-Type': 'text/html; charset=utf-8',
-          // The HTML is the client's: show it, never run its scripts on the sandbox's origin.
-          'Content-Security-Policy': "sandbox; default-src 'none'; img-src * data:; style-src 'unsafe-inline' *",
-          'X-Content-Type-Options': 'nosniff',
-        },
-      })
+      if (message?.channel !== 'email') throw messageNotFound(params.id)
+      return new Response(message.email.html, { status: 200, headers: previewHeaders({ remote: query.remote === true }) })
     },
   }),
   controlRoute({
@@ -127,6 +169,7 @@ export const sandboxControlRoutes: Route[] = [
     operationId: 'listRequests',
     summary: 'The request journal, newest first',
     query: { ...pageQuery, account: accountParam },
+    description: 'Each entry: method, path, query, status, duration, error code and message, account, masked key, the request body (4 KiB at most) and, for errors, the answer\'s body.',
     response: paginated(journalEntrySchema, 'JournalPage'),
     resolve: ({ sandbox, query }) => ({ body: pageOf(sandbox.journal.list({ account: query.account }), query.page ?? 1, query.limit ?? 20) }),
   }),
@@ -170,6 +213,31 @@ export const sandboxControlRoutes: Route[] = [
     resolve: ({ sandbox }) => {
       sandbox.faults.clear()
       return { body: { ok: true } }
+    },
+  }),
+  controlRoute({
+    method: 'GET',
+    path: '/__sandbox/clock',
+    operationId: 'getClock',
+    summary: 'Sandbox time',
+    response: clockStateSchema,
+    resolve: ({ sandbox }) => ({ body: sandbox.clock.state() }),
+  }),
+  controlRoute({
+    method: 'POST',
+    path: '/__sandbox/clock',
+    operationId: 'setClock',
+    summary: 'Move, freeze or reset sandbox time',
+    description: '`{ "advance_ms": N }` moves sandbox time forward (lifecycle steps come due and their webhooks fire in order, rate-limit windows slide, timestamps follow); `{ "freeze": true|false }`; `{ "reset": true }` goes back to the real clock. Several at once apply reset → freeze → advance. A sandbox created with its own `now` option answers 400: that function rules its time.',
+    body: clockChangeSchema,
+    response: clockStateSchema,
+    resolve: ({ sandbox, body }) => {
+      try {
+        return { body: sandbox.clock.apply(body) }
+      } catch (error) {
+        if (error instanceof ClockNotControllableError) throw new ApiError(400, 'invalid_parameter', error.message)
+        throw error
+      }
     },
   }),
   controlRoute({

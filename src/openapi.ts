@@ -187,7 +187,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
     } else if ('eventStream' in route.response) {
       success = {
         description: `${route.summary}. Each event is \`event: <type>\` and \`data: <JSON>\` (the schema below); a \`: ping\` comment every 15 s.`,
-        content: { 'text/event-stream': { schema: { type: 'string' }, itemSchema: responseRefs[responseIndex++] } },
+        content: { 'text/event-stream': { schema: { type: 'string' }, 'x-itemSchema': responseRefs[responseIndex++] } },
       }
     } else {
       success = { description: 'The HTML body.', content: { 'text/html': { schema: { type: 'string' } } } }

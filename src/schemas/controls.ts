@@ -1,78 +1,12 @@
 import { z } from 'zod'
-import { CHANNELS, MESSAGE_STATUSES } from '../domain/outbox.js'
 import { PLANS } from '../domain/plans.js'
 import { RESET_SCOPES } from '../domain/sandbox.js'
 
 /**
  * What the sandbox controls answer with, as zod schemas: the OpenAPI document renders them, the
- * route table names them as each control's response.
+ * route table names them as each control's response. Captured messages and journal entries have
+ * their own files (`captured-message.ts`, `journal.ts`).
  */
-
-const isoTime = z.string().meta({ format: 'date-time' })
-
-const statusChangeSchema = z.object({
-  status: z.enum(MESSAGE_STATUSES),
-  at: isoTime,
-  reason: z.string().optional(),
-})
-
-/** A captured message as `GET /__sandbox/messages/{id}` answers it. */
-export const capturedMessageSchema = z
-  .object({
-    message_id: z.string().meta({ example: 'msg_3kTn0aZp8QxW1cVb5yRm2LsD' }),
-    channel: z.enum(CHANNELS),
-    account: z.string(),
-    plan: z.enum(PLANS),
-    key: z.string().meta({ description: 'The sending API key, masked.' }),
-    to: z.string(),
-    request: z.record(z.string(), z.unknown()).meta({ description: 'The request body exactly as the client sent it.' }),
-    status: z.enum(MESSAGE_STATUSES),
-    reason: z.string().nullable().meta({ description: 'Why a failed message failed; null otherwise.' }),
-    status_history: z.array(statusChangeSchema),
-    created_at: isoTime,
-    email: z
-      .object({
-        from: z.object({ email: z.string(), name: z.string().nullable() }).nullable(),
-        subject: z.string(),
-        html: z.string(),
-      })
-      .optional(),
-    sms: z
-      .object({
-        text: z.string(),
-        from: z.string().nullable(),
-        encoding: z.enum(['GSM-7', 'UCS-2']),
-        units: z.int().meta({ description: 'Septets for GSM-7, UTF-16 code units for UCS-2.' }),
-        segments: z.int(),
-        characters: z.int().meta({ description: 'Unicode code points in the text.' }),
-      })
-      .optional(),
-    whatsapp: z
-      .object({
-        template: z.string(),
-        language: z.string(),
-        parameters: z.record(z.string(), z.string()),
-        preview: z.string(),
-      })
-      .optional(),
-  })
-  .meta({ id: 'CapturedMessage', description: 'A message the API accepted, and what happened to it since (sandbox only).' })
-
-/** One line of the request journal. */
-export const journalEntrySchema = z
-  .object({
-    id: z.int(),
-    at: isoTime,
-    kind: z.enum(['api', 'webhook']),
-    method: z.string(),
-    path: z.string(),
-    status: z.int(),
-    duration_ms: z.number(),
-    error_code: z.string().nullable(),
-    account: z.string().nullable(),
-    key: z.string().nullable().meta({ description: 'The API key, masked; never the key itself.' }),
-  })
-  .meta({ id: 'JournalEntry' })
 
 /** A fault in force, as `POST /__sandbox/faults` and `GET /__sandbox/faults` answer it. */
 export const faultSchema = z
@@ -97,10 +31,15 @@ export const healthSchema = z
     messages: z.int(),
     messages_evicted: z.int(),
     max_messages: z.int(),
+    outbox_bytes: z.int().meta({ description: 'Bytes the captured messages hold, roughly (what the byte budget counts).' }),
+    max_outbox_bytes: z.int(),
     requests: z.int(),
     faults: z.int(),
   })
   .meta({ id: 'Health' })
+
+/** What `GET /__sandbox/health` answers (the domain's `health()` should be typed with it). */
+export type Health = z.infer<typeof healthSchema>
 
 
 /** `{ ok: true }`. */
@@ -128,3 +67,22 @@ export const keyInfoSchema = z
 
 /** `GET /__sandbox/keys`. */
 export const keyListSchema = z.object({ data: z.array(keyInfoSchema) }).meta({ id: 'KeyList' })
+
+/** `GET`/`POST /__sandbox/clock`. */
+export const clockStateSchema = z
+  .object({
+    now: z.string().meta({ format: 'date-time', description: 'Sandbox time, ISO 8601 UTC.' }),
+    offset_ms: z.number().meta({ description: 'How far sandbox time is from the real clock, in milliseconds.' }),
+    frozen: z.boolean(),
+    controllable: z.boolean().meta({ description: 'False when the sandbox was given its own `now` option: that function rules and the clock cannot be moved (POST answers 400).' }),
+  })
+  .meta({ id: 'ClockState' })
+
+/** `POST /__sandbox/clock`: one or more changes, applied reset → freeze → advance. */
+export const clockChangeSchema = z
+  .strictObject({
+    advance_ms: z.int().min(0).max(Number.MAX_SAFE_INTEGER).optional().meta({ description: 'Milliseconds to move sandbox time forward (lifecycle steps come due, rate-limit windows slide).' }),
+    freeze: z.boolean().optional().meta({ description: 'true stops sandbox time; false lets it run again from where it stands.' }),
+    reset: z.literal(true).optional().meta({ description: 'Back to the real clock, running.' }),
+  })
+  .meta({ id: 'ClockChange', minProperties: 1 })

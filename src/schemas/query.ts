@@ -51,12 +51,39 @@ export const sinceParam = z
 /** One of a fixed list of values. */
 export function enumParam<const T extends readonly [string, ...string[]]>(name: string, values: T, description: string) {
   return z
-    .enum(values, { error: (issue) => `Query parameter \`${name}\` must be one of ${values.join(', ')} (got ${shown(issue.input)}).` })
+    .enum(values as unknown as { [K in T[number]]: K }, { error: (issue) => `Query parameter \`${name}\` must be one of ${values.join(', ')} (got ${shown(issue.input)}).` })
     .optional()
     .meta({ description })
 }
 
-/** Free text (a substring or an exact value, as the description says). */
-export function textParam(description: string) {
-  return z.string().optional().meta({ description })
+/** Longest free-text query value (a filter's needle). */
+export const MAX_TEXT_PARAM = 1024
+
+/** Free text (a substring or an exact value, as the description says), at most {@link MAX_TEXT_PARAM} characters. */
+export function textParam(name: string, description: string) {
+  return z
+    .string()
+    .max(MAX_TEXT_PARAM, { error: `Query parameter \`${name}\` may be at most ${MAX_TEXT_PARAM} characters.` })
+    .optional()
+    .meta({ description })
+}
+
+/** A yes/no switch: `1` or `true` turns it on, `0` or `false` off. */
+export function flagParam(name: string, description: string) {
+  return z
+    .enum(['1', 'true', '0', 'false'], { error: (issue) => `Query parameter \`${name}\` must be 1 or 0 (got ${shown(issue.input)}).` })
+    .transform((value) => value === '1' || value === 'true')
+    .optional()
+    .meta({ description })
+}
+
+/** A number of milliseconds as digits, from 0 to `max`. */
+export function millisecondsParam(name: string, max: number, fallback: number, description: string) {
+  if (max !== 60_000) throw new Error('millisecondsParam: only 60000 has a pattern')
+  return z
+    .string()
+    .regex(/^0*(?:[0-9]{1,4}|[1-5][0-9]{4}|60000)$/, { error: (issue) => `Query parameter \`${name}\` must be a whole number of milliseconds from 0 to ${max} (got ${shown(issue.input)}).` })
+    .transform(Number)
+    .optional()
+    .meta({ description: `${description} Default ${fallback}, at most ${max}.` })
 }

@@ -118,6 +118,17 @@ describe('real answers match the published schemas', () => {
     expect(declared, `${operationId} answered ${response.status}, which the document does not list`).toBeDefined()
     const [type, media] = Object.entries(declared.content ?? {})[0] ?? []
     expect(response.headers.get('content-type') ?? '').toContain(type)
+    if (type === 'text/event-stream') {
+      // An endless stream: read its first event (the test sends one), check it, hang up.
+      const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader()
+      let text = ''
+      while (!/\ndata: .*\n\n/.test(text)) text += (await reader.read()).value ?? ''
+      await reader.cancel()
+      const event = JSON.parse(/\ndata: (.*)\n/.exec(text)![1])
+      const validate = ajv.compile((media as unknown as { 'x-itemSchema': object })['x-itemSchema'])
+      expect(validate(event), `${operationId} event: ${ajv.errorsText(validate.errors)}`).toBe(true)
+      return event
+    }
     if (type !== 'application/json') return response.text()
     const body = await response.json()
     const validate = ajv.compile(media!.schema as object)
@@ -164,6 +175,17 @@ describe('real answers match the published schemas', () => {
     await call('addFault', 'POST', `${controls}/faults`, { status: 503, nope: 1 }, { 'content-type': 'application/json' })
     await call('listFaults', 'GET', `${controls}/faults`, undefined, none)
     await call('listKeys', 'GET', `${controls}/keys`, undefined, none)
+    await call('getClock', 'GET', `${controls}/clock`, undefined, none)
+    await call('setClock', 'POST', `${controls}/clock`, { advance_ms: 1000 }, { 'content-type': 'application/json' })
+    await call('setClock', 'POST', `${controls}/clock`, { advance_ms: -1 }, { 'content-type': 'application/json' })
+    await call('waitForMessage', 'GET', `${controls}/messages/wait?channel=email&timeout=0`, undefined, none)
+    await call('waitForMessage', 'GET', `${controls}/messages/wait?channel=whatsapp&to=%2B19999999999&timeout=1`, undefined, none)
+    const events = fetch(`${controls}/events`)
+    setTimeout(() => void api.sandbox.reset('journal'), 50)
+    seen.add('streamEvents')
+    await check('streamEvents', await events)
+    await call('deleteCapturedMessage', 'DELETE', `${controls}/messages/${sent.message_id}`, undefined, none)
+    await call('deleteCapturedMessage', 'DELETE', `${controls}/messages/${sent.message_id}`, undefined, none)
     await call('clearFaults', 'DELETE', `${controls}/faults`, undefined, none)
     await call('clearCapturedMessages', 'DELETE', `${controls}/messages`, undefined, none)
     await call('resetSandbox', 'POST', `${controls}/reset?scope=journal`, undefined, none)
