@@ -43,9 +43,11 @@ function authenticate(sandbox: SandboxState, request: Request): { key: ApiKeyCon
  * The one error path: whatever a guard or resolver threw becomes an {@link ApiError} — as is,
  * from a ZodError (a control's body or query), or a 500 without a stack for anything else.
  */
-export function toApiError(error: unknown): ApiError {
+export function toApiError(error: unknown, request?: Request): ApiError {
   if (error instanceof ApiError) return error
   if (error instanceof z.ZodError) return fromZodError(error)
+  // The client went away (a long poll, a stream): nobody reads this answer, and it is no sandbox bug.
+  if (request?.signal.aborted) return new ApiError(400, 'invalid_request', 'The request was aborted by the client.')
   // Unexpected failures are a sendbox bug: say so on stderr, never in the response body.
   console.error('[sendbox] unexpected error while handling a request:', error)
   return new ApiError(500, 'internal_error', 'Unexpected sandbox failure. This is a bug in sendbox; the request journal has the details.')
@@ -171,7 +173,7 @@ export async function runApiRequest(sandbox: SandboxState, request: Request, par
     const { body, raw } = await readRouteBody(route, request, trace)
     ;({ status, response } = answer(await route.resolve({ sandbox, request, key, url, params, query, body, raw, retryAfter }), headers, request))
   } catch (error) {
-    apiError = toApiError(error)
+    apiError = toApiError(error, request)
     status = apiError.status
     response = json(status, apiError.toBody(), { ...headers, ...apiError.headers }, request)
   }
@@ -237,7 +239,7 @@ export async function runControlRequest(sandbox: SandboxState, request: Request,
     const result = await route.resolve({ sandbox, request, url, params, query, body, raw, key: undefined as never, retryAfter: () => 0 })
     return answer(result, {}, request).response
   } catch (error) {
-    const apiError = toApiError(error)
+    const apiError = toApiError(error, request)
     return json(apiError.status, apiError.toBody(), { ...apiError.headers }, request)
   }
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { ApiError } from '../src/domain/errors.js'
 import { faultSpecSchema } from '../src/domain/faults.js'
-import { ClockNotControllableError } from '../src/domain/clock.js'
+import { ClockNotControllableError, parseClockBody } from '../src/domain/clock.js'
 import { summarize } from '../src/domain/channels/index.js'
 import { CHANNELS, MESSAGE_STATUSES, type OutboxFilter } from '../src/domain/outbox.js'
 import { maskKey } from '../src/domain/plans.js'
@@ -231,9 +231,10 @@ export const sandboxControlRoutes: Route[] = [
     description: '`{ "advance_ms": N }` moves sandbox time forward (lifecycle steps come due and their webhooks fire in order, rate-limit windows slide, timestamps follow); `{ "freeze": true|false }`; `{ "reset": true }` goes back to the real clock. Several at once apply reset → freeze → advance. A sandbox created with its own `now` option answers 400: that function rules its time.',
     body: clockChangeSchema,
     response: clockStateSchema,
-    resolve: ({ sandbox, body }) => {
+    resolve: ({ sandbox, raw }) => {
       try {
-        return { body: sandbox.clock.apply(body) }
+        // The schema has checked each field; the domain's parse adds "at least one" (missing_parameter).
+        return { body: sandbox.clock.apply(parseClockBody(raw)) }
       } catch (error) {
         if (error instanceof ClockNotControllableError) throw new ApiError(400, 'invalid_parameter', error.message)
         throw error
