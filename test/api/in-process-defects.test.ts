@@ -103,3 +103,33 @@ describe('the default clock (item 9)', () => {
     }
   })
 })
+
+describe('reset scope (item 11)', () => {
+  it('reset("everything") throws a TypeError naming the valid scopes (HTTP answers 400)', async () => {
+    const sandbox = createSandbox()
+    try {
+      await expect(sandbox.reset('everything' as never)).rejects.toThrow(TypeError)
+      await expect(sandbox.reset('everything' as never)).rejects.toThrow(/subscribers, messages, limits, faults, journal/)
+      const res = await getResponse(sandbox.handlers, new Request(`${new URL(sandbox.baseUrl).origin}/__sandbox/reset?scope=everything`, { method: 'POST' }))
+      expect(res?.status).toBe(400)
+    } finally {
+      sandbox.dispose()
+    }
+  })
+})
+
+describe('CORS preflight (item 12)', () => {
+  it('allows X-Sendbox-Admin-Token, so a page can call a guarded /__sandbox', async () => {
+    const server = await standalone({ adminToken: 'adm_cors_1' })
+    try {
+      const pre = await fetch(`${server.running.url}/__sandbox/messages`, {
+        method: 'OPTIONS',
+        headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-sendbox-admin-token' },
+      })
+      expect(pre.status).toBe(204)
+      expect(pre.headers.get('access-control-allow-headers') ?? '').toMatch(/X-Sendbox-Admin-Token/i)
+    } finally {
+      await server.close()
+    }
+  })
+})
