@@ -24,6 +24,8 @@ const { values } = parseArgs({
     concurrency: { type: 'string', default: '32' },
     'sample-ms': { type: 'string', default: '2000' },
     'abuse-only': { type: 'boolean', default: false },
+    /** Run bin/sendbox.ts through tsx instead of the built bundle (to measure a tree whose bundle is broken). */
+    'from-source': { type: 'boolean', default: false },
   },
 })
 const TOTAL = Number(values.requests)
@@ -33,7 +35,8 @@ const SAMPLE_MS = Number(values['sample-ms'])
 const EMAIL_POOL = 5_000
 
 const cli = resolve(import.meta.dirname, '../dist/bin/sendbox.js')
-const child = spawn(process.execPath, [cli, '--no-ui', '--port', '0', '--api-key', 'soak:enterprise', '--limit', 'enterprise=1000000'], { stdio: ['ignore', 'pipe', 'inherit'] })
+const entry = values['from-source'] ? ['--import', 'tsx', resolve(import.meta.dirname, '../bin/sendbox.ts')] : [cli]
+const child = spawn(process.execPath, [...entry, '--no-ui', '--port', '0', '--api-key', 'soak:enterprise', '--limit', 'enterprise=1000000'], { stdio: ['ignore', 'pipe', 'inherit'] })
 let banner = ''
 const port = await new Promise<number>((done, fail) => {
   const onData = (chunk: Buffer) => {
@@ -167,6 +170,33 @@ async function hostilePhase(): Promise<void> {
     if (wrong) process.exitCode = 1
   }
   console.log(`  server RSS after the hostile shapes: ${rssMb()} MB`)
+  // Issue 11: ~4,600 valid 900 KB emails ran the server out of heap; the outbox now has a byte budget (--max-outbox-mb, 256 by default).
+  const html = `<p>${'x'.repeat(900 * 1024)}</p>`
+  let worst = 0
+  let sent = 0
+  const flood = Array.from({ length: 8 }, async () => {
+    while (sent < 6_000 && !serverDied) {
+      const i = sent++
+      let answer: { status: number; body: string }
+      try {
+        answer = await send({ kind: 'big-email', method: 'POST', path: '/v1/email/send', headers: AUTH, body: JSON.stringify({ to: `big${i}@example.com`, subject: `Big ${i}`, html }), status: 200 })
+      } catch (error) {
+        answer = { status: 0, body: String(error) }
+      }
+      if (answer.status !== 200) {
+        console.log(`  big email #${i}: UNEXPECTED ${answer.status} ${answer.body.slice(0, 120)}`)
+        process.exitCode = 1
+        return
+      }
+      if (i % 100 === 0) worst = Math.max(worst, rssMb())
+    }
+  })
+  const floodStarted = performance.now()
+  await Promise.all(flood)
+  worst = Math.max(worst, rssMb())
+  const listing = await send({ kind: 'list', method: 'GET', path: '/__sandbox/messages?limit=100', headers: {}, status: 200 })
+  const health = JSON.parse((await send({ kind: 'health', method: 'GET', path: '/__sandbox/health', headers: {}, status: 200 })).body) as Record<string, unknown>
+  console.log(`  6,000 emails of 900 KB (5.3 GB) in ${((performance.now() - floodStarted) / 1000).toFixed(0)} s: server RSS max ${worst} MB, now ${rssMb()} MB; outbox ${health.messages} kept, ${health.messages_evicted} evicted; GET /__sandbox/messages?limit=100 → ${listing.status}, ${(Buffer.byteLength(listing.body) / 1024).toFixed(0)} KiB`)
 }
 
 await hostilePhase()

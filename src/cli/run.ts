@@ -26,8 +26,7 @@ export function baseUrlOf(settings: Pick<CliSettings, 'host' | 'port'>): string 
 /** Builds the sandbox the CLI's settings describe. */
 export async function sandboxFromSettings(settings: CliSettings): Promise<Sandbox> {
   const fixtures = settings.fixtures ? (await import('../../fixtures/load.js')).loadFixtures(settings.fixtures) : undefined
-  // maxOutboxBytes: the outbox's byte budget (issue 11; the option lands with the outbox's byte cap).
-  const options: SandboxOptions & { maxOutboxBytes?: number } = {
+  const options: SandboxOptions = {
     baseUrl: baseUrlOf(settings),
     apiKeys: settings.apiKeys?.map((k) => `${k.key}:${k.plan}:${k.account}`),
     limits: settings.limits,
@@ -98,9 +97,20 @@ export async function runCli(argv: string[], io = { stdout: process.stdout, stde
   // The terminal UI takes the screen only on a TTY; `--no-ui` or a pipe keeps one log line per request.
   // Ink draws nothing live when CI is set (is-in-ci): a CI job on a TTY gets log lines instead of a blank screen.
   const useUi = settings.ui && io.stdout.isTTY === true && !isCi(io.env)
+  let logging = !useUi
+  // The log's reader going away (`sendbox | head`, a parent that closed the pipe) must not take
+  // the server down with an EPIPE: stop logging, keep serving.
+  io.stdout.on('error', () => {
+    logging = false
+  })
   const log = useUi ? undefined : (entry: { method: string; path: string; status: number; ms: number }) => {
-    io.stdout.write(`${entry.method} ${entry.path} ${entry.status} ${entry.ms.toFixed(1)}ms\n`)
+    if (logging) io.stdout.write(`${entry.method} ${entry.path} ${entry.status} ${entry.ms.toFixed(1)}ms\n`)
   }
+  // A promise nobody awaited failing (a sendbox bug) is reported, not fatal: the request it
+  // belonged to has its answer (500 from the handlers' catch), the others go on.
+  process.on('unhandledRejection', (reason) => {
+    io.stderr.write(`[sendbox] unexpected error (unhandled rejection): ${reason instanceof Error ? reason.stack ?? reason.message : String(reason)}\n`)
+  })
   let running: RunningServer
   try {
     running = await startServer(sandbox, { port: settings.port, host: settings.host, onRequest: log, corsOrigins: settings.corsOrigins, allowedHosts: settings.allowedHosts })

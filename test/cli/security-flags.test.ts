@@ -84,3 +84,21 @@ describe('--cors-origin, --allowed-host, --max-outbox-mb', () => {
     }
   })
 })
+
+describe('the running CLI stays up', () => {
+  it('when the reader of its log goes away (EPIPE on stdout)', async () => {
+    const cli = await startCli(['--no-ui', '--port', '0'])
+    try {
+      cli.child.stdout!.destroy()
+      for (let i = 0; i < 20; i++) {
+        const answer = await fetch(`${cli.apiUrl}/subscribers?limit=1`, { headers: { authorization: 'Bearer test_pro' } })
+        expect(answer.status).toBe(200)
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      expect(cli.child.exitCode).toBeNull()
+      expect((await fetch(`${cli.origin}/__sandbox/health`)).status).toBe(200)
+    } finally {
+      cli.kill()
+    }
+  })
+})
