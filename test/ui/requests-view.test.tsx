@@ -112,6 +112,6 @@ describe('a request, opened', () => {
     await app.press('e')
     frame = app.frame()
     expect(frame).not.toContain('errors only ·')
-    expect(frame).toMatch(/GET\s+\/v1\/subscribers\?limit=2\s+200/)
+    expect(frame).toMatch(/GET\s+\/v1\/subscribers\s+200/)
   })
 })
