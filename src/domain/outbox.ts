@@ -122,6 +122,8 @@ export class Outbox {
   evicted = 0
   /** Bytes the kept messages hold, roughly (what `maxBytes` bounds). */
   bytes = 0
+  /** `waitFor` calls still waiting (each holds one timer and two listeners, nothing else). */
+  waiting = 0
   readonly capacity: number
   readonly maxBytes: number
   readonly deliveryMs: number
@@ -327,7 +329,11 @@ export class Outbox {
    * expect(sms.codes[0]).toMatch(/^\d{6}$/)
    */
   waitFor<F extends OutboxFilter>(filter: F, options: WaitOptions = {}): Promise<MessageFor<F>> {
-    checkFilter(filter, 'outbox.waitFor')
+    try {
+      checkFilter(filter, 'outbox.waitFor')
+    } catch (error) {
+      return Promise.reject(error)
+    }
     const timeout = options.timeout ?? 5_000
     if (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout < 0 || timeout > 2 ** 31 - 1) {
       return Promise.reject(new TypeError(`outbox.waitFor: timeout must be a number of milliseconds from 0 to ${2 ** 31 - 1} (got ${String(timeout)}).`))
@@ -339,8 +345,10 @@ export class Outbox {
     if (existing) return Promise.resolve(existing as MessageFor<F>)
     const signal = options.signal
     if (signal?.aborted) return Promise.reject(signal.reason)
+    this.waiting++
     return new Promise((resolve, reject) => {
       const settle = () => {
+        this.waiting--
         clearTimeout(timer)
         offCapture()
         offTransition()

@@ -1,5 +1,7 @@
 import { seededSubscribers } from '../../fixtures/subscribers.js'
+import type { Health } from '../schemas/controls.js'
 import { VERSION } from '../version.js'
+import { assertAdminToken } from './admin-token.js'
 import { SandboxClock } from './clock.js'
 import { SandboxEvents } from './events.js'
 import { loadHtmlTools } from './extract.js'
@@ -105,6 +107,7 @@ export class SandboxState {
     this.now = this.clock.now
     this.events = new SandboxEvents()
     this.seed = options.seed ?? 1
+    assertAdminToken(options.adminToken)
     this.adminToken = options.adminToken
     this.keys = resolveApiKeys(options.apiKeys)
     this.byKey = new Map(this.keys.map((k) => [k.key, k]))
@@ -194,7 +197,7 @@ export class SandboxState {
   }
 
   /** `GET /__sandbox/health`. */
-  health() {
+  health(): Health {
     return {
       ok: true as const,
       version: this.version,
@@ -203,6 +206,8 @@ export class SandboxState {
       max_messages: this.outbox.capacity,
       outbox_bytes: this.outbox.bytes,
       max_outbox_bytes: this.outbox.maxBytes,
+      waiters: this.outbox.waiting,
+      event_clients: this.events.size,
       requests: this.journal.size,
       faults: this.faults.size,
     }

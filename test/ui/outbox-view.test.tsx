@@ -27,7 +27,7 @@ describe('outbox view', () => {
   it('masks configured keys in the header; only the public default test_ keys show in full', async () => {
     app = mountUi({ apiKeys: ['acme_live_secret_123:pro'] })
     const frame = await app.waitFor((f) => f.includes('per min'))
-    expect(frame).toContain('acme_…123  Pro  0/1,000 per min')
+    expect(frame).toContain('ac…23  Pro  0/1,000 per min')
     expect(frame).not.toContain('acme_live_secret_123')
   })
 
