@@ -1,0 +1,168 @@
+/*
+ * The threaded transport's HTTP worker. It runs the single-thread server of http-server.ts
+ * as it is — Host and Origin checks, CORS, the body cap, timeouts, the 400 `invalid_request`
+ * answers below HTTP, keep-alive drain, streamed bodies — over a stand-in for the sandbox whose
+ * one handler forwards each request to the main thread, where the one sandbox answers it.
+ * Every transport rule is the single-thread server's own code; only the answer crosses threads.
+ */
+import { parentPort, workerData } from 'node:worker_threads'
+import { http } from 'msw'
+import { bufferedBodyOf, textAnswer } from '../../handlers/guard.js'
+import type { Sandbox } from '../index.js'
+import { startServer, type RequestLog, type RunningServer } from './http-server.js'
+import type { FromWorker, HeaderPairs, ToWorker, WorkerSetup } from './threaded-protocol.js'
+
+const port = parentPort!
+const setup = workerData as WorkerSetup
+const post = (message: FromWorker, transfer?: ArrayBuffer[]) => port.postMessage(message, transfer)
+
+interface Pending {
+  resolve(response: Response | undefined): void
+  reject(error: Error): void
+}
+/** Requests sent to the main thread, by id, until their answer (or its head, for a stream) is back. */
+const pending = new Map<number, Pending>()
+/** Streamed bodies: the controller and the pull waiting for the next chunk. */
+const streams = new Map<number, { controller: ReadableStreamDefaultController<Uint8Array>; pulled?: () => void }>()
+let nextId = 1
+
+function headersOf(pairs: HeaderPairs): Headers {
+  const headers = new Headers()
+  for (let i = 0; i < pairs.length; i += 2) headers.append(pairs[i], pairs[i + 1])
+  return headers
+}
+
+function streamedResponse(id: number, status: number, pairs: HeaderPairs): Response {
+  const body = new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        streams.set(id, { controller })
+      },
+      pull() {
+        const stream = streams.get(id)
+        if (!stream) return
+        return new Promise<void>((resume) => {
+          stream.pulled = resume
+          post({ t: 'pull', id })
+        })
+      },
+      cancel() {
+        streams.delete(id)
+        post({ t: 'cancel', id })
+      },
+    },
+    { highWaterMark: 0 },
+  )
+  return new Response(body, { status, headers: headersOf(pairs) })
+}
+
+port.on('message', (message: ToWorker) => {
+  switch (message.t) {
+    case 'answer': {
+      const waiting = pending.get(message.id)
+      pending.delete(message.id)
+      waiting?.resolve(textAnswer(message.status, message.text, headersOf(message.headers)))
+      return
+    }
+    case 'none': {
+      const waiting = pending.get(message.id)
+      pending.delete(message.id)
+      waiting?.resolve(undefined)
+      return
+    }
+    case 'stream': {
+      const waiting = pending.get(message.id)
+      pending.delete(message.id)
+      if (waiting) waiting.resolve(streamedResponse(message.id, message.status, message.headers))
+      else post({ t: 'cancel', id: message.id })
+      return
+    }
+    case 'chunk': {
+      const stream = streams.get(message.id)
+      if (!stream) return
+      stream.controller.enqueue(message.chunk)
+      stream.pulled?.()
+      stream.pulled = undefined
+      return
+    }
+    case 'end': {
+      const stream = streams.get(message.id)
+      streams.delete(message.id)
+      stream?.controller.close()
+      stream?.pulled?.()
+      return
+    }
+    case 'error': {
+      const waiting = pending.get(message.id)
+      pending.delete(message.id)
+      waiting?.reject(new Error(`the main thread failed to answer: ${message.message}`))
+      return
+    }
+    case 'close':
+      void running?.close().then(() => {
+        post({ t: 'closed' })
+        port.close()
+      })
+      return
+  }
+})
+
+/** The one handler: every request the transport lets through goes to the main thread. */
+const forward = http.all('*', ({ request }) =>
+  new Promise<Response | undefined>((resolve, reject) => {
+    const id = nextId++
+    const headers: HeaderPairs = []
+    request.headers.forEach((value, name) => {
+      headers.push(name, value)
+    })
+    // A copy the size of the body, transferred (the transport's buffer may be a slice of a shared pool).
+    const buffered = bufferedBodyOf(request)
+    const body = buffered !== undefined && buffered.length > 0 ? Uint8Array.prototype.slice.call(buffered) : undefined
+    const onAbort = () => {
+      if (!pending.delete(id)) return
+      post({ t: 'abort', id })
+      reject(request.signal.reason instanceof Error ? request.signal.reason : new Error('aborted'))
+    }
+    pending.set(id, {
+      resolve(response) {
+        request.signal.removeEventListener('abort', onAbort)
+        resolve(response)
+      },
+      reject(error) {
+        request.signal.removeEventListener('abort', onAbort)
+        reject(error)
+      },
+    })
+    request.signal.addEventListener('abort', onAbort, { once: true })
+    post({ t: 'request', id, method: request.method, url: request.url, headers, body }, body ? [body.buffer as ArrayBuffer] : undefined)
+  }),
+)
+
+const keys = new Set(setup.keys)
+/** What http-server.ts reads of a sandbox: the base URL, the handlers, the key check and the admin token. */
+const standIn = {
+  baseUrl: setup.baseUrl,
+  handlers: [forward],
+  adminToken: setup.adminToken,
+  authenticate: (token: string) => (keys.has(token) ? { key: token } : undefined),
+} as unknown as Sandbox
+
+let running: RunningServer | undefined
+const options = {
+  port: setup.port,
+  host: setup.host,
+  timeouts: setup.timeouts,
+  corsOrigins: setup.corsOrigins,
+  allowedHosts: setup.allowedHosts,
+  onRequest: setup.log ? (entry: RequestLog) => post({ t: 'log', entry }) : undefined,
+}
+startServer(standIn, options).then(
+  (started) => {
+    running = started
+    post({ t: 'listening', port: started.port, url: started.url })
+  },
+  (error: NodeJS.ErrnoException) => {
+    post({ t: 'failed', code: error.code, message: error.message })
+    port.close()
+  },
+)
