@@ -6,7 +6,6 @@
  * Every transport rule is the single-thread server's own code; only the answer crosses threads.
  */
 import { parentPort, workerData } from 'node:worker_threads'
-import { http } from 'msw'
 import { bufferedBodyOf, textAnswer } from '../../handlers/guard.js'
 import type { Sandbox } from '../index.js'
 import { startServer, type RequestLog, type RunningServer } from './http-server.js'
@@ -107,9 +106,9 @@ port.on('message', (message: ToWorker) => {
   }
 })
 
-/** The one handler: every request the transport lets through goes to the main thread. */
-const forward = http.all('*', ({ request }) =>
-  new Promise<Response | undefined>((resolve, reject) => {
+/** Sends a request the transport let through to the main thread; resolves with its answer (undefined: no handler matched). */
+function forward(request: Request): Promise<Response | undefined> {
+  return new Promise<Response | undefined>((resolve, reject) => {
     const id = nextId++
     const headers: HeaderPairs = []
     request.headers.forEach((value, name) => {
@@ -135,14 +134,26 @@ const forward = http.all('*', ({ request }) =>
     })
     request.signal.addEventListener('abort', onAbort, { once: true })
     post({ t: 'request', id, method: request.method, url: request.url, headers, body }, body ? [body.buffer as ArrayBuffer] : undefined)
-  }),
-)
+  })
+}
+
+/**
+ * The one "handler" msw's `getResponse` runs in the worker: it forwards the request as it is.
+ * msw calls a handler's `run` only; an `HttpHandler` would first clone the request and parse its
+ * URL and cookies — work the main thread's handlers do again — so this one skips straight to it.
+ */
+const forwardingHandler = {
+  async run({ request }: { request: Request }) {
+    const response = await forward(request)
+    return response === undefined ? null : { handler: forwardingHandler, request, response }
+  },
+}
 
 const keys = new Set(setup.keys)
 /** What http-server.ts reads of a sandbox: the base URL, the handlers, the key check and the admin token. */
 const standIn = {
   baseUrl: setup.baseUrl,
-  handlers: [forward],
+  handlers: [forwardingHandler],
   adminToken: setup.adminToken,
   authenticate: (token: string) => (keys.has(token) ? { key: token } : undefined),
 } as unknown as Sandbox
