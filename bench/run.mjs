@@ -30,7 +30,7 @@ const { values: flags } = parseArgs({
     runs: { type: 'string', default: '1' },
     out: { type: 'string', default: 'bench/results/latest.md' },
     only: { type: 'string', default: 'throughput,start,import,inprocess,scale,soak' },
-    targets: { type: 'string', default: 'sendbox,threads,wiremock,floor,baseline' },
+    targets: { type: 'string', default: 'sendbox,sendbox-v8,threads,wiremock,floor,baseline' },
     threads: { type: 'string', default: '' },
     'soak-requests': { type: 'string', default: '' },
   },
@@ -90,6 +90,8 @@ const allTargets = [
   ...(existsSync('dist/src/server/threaded-server.js')
     ? [{ id: 'threads', label: `sendbox (threaded transport, --threads ${THREADS})`, args: (port, subs) => ['bench/targets/threaded-server.mjs', '--threads', String(THREADS), ...sandboxFlags(port, subs)] }]
     : []),
+  // The same CLI with V8's own heap sizing and no idle settle: what the loader's memory flags cost.
+  { id: 'sendbox-v8', label: 'sendbox, 1 thread, V8 heap defaults (SENDBOX_V8_FLAGS=)', args: (port, subs) => ['dist/bin/sendbox.js', ...sandboxFlags(port, subs)], env: { ...process.env, SENDBOX_V8_FLAGS: '', SENDBOX_NO_SETTLE: '1' } },
   { id: 'express', label: 'sendbox (express 5 + http-middleware)', args: (port, subs) => ['bench/targets/express-server.mjs', ...sandboxFlags(port, subs)] },
   { id: 'wiremock', label: 'WireMock 3 standalone (stubs, no journal)', command: 'java', args: (port) => wiremockArgs(java.jar, wiremockRoot, port) },
   { id: 'floor', label: 'MSW floor (node:http + getResponse + 1 fixed handler)', args: (port) => ['bench/targets/msw-floor-server.mjs', '--port', String(port), '--answers', answersFile] },
@@ -137,7 +139,7 @@ const memory = {} // memory[target] = { idle: [], afterLoad: [] }
 for (let run = 0; parts.has('throughput') && run < runs; run++) {
   for (const target of targets) {
     const port = await freePort()
-    const { child } = await startTarget({ command: target.command, args: target.args(port), port, readyPath: READY_PATH, readyHeaders: AUTH })
+    const { child } = await startTarget({ command: target.command, args: target.args(port), port, readyPath: READY_PATH, readyHeaders: AUTH, env: target.env })
     try {
       await new Promise((resolve) => setTimeout(resolve, 1000))
       const mem = (memory[target.id] ??= { idle: [], afterLoad: [] })
@@ -171,7 +173,7 @@ for (let run = 0; parts.has('throughput') && run < runs; run++) {
 const starts = {}
 const idleDefault = {}
 const startVariants = [
-  ...targets.map((target) => ({ id: target.id, command: target.command, args: target.args, env: process.env })),
+  ...targets.map((target) => ({ id: target.id, command: target.command, args: target.args, env: target.env ?? process.env })),
   // The first start after an install pays for compiling the bundle: no code cache yet.
   ...(has('sendbox') ? [{ id: 'sendbox-cold', args: targets.find((t) => t.id === 'sendbox').args, env: { ...process.env, SENDBOX_NO_COMPILE_CACHE: '1' } }] : []),
 ]

@@ -1,21 +1,26 @@
 /**
  * Alternating A/B of server variants under the bench's load (50 connections, 2 s warm-up + 6 s,
  * `--rounds` rounds): req/s, p99, server CPU µs per request and RSS after. Variants:
- *   single       the CLI as shipped (dist/bin/sendbox.js)
- *   single-speed the CLI without the loader's memory flag (SENDBOX_V8_SPEED=1)
- *   threads      the threaded transport, 2 threads (bench/targets/threaded-server.mjs)
+ *   single          the CLI as shipped (dist/bin/sendbox.js)
+ *   v8-defaults     the CLI with V8's own heap sizing (SENDBOX_V8_FLAGS='')
+ *   grow-50, grow-50-semi-1, size   the CLI with other V8 flags set by its loader
+ *   threads         the threaded transport, 2 threads (bench/targets/threaded-server.mjs)
  * Usage: node bench/experiments/compare-variants.mjs [--rounds N] [--variants a,b]
  */
 import { parseArgs } from 'node:util'
 import { measure } from '../lib/load.mjs'
 import { freePort, median, rssMb, startTarget, stopTarget } from '../lib/processes.mjs'
 
-const { values } = parseArgs({ options: { rounds: { type: 'string', default: '2' }, variants: { type: 'string', default: 'single,single-speed,threads' } } })
+const { values } = parseArgs({ options: { rounds: { type: 'string', default: '2' }, variants: { type: 'string', default: 'v8-defaults,grow-50,grow-50-semi-1,size' } } })
 const AUTH = { authorization: 'Bearer bench', 'content-type': 'application/json' }
 const flags = (port) => ['--no-ui', '--port', String(port), '--subscribers', '1000', '--api-key', 'bench:enterprise', '--limit', 'enterprise=1000000']
+const cli = (v8Flags) => ({ args: (port) => ['dist/bin/sendbox.js', ...flags(port)], env: v8Flags === undefined ? process.env : { ...process.env, SENDBOX_V8_FLAGS: v8Flags } })
 const all = {
-  single: { args: (port) => ['dist/bin/sendbox.js', ...flags(port)] },
-  'single-speed': { args: (port) => ['dist/bin/sendbox.js', ...flags(port)], env: { ...process.env, SENDBOX_V8_SPEED: '1' } },
+  single: cli(undefined),
+  'v8-defaults': cli(''),
+  'grow-50': cli('--heap-growing-percent=50'),
+  'grow-50-semi-1': cli('--heap-growing-percent=50 --semi-space-growth-factor=1'),
+  'size': cli('--optimize-for-size'),
   threads: { args: (port) => ['bench/targets/threaded-server.mjs', '--threads', '2', ...flags(port)] },
 }
 const endpoints = {
@@ -41,7 +46,7 @@ for (const [name, byEndpoint] of Object.entries(results)) {
   for (const endpoint of Object.keys(endpoints)) {
     const runs = byEndpoint[endpoint]
     const m = (f) => Math.round(median(runs.map((r) => r[f])))
-    console.log(`${name.padEnd(13)} ${endpoint.padEnd(5)} ${m('rps')} req/s  p99 ${m('p99')} ms  process CPU ${m('cpuUsPerRequest')} µs/req`)
+    console.log(`${name.padEnd(15)} ${endpoint.padEnd(5)} ${m('rps')} req/s  p99 ${m('p99')} ms  process CPU ${m('cpuUsPerRequest')} µs/req`)
   }
-  console.log(`${name.padEnd(13)} RSS after load ${Math.round(median(byEndpoint.rss))} MB`)
+  console.log(`${name.padEnd(15)} RSS after load ${Math.round(median(byEndpoint.rss))} MB`)
 }

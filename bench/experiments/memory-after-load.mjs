@@ -20,6 +20,7 @@ const ask = async (label, what = 'report') => {
   child.send(what)
   const r = await next()
   console.log(`${label.padEnd(22)} rss ${r.rss}  heap ${r.heapUsed}/${r.heapTotal}  external ${r.external} (buffers ${r.arrayBuffers})  new ${r.spaces.new.used}/${r.spaces.new.size}  old ${r.spaces.old.used}/${r.spaces.old.size}  code ${r.spaces.code.size}  lo ${r.spaces.large_object.size}  outbox ${r.outbox}`)
+  if (r.requests) console.log(`${''.padEnd(22)} GC so far: ${Object.entries(r.gc).map(([k, v]) => `${k} ${v.count}× ${Math.round(v.ms)} ms`).join(', ')}; ${r.requests} requests → ${Math.round((Object.values(r.gc).reduce((a, v) => a + v.ms, 0) * 1000) / r.requests)} µs GC per request`)
 }
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
 await sleep(1000)

@@ -4,6 +4,7 @@
  * own parser) plus `--threads N` (default: the transport's default for this machine).
  * Usage: node bench/targets/threaded-server.mjs [--threads N] --port N [sendbox flags]
  */
+import './loader-v8-flags.mjs'
 import { parseCli } from '../../dist/src/cli/options.js'
 import { sandboxFromSettings } from '../../dist/src/cli/run.js'
 import { startThreadedServer } from '../../dist/src/server/threaded-server.js'
