@@ -33,7 +33,8 @@ export type FromWorker =
   /** The client went away during a streamed body: stop reading it. */
   | { t: 'cancel'; id: number }
   | { t: 'log'; entry: RequestLog }
-  | { t: 'listening'; port: number; url: string }
+  | { t: 'listening'; port: number; url: string; address: { address: string; family: string; port: number } }
+  | { t: 'connections'; id: number; count: number }
   | { t: 'failed'; code: string | undefined; message: string }
   | { t: 'closed' }
 
@@ -50,3 +51,5 @@ export type ToWorker =
   | { t: 'error'; id: number; message: string }
   /** Stop accepting, answer what is in flight, close keep-alive connections as they become idle. */
   | { t: 'close' }
+  /** How many connections the worker's server holds (`getConnections`). */
+  | { t: 'connections'; id: number }

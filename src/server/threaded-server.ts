@@ -8,6 +8,7 @@
  * one place). What crosses threads is the request (method, URL, headers, body bytes) and the
  * answer (status, headers, the guard's JSON text, or a body stream chunk by chunk).
  */
+import type { AddressInfo } from 'node:net'
 import { Worker } from 'node:worker_threads'
 import { getResponse } from 'msw'
 import { answerTextOf, attachBufferedBody } from '../../handlers/guard.js'
@@ -40,6 +41,10 @@ export interface RunningTransport {
   threads: number
   /** The node:http server, in this thread only when `threads` is 1. */
   server: RunningServer['server'] | undefined
+  /** The bound address, as `server.address()` gives it. */
+  address: AddressInfo
+  /** Connections the server holds now, as `server.getConnections` counts them. */
+  connections(): Promise<number>
   /** Stops accepting, answers what is in flight, closes keep-alive connections as they go idle. */
   close(): Promise<void>
 }
@@ -98,7 +103,15 @@ export async function startThreadedServer(sandbox: Sandbox, options: ThreadedSer
   const threads = options.threads ?? defaultThreads((await import('node:os')).availableParallelism())
   if (threads <= 1) {
     const running = await startServer(sandbox, options)
-    return { url: running.url, port: running.port, threads: 1, server: running.server, close: () => running.close() }
+    return {
+      url: running.url,
+      port: running.port,
+      threads: 1,
+      server: running.server,
+      address: running.server.address() as AddressInfo,
+      connections: () => new Promise((resolve) => running.server.getConnections((_error, count) => resolve(count ?? 0))),
+      close: () => running.close(),
+    }
   }
 
   const setup: WorkerSetup = {
@@ -162,7 +175,9 @@ export async function startThreadedServer(sandbox: Sandbox, options: ThreadedSer
   }
 
   let closed: (() => void) | undefined
-  const listening = new Promise<{ port: number; url: string }>((resolve, reject) => {
+  const counting = new Map<number, (count: number) => void>()
+  let nextCount = 1
+  const listening = new Promise<{ port: number; url: string; address: AddressInfo }>((resolve, reject) => {
     worker.on('message', (message: FromWorker) => {
       switch (message.t) {
         case 'request':
@@ -184,7 +199,11 @@ export async function startThreadedServer(sandbox: Sandbox, options: ThreadedSer
           options.onRequest?.(message.entry)
           return
         case 'listening':
-          resolve({ port: message.port, url: message.url })
+          resolve({ port: message.port, url: message.url, address: message.address as AddressInfo })
+          return
+        case 'connections':
+          counting.get(message.id)?.(message.count)
+          counting.delete(message.id)
           return
         case 'failed':
           reject(Object.assign(new Error(message.message), { code: message.code }))
@@ -204,19 +223,26 @@ export async function startThreadedServer(sandbox: Sandbox, options: ThreadedSer
       closed?.()
     })
   })
-  let address: { port: number; url: string }
+  let bound: { port: number; url: string; address: AddressInfo }
   try {
-    address = await listening
+    bound = await listening
   } catch (error) {
     await worker.terminate()
     throw error
   }
   let closing: Promise<void> | undefined
   return {
-    url: address.url,
-    port: address.port,
+    url: bound.url,
+    port: bound.port,
     threads: 2,
     server: undefined,
+    address: bound.address,
+    connections: () =>
+      new Promise<number>((resolve) => {
+        const id = nextCount++
+        counting.set(id, resolve)
+        post({ t: 'connections', id })
+      }),
     close: () =>
       (closing ??= new Promise<void>((done) => {
         closed = () => {

@@ -5,6 +5,7 @@
  * one handler forwards each request to the main thread, where the one sandbox answers it.
  * Every transport rule is the single-thread server's own code; only the answer crosses threads.
  */
+import type { AddressInfo } from 'node:net'
 import { parentPort, workerData } from 'node:worker_threads'
 import { bufferedBodyOf, textAnswer } from '../../handlers/guard.js'
 import type { Sandbox } from '../index.js'
@@ -97,6 +98,12 @@ port.on('message', (message: ToWorker) => {
       waiting?.reject(new Error(`the main thread failed to answer: ${message.message}`))
       return
     }
+    case 'connections': {
+      const { id } = message
+      if (!running) return post({ t: 'connections', id, count: 0 })
+      running.server.getConnections((_error, count) => post({ t: 'connections', id, count: count ?? 0 }))
+      return
+    }
     case 'close':
       void running?.close().then(() => {
         post({ t: 'closed' })
@@ -170,7 +177,7 @@ const options = {
 startServer(standIn, options).then(
   (started) => {
     running = started
-    post({ t: 'listening', port: started.port, url: started.url })
+    post({ t: 'listening', port: started.port, url: started.url, address: started.server.address() as AddressInfo })
   },
   (error: NodeJS.ErrnoException) => {
     post({ t: 'failed', code: error.code, message: error.message })
