@@ -11,7 +11,7 @@
 import type { AddressInfo } from 'node:net'
 import { Worker } from 'node:worker_threads'
 import { getResponse } from 'msw'
-import { answerTextOf, attachBufferedBody } from '../../handlers/guard.js'
+import { answerTextOf, attachBufferedBody } from '../../handlers/body.js'
 import type { Sandbox } from '../index.js'
 import { startServer, type RunningServer, type ServerOptions } from './http-server.js'
 import type { FromWorker, HeaderPairs, ToWorker, WorkerSetup } from './threaded-protocol.js'

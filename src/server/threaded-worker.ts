@@ -7,7 +7,7 @@
  */
 import type { AddressInfo } from 'node:net'
 import { parentPort, workerData } from 'node:worker_threads'
-import { bufferedBodyOf, textAnswer } from '../../handlers/guard.js'
+import { bufferedBodyOf, textAnswer } from '../../handlers/body.js'
 import type { Sandbox } from '../index.js'
 import { startServer, type RequestLog, type RunningServer } from './http-server.js'
 import type { FromWorker, HeaderPairs, ToWorker, WorkerSetup } from './threaded-protocol.js'
