@@ -29,8 +29,7 @@ for (const flag of V8_FLAGS.split(' ').filter(Boolean)) setFlagsFromString(flag)
 // generation's garbage until its next limit, for as long as the process idles. One full collection
 // when the event loop goes from busy to idle gives that back (~40–80 MB). SENDBOX_NO_SETTLE=1 skips it.
 if (!process.env.SENDBOX_NO_SETTLE) {
-  setFlagsFromString('--expose-gc')
-  const collect = runInNewContext('gc')
+  let collect // made on first use: a fresh context costs a few ms that start-up need not pay
   let before = performance.eventLoopUtilization()
   let busy = false
   setInterval(() => {
@@ -40,6 +39,10 @@ if (!process.env.SENDBOX_NO_SETTLE) {
     if (utilization > 0.05) busy = true
     else if (busy && utilization < 0.01) {
       busy = false
+      if (!collect) {
+        setFlagsFromString('--expose-gc')
+        collect = runInNewContext('gc')
+      }
       collect()
     }
   }, 2000).unref()

@@ -23,7 +23,7 @@ export interface ThreadedServerOptions extends ServerOptions {
    * Threads serving HTTP: 1 is the single-thread server of http-server.ts; 2 or more puts HTTP
    * on one worker thread beside the main thread. Node 20 cannot share a listening socket between
    * threads (no SO_REUSEPORT before Node 22.12), and the main thread is the bottleneck anyway, so
-   * more than 2 gives the same as 2. Default {@link defaultThreads}.
+   * more than 2 gives the same as 2. Default {@link DEFAULT_THREADS}.
    */
   threads?: number
   /**
@@ -50,12 +50,12 @@ export interface RunningTransport {
 }
 
 /**
- * Threads by default: 2 (HTTP on a worker) when the machine has at least 2 cores, else 1.
- * Measured in docs/performance.md.
+ * Threads by default: 1. On the 2-core machine it was built on, with the load generator on the
+ * same cores, the second thread lost more to messaging and the worker's own Fetch objects than
+ * it gained (docs/performance.md has the runs); `threads: 2` is there for machines with a core to
+ * spare, measured before it is made a default.
  */
-export function defaultThreads(cores: number): number {
-  return cores >= 2 ? 2 : 1
-}
+export const DEFAULT_THREADS = 1
 
 function startWorker(options: ThreadedServerOptions, setup: WorkerSetup): Worker {
   if (options.workerUrl) return new Worker(options.workerUrl, { workerData: setup })
@@ -100,7 +100,7 @@ function pairsOf(headers: Headers): HeaderPairs {
  * await running.close()
  */
 export async function startThreadedServer(sandbox: Sandbox, options: ThreadedServerOptions = {}): Promise<RunningTransport> {
-  const threads = options.threads ?? defaultThreads((await import('node:os')).availableParallelism())
+  const threads = options.threads ?? DEFAULT_THREADS
   if (threads <= 1) {
     const running = await startServer(sandbox, options)
     return {
