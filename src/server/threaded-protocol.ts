@@ -47,8 +47,8 @@ export type ToWorker =
   | { t: 'stream'; id: number; status: number; headers: HeaderPairs }
   | { t: 'chunk'; id: number; chunk: Uint8Array }
   | { t: 'end'; id: number }
-  /** The main thread failed to answer (a sandbox bug): the transport answers 500 internal_error. */
-  | { t: 'error'; id: number; message: string }
+  /** getResponse threw on the main thread (a sandbox bug, or the client's abort): thrown in the worker alike. */
+  | { t: 'error'; id: number; name: string; message: string }
   /** Stop accepting, answer what is in flight, close keep-alive connections as they become idle. */
   | { t: 'close' }
   /** How many connections the worker's server holds (`getConnections`). */

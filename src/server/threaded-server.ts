@@ -149,9 +149,11 @@ export async function startThreadedServer(sandbox: Sandbox, options: ThreadedSer
       readers.set(id, response.body.getReader())
       post({ t: 'stream', id, status: response.status, headers: pairsOf(response.headers) })
     } catch (error) {
-      if (controller.signal.aborted) return
-      console.error('[sendbox] unexpected server error:', error)
-      post({ t: 'error', id, message: error instanceof Error ? error.message : String(error) })
+      // The worker's transport decides, as the single-thread server does: a gone client is no bug;
+      // otherwise 500 internal_error. The stack is only here: say it on this thread's stderr.
+      if (!controller.signal.aborted) console.error('[sendbox] unexpected server error (main thread):', error)
+      const name = error instanceof Error ? error.name : 'Error'
+      post({ t: 'error', id, name, message: error instanceof Error ? error.message : String(error) })
     } finally {
       inFlight.delete(id)
     }

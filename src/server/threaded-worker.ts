@@ -95,7 +95,8 @@ port.on('message', (message: ToWorker) => {
     case 'error': {
       const waiting = pending.get(message.id)
       pending.delete(message.id)
-      waiting?.reject(new Error(`the main thread failed to answer: ${message.message}`))
+      // The same kind of error the single-thread server's getResponse would have thrown.
+      waiting?.reject(message.name === 'AbortError' ? new DOMException(message.message, 'AbortError') : Object.assign(new Error(message.message), { name: message.name }))
       return
     }
     case 'connections': {
@@ -124,10 +125,10 @@ function forward(request: Request): Promise<Response | undefined> {
     // A copy the size of the body, transferred (the transport's buffer may be a slice of a shared pool).
     const buffered = bufferedBodyOf(request)
     const body = buffered !== undefined && buffered.length > 0 ? Uint8Array.prototype.slice.call(buffered) : undefined
+    // The client went away: abort the main thread's Request too, and wait for its answer as the
+    // single-thread server waits for getResponse (a long-poll rejects, an ordinary route answers).
     const onAbort = () => {
-      if (!pending.delete(id)) return
-      post({ t: 'abort', id })
-      reject(request.signal.reason instanceof Error ? request.signal.reason : new Error('aborted'))
+      if (pending.has(id)) post({ t: 'abort', id })
     }
     pending.set(id, {
       resolve(response) {
