@@ -33,6 +33,8 @@ export type FromWorker =
   /** The client went away during a streamed body: stop reading it. */
   | { t: 'cancel'; id: number }
   | { t: 'log'; entry: RequestLog }
+  /** What the worker's transport writes with console.error (its "unexpected server error" lines): said by the main thread. */
+  | { t: 'console-error'; args: unknown[] }
   | { t: 'listening'; port: number; url: string; address: { address: string; family: string; port: number } }
   | { t: 'connections'; id: number; count: number }
   | { t: 'failed'; code: string | undefined; message: string }
@@ -48,7 +50,7 @@ export type ToWorker =
   | { t: 'chunk'; id: number; chunk: Uint8Array }
   | { t: 'end'; id: number }
   /** getResponse threw on the main thread (a sandbox bug, or the client's abort): thrown in the worker alike. */
-  | { t: 'error'; id: number; name: string; message: string }
+  | { t: 'error'; id: number; name: string; message: string; stack: string | undefined }
   /** Stop accepting, answer what is in flight, close keep-alive connections as they become idle. */
   | { t: 'close' }
   /** How many connections the worker's server holds (`getConnections`). */

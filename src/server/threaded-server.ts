@@ -150,10 +150,9 @@ export async function startThreadedServer(sandbox: Sandbox, options: ThreadedSer
       post({ t: 'stream', id, status: response.status, headers: pairsOf(response.headers) })
     } catch (error) {
       // The worker's transport decides, as the single-thread server does: a gone client is no bug;
-      // otherwise 500 internal_error. The stack is only here: say it on this thread's stderr.
-      if (!controller.signal.aborted) console.error('[sendbox] unexpected server error (main thread):', error)
+      // otherwise 500 internal_error and its line on stderr (with this error's stack).
       const name = error instanceof Error ? error.name : 'Error'
-      post({ t: 'error', id, name, message: error instanceof Error ? error.message : String(error) })
+      post({ t: 'error', id, name, message: error instanceof Error ? error.message : String(error), stack: error instanceof Error ? error.stack : undefined })
     } finally {
       inFlight.delete(id)
     }
@@ -199,6 +198,9 @@ export async function startThreadedServer(sandbox: Sandbox, options: ThreadedSer
         }
         case 'log':
           options.onRequest?.(message.entry)
+          return
+        case 'console-error':
+          console.error(...message.args)
           return
         case 'listening':
           resolve({ port: message.port, url: message.url, address: message.address as AddressInfo })

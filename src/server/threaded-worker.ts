@@ -16,6 +16,16 @@ const port = parentPort!
 const setup = workerData as WorkerSetup
 const post = (message: FromWorker, transfer?: ArrayBuffer[]) => port.postMessage(message, transfer)
 
+// The transport's error lines go out through the main thread's console, where the process's
+// other output and any spy on it are (Errors cross structured clone with name, message and stack).
+console.error = (...args: unknown[]) => {
+  try {
+    post({ t: 'console-error', args })
+  } catch {
+    post({ t: 'console-error', args: args.map(String) })
+  }
+}
+
 interface Pending {
   resolve(response: Response | undefined): void
   reject(error: Error): void
@@ -96,7 +106,7 @@ port.on('message', (message: ToWorker) => {
       const waiting = pending.get(message.id)
       pending.delete(message.id)
       // The same kind of error the single-thread server's getResponse would have thrown.
-      waiting?.reject(message.name === 'AbortError' ? new DOMException(message.message, 'AbortError') : Object.assign(new Error(message.message), { name: message.name }))
+      waiting?.reject(message.name === 'AbortError' ? new DOMException(message.message, 'AbortError') : Object.assign(new Error(message.message), { name: message.name, stack: message.stack }))
       return
     }
     case 'connections': {
