@@ -130,8 +130,13 @@ export async function startThreadedServer(sandbox: Sandbox, options: ThreadedSer
 
   /** Aborts for requests in flight, by id (the client went away). */
   const inFlight = new Map<number, AbortController>()
-  /** Body streams being written, by id. */
+  /** Body streams being written, by id, and their requests' aborts. */
   const readers = new Map<number, ReadableStreamDefaultReader<Uint8Array>>()
+  const streaming = new Map<number, AbortController>()
+  const forget = (id: number) => {
+    readers.delete(id)
+    streaming.delete(id)
+  }
 
   async function answer(id: number, method: string, url: string, headers: HeaderPairs, body: Uint8Array | undefined): Promise<void> {
     const controller = new AbortController()
@@ -147,6 +152,8 @@ export async function startThreadedServer(sandbox: Sandbox, options: ThreadedSer
         return post({ t: 'answer', id, status: response.status, headers: pairsOf(response.headers), text: text ?? '' })
       }
       readers.set(id, response.body.getReader())
+      // The request stays abortable while its body streams (see `pull`, which forgets it at the end).
+      streaming.set(id, controller)
       post({ t: 'stream', id, status: response.status, headers: pairsOf(response.headers) })
     } catch (error) {
       // The worker's transport decides, as the single-thread server does: a gone client is no bug;
@@ -164,13 +171,13 @@ export async function startThreadedServer(sandbox: Sandbox, options: ThreadedSer
     try {
       const { done, value } = await reader.read()
       if (done) {
-        readers.delete(id)
+        forget(id)
         return post({ t: 'end', id })
       }
       const chunk = Uint8Array.prototype.slice.call(value)
       post({ t: 'chunk', id, chunk }, [chunk.buffer as ArrayBuffer])
     } catch {
-      readers.delete(id)
+      forget(id)
       post({ t: 'end', id })
     }
   }
@@ -185,14 +192,14 @@ export async function startThreadedServer(sandbox: Sandbox, options: ThreadedSer
           void answer(message.id, message.method, message.url, message.headers, message.body)
           return
         case 'abort':
-          inFlight.get(message.id)?.abort(new DOMException('The client closed the connection before the answer was sent.', 'AbortError'))
+          ;(inFlight.get(message.id) ?? streaming.get(message.id))?.abort(new DOMException('The client closed the connection before the answer was sent.', 'AbortError'))
           return
         case 'pull':
           void pull(message.id)
           return
         case 'cancel': {
           const reader = readers.get(message.id)
-          readers.delete(message.id)
+          forget(message.id)
           void reader?.cancel().catch(() => undefined)
           return
         }
@@ -252,6 +259,7 @@ export async function startThreadedServer(sandbox: Sandbox, options: ThreadedSer
         closed = () => {
           for (const reader of readers.values()) void reader.cancel().catch(() => undefined)
           readers.clear()
+          streaming.clear()
           done()
         }
         post({ t: 'close' })

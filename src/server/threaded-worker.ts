@@ -137,19 +137,12 @@ function forward(request: Request): Promise<Response | undefined> {
     const body = buffered !== undefined && buffered.length > 0 ? Uint8Array.prototype.slice.call(buffered) : undefined
     // The client went away: abort the main thread's Request too, and wait for its answer as the
     // single-thread server waits for getResponse (a long-poll rejects, an ordinary route answers).
+    // Also while a streamed body is being written: the main thread's handler (an event stream)
+    // cleans up on its request's abort.
     const onAbort = () => {
-      if (pending.has(id)) post({ t: 'abort', id })
+      if (pending.has(id) || streams.has(id)) post({ t: 'abort', id })
     }
-    pending.set(id, {
-      resolve(response) {
-        request.signal.removeEventListener('abort', onAbort)
-        resolve(response)
-      },
-      reject(error) {
-        request.signal.removeEventListener('abort', onAbort)
-        reject(error)
-      },
-    })
+    pending.set(id, { resolve, reject })
     request.signal.addEventListener('abort', onAbort, { once: true })
     post({ t: 'request', id, method: request.method, url: request.url, headers, body }, body ? [body.buffer as ArrayBuffer] : undefined)
   })
