@@ -42,6 +42,24 @@ export function answerTextOf(response: Response): string | undefined {
 }
 
 /**
+ * The bytes a transport attached with {@link attachBufferedBody}, or undefined. The threaded
+ * transport reads them in its HTTP worker to hand them to the main thread, where the sandbox is.
+ */
+export function bufferedBodyOf(request: Request): Uint8Array | undefined {
+  return bufferedBodies.get(request)
+}
+
+/**
+ * An answer whose JSON text is already made (the threaded transport's HTTP worker gets it from
+ * the main thread): no body stream, and {@link answerTextOf} gives the text, as for the guard's own.
+ */
+export function textAnswer(status: number, text: string, headers: HeadersInit): Response {
+  const response = new Response(null, { status, headers })
+  answerTexts.set(response, text)
+  return response
+}
+
+/**
  * A JSON answer. For a request whose body the transport buffered, and for HEAD, the Response
  * carries no body stream (the transport writes {@link answerTextOf}; HEAD answers have none).
  */

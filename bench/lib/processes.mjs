@@ -89,13 +89,13 @@ export function cpuSeconds(pid) {
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /**
- * Spawns `node ...args` (stdout and stderr discarded, as a headless server in the background
- * would run) and polls `readyPath` on `port` until a 2xx. Resolves with the child and the
+ * Spawns `node ...args` (or `command ...args`; stdout and stderr discarded, as a headless server
+ * in the background would run) and polls `readyPath` on `port` until a 2xx. Resolves with the child and the
  * milliseconds from spawn to the first 2xx. Rejects after `timeoutMs` or if the child exits.
  */
-export async function startTarget({ args, port, readyPath, readyHeaders = {}, timeoutMs = 20_000, env = process.env }) {
+export async function startTarget({ command = process.execPath, args, port, readyPath, readyHeaders = {}, timeoutMs = 20_000, env = process.env }) {
   const t0 = performance.now()
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'], env })
+  const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'], env })
   let stderr = ''
   child.stderr.on('data', (chunk) => {
     if (stderr.length < 4000) stderr += chunk

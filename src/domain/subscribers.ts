@@ -1,11 +1,26 @@
-import { Collection } from '@msw/data'
+import type { Collection } from '@msw/data'
 import { normalizeTags, subscriberSchema, type Subscriber, type SubscriberInput } from '../schemas/subscriber.js'
 import { ApiError } from './errors.js'
 import { newId } from './random.js'
 
+type DataModule = typeof import('@msw/data')
+
+/**
+ * @msw/data, once loaded. Importing it costs ~220 ms (most of what `import('sendbox')` paid), and
+ * a test that never touches a subscriber needs none of it: it is imported on the first write.
+ */
+let dataModule: DataModule | undefined
+let dataLoading: Promise<DataModule> | undefined
+
+function loadData(): Promise<DataModule> {
+  dataLoading ??= import('@msw/data').then((loaded) => (dataModule = loaded))
+  return dataLoading
+}
+
 /** One account's subscribers: the @msw/data collection plus the indexes that keep reads O(1). */
 interface AccountStore {
-  collection: Collection<typeof subscriberSchema>
+  /** Made on the account's first write, once @msw/data is loaded (reads never need it). */
+  collection: Collection<typeof subscriberSchema> | undefined
   byId: Map<string, Subscriber>
   /** Ids in creation order: a list page is a slice, O(limit). */
   order: string[]
@@ -21,7 +36,8 @@ export type SubscriberPatch = SubscriberInput
 /**
  * Subscribers of every account. Records live in one @msw/data collection per account (validated
  * by the zod schema); beside each collection sit a Map by id, the creation order and an email index,
- * because the collection's own queries are full scans.
+ * because the collection's own queries are full scans. @msw/data is imported on the first write
+ * (writes are async already); reads are served by the indexes and never wait for it.
  */
 export class SubscriberStore {
   private readonly accounts = new Map<string, AccountStore>()
@@ -32,7 +48,7 @@ export class SubscriberStore {
     let store = this.accounts.get(account)
     if (!store) {
       store = {
-        collection: new Collection({ schema: subscriberSchema }),
+        collection: dataModule ? new dataModule.Collection({ schema: subscriberSchema }) : undefined,
         byId: new Map(),
         order: [],
         byEmail: new Map(),
@@ -41,6 +57,15 @@ export class SubscriberStore {
       this.accounts.set(account, store)
     }
     return store
+  }
+
+  /** The account's collection, loading @msw/data first if this is the process's first write. */
+  private async collectionOf(store: AccountStore): Promise<Collection<typeof subscriberSchema>> {
+    if (!store.collection) {
+      const { Collection } = await loadData()
+      store.collection ??= new Collection({ schema: subscriberSchema })
+    }
+    return store.collection
   }
 
   private serialize<T>(store: AccountStore, write: () => Promise<T>): Promise<T> {
@@ -82,7 +107,7 @@ export class SubscriberStore {
     store.byId.set(record.id, record)
     store.order.push(record.id)
     return this.serialize(store, async () => {
-      const created = await store.collection.create(record)
+      const created = await (await this.collectionOf(store)).create(record)
       store.byId.set(created.id, created)
       return toPlain(created)
     })
@@ -108,7 +133,8 @@ export class SubscriberStore {
         throw new ApiError(400, 'missing_parameter', 'A subscriber must keep at least one of `email` and `phone`; this update would clear both.', patch.email === null ? 'email' : 'phone')
       }
       this.assertEmailFree(store, next.email, id)
-      const updated = await store.collection.update((q) => q.where({ id }), {
+      const collection = await this.collectionOf(store)
+      const updated = await collection.update((q) => q.where({ id }), {
         data(draft) {
           draft.email = next.email
           draft.phone = next.phone
@@ -149,13 +175,29 @@ export class SubscriberStore {
     return this.list(account, 1, Number.MAX_SAFE_INTEGER).data
   }
 
-  /** The collection behind an account, for users who want @msw/data's own queries. */
+  /**
+   * The collection behind an account, for users who want @msw/data's own queries. @msw/data is
+   * loaded by the first subscriber write; before any, use {@link SubscriberStore.loadCollection}.
+   * Throws when @msw/data is not loaded yet.
+   */
   collection(account: string): Collection<typeof subscriberSchema> {
-    return this.store(account).collection
+    const store = this.store(account)
+    if (!store.collection) {
+      if (!dataModule) {
+        throw new Error('@msw/data is loaded with the first subscriber write; before any, call `await sandbox.subscribers.loadCollection(account)`.')
+      }
+      store.collection = new dataModule.Collection({ schema: subscriberSchema })
+    }
+    return store.collection
+  }
+
+  /** The collection behind an account, loading @msw/data first when no subscriber was written yet. */
+  async loadCollection(account: string): Promise<Collection<typeof subscriberSchema>> {
+    return this.collectionOf(this.store(account))
   }
 
   clear(): void {
-    for (const store of this.accounts.values()) store.collection.clear()
+    for (const store of this.accounts.values()) store.collection?.clear()
     this.accounts.clear()
   }
 }
