@@ -44,12 +44,19 @@ describe('lifecycle webhooks', () => {
     const api = direct({ deliveryMs: 60_000, webhook: { url: own.url } })
     const first = (await (await api.call('POST', '/sms/send', { to: '+15005550001', message: 'one' })).json()).message_id
     const second = (await (await api.call('POST', '/sms/send', { to: '+15005550006', message: 'two' })).json()).message_id
+    const name = (id: string) => (id === first ? 'first' : id === second ? 'second' : '?')
+    const fired: string[] = []
+    api.sandbox.events.subscribe((event) => {
+      if (event.type === 'message.status') fired.push(`${name(event.message.message_id)} message.${event.change.status}`)
+    })
     api.sandbox.clock.advance(120_000)
+    const expected = ['first message.sent', 'second message.sent', 'first message.failed', 'second message.delivered']
+    // Fired in due order, synchronously with the jump…
+    expect(fired).toEqual(expected)
     await api.sandbox.webhooks!.idle()
-    const events = own.received.map((r) => JSON.parse(r.body) as { type: string; message_id: string })
-    expect(events.map((e) => `${e.message_id === first ? 'first' : e.message_id === second ? 'second' : '?'} ${e.type}`)).toEqual([
-      'first message.sent', 'second message.sent', 'first message.failed', 'second message.delivered',
-    ])
+    // …and each posted (posts run in parallel, so they may arrive in any order).
+    const events = own.received.map((r) => JSON.parse(r.body) as { type: string; message_id: string; at: string })
+    expect(events.map((e) => `${name(e.message_id)} ${e.type}`).sort()).toEqual([...expected].sort())
     api.sandbox.dispose()
     await own.close()
   })
