@@ -6,6 +6,7 @@ import { openapiHandlers } from './openapi.js'
 import { sandboxControlHandlers } from './sandbox-controls.js'
 import { smsHandlers } from './sms.js'
 import { subscriberHandlers } from './subscribers.js'
+import { webInboxHandlers } from './web-inbox.js'
 import { whatsappHandlers } from './whatsapp.js'
 
 /**
@@ -21,6 +22,7 @@ export function createHandlers(sandbox: SandboxState): HttpHandler[] {
     ...subscriberHandlers(sandbox),
     ...apiNotFound(sandbox),
     ...openapiHandlers(sandbox),
+    ...webInboxHandlers(sandbox), // before the controls' admin guard: the page holds no data
     ...sandboxControlHandlers(sandbox),
   ]
 }
