@@ -215,7 +215,7 @@ export function ControlsPage() {
           </table>
         )}
       </section>
-      <section class="card" aria-labelledby="keys-title">
+      <section class="card wide" aria-labelledby="keys-title">
         <h2 id="keys-title">API keys</h2>
         {keysError ? <p class="error">{keysError}</p> : null}
         <table class="params">

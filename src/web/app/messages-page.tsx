@@ -5,7 +5,7 @@ import { call } from './api.js'
 import { senderOf, shortTime, summaryLine } from './format.js'
 import { MessageDetail } from './message-detail.js'
 import { navigate, useNarrow } from './router.js'
-import { isSeen } from './seen.js'
+import { isSeen, onSeen } from './seen.js'
 import { counts, filters, messages, setFilters, useFeed, useStore } from './state.js'
 import { CHANNEL_LABELS, CHANNELS, STATUSES, type KeyUsage, type MessageSummary } from './types.js'
 import { VirtualList } from './virtual-list.js'
@@ -131,6 +131,8 @@ export function MessagesPage({ openId }: { openId: string | null }) {
   const accounts = useAccounts()
   const rows = messages.rows
   const [selected, setSelected] = useState(0)
+  const [, setSeenVersion] = useState(0)
+  useEffect(() => onSeen(() => setSeenVersion((n) => n + 1)), [])
   const rowHeight = narrow ? 58 : 40
   const seenAccounts = useMemo(() => {
     const all = new Set(accounts)

@@ -6,6 +6,13 @@ const KEY = 'sendbox.seen'
 const CAP = 10_000
 
 let seen: Set<string> | null = null
+const listeners = new Set<() => void>()
+
+/** Calls `listener` when a message is marked seen (the list re-renders its row). */
+export function onSeen(listener: () => void): () => void {
+  listeners.add(listener)
+  return () => listeners.delete(listener)
+}
 
 function load(): Set<string> {
   if (seen) return seen
@@ -26,6 +33,7 @@ export function markSeen(id: string): void {
   if (ids.has(id)) return
   ids.add(id)
   if (ids.size > CAP) ids.delete(ids.values().next().value as string)
+  for (const listener of listeners) listener()
   try {
     localStorage.setItem(KEY, JSON.stringify([...ids]))
   } catch {
