@@ -26,3 +26,6 @@ function newestSource(): number {
   walk(join('src', 'web'))
   return newest
 }
+
+/** The flags the web inbox tests run Chromium with: headless, no sandbox, no background traffic. */
+export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run']
