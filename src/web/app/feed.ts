@@ -23,6 +23,8 @@ export class PagedFeed<T> {
   private query = new URLSearchParams()
   private generation = 0
   private readonly inFlight = new Map<number, Promise<void>>()
+  /** Keys of the rows fetched so far: a live event for an unlisted item costs no scan. */
+  private readonly listed = new Set<string>()
   private readonly listeners = new Set<() => void>()
   private scheduled = false
   private controller = new AbortController()
@@ -56,6 +58,7 @@ export class PagedFeed<T> {
     this.controller.abort()
     this.controller = new AbortController()
     this.inFlight.clear()
+    this.listed.clear()
     return this.load(1, true)
   }
 
@@ -77,11 +80,15 @@ export class PagedFeed<T> {
     const loading = getPage<T>(this.options.path, query, this.controller.signal).then(
       (answer) => {
         if (generation !== this.generation) return
-        if (first) this.rows = new Array<T | undefined>(answer.pagination.total)
+        if (first) {
+          this.rows = new Array<T | undefined>(answer.pagination.total)
+          this.listed.clear()
+        }
         else if (this.rows.length < answer.pagination.total) this.rows.length = answer.pagination.total
         const offset = (page - 1) * this.pageSize
         answer.data.forEach((item, i) => {
           this.rows[offset + i] = item
+          this.listed.add(this.options.key(item))
         })
         this.loaded = true
         this.error = null
@@ -105,7 +112,8 @@ export class PagedFeed<T> {
   /** A new item at the top (a live event); ignored when it is already listed. */
   prepend(item: T): void {
     const key = this.options.key(item)
-    if (this.rows.some((row) => row !== undefined && this.options.key(row) === key)) return
+    if (this.listed.has(key)) return
+    this.listed.add(key)
     this.rows.unshift(item)
     this.changed()
   }
@@ -113,6 +121,7 @@ export class PagedFeed<T> {
   /** Replaces the listed item with the same key, if it is listed. */
   patch(item: T): void {
     const key = this.options.key(item)
+    if (!this.listed.has(key)) return
     const index = this.rows.findIndex((row) => row !== undefined && this.options.key(row) === key)
     if (index === -1) return
     this.rows[index] = item
@@ -121,6 +130,7 @@ export class PagedFeed<T> {
 
   /** Drops the item with this key (a deleted message). */
   remove(key: string): void {
+    if (!this.listed.delete(key)) return
     const index = this.rows.findIndex((row) => row !== undefined && this.options.key(row) === key)
     if (index === -1) return
     this.rows.splice(index, 1)

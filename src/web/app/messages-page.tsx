@@ -91,7 +91,12 @@ function Row({ message }: { message: MessageSummary | undefined }) {
   return (
     <>
       <span class="cell time">
-        {unseen ? <span class="unseen-dot" aria-label="unseen" /> : null}
+        {unseen ? (
+          <>
+            <span class="unseen-dot" aria-hidden="true" />
+            <span class="visually-hidden">unseen, </span>
+          </>
+        ) : null}
         <time dateTime={message.created_at}>{shortTime(message.created_at)}</time>
       </span>
       <span class="cell channel-cell">
