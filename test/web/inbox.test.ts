@@ -212,3 +212,54 @@ describe.skipIf(chromiumMissing)('web inbox in Chromium', () => {
     expect(pageErrors).toEqual([])
   })
 })
+
+describe.skipIf(chromiumMissing)('web inbox behind an admin token', () => {
+  let server: RunningServer
+  let context: BrowserContext
+  let profile: string
+
+  beforeAll(async () => {
+    await buildWebInboxOnce()
+    server = await startServer(createSandbox({ baseUrl: 'http://127.0.0.1:4010/v1', adminToken: 'letmein-4c1e' }), { port: 0 })
+    profile = mkdtempSync(join(tmpdir(), 'sendbox-web-'))
+    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, viewport: VIEWS.desktop, timeout: 20_000 })
+  }, 60_000)
+  afterAll(async () => {
+    await context?.close()
+    await server?.close()
+    if (profile) rmSync(profile, { recursive: true, force: true })
+  })
+
+  it('asks for the token once, keeps it for the tab, and never puts it in a URL', async () => {
+    const page = context.pages()[0] ?? (await context.newPage())
+    const urls: string[] = []
+    const tokenHeaders: (string | undefined)[] = []
+    page.on('request', (request) => {
+      urls.push(request.url())
+      if (new URL(request.url()).pathname.startsWith('/__sandbox/') && !request.url().includes('/__sandbox/ui/')) tokenHeaders.push(request.headers()['x-sendbox-admin-token'])
+    })
+    await page.goto(`${server.url}/__sandbox/ui/`)
+    const dialog = page.getByRole('dialog', { name: 'Admin token required' })
+    await dialog.waitFor()
+    await dialog.getByLabel('Admin token').fill('wrong')
+    await dialog.getByRole('button', { name: 'Use token' }).click()
+    await dialog.getByText('That token was refused').waitFor()
+    await dialog.getByLabel('Admin token').fill('letmein-4c1e')
+    await dialog.getByRole('button', { name: 'Use token' }).click()
+    await page.locator('.live-live').waitFor({ timeout: 5_000 })
+    const response = await fetch(`${server.url}/v1/sms/send`, {
+      method: 'POST',
+      headers: { Authorization: 'Bearer test_pro', 'Content-Type': 'application/json' },
+      body: JSON.stringify({ to: '+14155550123', message: 'Behind a token' }),
+    })
+    expect(response.status).toBe(200)
+    await page.locator('#message-list [role=option]', { hasText: 'Behind a token' }).waitFor({ timeout: 1_000 })
+    expect(await page.evaluate(() => sessionStorage.getItem('sendbox.adminToken'))).toBe('letmein-4c1e')
+
+    await page.reload()
+    await page.locator('#message-list [role=option]', { hasText: 'Behind a token' }).waitFor()
+    expect(await dialog.isVisible()).toBe(false)
+    expect(urls.filter((url) => url.includes('letmein'))).toEqual([])
+    expect(tokenHeaders.at(-1)).toBe('letmein-4c1e')
+  })
+})

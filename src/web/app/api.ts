@@ -20,6 +20,8 @@ export type TokenPrompt = (retry: boolean) => Promise<string | null>
 
 let prompt: TokenPrompt = async () => null
 let asking: Promise<string | null> | null = null
+/** The user cancelled the dialog: stop asking until they choose to (the header's button). */
+let declined = false
 
 /** Installs the dialog that asks for the admin token (the app does, once). */
 export function setTokenPrompt(next: TokenPrompt): void {
@@ -50,18 +52,30 @@ export function authHeaders(): Record<string, string> {
 }
 
 /**
- * Called on a 401: one dialog at a time, whoever asked. Resolves true when a new token is stored
- * (the caller retries), false when the user cancelled.
+ * Called on a 401 answered to a request sent with `sent` (the token then stored, or null): one
+ * dialog at a time, whoever asked, and none when the token changed since (another caller asked
+ * already). Resolves true when there is a new token to retry with, false when the user cancelled.
  */
-export async function askForToken(): Promise<boolean> {
-  const hadToken = adminToken() !== null
+export async function askForToken(sent: string | null): Promise<boolean> {
+  if (adminToken() !== sent) return true
+  if (declined) return false
+  const hadToken = sent !== null
   asking ??= prompt(hadToken).finally(() => {
     asking = null
   })
   const token = await asking
-  if (token === null || token === '') return false
+  if (token === null || token === '') {
+    declined = true
+    return false
+  }
   storeToken(token)
   return true
+}
+
+/** Asks for the token again after a cancel (the header's "Enter admin token"); reloads on success. */
+export async function enterToken(): Promise<void> {
+  declined = false
+  if (await askForToken(adminToken())) location.reload()
 }
 
 /** Forgets the stored token (the "sign out" of the header). */
@@ -89,6 +103,7 @@ async function failureOf(response: Response): Promise<ApiFailure> {
  */
 export async function call<T>(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
   for (let attempt = 0; ; attempt++) {
+    const sent = adminToken()
     const headers: Record<string, string> = { Accept: 'application/json', ...authHeaders() }
     if (method !== 'GET') headers['Content-Type'] = 'application/json'
     const response = await fetch(path, {
@@ -99,7 +114,7 @@ export async function call<T>(method: string, path: string, body?: unknown, sign
       cache: 'no-store',
       credentials: 'omit',
     })
-    if (response.status === 401 && attempt < 3 && (await askForToken())) continue
+    if (response.status === 401 && attempt < 3 && (await askForToken(sent))) continue
     if (!response.ok) throw await failureOf(response)
     return (await response.json()) as T
   }

@@ -1,7 +1,7 @@
 /** @jsxImportSource preact */
 /** The shell: header with navigation and the connection state, the current page, the dialog. */
 import { useEffect } from 'preact/hooks'
-import { adminToken, forgetToken, setTokenPrompt } from './api.js'
+import { adminToken, enterToken, forgetToken, setTokenPrompt } from './api.js'
 import { ControlsPage } from './controls-page.js'
 import { MessagesPage } from './messages-page.js'
 import { RequestsPage } from './requests-page.js'
@@ -46,10 +46,14 @@ export function App() {
         </nav>
         <p class={`live live-${live.state}`} role="status" title={live.detail}>
           <span class="dot" aria-hidden="true" />
-          <span class="live-label">{live.state === 'live' ? 'Live' : live.state === 'down' ? 'Reconnecting' : 'Connecting'}</span>
+          <span class="live-label">{live.state === 'live' ? 'Live' : live.state === 'down' ? 'Reconnecting' : live.state === 'locked' ? 'Locked' : 'Connecting'}</span>
           <span class="visually-hidden">{live.detail}</span>
         </p>
-        {adminToken() ? (
+        {live.state === 'locked' ? (
+          <button type="button" class="small primary" onClick={() => void enterToken()}>
+            Enter admin token
+          </button>
+        ) : adminToken() ? (
           <button
             type="button"
             class="small"

@@ -4,12 +4,12 @@
  * Reconnects by itself (1 s, growing to 10 s); `onOpen` runs on every (re)connection, so the
  * caller re-fetches what it may have missed.
  */
-import { askForToken, authHeaders } from './api.js'
+import { adminToken, askForToken, authHeaders } from './api.js'
 
 export interface EventStreamHandlers {
   onOpen(): void
   onEvent(type: string, data: string): void
-  onDown(reason: string): void
+  onDown(reason: string, needsToken?: boolean): void
 }
 
 /** Parses the text/event-stream format, fed chunk by chunk. */
@@ -57,6 +57,7 @@ export function openEventStream(path: string, handlers: EventStreamHandlers): ()
   const run = async () => {
     while (!controller.signal.aborted) {
       try {
+        const sent = adminToken()
         const response = await fetch(path, {
           headers: { Accept: 'text/event-stream', ...authHeaders() },
           signal: controller.signal,
@@ -64,8 +65,8 @@ export function openEventStream(path: string, handlers: EventStreamHandlers): ()
           credentials: 'omit',
         })
         if (response.status === 401) {
-          handlers.onDown('The sandbox controls need the admin token.')
-          if (!(await askForToken())) await sleep(10_000)
+          handlers.onDown('The sandbox controls need the admin token.', true)
+          if (!(await askForToken(sent))) return // the user declined: enterToken() reloads the page
           continue
         }
         if (!response.ok || !response.body) throw new Error(`the event stream answered ${response.status}`)

@@ -48,7 +48,7 @@ export const requests = new PagedFeed<JournalEntry>({ path: '/__sandbox/requests
 export const filters = new Store(new URLSearchParams())
 /** Messages per channel under the account filter (the chips above the list). */
 export const counts = new Store<Record<Channel, number | null>>({ email: null, sms: null, whatsapp: null })
-export type Connection = { state: 'connecting' | 'live' | 'down'; detail: string }
+export type Connection = { state: 'connecting' | 'live' | 'down' | 'locked'; detail: string }
 export const connection = new Store<Connection>({ state: 'connecting', detail: 'Connecting to sendbox…' })
 
 type EventListener = (event: SandboxEvent) => void
@@ -134,8 +134,8 @@ export function startLive(): void {
       connection.set({ state: 'live', detail: 'Live: new messages appear as they are captured.' })
       reloadAll()
     },
-    onDown(reason) {
-      connection.set({ state: 'down', detail: reason })
+    onDown(reason, needsToken) {
+      connection.set({ state: needsToken ? 'locked' : 'down', detail: reason })
     },
     onEvent(type, data) {
       try {
