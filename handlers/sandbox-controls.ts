@@ -122,7 +122,7 @@ export function sandboxControlHandlers(sandbox: SandboxState): HttpHandler[] {
     http.get(`${base}/messages/:id/html`, ({ params }) =>
       control(() => {
         const message = sandbox.outbox.get(String(params.id))
-        if (!message?.email) throw messageNotFound(String(params.id))
+        if (message?.channel !== 'email') throw messageNotFound(String(params.id))
         return new Response(message.email.html, {
           status: 200,
           headers: {

@@ -1,17 +1,16 @@
-/** One line of the request journal. */
-export interface JournalEntry {
-  id: number
-  /** ISO 8601 time the request arrived. */
-  at: string
-  kind: 'api' | 'webhook'
-  method: string
-  path: string
-  status: number
-  duration_ms: number
-  error_code: string | null
-  account: string | null
-  /** The API key, masked (`test_…ter`); never the key itself. */
-  key: string | null
+import { JOURNAL_BODY_LIMIT, type JournalEntry } from '../schemas/journal.js'
+import type { SandboxEvents } from './events.js'
+
+export type { JournalEntry }
+
+/** What a transport records: the entry without its id; the newer fields may be left out (null). */
+export type JournalRecord = Omit<JournalEntry, 'id' | 'query' | 'error_message' | 'request_body' | 'response_body'> &
+  Partial<Pick<JournalEntry, 'query' | 'error_message' | 'request_body' | 'response_body'>>
+
+/** A body as the journal keeps it: at most {@link JOURNAL_BODY_LIMIT} characters. */
+function bounded(text: string | null | undefined): string | null {
+  if (text === null || text === undefined) return null
+  return text.length > JOURNAL_BODY_LIMIT ? `${text.slice(0, JOURNAL_BODY_LIMIT)}…` : text
 }
 
 export type JournalListener = () => void
@@ -27,10 +26,29 @@ export class Journal {
   private readonly listeners = new Set<JournalListener>()
   private snapshotCache: readonly JournalEntry[] | null = null
 
-  constructor(readonly capacity = 1_000) {}
+  constructor(
+    readonly capacity = 1_000,
+    private readonly events?: SandboxEvents,
+  ) {}
 
-  record(entry: Omit<JournalEntry, 'id'>): JournalEntry {
-    const full = { id: this.nextId++, ...entry }
+  /** Records one request (bodies cut to {@link JOURNAL_BODY_LIMIT} characters). */
+  record(entry: JournalRecord): JournalEntry {
+    const full: JournalEntry = {
+      id: this.nextId++,
+      at: entry.at,
+      kind: entry.kind,
+      method: entry.method,
+      path: entry.path,
+      query: entry.query ?? null,
+      status: entry.status,
+      duration_ms: entry.duration_ms,
+      error_code: entry.error_code,
+      error_message: bounded(entry.error_message),
+      account: entry.account,
+      key: entry.key,
+      request_body: bounded(entry.request_body),
+      response_body: bounded(entry.response_body),
+    }
     this.entries.push(full)
     if (this.entries.length - this.start > this.capacity) {
       this.start++
@@ -41,6 +59,7 @@ export class Journal {
     }
     this.snapshotCache = null
     for (const listener of this.listeners) listener()
+    this.events?.emit({ type: 'request', entry: full })
     return full
   }
 

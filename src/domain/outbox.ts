@@ -1,58 +1,45 @@
-import type { Plan } from './plans.js'
-import type { SmsEncoding } from './sms-encoding.js'
+import type { CapturedMessage, Channel, MessageOf, MessageStatus, StatusChange } from '../schemas/captured-message.js'
+import { CHANNELS, MESSAGE_STATUSES } from '../schemas/captured-message.js'
+import { CHANNEL_DESCRIPTORS, summaryOf, weightOf, type CaptureInput } from './channels/index.js'
+import { checkFilter, compileFilter, describeFilter, type MessagePredicate, type OutboxFilter } from './outbox-filter.js'
+import type { SandboxEvents } from './events.js'
+import { newId } from './random.js'
 
-export type Channel = 'email' | 'sms' | 'whatsapp'
-export const CHANNELS: readonly Channel[] = ['email', 'sms', 'whatsapp']
-export type MessageStatus = 'queued' | 'sent' | 'delivered' | 'failed'
-export const MESSAGE_STATUSES: readonly MessageStatus[] = ['queued', 'sent', 'delivered', 'failed']
+export { CHANNELS, MESSAGE_STATUSES }
+export type { CapturedMessage, Channel, MessageOf, MessageStatus, StatusChange, CaptureInput, OutboxFilter }
 
-export interface StatusChange {
-  status: MessageStatus
-  /** ISO 8601 UTC. */
-  at: string
-  reason?: string
-}
-
-/** A message that "would have been sent": what the API accepted, and what happened to it since. */
-export interface CapturedMessage {
-  message_id: string
-  channel: Channel
-  account: string
-  plan: Plan
-  /** The sending key, masked. */
-  key: string
-  to: string
-  /** The request body exactly as the client sent it (parsed JSON). */
-  request: Record<string, unknown>
-  status: MessageStatus
-  /** Why a failed message failed; null otherwise. */
-  reason: string | null
-  status_history: StatusChange[]
-  created_at: string
-  email?: { from: { email: string; name: string | null } | null; subject: string; html: string }
-  sms?: { text: string; from: string | null } & SmsEncoding
-  whatsapp?: { template: string; language: string; parameters: Record<string, string>; preview: string }
-}
-
-/** What the outbox needs to know when capturing: the message, and how it will end. */
-export interface CaptureInput extends Omit<CapturedMessage, 'status' | 'reason' | 'status_history' | 'created_at'> {
-  outcome: { kind: 'delivered' } | { kind: 'failed'; reason: string }
-}
-
-export interface OutboxFilter {
-  channel?: Channel
-  to?: string
-  status?: MessageStatus
-  /** Unix milliseconds: only messages created at or after it. */
-  since?: number
-  account?: string
-}
-
-/** A lifecycle step, as webhooks and the journal see it. */
+/** A lifecycle step, as webhooks, events and the journal see it. */
 export interface MessageTransition {
   message: CapturedMessage
   change: StatusChange
 }
+
+/** Options of {@link Outbox.waitFor}. */
+export interface WaitOptions {
+  /** Milliseconds to wait; default 5000. */
+  timeout?: number
+  /** Unix milliseconds: only messages created at or after it count (default: any time). */
+  since?: number
+  /** Stops waiting (the promise rejects with the signal's reason). */
+  signal?: AbortSignal
+}
+
+/** `waitFor` found no matching message in time. Its message names the filter and the nearest misses. */
+export class WaitTimeoutError extends Error {
+  override readonly name = 'WaitTimeoutError'
+  constructor(
+    message: string,
+    readonly filter: OutboxFilter,
+    readonly timeout: number,
+    /** The newest messages of the filter's channel (or any channel) that did not match, newest first. */
+    readonly misses: readonly CapturedMessage[],
+  ) {
+    super(message)
+  }
+}
+
+/** The narrowed message type of a filter that names its channel. */
+export type MessageFor<F> = F extends { channel: infer C extends Channel } ? MessageOf<C> : CapturedMessage
 
 /** A shallow copy of `source`'s own fields, in their order, without `omit`. */
 function withFields<T>(source: object, omit?: string): T {
@@ -94,33 +81,63 @@ interface Pending {
   step: 0 | 1
 }
 
+/** Options of the {@link Outbox}. */
+export interface OutboxOptions {
+  /** Most messages kept (oldest evicted first); default 10,000. */
+  capacity?: number
+  /** Most bytes kept, roughly (oldest evicted first); default 256 MiB. */
+  maxBytes?: number
+  /** Milliseconds per lifecycle step; default 1000, 0 = instant. */
+  deliveryMs?: number
+  /** Where captures, steps and deletions are announced. */
+  events?: SandboxEvents
+}
+
+/** The default byte budget of the outbox: 256 MiB. */
+export const DEFAULT_OUTBOX_BYTES = 256 * 1024 * 1024
+
 /**
- * The captured messages of one sandbox: bounded (oldest evicted first), newest first when listed,
- * each moving `queued → sent → delivered | failed` one step every `deliveryMs` of the injected clock.
- * Steps are applied lazily on every read and by a timer, so a test that advances its fake clock
- * sees the new status without sleeping.
+ * The captured messages of one sandbox: bounded by count and by bytes (oldest evicted first),
+ * newest first when listed, each moving `queued → sent → delivered | failed` one step every
+ * `deliveryMs` of the injected clock. Steps are applied lazily on every read and by a timer, so a
+ * test that advances its fake clock sees the new status without sleeping.
  */
 export class Outbox {
-  private entries: CapturedMessage[] = []
+  /** Oldest first; a deleted message leaves a hole (null) until it is evicted or compacted. */
+  private entries: Array<CapturedMessage | null> = []
+  private weights: number[] = []
   private start = 0
+  private live = 0
   private readonly byId = new Map<string, number>()
   private seqBase = 0
   private readonly queues: [Queue<Pending>, Queue<Pending>] = [new Queue(), new Queue()]
   private readonly listeners = new Set<() => void>()
+  private readonly captureListeners = new Set<(message: CapturedMessage) => void>()
   private readonly transitionListeners = new Set<(transition: MessageTransition) => void>()
+  private readonly previewTokens = new Map<string, string>()
   private snapshotCache: readonly CapturedMessage[] | null = null
   private timer: ReturnType<typeof setTimeout> | undefined
   private timerDue = Infinity
-  /** Messages evicted by the cap since the last clear. */
+  /** Messages evicted by the caps since the last clear. */
   evicted = 0
+  /** Bytes the kept messages hold, roughly (what `maxBytes` bounds). */
+  bytes = 0
+  readonly capacity: number
+  readonly maxBytes: number
+  readonly deliveryMs: number
+  private readonly events: SandboxEvents | undefined
 
   constructor(
     private readonly now: () => number,
-    readonly capacity = 10_000,
-    readonly deliveryMs = 1_000,
-  ) {}
+    options: OutboxOptions = {},
+  ) {
+    this.capacity = options.capacity ?? 10_000
+    this.maxBytes = options.maxBytes ?? DEFAULT_OUTBOX_BYTES
+    this.deliveryMs = options.deliveryMs ?? 1_000
+    this.events = options.events
+  }
 
-  /** Captures an accepted send. */
+  /** Captures an accepted send (built by the channel's descriptor, which computed text, links and codes). */
   capture(input: CaptureInput): CapturedMessage {
     const createdMs = this.now()
     const createdAt = new Date(createdMs).toISOString()
@@ -131,25 +148,47 @@ export class Outbox {
     message.reason = null
     message.status_history = [{ status: 'queued', at: createdAt }]
     message.created_at = createdAt
-    const { outcome } = input
+    const weight = weightOf(message)
     this.byId.set(message.message_id, this.seqBase + this.entries.length)
     this.entries.push(message)
-    if (this.entries.length - this.start > this.capacity) this.evictOldest()
-    this.queues[0].push({ id: message.message_id, createdMs, outcome, step: 0 })
+    this.weights.push(weight)
+    this.live++
+    this.bytes += weight
+    while (this.live > this.capacity || (this.bytes > this.maxBytes && this.live > 1)) this.evictOldest()
+    this.queues[0].push({ id: message.message_id, createdMs, outcome: input.outcome, step: 0 })
+    for (const listener of this.captureListeners) listener(message)
+    this.events?.emit({ type: 'message.captured', message })
     this.changed()
     this.advance()
     return this.get(message.message_id) ?? message
   }
 
   private evictOldest(): void {
-    const oldest = this.entries[this.start]
-    this.byId.delete(oldest.message_id)
+    while (this.entries[this.start] === null) this.start++
+    const oldest = this.entries[this.start]!
+    this.forget(oldest.message_id, this.start)
     // Both step queues are in creation order, so the oldest message, if still pending, heads one.
     for (const queue of this.queues) if (queue.peek()?.id === oldest.message_id) queue.shift()
     this.start++
     this.evicted++
+    this.compact()
+  }
+
+  /** Drops a kept message's bookkeeping (its slot is left for the caller). */
+  private forget(id: string, index: number): void {
+    this.byId.delete(id)
+    this.previewTokens.delete(id)
+    this.bytes -= this.weights[index]
+    this.weights[index] = 0
+    this.entries[index] = null
+    this.live--
+  }
+
+  private compact(): void {
+    while (this.start < this.entries.length && this.entries[this.start] === null) this.start++
     if (this.start >= 1024 && this.start * 2 >= this.entries.length) {
       this.entries = this.entries.slice(this.start)
+      this.weights = this.weights.slice(this.start)
       this.seqBase += this.start
       this.start = 0
     }
@@ -161,8 +200,9 @@ export class Outbox {
   }
 
   /**
-   * Applies every lifecycle step that is due at the injected clock's `now`. Called on every
-   * read, on every capture and by a timer; cheap when nothing is due.
+   * Applies every lifecycle step that is due at the injected clock's `now`, in order. Called on
+   * every read, on every capture, by a timer, and when the sandbox clock moves; cheap when
+   * nothing is due.
    */
   advance(): void {
     const now = this.now()
@@ -174,8 +214,8 @@ export class Outbox {
       if (dueMs > now) break
       this.queues[item.step].shift()
       const index = this.indexOf(item.id)
-      if (index === undefined) continue // evicted before it finished
-      const current = this.entries[index]
+      if (index === undefined) continue // evicted or deleted before it finished
+      const current = this.entries[index]!
       const at = new Date(dueMs).toISOString()
       const change: StatusChange =
         item.step === 0
@@ -192,6 +232,7 @@ export class Outbox {
       changed = true
       if (item.step === 0) this.queues[1].push({ ...item, step: 1 })
       for (const listener of this.transitionListeners) listener({ message: next, change })
+      this.events?.emit({ type: 'message.status', message: next, change })
     }
     if (changed) this.changed()
     this.schedule()
@@ -226,23 +267,29 @@ export class Outbox {
     ;(this.timer as { unref?: () => void }).unref?.()
   }
 
-  /** Captured messages, newest first, filtered. */
-  list(filter: OutboxFilter = {}): CapturedMessage[] {
+  /** The clock was moved (frozen, advanced or reset): re-arm the step timer for the new time. */
+  clockMoved(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer)
+    this.timer = undefined
+    this.timerDue = Infinity
     this.advance()
-    return this.collect(filter)
   }
 
-  private collect(filter: OutboxFilter): CapturedMessage[] {
-    const to = filter.to?.toLowerCase()
+  /**
+   * Captured messages, newest first, filtered. A filter that names its channel narrows the type
+   * (`list({ channel: 'sms' })[0].sms.text`). An unknown filter key is a TypeError.
+   */
+  list<F extends OutboxFilter>(filter?: F): Array<MessageFor<F>> {
+    if (filter !== undefined) checkFilter(filter, 'outbox.list')
+    this.advance()
+    return this.collect(filter === undefined ? undefined : compileFilter(filter)) as Array<MessageFor<F>>
+  }
+
+  private collect(match: MessagePredicate | undefined, max = Infinity): CapturedMessage[] {
     const out: CapturedMessage[] = []
-    for (let i = this.entries.length - 1; i >= this.start; i--) {
+    for (let i = this.entries.length - 1; i >= this.start && out.length < max; i--) {
       const m = this.entries[i]
-      if (filter.channel && m.channel !== filter.channel) continue
-      if (filter.status && m.status !== filter.status) continue
-      if (filter.account !== undefined && m.account !== filter.account) continue
-      if (to !== undefined && m.to.toLowerCase() !== to) continue
-      if (filter.since !== undefined && Date.parse(m.created_at) < filter.since) continue
-      out.push(m)
+      if (m !== null && (match === undefined || match(m))) out.push(m)
     }
     return out
   }
@@ -250,18 +297,118 @@ export class Outbox {
   get(id: string): CapturedMessage | undefined {
     this.advance()
     const index = this.indexOf(id)
-    return index === undefined ? undefined : this.entries[index]
+    return index === undefined ? undefined : this.entries[index] ?? undefined
   }
 
+  /** Deletes one message; false when there is none with that id. */
+  delete(id: string): boolean {
+    const index = this.indexOf(id)
+    if (index === undefined) return false
+    this.forget(id, index)
+    this.compact()
+    this.events?.emit({ type: 'message.deleted', message_id: id })
+    this.changed()
+    return true
+  }
+
+  /** Messages kept. */
   get size(): number {
-    return this.entries.length - this.start
+    return this.live
+  }
+
+  /**
+   * Resolves with the first message matching `filter` captured (or moved to a matching status)
+   * from now on — or at once with the newest one already there (created at or after `since`,
+   * when given). Event-driven: no timer loops, no polling; nothing is left behind once it
+   * settles. Rejects with a {@link WaitTimeoutError} naming the filter and the nearest misses.
+   *
+   * @example
+   * const sms = await sandbox.outbox.waitFor({ channel: 'sms', to: '+14155550123' })
+   * expect(sms.codes[0]).toMatch(/^\d{6}$/)
+   */
+  waitFor<F extends OutboxFilter>(filter: F, options: WaitOptions = {}): Promise<MessageFor<F>> {
+    checkFilter(filter, 'outbox.waitFor')
+    const timeout = options.timeout ?? 5_000
+    if (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout < 0 || timeout > 2 ** 31 - 1) {
+      return Promise.reject(new TypeError(`outbox.waitFor: timeout must be a number of milliseconds from 0 to ${2 ** 31 - 1} (got ${String(timeout)}).`))
+    }
+    const effective: OutboxFilter = options.since === undefined ? filter : { ...filter, since: Math.max(filter.since ?? -Infinity, options.since) }
+    const match = compileFilter(effective)
+    this.advance()
+    const [existing] = this.collect(match, 1)
+    if (existing) return Promise.resolve(existing as MessageFor<F>)
+    const signal = options.signal
+    if (signal?.aborted) return Promise.reject(signal.reason)
+    return new Promise((resolve, reject) => {
+      const settle = () => {
+        clearTimeout(timer)
+        offCapture()
+        offTransition()
+        signal?.removeEventListener('abort', onAbort)
+      }
+      const consider = (message: CapturedMessage) => {
+        if (!match(message)) return
+        settle()
+        resolve(message as MessageFor<F>)
+      }
+      const onAbort = () => {
+        settle()
+        reject(signal!.reason)
+      }
+      const timer = setTimeout(() => {
+        settle()
+        reject(this.timeoutError(effective, timeout))
+      }, timeout)
+      const offCapture = this.onCapture(consider)
+      const offTransition = this.onTransition(({ message }) => consider(message))
+      signal?.addEventListener('abort', onAbort, { once: true })
+    })
+  }
+
+  /** The newest messages that did not match: of the filter's channel if it names one, else any. */
+  nearMisses(filter: OutboxFilter, count = 3): CapturedMessage[] {
+    const channel = filter.channel
+    return this.collect(channel === undefined ? undefined : (m) => m.channel === channel, count)
+  }
+
+  /** The error a wait that timed out rejects with: the filter, then the nearest misses. */
+  timeoutError(filter: OutboxFilter, timeout: number): WaitTimeoutError {
+    const misses = this.nearMisses(filter)
+    return new WaitTimeoutError(`no ${describeFilter(filter)} in ${timeout} ms; ${describeMisses(filter, misses, this.size)}`, filter, timeout, misses)
+  }
+
+  /**
+   * An unguessable token that opens this one message's HTML preview without the admin token
+   * (`/__sandbox/messages/{id}/html?token=…`). Undefined for an unknown message.
+   */
+  previewToken(id: string): string | undefined {
+    if (!this.byId.has(id)) return undefined
+    let token = this.previewTokens.get(id)
+    if (token === undefined) {
+      token = newId('pvw_')
+      this.previewTokens.set(id, token)
+    }
+    return token
+  }
+
+  /** True when `token` is this message's preview token. */
+  checkPreviewToken(id: string, token: string): boolean {
+    const expected = this.previewTokens.get(id)
+    if (expected === undefined || expected.length !== token.length) return false
+    let diff = 0
+    for (let i = 0; i < expected.length; i++) diff |= expected.charCodeAt(i) ^ token.charCodeAt(i)
+    return diff === 0
   }
 
   clear(): void {
     this.entries = []
+    this.weights = []
     this.start = 0
     this.seqBase = 0
+    this.live = 0
+    this.bytes = 0
     this.byId.clear()
+    this.previewTokens.clear()
     this.queues[0].clear()
     this.queues[1].clear()
     this.evicted = 0
@@ -279,11 +426,11 @@ export class Outbox {
 
   /** A stable array (newest first) for `useSyncExternalStore`: same reference until something changes. */
   snapshot = (): readonly CapturedMessage[] => {
-    this.snapshotCache ??= this.collect({})
+    this.snapshotCache ??= this.collect(undefined)
     return this.snapshotCache
   }
 
-  /** Calls `listener` after any change (capture, status step, clear). Returns the unsubscribe. */
+  /** Calls `listener` after any change (capture, status step, delete, clear). Returns the unsubscribe. */
   subscribe = (listener: () => void): (() => void) => {
     this.listeners.add(listener)
     return () => {
@@ -291,7 +438,15 @@ export class Outbox {
     }
   }
 
-  /** Calls `listener` on every lifecycle step (what webhooks are made of). */
+  /** Calls `listener` with every newly captured message. Returns the unsubscribe. */
+  onCapture(listener: (message: CapturedMessage) => void): () => void {
+    this.captureListeners.add(listener)
+    return () => {
+      this.captureListeners.delete(listener)
+    }
+  }
+
+  /** Calls `listener` on every lifecycle step (what webhooks and events are made of). */
   onTransition(listener: (transition: MessageTransition) => void): () => void {
     this.transitionListeners.add(listener)
     return () => {
@@ -303,4 +458,18 @@ export class Outbox {
     this.snapshotCache = null
     for (const listener of this.listeners) listener()
   }
+}
+
+/** "the last 3 SMS went to +1…, +44…" — what a failed wait or matcher prints instead of a dump. */
+export function describeMisses(filter: OutboxFilter, misses: readonly CapturedMessage[], total: number): string {
+  if (total === 0) return 'the outbox is empty'
+  const what = filter.channel ? CHANNEL_DESCRIPTORS[filter.channel].label : 'messages'
+  if (misses.length === 0) return `no ${what} at all (${total} other message${total === 1 ? '' : 's'} in the outbox)`
+  const shown = misses.map((m) => {
+    const line = summaryOf(m)
+    const cut = line.length > 40 ? `${line.slice(0, 39)}…` : line
+    const channel = filter.channel ? '' : `${CHANNEL_DESCRIPTORS[m.channel].label} `
+    return `${channel}${m.to} "${cut}" (${m.status})`
+  })
+  return `the last ${misses.length === 1 ? '' : `${misses.length} `}${what} went to ${shown.join(', ')}`
 }

@@ -1,5 +1,8 @@
 import { seededSubscribers } from '../../fixtures/subscribers.js'
 import { VERSION } from '../version.js'
+import { SandboxClock } from './clock.js'
+import { SandboxEvents } from './events.js'
+import { loadHtmlTools } from './extract.js'
 import { Faults } from './faults.js'
 import { Journal } from './journal.js'
 import { Outbox } from './outbox.js'
@@ -34,12 +37,17 @@ export interface SandboxOptions {
   subscribers?: number
   /** Subscribers loaded at start and every reset (after the seeded ones). */
   fixtures?: FixtureData
-  /** The clock for limits, timestamps and the delivery lifecycle; default `Date.now`. */
+  /**
+   * Your own clock for limits, timestamps and the delivery lifecycle. Default: the sandbox clock
+   * (`sandbox.clock`: the real time read at each call, which `advance`/`freeze` can move).
+   */
   now?: () => number
   /** Milliseconds per lifecycle step of a captured message; default 1000, 0 = instant. */
   deliveryMs?: number
   /** Outbox cap; default 10,000. */
   maxMessages?: number
+  /** Outbox byte budget (oldest evicted first); default 256 MiB. */
+  maxOutboxBytes?: number
   /** Journal cap; default 1,000. */
   maxRequests?: number
   /** Lifecycle webhooks: a URL, or URL plus secret and retry policy. */
@@ -52,6 +60,13 @@ export interface SandboxOptions {
 export type ResetScope = 'subscribers' | 'messages' | 'limits' | 'faults' | 'journal'
 export const RESET_SCOPES: readonly ResetScope[] = ['subscribers', 'messages', 'limits', 'faults', 'journal']
 
+/** Throws a TypeError naming the valid scopes for anything else (a typo must not reset nothing). */
+export function checkResetScope(scope: unknown): asserts scope is ResetScope | undefined {
+  if (scope !== undefined && !(RESET_SCOPES as readonly unknown[]).includes(scope)) {
+    throw new TypeError(`reset: unknown scope ${JSON.stringify(scope)}. Use one of ${RESET_SCOPES.join(', ')}, or no scope to reset everything.`)
+  }
+}
+
 export const DEFAULT_BASE_URL = 'https://api.sendbox.test/v1'
 
 /**
@@ -62,7 +77,12 @@ export const DEFAULT_BASE_URL = 'https://api.sendbox.test/v1'
 export class SandboxState {
   readonly version = VERSION
   readonly baseUrl: string
+  /** Sandbox time in Unix milliseconds (your `now` option, else {@link clock}). */
   readonly now: () => number
+  /** Sandbox time you can move: `advance(ms)`, `freeze(true)`, `reset()`. Throws when you passed your own `now`. */
+  readonly clock: SandboxClock
+  /** Captures, lifecycle steps, journal entries and resets, as they happen. */
+  readonly events: SandboxEvents
   readonly keys: readonly ApiKeyConfig[]
   readonly limits: Record<Plan, number>
   readonly limiter: RateLimiter
@@ -81,7 +101,9 @@ export class SandboxState {
   constructor(options: SandboxOptions = {}) {
     this.options = options
     this.baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '')
-    this.now = options.now ?? Date.now
+    this.clock = new SandboxClock(options.now)
+    this.now = this.clock.now
+    this.events = new SandboxEvents()
     this.seed = options.seed ?? 1
     this.adminToken = options.adminToken
     this.keys = resolveApiKeys(options.apiKeys)
@@ -94,8 +116,10 @@ export class SandboxState {
     }
     this.limiter = new RateLimiter((key) => this.limits[this.byKey.get(key)!.plan])
     this.subscribers = new SubscriberStore(this.now)
-    this.outbox = new Outbox(this.now, options.maxMessages ?? 10_000, options.deliveryMs ?? 1_000)
-    this.journal = new Journal(options.maxRequests ?? 1_000)
+    this.outbox = new Outbox(this.now, { capacity: options.maxMessages, maxBytes: options.maxOutboxBytes, deliveryMs: options.deliveryMs, events: this.events })
+    this.journal = new Journal(options.maxRequests ?? 1_000, this.events)
+    // A moved clock makes lifecycle steps due at once (webhooks fire for them, in order).
+    this.clock.onMove(() => this.outbox.clockMoved())
     this.faults = new Faults(seededRandom(this.seed))
     const webhook = typeof options.webhook === 'string' ? { url: options.webhook } : options.webhook
     if (webhook) {
@@ -103,7 +127,9 @@ export class SandboxState {
       this.webhooks = sender
       this.outbox.onTransition((transition) => sender.send(transition))
     }
-    this.ready = this.seedSubscribers()
+    // Every request awaits `ready`: the seeded state, and the HTML tools the email capture uses
+    // (loaded here rather than at import, so `import('sendbox')` stays light).
+    this.ready = Promise.all([this.seedSubscribers(), loadHtmlTools()]).then(() => undefined)
   }
 
   /** The account of a configured key (throws for an unknown key): handy in tests and fixtures. */
@@ -153,6 +179,7 @@ export class SandboxState {
 
   /** Back to the seeded state, whole or one part. */
   async reset(scope?: ResetScope): Promise<void> {
+    checkResetScope(scope)
     await this.ready
     if (!scope || scope === 'subscribers') {
       this.subscribers.clear()
@@ -163,6 +190,7 @@ export class SandboxState {
     if (!scope || scope === 'limits') this.limiter.reset()
     if (!scope || scope === 'faults') this.faults.clear()
     if (!scope || scope === 'journal') this.journal.clear()
+    this.events.emit({ type: 'reset', scope: scope ?? 'all' })
   }
 
   /** `GET /__sandbox/health`. */
@@ -173,6 +201,8 @@ export class SandboxState {
       messages: this.outbox.size,
       messages_evicted: this.outbox.evicted,
       max_messages: this.outbox.capacity,
+      outbox_bytes: this.outbox.bytes,
+      max_outbox_bytes: this.outbox.maxBytes,
       requests: this.journal.size,
       faults: this.faults.size,
     }

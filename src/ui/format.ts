@@ -53,12 +53,12 @@ export function grouped(n: number): string {
 
 /** What a row shows after the recipient: subject (email), first line of text (SMS), template (WhatsApp). */
 export function messageSummary(message: CapturedMessage): string {
-  if (message.email) return printable(message.email.subject)
-  if (message.sms) {
+  if (message.channel === 'email') return printable(message.email.subject)
+  if (message.channel === 'sms') {
     const firstLine = message.sms.text.split(/\r\n|\r|\n/, 1)[0] ?? ''
     return printable(firstLine)
   }
-  if (message.whatsapp) return printable(message.whatsapp.template)
+  if (message.channel === 'whatsapp') return printable(message.whatsapp.template)
   return ''
 }
 

@@ -72,7 +72,7 @@ export function messageDetailLines(message: CapturedMessage, width: number, sand
   const sender = field('Key', `${message.key} · ${PLAN_NAMES[message.plan]} · account ${message.account}`)
   const body = Math.max(20, width - 2)
 
-  if (message.email) {
+  if (message.channel === 'email') {
     const { from, subject, html } = message.email
     const htmlUrl = `${sandboxOrigin}/__sandbox/messages/${encodeURIComponent(message.message_id)}/html`
     lines.push(
@@ -86,7 +86,7 @@ export function messageDetailLines(message: CapturedMessage, width: number, sand
       section('Body', width),
       ...emailBodyLines(message.message_id, html, body).map((text): StyledLine => [seg(text)]),
     )
-  } else if (message.sms) {
+  } else if (message.channel === 'sms') {
     const sms = message.sms
     const units = sms.encoding === 'GSM-7' ? 'septets' : 'UTF-16 units'
     lines.push(
@@ -100,9 +100,9 @@ export function messageDetailLines(message: CapturedMessage, width: number, sand
       section('Text', width),
       ...wrapText(sms.text, body).map((text): StyledLine => [seg(text)]),
     )
-  } else if (message.whatsapp) {
+  } else if (message.channel === 'whatsapp') {
     const wa = message.whatsapp
-    const entries = Object.entries(wa.parameters)
+    const entries: Array<[string, string]> = Object.entries(wa.parameters)
     const nameWidth = Math.min(24, Math.max(4, ...entries.map(([name]) => [...name].length)))
     lines.push(
       field('To', message.to, { bold: true }),

@@ -1,3 +1,4 @@
+import { searchTextOf } from '../domain/channels/index.js'
 import type { CapturedMessage, Channel } from '../domain/outbox.js'
 
 /** What the outbox list is narrowed to: a channel (`1`/`2`/`3`, `0` for all) and a search. */
@@ -7,13 +8,8 @@ export interface OutboxView {
   query: string
 }
 
-/** The text `/` searches: recipient, subject (email), text (SMS), template and parameters (WhatsApp). */
-function searchable(message: CapturedMessage): string {
-  if (message.email) return `${message.to}\n${message.email.subject}`
-  if (message.sms) return `${message.to}\n${message.sms.text}`
-  if (message.whatsapp) return `${message.to}\n${message.whatsapp.preview}`
-  return message.to
-}
+/** The text `/` searches: recipient, sender, subject, body text, template and parameters (the channel descriptors' search text). */
+const searchable = searchTextOf
 
 /**
  * The messages a view shows, newest first. Returns the snapshot itself when nothing filters, so

@@ -1,0 +1,26 @@
+import type { Channel } from '../../schemas/captured-message.js'
+import { ApiError } from '../errors.js'
+import { magicOutcome } from '../magic-recipients.js'
+import { maskKey } from '../plans.js'
+import { newId } from '../random.js'
+import type { CaptureOutcome, Sender } from './types.js'
+
+/** Applies the magic-recipient table: throws for "refused at once", else gives how the message will end. */
+export function outcomeFor(recipient: string, retryAfter: () => number): CaptureOutcome {
+  const outcome = magicOutcome(recipient)
+  if (outcome.kind === 'reject') {
+    const headers: Record<string, string> = outcome.status === 429 ? { 'Retry-After': String(retryAfter()) } : {}
+    throw new ApiError(outcome.status, outcome.code, outcome.message, outcome.status === 400 ? 'to' : undefined, headers)
+  }
+  return outcome
+}
+
+/** The fields every capture starts with. */
+export function base<C extends Channel>(sender: Sender, channel: C, to: string, request: Record<string, unknown>) {
+  return { message_id: newId('msg_'), channel, account: sender.account, plan: sender.plan, key: maskKey(sender.key), to, request }
+}
+
+/** Bytes a string holds in memory (V8 keeps non-Latin-1 strings as UTF-16). */
+export function stringWeight(value: string): number {
+  return value.length * 2
+}

@@ -1,0 +1,29 @@
+import type { SmsSendRequest } from '../../schemas/messages.js'
+import { findCodes, linksInText, SHORT_SMS_LENGTH } from '../extract.js'
+import { encodeSms } from '../sms-encoding.js'
+import { base, outcomeFor, stringWeight } from './shared.js'
+import type { ChannelDescriptor } from './types.js'
+
+/** SMS: the text as sent, its encoding and segments; links and codes read from the text. */
+export const smsChannel: ChannelDescriptor<'sms', SmsSendRequest> = {
+  channel: 'sms',
+  label: 'SMS',
+  capture(sender, body, raw, retryAfter) {
+    const outcome = outcomeFor(body.to, retryAfter)
+    return {
+      ...base(sender, 'sms', body.to, raw),
+      text: body.message,
+      links: linksInText(body.message),
+      codes: findCodes(body.message, { onlyNumberCounts: [...body.message].length <= SHORT_SMS_LENGTH }),
+      outcome,
+      sms: { text: body.message, from: body.from ?? null, ...encodeSms(body.message) },
+    }
+  },
+  from: (m) => m.sms.from,
+  subject: () => null,
+  template: () => null,
+  // Every line of a multi-line SMS, joined with ⏎, so none is hidden in a one-line list.
+  summary: (m) => m.sms.text.split(/\r\n|\r|\n/).join(' ⏎ '),
+  summaryPart: (m) => ({ sms: m.sms }),
+  weight: (m) => stringWeight(m.sms.text) * 3,
+}

@@ -1,0 +1,138 @@
+import { ApiError } from './errors.js'
+
+/** What `GET /__sandbox/clock` answers. */
+export interface ClockState {
+  /** Sandbox time, ISO 8601 UTC. */
+  now: string
+  /** How far sandbox time is from the real clock, in milliseconds. */
+  offset_ms: number
+  frozen: boolean
+  /** False when the sandbox was given its own `now` option: then that function rules and this clock cannot move. */
+  controllable: boolean
+}
+
+/** A change `POST /__sandbox/clock` asks for. */
+export interface ClockChange {
+  advance_ms?: number
+  freeze?: boolean
+  reset?: true
+}
+
+/**
+ * Sandbox time. By default it is the real clock read at each call (`Date.now()` at call time, so
+ * `vi.useFakeTimers()` / `vi.setSystemTime()` after `createSandbox()` are seen), plus an offset
+ * that `advance()` moves forward, and optionally frozen. When the user gave the sandbox its own
+ * `now`, that function rules and every change throws, saying so.
+ */
+export class SandboxClock {
+  private offset = 0
+  private frozenAt: number | undefined
+  private readonly listeners = new Set<() => void>()
+
+  constructor(private readonly userNow?: () => number) {}
+
+  /** True unless the sandbox was given its own `now` option. */
+  get controllable(): boolean {
+    return this.userNow === undefined
+  }
+
+  /** Sandbox time in Unix milliseconds. */
+  now = (): number => {
+    if (this.userNow) return this.userNow()
+    return this.frozenAt ?? Date.now() + this.offset
+  }
+
+  state(): ClockState {
+    const now = this.now()
+    return { now: new Date(now).toISOString(), offset_ms: this.userNow ? now - Date.now() : this.frozenAt === undefined ? this.offset : this.frozenAt - Date.now(), frozen: this.frozenAt !== undefined, controllable: this.controllable }
+  }
+
+  /** Moves sandbox time forward: lifecycle steps come due (webhooks fire, in order), rate-limit windows slide. */
+  advance(ms: number): ClockState {
+    this.assertControllable('advance')
+    if (!Number.isSafeInteger(ms) || ms < 0) throw new TypeError(`sandbox.clock.advance: ms must be a whole number of milliseconds ≥ 0 (got ${String(ms)}).`)
+    if (this.frozenAt !== undefined) this.frozenAt += ms
+    else this.offset += ms
+    this.moved()
+    return this.state()
+  }
+
+  /** Stops sandbox time (true) or lets it run again from where it stands (false). */
+  freeze(frozen: boolean): ClockState {
+    this.assertControllable('freeze')
+    if (frozen && this.frozenAt === undefined) this.frozenAt = this.now()
+    else if (!frozen && this.frozenAt !== undefined) {
+      this.offset = this.frozenAt - Date.now()
+      this.frozenAt = undefined
+    }
+    this.moved()
+    return this.state()
+  }
+
+  /** Back to the real clock, running. */
+  reset(): ClockState {
+    this.assertControllable('reset')
+    this.offset = 0
+    this.frozenAt = undefined
+    this.moved()
+    return this.state()
+  }
+
+  /** Applies a `POST /__sandbox/clock` body, in the order reset → freeze → advance. */
+  apply(change: ClockChange): ClockState {
+    if (change.reset) this.reset()
+    if (change.freeze !== undefined) this.freeze(change.freeze)
+    if (change.advance_ms !== undefined) this.advance(change.advance_ms)
+    return this.state()
+  }
+
+  /** Calls `listener` whenever sandbox time is moved by hand. */
+  onMove(listener: () => void): () => void {
+    this.listeners.add(listener)
+    return () => {
+      this.listeners.delete(listener)
+    }
+  }
+
+  private moved(): void {
+    for (const listener of this.listeners) listener()
+  }
+
+  private assertControllable(what: string): void {
+    if (this.userNow) {
+      throw new ClockNotControllableError(`sandbox.clock.${what}: this sandbox was created with its own \`now\` option, so that function rules sandbox time. Move your own clock instead, or create the sandbox without \`now\` to use sandbox.clock.`)
+    }
+  }
+}
+
+/** The sandbox was given its own `now`: its clock cannot be moved through the sandbox. */
+export class ClockNotControllableError extends Error {
+  override readonly name = 'ClockNotControllableError'
+}
+
+const CLOCK_FIELDS = ['advance_ms', 'freeze', 'reset']
+
+/** Checks a `POST /__sandbox/clock` body; a bad one is a 400 naming the field. */
+export function parseClockBody(body: Record<string, unknown>): ClockChange {
+  for (const key of Object.keys(body)) {
+    if (!CLOCK_FIELDS.includes(key)) throw new ApiError(400, 'unknown_parameter', `Unknown parameter \`${key}\`. The clock takes advance_ms, freeze and reset.`, key)
+  }
+  if (Object.keys(body).length === 0) throw new ApiError(400, 'missing_parameter', 'Send one of `advance_ms` (milliseconds to move forward), `freeze` (true or false) or `reset` (true).')
+  const change: ClockChange = {}
+  if (body.advance_ms !== undefined) {
+    const ms = body.advance_ms
+    if (typeof ms !== 'number' || !Number.isSafeInteger(ms) || ms < 0) {
+      throw new ApiError(400, 'invalid_parameter', '`advance_ms` must be a whole number of milliseconds ≥ 0 (time only moves forward; `reset` goes back to the real clock).', 'advance_ms')
+    }
+    change.advance_ms = ms
+  }
+  if (body.freeze !== undefined) {
+    if (typeof body.freeze !== 'boolean') throw new ApiError(400, 'invalid_parameter', '`freeze` must be true or false.', 'freeze')
+    change.freeze = body.freeze
+  }
+  if (body.reset !== undefined) {
+    if (body.reset !== true) throw new ApiError(400, 'invalid_parameter', '`reset` must be true (it puts the sandbox back on the real clock).', 'reset')
+    change.reset = true
+  }
+  return change
+}

@@ -1,0 +1,43 @@
+import type { CapturedMessage, StatusChange } from '../schemas/captured-message.js'
+import type { JournalEntry } from '../schemas/journal.js'
+
+/** What `GET /__sandbox/events` streams and `sandbox.events.subscribe` delivers. */
+export type SandboxEvent =
+  | { type: 'message.captured'; message: CapturedMessage }
+  | { type: 'message.status'; message: CapturedMessage; change: StatusChange }
+  | { type: 'message.deleted'; message_id: string }
+  | { type: 'request'; entry: JournalEntry }
+  | { type: 'reset'; scope: string }
+
+/** The event types, for documentation and the SSE route. */
+export const SANDBOX_EVENT_TYPES = ['message.captured', 'message.status', 'message.deleted', 'request', 'reset'] as const
+
+/**
+ * The sandbox's event feed: the domain emits, transports and UIs subscribe (never the other way
+ * round). Listeners run synchronously; one that throws is reported and the others still run.
+ */
+export class SandboxEvents {
+  private readonly listeners = new Set<(event: SandboxEvent) => void>()
+
+  subscribe(listener: (event: SandboxEvent) => void): () => void {
+    this.listeners.add(listener)
+    return () => {
+      this.listeners.delete(listener)
+    }
+  }
+
+  /** Subscribers right now (the SSE route's clients among them). */
+  get size(): number {
+    return this.listeners.size
+  }
+
+  emit(event: SandboxEvent): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(event)
+      } catch (error) {
+        console.error('[sendbox] an event listener failed:', error)
+      }
+    }
+  }
+}

@@ -1,0 +1,352 @@
+/**
+ * What a test (or a person) looks for in a captured message: its readable text, its links and
+ * its one-time codes. Computed once at capture (see channels/), never at read time.
+ *
+ * The HTML tools (html-to-text and htmlparser2, a real parser: never regexes over HTML) are
+ * loaded on first use, not at `import('sendbox')`: {@link loadHtmlTools} is awaited by the
+ * sandbox's `ready`, which every request awaits before it is handled. The rule for codes is
+ * documented with examples in docs/links-and-codes.md; the unit tests beside this file hold it.
+ */
+
+type Convert = (html: string, options?: object) => string
+interface ParserCallbacks {
+  onopentag?: (name: string, attribs: Record<string, string>) => void
+  ontext?: (text: string) => void
+  onclosetag?: (name: string) => void
+}
+type ParserClass = new (callbacks: ParserCallbacks, options?: object) => { write(chunk: string): void; end(): void }
+
+let tools: { convert: Convert; Parser: ParserClass } | undefined
+let loading: Promise<void> | undefined
+
+/** Loads the HTML tools once (a dynamic import, so `import('sendbox')` stays light). */
+export function loadHtmlTools(): Promise<void> {
+  loading ??= Promise.all([import('html-to-text'), import('htmlparser2')]).then(([h2t, hp2]) => {
+    tools = { convert: h2t.convert as Convert, Parser: hp2.Parser as unknown as ParserClass }
+  })
+  return loading
+}
+
+/** The longest text, in UTF-16 units, scanned for codes (a body is at most 1 MiB anyway). */
+export const MAX_TEXT_LENGTH = 2_000_000
+
+const HEADINGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].map((selector) => ({ selector, options: { uppercase: false } }))
+
+const TEXT_OPTIONS = {
+  wordwrap: false,
+  // An email of 1 MiB is legal; html-to-text's own limits keep a hostile tree bounded.
+  limits: { maxInputLength: 2_000_000, maxDepth: 256, maxChildNodes: 50_000, ellipsis: '…' },
+  selectors: [
+    ...HEADINGS,
+    { selector: 'table', format: 'dataTable', options: { uppercaseHeaderCells: false } },
+    { selector: 'a', options: { hideLinkHrefIfSameAsText: true, noAnchorUrl: true } },
+    { selector: 'img', format: 'imageLabel' },
+  ],
+  formatters: {
+    // Email images are often inline `data:` URIs of many kilobytes: say what the image is, not its bytes.
+    imageLabel: (elem: { attribs?: Record<string, string> }, _walk: unknown, builder: { addInline(text: string, options?: object): void }) => {
+      const attribs = elem.attribs ?? {}
+      const src = attribs.src ?? ''
+      const label = attribs.alt?.trim() || (src.startsWith('data:') || src === '' ? '' : src)
+      builder.addInline(label ? `[image: ${label}]` : '[image]', { noWordTransform: true })
+    },
+  },
+}
+
+/** Trailing whitespace of each line and blank lines at both ends removed, without a backtracking regex. */
+function tidy(text: string): string {
+  const lines = text.split('\n')
+  for (let i = 0; i < lines.length; i++) lines[i] = trimEnd(lines[i])
+  let start = 0
+  let end = lines.length
+  while (start < end && lines[start] === '') start++
+  while (end > start && lines[end - 1] === '') end--
+  return lines.slice(start, end).join('\n')
+}
+
+function trimEnd(line: string): string {
+  let end = line.length
+  while (end > 0 && /\s/.test(line[end - 1])) end--
+  return end === line.length ? line : line.slice(0, end)
+}
+
+/**
+ * An email's HTML as readable plain text: headings as written (not upper-cased), paragraphs,
+ * lists, tables, links as `text [url]`, images as `[image: alt]`. Not wrapped (views wrap it to
+ * their width). Falls back to the tags stripped when the tools are not loaded yet.
+ */
+export function htmlToText(html: string): string {
+  let text: string
+  if (!tools) {
+    text = html.replace(/<[^>]*>/g, ' ')
+  } else {
+    try {
+      text = tools.convert(html, TEXT_OPTIONS)
+    } catch {
+      text = html.replace(/<[^>]*>/g, ' ')
+    }
+  }
+  // Bounded by the body cap: at most the HTML's own text plus each link's URL once.
+  return tidy(text.replace(/\r\n?/g, '\n'))
+}
+
+/** At most this many links are kept per message (a hostile email may hold 100,000). */
+export const MAX_LINKS = 10_000
+
+// A URL in text runs until whitespace, a quote or an angle bracket.
+const URL_IN_TEXT = /\bhttps?:\/\/[^\s<>"'`]+/gi
+const TRAILING_PUNCTUATION = new Set(['.', ',', ';', ':', '!', '?', "'", '"', '*', '_'])
+const CLOSERS: Record<string, string> = { ')': '(', ']': '[', '}': '{' }
+
+/** Cuts sentence punctuation (and unbalanced closing brackets) off the end of a URL found in text. */
+function trimUrl(url: string): string {
+  let end = url.length
+  for (;;) {
+    const last = url[end - 1]
+    if (TRAILING_PUNCTUATION.has(last)) {
+      end--
+      continue
+    }
+    const opener = CLOSERS[last]
+    if (opener !== undefined) {
+      const body = url.slice(0, end)
+      const opened = body.split(opener).length - 1
+      const closed = body.split(last).length - 1
+      if (closed > opened) {
+        end--
+        continue
+      }
+    }
+    return url.slice(0, end)
+  }
+}
+
+/** True for an absolute http(s) URL with a host. */
+function isHttpUrl(value: string): boolean {
+  if (!/^https?:\/\//i.test(value)) return false
+  try {
+    return new URL(value).host !== ''
+  } catch {
+    return false
+  }
+}
+
+class LinkList {
+  readonly links: string[] = []
+  private readonly seen = new Set<string>()
+  add(raw: string): void {
+    const url = raw.trim()
+    if (this.links.length >= MAX_LINKS || this.seen.has(url) || !isHttpUrl(url)) return
+    this.seen.add(url)
+    this.links.push(url)
+  }
+  addFromText(text: string): void {
+    if (!text.includes('://')) return
+    for (const match of text.matchAll(URL_IN_TEXT)) this.add(trimUrl(match[0]))
+  }
+}
+
+/** Absolute http(s) URLs in plain text (an SMS, template parameters), in order, de-duplicated. */
+export function linksInText(...texts: string[]): string[] {
+  const list = new LinkList()
+  for (const text of texts) list.addFromText(text)
+  return list.links
+}
+
+/**
+ * Absolute http(s) URLs of an email, in order of appearance, de-duplicated: `href` of links,
+ * `src` of images, and URLs written in the text. Entities are decoded by the parser
+ * (`&amp;` → `&`).
+ */
+export function linksInHtml(html: string): string[] {
+  const list = new LinkList()
+  if (!tools) {
+    // Before the tools load: hrefs and srcs by a bounded scan, then text URLs.
+    for (const match of html.matchAll(/\b(?:href|src)\s*=\s*["']([^"']{1,8192})["']/gi)) list.add(decodeBasicEntities(match[1]))
+    list.addFromText(html.replace(/<[^>]*>/g, ' '))
+    return list.links
+  }
+  // Text arrives in pieces (split at entities): URLs are looked for in each run of text between tags.
+  let skip = 0
+  let text = ''
+  const flush = () => {
+    if (text !== '') list.addFromText(text)
+    text = ''
+  }
+  const parser = new tools.Parser(
+    {
+      onopentag(name, attribs) {
+        flush()
+        if (name === 'style' || name === 'script') skip++
+        if ((name === 'a' || name === 'area') && attribs.href) list.add(attribs.href)
+        else if (name === 'img' && attribs.src) list.add(attribs.src)
+      },
+      ontext(piece) {
+        if (skip === 0) text += piece
+      },
+      onclosetag(name) {
+        flush()
+        if ((name === 'style' || name === 'script') && skip > 0) skip--
+      },
+    },
+    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+  )
+  parser.write(html)
+  parser.end()
+  flush()
+  return list.links
+}
+
+function decodeBasicEntities(value: string): string {
+  return value.replace(/&(amp|lt|gt|quot|#39|apos);/g, (_, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", apos: "'" })[name] ?? '')
+}
+
+// ---------------------------------------------------------------------------------------------
+// One-time codes
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Words that announce a one-time code, in several languages. Latin-script words match at the
+ * start of a word (so `código`, `Bestätigungscode`'s `code` suffix is covered separately);
+ * CJK words match anywhere.
+ */
+const KEYWORDS = [
+  'code', 'codes', 'otp', 'pin', 'passcode', 'password', 'passwort', 'kennwort', 'verification', 'verify', 'token', '2fa', 'mfa',
+  'one-time', 'one time', 'security', 'authentication', 'login', 'sign-in', 'tan',
+  'código', 'codigo', 'clave', 'senha', 'contraseña', 'codice', 'kod', 'kodu', 'kode', 'koden', 'şifre', 'mot de passe',
+  'код', 'пароль',
+]
+const CJK_KEYWORDS = ['验证码', '驗證碼', '認証コード', '確認コード', 'コード', '인증번호', '인증 코드', '인증코드', 'رمز']
+const KEYWORD = new RegExp(
+  `(?<![\\p{L}\\p{N}])(?:${KEYWORDS.map(escapeRegExp).join('|')})(?![\\p{L}])|\\p{L}+(?:code|kode|kod|codice)(?![\\p{L}])|${CJK_KEYWORDS.map(escapeRegExp).join('|')}`,
+  'giu',
+)
+/** A keyword right after one of these words names something that is not a one-time code. */
+const NOT_A_CODE_BEFORE = /(?:promo|promotion|promotional|discount|coupon|voucher|gift|referral|zip|postal|post|country|area|tracking|source|qr|bar|dress|error|status|reason|tax|product|booking|confirmation number|order)\s*$/i
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+}
+
+/**
+ * Candidates: a run of 4–8 digits, or 4–10 uppercase letters and digits with at least one of
+ * each, standing alone — not glued to letters, digits, `.`/`,` decimals, `:` times, `/`, `-`
+ * dates or phone groups, `+`/`#`/currency prefixes, or a `%`.
+ */
+const CANDIDATE = /(?<![\p{L}\p{N}_+#$€£¥₹.,:/\\@&=%-])(?:[0-9]{4,8}|[A-Z0-9]{4,10})(?![\p{L}\p{N}_%€$£¥₹]|[.,:/-]\p{N})/gu
+const CURRENCY_AFTER = /^\s?(?:usd|eur|gbp|jpy|inr|dollars?|euros?|pounds?|€|\$|£|¥|₹|kr|sek|nok|dkk|chf)\b/i
+/** Digits joined to this candidate by one space, dot, dash or parenthesis make a longer number (a phone, a card). */
+const GROUPED_BEFORE = /[0-9][ .)-]$|[0-9]\s?\($/
+const GROUPED_AFTER = /^[ .(-]?[0-9]/
+
+const NEAR_BEFORE = 60
+const NEAR_AFTER = 40
+
+function isYear(token: string): boolean {
+  return token.length === 4 && /^(?:19|20)[0-9]{2}$/.test(token)
+}
+
+function hasDigitAndLetter(token: string): boolean {
+  return /[0-9]/.test(token) && /[A-Z]/.test(token)
+}
+
+/** Keyword spans of a text (start, end), the ones that announce something else dropped. */
+function keywordSpans(text: string): Array<[number, number]> {
+  const spans: Array<[number, number]> = []
+  for (const match of text.matchAll(KEYWORD)) {
+    const start = match.index
+    if (NOT_A_CODE_BEFORE.test(text.slice(Math.max(0, start - 30), start))) continue
+    spans.push([start, start + match[0].length])
+  }
+  return spans
+}
+
+/** True when no line break stands between `from` and `to` (a code and its keyword share a line). */
+function sameLine(text: string, from: number, to: number): boolean {
+  // The window is at most NEAR_BEFORE characters: scanning it keeps the whole pass linear.
+  return !text.slice(from, to).includes('\n')
+}
+
+/** URLs and email addresses blanked out (same length), so their digits are never read as codes. */
+function blankAddresses(text: string): string {
+  return text.replace(/\bhttps?:\/\/[^\s<>"'`]+|\bwww\.[^\s<>"'`]+|[^\s@<>()]+@[^\s@<>()]+\.[a-z]{2,}/gi, (m) => ' '.repeat(m.length))
+}
+
+interface Candidate {
+  token: string
+  start: number
+  end: number
+}
+
+/** Index of the first candidate starting at or after `at` (candidates are in text order). */
+function firstFrom(candidates: readonly Candidate[], at: number): number {
+  let low = 0
+  let high = candidates.length
+  while (low < high) {
+    const mid = (low + high) >>> 1
+    if (candidates[mid].start < at) low = mid + 1
+    else high = mid
+  }
+  return low
+}
+
+/** Words before a lone number that say what else it is (a room, an order, a zip code). */
+const ONLY_NUMBER_BLOCKERS = /(?:room|floor|flight|gate|seat|order|invoice|ticket|ref|reference|account|case|item|page|step|no\.?|number|zip|postal|code|suite|unit|apt|box|km|miles?|items?)\s*#?\s*$/i
+
+/**
+ * One-time codes in a message's text, as a person would read them: 4–8 digits, or 4–10
+ * uppercase letters and digits with at least one digit, announced by a word such as code, OTP,
+ * PIN, passcode, verification or token (several languages) on the same line. Each such word
+ * claims one code: the nearest candidate after it (within 60 characters), else the nearest
+ * before it (within 40). In a short SMS (`onlyNumberCounts`), a 4–8 digit run that is the only
+ * number of the text counts too. Years (1900–2099) count only right after the word ("PIN:
+ * 2024"); prices, phone numbers, dates, times, decimals, and anything inside a URL or an email
+ * address never. De-duplicated, in order of appearance. docs/links-and-codes.md has the table of
+ * examples. Linear in the text's length (no backtracking patterns, one pass per keyword).
+ */
+export function findCodes(rawText: string, options: { onlyNumberCounts?: boolean } = {}): string[] {
+  const text = blankAddresses(rawText.length > MAX_TEXT_LENGTH ? rawText.slice(0, MAX_TEXT_LENGTH) : rawText)
+  const candidates: Candidate[] = []
+  for (const match of text.matchAll(CANDIDATE)) {
+    const token = match[0]
+    const start = match.index
+    const end = start + token.length
+    const digitsOnly = /^[0-9]+$/.test(token)
+    if (!digitsOnly && !hasDigitAndLetter(token)) continue
+    if (digitsOnly && token.length > 8) continue
+    if (GROUPED_BEFORE.test(text.slice(Math.max(0, start - 2), start)) || GROUPED_AFTER.test(text.slice(end, end + 2))) continue
+    if (CURRENCY_AFTER.test(text.slice(end, end + 8))) continue
+    candidates.push({ token, start, end })
+  }
+  const claimed = new Set<number>()
+  if (candidates.length > 0) {
+    for (const [kStart, kEnd] of keywordSpans(text)) {
+      const after = firstFrom(candidates, kEnd)
+      const next = candidates[after]
+      if (next && next.start - kEnd <= NEAR_BEFORE && sameLine(text, kEnd, next.start)) {
+        // A year counts only right after the word: "PIN: 2024", "code is 2024", "código 2024".
+        const direct = /^[\s:#.-]*(?:is|es|est|ist|é|lautet)?[\s:#-]*$/i.test(text.slice(kEnd, next.start))
+        if (!isYear(next.token) || direct) claimed.add(after)
+        continue
+      }
+      const before = candidates[firstFrom(candidates, kStart) - 1]
+      if (before && before.end <= kStart && kStart - before.end <= NEAR_AFTER && sameLine(text, before.end, kStart) && !isYear(before.token)) {
+        claimed.add(firstFrom(candidates, kStart) - 1)
+      }
+    }
+  }
+  const codes = new Set<string>()
+  for (const index of [...claimed].sort((a, b) => a - b)) codes.add(candidates[index].token)
+  if (codes.size === 0 && options.onlyNumberCounts) {
+    const numbers = text.match(/[0-9]+(?:[.,][0-9]+)*/g) ?? []
+    const only = candidates.length === 1 ? candidates[0] : undefined
+    if (numbers.length === 1 && only && /^[0-9]+$/.test(only.token) && only.token === numbers[0] && !isYear(only.token)
+      && !ONLY_NUMBER_BLOCKERS.test(text.slice(Math.max(0, only.start - 24), only.start))) {
+      codes.add(only.token)
+    }
+  }
+  return [...codes]
+}
+
+/** What counts as a short SMS for the only-number rule: one GSM-7 segment. */
+export const SHORT_SMS_LENGTH = 160

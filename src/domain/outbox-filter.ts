@@ -1,0 +1,127 @@
+import { CHANNELS, MESSAGE_STATUSES, type CapturedMessage, type Channel, type MessageStatus } from '../schemas/captured-message.js'
+import { CHANNEL_DESCRIPTORS, searchTextOf, senderOf } from './channels/index.js'
+import { ApiError } from './errors.js'
+
+/** What the outbox can be narrowed to. Every field is optional; all given ones must match. */
+export interface OutboxFilter {
+  channel?: Channel
+  /**
+   * The recipient, exactly (case-insensitive). A leading space stands for `+`: in a URL query
+   * `?to=+1415…` decodes to " 1415…", and it still matches the phone number.
+   */
+  to?: string
+  status?: MessageStatus
+  /** Unix milliseconds: only messages created at or after it. */
+  since?: number
+  account?: string
+  /** Case-insensitive substring of recipient, sender, subject, text, template and its parameters. */
+  q?: string
+  /** Case-insensitive substring of the sender (`Name <address>`, or an SMS sender id). */
+  from?: string
+  /** Case-insensitive substring of the email subject. */
+  subject?: string
+  /** The WhatsApp template name, exactly. */
+  template?: string
+}
+
+/** The keys an {@link OutboxFilter} takes, in the order an error message lists them. */
+export const FILTER_KEYS = ['channel', 'to', 'status', 'since', 'account', 'q', 'from', 'subject', 'template'] as const satisfies ReadonlyArray<keyof OutboxFilter>
+
+/** A filter compiled once: lower-cased needles, the `+` of a phone restored. */
+export type MessagePredicate = (message: CapturedMessage) => boolean
+
+/**
+ * Checks a filter given in code (`waitFor`, `list`, matchers): an unknown key is a TypeError
+ * naming it, so a typo (`{ chanel: 'sms' }`) fails at once instead of matching everything or
+ * waiting forever.
+ */
+export function checkFilter(filter: object, where: string): asserts filter is OutboxFilter {
+  for (const key of Object.keys(filter)) {
+    if (!(FILTER_KEYS as readonly string[]).includes(key)) {
+      throw new TypeError(`${where}: unknown filter key "${key}". Filters take ${FILTER_KEYS.join(', ')}.`)
+    }
+  }
+  const f = filter as OutboxFilter
+  if (f.channel !== undefined && !CHANNELS.includes(f.channel)) throw new TypeError(`${where}: channel must be one of ${CHANNELS.join(', ')} (got ${JSON.stringify(f.channel)}).`)
+  if (f.status !== undefined && !MESSAGE_STATUSES.includes(f.status)) throw new TypeError(`${where}: status must be one of ${MESSAGE_STATUSES.join(', ')} (got ${JSON.stringify(f.status)}).`)
+}
+
+/** A recipient as compared: trimmed of a URL-decoded `+` (a leading space), lower-cased. */
+function recipientKey(to: string): string {
+  const lower = to.toLowerCase()
+  return lower.startsWith(' ') && /^ [0-9]/.test(lower) ? `+${lower.slice(1)}` : lower.trim()
+}
+
+/** Compiles a filter into a predicate. */
+export function compileFilter(filter: OutboxFilter): MessagePredicate {
+  const to = filter.to === undefined ? undefined : recipientKey(filter.to)
+  const q = filter.q?.toLowerCase()
+  const from = filter.from?.toLowerCase()
+  const subject = filter.subject?.toLowerCase()
+  const { channel, status, since, account, template } = filter
+  return (m) => {
+    if (channel !== undefined && m.channel !== channel) return false
+    if (status !== undefined && m.status !== status) return false
+    if (account !== undefined && m.account !== account) return false
+    if (to !== undefined && m.to.toLowerCase() !== to) return false
+    if (since !== undefined && Date.parse(m.created_at) < since) return false
+    if (template !== undefined && (m.channel !== 'whatsapp' || m.whatsapp.template !== template)) return false
+    if (subject !== undefined && (m.channel !== 'email' || !m.email.subject.toLowerCase().includes(subject))) return false
+    if (from !== undefined && !(senderOf(m) ?? '').toLowerCase().includes(from)) return false
+    if (q !== undefined && !searchTextOf(m).includes(q)) return false
+    return true
+  }
+}
+
+/** Describes a filter for messages: `sms to +14155550123 with "code"`. */
+export function describeFilter(filter: OutboxFilter): string {
+  const parts: string[] = [filter.channel ? CHANNEL_DESCRIPTORS[filter.channel].label : 'message']
+  if (filter.to !== undefined) parts.push(`to ${recipientKey(filter.to)}`)
+  if (filter.from !== undefined) parts.push(`from "${filter.from}"`)
+  if (filter.subject !== undefined) parts.push(`with subject containing "${filter.subject}"`)
+  if (filter.template !== undefined) parts.push(`with template ${filter.template}`)
+  if (filter.q !== undefined) parts.push(`matching "${filter.q}"`)
+  if (filter.status !== undefined) parts.push(`in status ${filter.status}`)
+  if (filter.account !== undefined) parts.push(`of account ${filter.account}`)
+  if (filter.since !== undefined) parts.push(`since ${new Date(filter.since).toISOString()}`)
+  return parts.join(' ')
+}
+
+/** Parses `since`: ISO 8601 or Unix milliseconds. */
+export function parseSince(value: string, param = 'since'): number {
+  const ms = /^[0-9]{1,16}$/.test(value) ? Number(value) : /^\d{4}-\d{2}-\d{2}/.test(value) ? Date.parse(value) : NaN
+  if (!Number.isFinite(ms)) {
+    throw new ApiError(400, 'invalid_parameter', `Query parameter \`${param}\` must be an ISO 8601 time (2026-11-22T12:00:00Z) or Unix milliseconds (got "${value.slice(0, 50)}").`, param)
+  }
+  return ms
+}
+
+function oneOf<T extends string>(query: URLSearchParams, name: string, allowed: readonly T[]): T | undefined {
+  const value = query.get(name)
+  if (value === null) return undefined
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new ApiError(400, 'invalid_parameter', `Query parameter \`${name}\` must be one of ${allowed.join(', ')} (got "${value.slice(0, 50)}").`, name)
+  }
+  return value as T
+}
+
+/**
+ * Reads an outbox filter from a query string (`GET /__sandbox/messages`, `/wait`). Bad values
+ * are 400 `invalid_parameter` naming the parameter; unknown parameters are ignored, like the API's.
+ */
+export function parseOutboxFilter(query: URLSearchParams): OutboxFilter {
+  const filter: OutboxFilter = {}
+  const channel = oneOf(query, 'channel', CHANNELS)
+  if (channel) filter.channel = channel
+  const status = oneOf(query, 'status', MESSAGE_STATUSES)
+  if (status) filter.status = status
+  const since = query.get('since')
+  if (since !== null) filter.since = parseSince(since)
+  for (const name of ['to', 'account', 'q', 'from', 'subject', 'template'] as const) {
+    const value = query.get(name)
+    if (value === null) continue
+    if (value.length > 1024) throw new ApiError(400, 'invalid_parameter', `Query parameter \`${name}\` may be at most 1024 characters.`, name)
+    filter[name] = value
+  }
+  return filter
+}

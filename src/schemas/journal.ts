@@ -1,0 +1,26 @@
+import { z } from 'zod'
+
+/** Longest text kept of a request or answer body in the journal (UTF-16 units). */
+export const JOURNAL_BODY_LIMIT = 4096
+
+/** One line of the request journal: an API request or a webhook attempt. */
+export const journalEntrySchema = z
+  .object({
+    id: z.int(),
+    at: z.string().meta({ format: 'date-time', description: 'When the request arrived (ISO 8601 UTC).' }),
+    kind: z.enum(['api', 'webhook']),
+    method: z.string(),
+    path: z.string(),
+    query: z.string().nullable().meta({ description: 'The query string without `?`, or null.' }),
+    status: z.int(),
+    duration_ms: z.number(),
+    error_code: z.string().nullable(),
+    error_message: z.string().nullable(),
+    account: z.string().nullable(),
+    key: z.string().nullable().meta({ description: 'The API key, masked; never the key itself.' }),
+    request_body: z.string().nullable().meta({ description: `The request body as sent, cut to ${JOURNAL_BODY_LIMIT} characters.` }),
+    response_body: z.string().nullable().meta({ description: `The answer's body for errors, cut to ${JOURNAL_BODY_LIMIT} characters; null for successes.` }),
+  })
+  .meta({ id: 'JournalEntry' })
+
+export type JournalEntry = z.infer<typeof journalEntrySchema>
