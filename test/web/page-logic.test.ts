@@ -31,7 +31,7 @@ describe('web inbox logic', () => {
     const message = {
       message_id: 'msg_1', channel: 'email', account: 'acct_a', plan: 'pro', key: 'test_…ro', to: 'ana@example.com', request: { html: '<p>x</p>' },
       status: 'queued', reason: null, status_history: [], created_at: new Date(0).toISOString(),
-      email: { from: { email: 'hello@shop.test', name: null }, subject: 'Confirm your account', html: '<p>x</p>' }, text: 'Your code is 123456',
+      email: { from: { email: 'hello@shop.test', name: null }, subject: 'Confirm your account', html: '<p>x</p>' }, text: 'Your code is 123456', links: [], codes: ['123456'],
     } as CapturedMessage
     const summary = summarize(message)
     expect(summary).not.toHaveProperty('request')

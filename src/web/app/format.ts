@@ -22,34 +22,53 @@ export function fullTime(iso: string): string {
 export function summaryLine(message: MessageSummary): string {
   switch (message.channel) {
     case 'email':
-      return message.email?.subject ?? ''
+      return message.email.subject
     case 'sms':
-      return (message.sms?.text ?? '').split(/\r\n|\r|\n/).filter(Boolean).join(' ⏎ ')
+      return message.sms.text.split(/\r\n|\r|\n/).filter(Boolean).join(' ⏎ ')
     case 'whatsapp':
-      return message.whatsapp ? `${message.whatsapp.template} (${message.whatsapp.language})` : ''
+      return `${message.whatsapp.template} (${message.whatsapp.language})`
   }
 }
 
-/** The sender as one string (email address, SMS sender id), or ''. */
-export function senderOf(message: MessageSummary): string {
-  if (message.channel === 'email') return message.email?.from ? message.email.from.email : ''
-  if (message.channel === 'sms') return message.sms?.from ?? ''
-  return ''
+/** The sender as one string (`Name <address>`, SMS sender id), or ''. */
+export function senderOf(message: MessageSummary | CapturedMessage): string {
+  switch (message.channel) {
+    case 'email': {
+      const from = message.email.from
+      return from ? (from.name ? `${from.name} <${from.email}>` : from.email) : ''
+    }
+    case 'sms':
+      return message.sms.from ?? ''
+    case 'whatsapp':
+      return ''
+  }
 }
+
+const SUMMARY_TEXT_LENGTH = 2_000
+const SUMMARY_LINKS = 100
 
 /** What `GET /__sandbox/messages` would list for a full message (events carry full messages). */
 export function summarize(message: CapturedMessage): MessageSummary {
-  const { request: _request, email, ...rest } = message
-  const summary: MessageSummary = { ...rest }
-  if (email) summary.email = { from: email.from, subject: email.subject }
-  if (typeof rest.text === 'string' && rest.text.length > 2000) {
-    summary.text = rest.text.slice(0, 2000)
-    summary.text_truncated = true
+  const extras = {
+    text: message.text.slice(0, SUMMARY_TEXT_LENGTH),
+    text_truncated: message.text.length > SUMMARY_TEXT_LENGTH,
+    links: message.links.slice(0, SUMMARY_LINKS),
+    links_total: message.links.length,
   }
-  return summary
+  switch (message.channel) {
+    case 'email': {
+      const { request: _request, email, preview_token: _token, ...rest } = message
+      return { ...rest, ...extras, email: { from: email.from, subject: email.subject } }
+    }
+    case 'sms':
+    case 'whatsapp': {
+      const { request: _request, preview_token: _token, ...rest } = message
+      return { ...rest, ...extras } as MessageSummary
+    }
+  }
 }
 
-/** Whether a summary passes the list's filters, as the server's `parseOutboxFilter` would. */
+/** Whether a summary passes the list's filters, as the server's outbox filter would. */
 export function matchesFilters(message: MessageSummary, filters: URLSearchParams): boolean {
   const channel = filters.get('channel')
   if (channel && message.channel !== channel) return false
@@ -59,8 +78,10 @@ export function matchesFilters(message: MessageSummary, filters: URLSearchParams
   if (account && message.account !== account) return false
   const q = filters.get('q')?.toLowerCase()
   if (q) {
-    const haystack = [message.to, senderOf(message), message.email?.subject, message.text ?? message.sms?.text, message.whatsapp?.template]
-    if (!haystack.some((field) => field?.toLowerCase().includes(q))) return false
+    const haystack = [message.to, senderOf(message), message.text]
+    if (message.channel === 'email') haystack.push(message.email.subject)
+    if (message.channel === 'whatsapp') haystack.push(message.whatsapp.template, ...Object.values(message.whatsapp.parameters))
+    if (!haystack.some((field) => field.toLowerCase().includes(q))) return false
   }
   return true
 }

@@ -4,17 +4,13 @@ import type { ComponentChildren } from 'preact'
 import { useEffect, useMemo, useState } from 'preact/hooks'
 import { segmentSms } from '../../domain/sms-encoding.js'
 import { ApiFailure, call } from './api.js'
-import { fullTime } from './format.js'
+import { fullTime, senderOf } from './format.js'
 import { tokenizeHtml } from './html-tokens.js'
 import { navigate } from './router.js'
 import { markSeen } from './seen.js'
 import { deleteMessage, onSandboxEvent } from './state.js'
-import type { CapturedMessage } from './types.js'
+import type { CapturedMessage, EmailMessage, SmsMessage, WhatsappMessage } from './types.js'
 import { ChannelTag, confirmAction, CopyButton, JsonBlock, StatusBadge, StatusHistory, Tabs } from './widgets.js'
-
-type EmailMessage = CapturedMessage & { email: NonNullable<CapturedMessage['email']> }
-type SmsMessage = CapturedMessage & { sms: NonNullable<CapturedMessage['sms']> }
-type WhatsappMessage = CapturedMessage & { whatsapp: NonNullable<CapturedMessage['whatsapp']> }
 
 /** Fetches the message and follows its status steps from the event stream. */
 function useMessage(id: string): { message: CapturedMessage | null; error: string | null } {
@@ -34,7 +30,7 @@ function useMessage(id: string): { message: CapturedMessage | null; error: strin
       })
     const stop = onSandboxEvent((event) => {
       if (event.type === 'message.status' && event.message.message_id === id) {
-        setMessage((current) => (current ? { ...current, status: event.message.status, reason: event.message.reason, status_history: event.message.status_history } : current))
+        setMessage((current) => (current ? { ...event.message, preview_token: current.preview_token } : current))
       }
     })
     return () => {
@@ -72,16 +68,16 @@ export function MessageDetail({ id, narrow }: { id: string; narrow: boolean }) {
   let body: ComponentChildren
   switch (message.channel) {
     case 'email':
-      body = <EmailView message={message as EmailMessage} />
+      body = <EmailView message={message} />
       break
     case 'sms':
-      body = <SmsView message={message as SmsMessage} />
+      body = <SmsView message={message} />
       break
     case 'whatsapp':
-      body = <WhatsappView message={message as WhatsappMessage} />
+      body = <WhatsappView message={message} />
       break
   }
-  const title = message.channel === 'email' ? message.email?.subject || '(no subject)' : message.channel === 'sms' ? `SMS to ${message.to}` : `WhatsApp to ${message.to}`
+  const title = message.channel === 'email' ? message.email.subject || '(no subject)' : message.channel === 'sms' ? `SMS to ${message.to}` : `WhatsApp to ${message.to}`
   return (
     <article class={`detail detail-${message.channel}`} aria-labelledby="detail-title">
       {narrow ? back : null}
@@ -108,7 +104,7 @@ export function MessageDetail({ id, narrow }: { id: string; narrow: boolean }) {
         {message.channel === 'email' ? (
           <div>
             <dt>From</dt>
-            <dd>{message.email?.from ? (message.email.from.name ? `${message.email.from.name} <${message.email.from.email}>` : message.email.from.email) : 'not set'}</dd>
+            <dd>{senderOf(message) || 'not set'}</dd>
           </div>
         ) : null}
         <div>
@@ -154,7 +150,7 @@ function EmailView({ message }: { message: EmailMessage }) {
   const [width, setWidth] = useState<'desktop' | 'mobile'>('desktop')
   const [remote, setRemote] = useState(false)
   useEffect(() => setRemote(false), [message.message_id])
-  const links = message.links ?? []
+  const links = message.links
   const remoteRefs = useMemo(() => hasRemoteContent(message.email.html), [message.email.html])
   const query = new URLSearchParams()
   if (message.preview_token) query.set('token', message.preview_token)
@@ -201,7 +197,7 @@ function EmailView({ message }: { message: EmailMessage }) {
           </>
         ) : tab === 'text' ? (
           <pre class="text-body" tabIndex={0}>
-            {message.text ?? '(no text)'}
+            {message.text || '(no text)'}
           </pre>
         ) : tab === 'source' ? (
           <HtmlSource html={message.email.html} />
@@ -252,7 +248,7 @@ function withCodes(text: string, codes: string[]): ComponentChildren {
 function SmsView({ message }: { message: SmsMessage }) {
   const { sms } = message
   const segmented = useMemo(() => segmentSms(sms.text), [sms.text])
-  const codes = message.codes ?? []
+  const codes = message.codes
   const perPart = segmented.parts.length > 1 ? (segmented.encoding === 'GSM-7' ? 153 : 67) : segmented.encoding === 'GSM-7' ? 160 : 70
   return (
     <section class="sms-view">

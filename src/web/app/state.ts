@@ -81,6 +81,16 @@ async function reloadCounts(): Promise<void> {
   counts.set(next)
 }
 
+let countsTimer: ReturnType<typeof setTimeout> | undefined
+
+/** Re-counts soon, once for a burst of deletions. */
+function scheduleCounts(): void {
+  countsTimer ??= setTimeout(() => {
+    countsTimer = undefined
+    void reloadCounts()
+  }, 250)
+}
+
 /** Re-fetches the list (with the current filters), the counts and the journal. */
 export function reloadAll(): void {
   void messages.reload(filters.get())
@@ -113,6 +123,10 @@ function handle(event: SandboxEvent): void {
       else messages.remove(summary.message_id)
       break
     }
+    case 'message.deleted':
+      messages.remove(event.message_id)
+      scheduleCounts()
+      break
     case 'request':
       requests.prepend(event.entry)
       break
@@ -141,7 +155,7 @@ export function startLive(): void {
       try {
         const payload = JSON.parse(data) as Record<string, unknown>
         // The data is the event object; a bare message or journal entry is wrapped the same way.
-        if (type.startsWith('message.') && payload.message === undefined) handle({ type, message: payload } as unknown as SandboxEvent)
+        if ((type === 'message.captured' || type === 'message.status') && payload.message === undefined) handle({ type, message: payload } as unknown as SandboxEvent)
         else if (type === 'request' && payload.entry === undefined) handle({ type, entry: payload } as unknown as SandboxEvent)
         else handle({ ...payload, type } as SandboxEvent)
       } catch {
@@ -155,5 +169,5 @@ export function startLive(): void {
 export async function deleteMessage(id: string): Promise<void> {
   await call('DELETE', `/__sandbox/messages/${encodeURIComponent(id)}`)
   messages.remove(id)
-  void reloadCounts()
+  scheduleCounts()
 }

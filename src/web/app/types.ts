@@ -1,37 +1,31 @@
 /**
- * What the web inbox reads from the /__sandbox API. The shapes come from the domain (type-only
- * imports: nothing of the domain's runtime reaches the bundle); the derived fields the contract
- * adds (`text`, `links`, `codes`, the summary's `text_truncated`) are optional here until every
- * server the page can meet sends them.
+ * What the web inbox reads from the /__sandbox API: the domain's own types (type-only imports,
+ * nothing of the domain's runtime reaches the bundle).
  */
-import type { CapturedMessage as DomainMessage, Channel, MessageStatus, StatusChange } from '../../domain/outbox.js'
-import type { JournalEntry as DomainJournalEntry } from '../../domain/journal.js'
+import type {
+  CapturedMessage as DomainMessage,
+  CapturedMessageSummary,
+  Channel,
+  MessageStatus,
+  StatusChange,
+} from '../../schemas/captured-message.js'
+import type { JournalEntry } from '../../schemas/journal.js'
+import type { SandboxEvent } from '../../domain/events.js'
 
-export type { Channel, MessageStatus, StatusChange }
+export type { Channel, JournalEntry, MessageStatus, SandboxEvent, StatusChange }
 
-/** One captured message as `GET /__sandbox/messages/{id}` answers it. */
-export type CapturedMessage = DomainMessage & {
-  text?: string
-  links?: string[]
-  codes?: string[]
-  /** Lets the preview iframe through when an admin token is required (never the admin token). */
-  preview_token?: string
-}
+/**
+ * One captured message as `GET /__sandbox/messages/{id}` answers it; `preview_token`, when the
+ * server adds it, opens the HTML preview without the admin token (never the admin token itself).
+ */
+export type CapturedMessage = DomainMessage & { preview_token?: string }
 
 /** One row of `GET /__sandbox/messages`: no request body, no email HTML, text capped. */
-export type MessageSummary = Omit<CapturedMessage, 'request' | 'email'> & {
-  request?: Record<string, unknown>
-  email?: Omit<NonNullable<DomainMessage['email']>, 'html'> & { html?: string }
-  text_truncated?: boolean
-}
+export type MessageSummary = CapturedMessageSummary
 
-/** One line of the request journal, with the fields the contract adds. */
-export type JournalEntry = DomainJournalEntry & {
-  query?: string | null
-  error_message?: string | null
-  request_body?: string | null
-  response_body?: string | null
-}
+export type EmailMessage = Extract<CapturedMessage, { channel: 'email' }>
+export type SmsMessage = Extract<CapturedMessage, { channel: 'sms' }>
+export type WhatsappMessage = Extract<CapturedMessage, { channel: 'whatsapp' }>
 
 /** The pagination envelope of every /__sandbox listing. */
 export interface Page<T> {
@@ -47,13 +41,6 @@ export interface KeyUsage {
   limit: number
   used: number
 }
-
-/** One event of `GET /__sandbox/events`. */
-export type SandboxEvent =
-  | { type: 'message.captured'; message: CapturedMessage }
-  | { type: 'message.status'; message: CapturedMessage; change: StatusChange }
-  | { type: 'request'; entry: JournalEntry }
-  | { type: 'reset'; scope: string }
 
 export const CHANNELS: readonly Channel[] = ['email', 'sms', 'whatsapp']
 export const STATUSES: readonly MessageStatus[] = ['queued', 'sent', 'delivered', 'failed']
