@@ -26,7 +26,7 @@ export function summaryLine(message: MessageSummary): string {
     case 'sms':
       return message.sms.text.split(/\r\n|\r|\n/).filter(Boolean).join(' ⏎ ')
     case 'whatsapp':
-      return `${message.whatsapp.template} (${message.whatsapp.language})`
+      return message.whatsapp.preview
   }
 }
 
