@@ -1,176 +1,255 @@
-import { http, type HttpHandler } from 'msw'
 import { z } from 'zod'
 import { ApiError } from '../src/domain/errors.js'
 import { faultSpecSchema } from '../src/domain/faults.js'
+import { ClockNotControllableError, parseClockBody } from '../src/domain/clock.js'
+import { summarize } from '../src/domain/channels/index.js'
 import { CHANNELS, MESSAGE_STATUSES, type OutboxFilter } from '../src/domain/outbox.js'
-import { RESET_SCOPES, type ResetScope, type SandboxState } from '../src/domain/sandbox.js'
-import { pageOf } from '../src/schemas/pagination.js'
-import { controlJson, hasMalformedEscape, readJsonObject } from './guard.js'
-import { pageQuery } from './query.js'
+import { maskKey } from '../src/domain/plans.js'
+import { RESET_SCOPES, type ResetScope } from '../src/domain/sandbox.js'
+import { buildOpenApiDocument, type OpenApiDocument } from '../src/openapi.js'
+import { capturedMessageSchema, capturedMessageSummarySchema } from '../src/schemas/captured-message.js'
+import {
+  clockChangeSchema,
+  clockStateSchema,
+  faultListSchema,
+  faultSchema,
+  healthSchema,
+  keyListSchema,
+  okSchema,
+  resetResultSchema,
+} from '../src/schemas/controls.js'
+import { journalEntrySchema } from '../src/schemas/journal.js'
+import { pageOf, paginated } from '../src/schemas/pagination.js'
+import { enumParam, flagParam, pageQuery, sinceParam, textParam } from '../src/schemas/query.js'
+import { controlRoute, type Route } from './route.js'
 
-/** The origin-relative prefix of the sandbox-only controls. */
-export function controlsBase(sandbox: SandboxState): string {
-  return `${new URL(sandbox.baseUrl).origin}/__sandbox`
+const messageNotFound = (id: string) =>
+  new ApiError(404, 'not_found', `No captured message with id "${id}". It may have been cleared or evicted by the outbox cap.`)
+
+const accountParam = textParam('account', 'Only this account (an API key\'s account; by default the key itself).')
+
+/** The outbox filters of `GET /__sandbox/messages` (and `/messages/wait`, whose `since` is the wait's). */
+export const outboxFilterQuery = {
+  channel: enumParam('channel', CHANNELS, 'Only this channel.'),
+  to: textParam('to', 'Exact recipient, case-insensitive. A `+` sent unencoded (`?to=+1415…`) arrives as a space, which is read as `+`.'),
+  status: enumParam('status', MESSAGE_STATUSES, 'Only messages in this lifecycle status.'),
+  since: sinceParam,
+  account: accountParam,
+  q: textParam('q', 'Case-insensitive substring of recipient, sender, subject, text, template and its parameters.'),
+  from: textParam('from', 'Case-insensitive substring of the sender (`Name <address>`, or an SMS sender id).'),
+  subject: textParam('subject', 'Case-insensitive substring of the email subject.'),
+  template: textParam('template', 'The WhatsApp template name, exactly.'),
 }
 
-/** Runs a control resolver; ApiErrors become the wire error, anything else a 500 without a stack. */
-async function control(run: () => Response | Promise<Response>): Promise<Response> {
-  try {
-    return await run()
-  } catch (error) {
-    if (error instanceof ApiError) return controlJson(error.status, error.toBody())
-    if (error instanceof z.ZodError) {
-      const issue = error.issues[0]
-      const param = issue.path.join('.')
-      const missing = issue.code === 'invalid_type' && /received undefined/.test(issue.message)
-      const message = issue.code === 'unrecognized_keys'
-        ? `Unknown parameter \`${issue.keys[0]}\`. A fault takes status, code, path, method, times, probability and delay_ms.`
-        : missing
-          ? `Missing required parameter \`${param}\`.`
-          : issue.code === 'invalid_type' ? `\`${param}\` must be a ${issue.expected}.` : issue.message
-      const code = issue.code === 'unrecognized_keys' ? 'unknown_parameter' : missing ? 'missing_parameter' : 'invalid_parameter'
-      return controlJson(400, { error: { code, message, ...(param ? { param } : {}) } })
-    }
-    console.error('[sendbox] unexpected error in a sandbox control:', error)
-    return controlJson(500, { error: { code: 'internal_error', message: 'Unexpected sandbox failure.' } })
+/** The filter the validated query asks for (parameters that were not given are left out). */
+export function filterOf(query: Partial<Record<keyof typeof outboxFilterQuery, unknown>>): OutboxFilter {
+  const filter: Record<string, unknown> = {}
+  for (const [name, value] of Object.entries(query)) {
+    if (value !== undefined && name in outboxFilterQuery) filter[name] = value
   }
-}
-
-function oneOf<T extends string>(url: URL, name: string, allowed: readonly T[]): T | undefined {
-  const value = url.searchParams.get(name)
-  if (value === null) return undefined
-  if (!(allowed as readonly string[]).includes(value)) {
-    throw new ApiError(400, 'invalid_parameter', `Query parameter \`${name}\` must be one of ${allowed.join(', ')} (got "${value.slice(0, 50)}").`, name)
-  }
-  return value as T
-}
-
-function sinceOf(url: URL): number | undefined {
-  const value = url.searchParams.get('since')
-  if (value === null) return undefined
-  const ms = /^[0-9]+$/.test(value) ? Number(value) : Date.parse(value)
-  if (!Number.isFinite(ms)) {
-    throw new ApiError(400, 'invalid_parameter', `Query parameter \`since\` must be an ISO 8601 time or Unix milliseconds (got "${value.slice(0, 50)}").`, 'since')
-  }
-  return ms
-}
-
-/** The 401 answer when an admin token is configured and the request lacks it; undefined to let it through. */
-function adminRefusal(sandbox: SandboxState, request: Request): Response | undefined {
-  const token = sandbox.adminToken
-  if (token === undefined) return undefined // fall through to the controls
-  const bearer = /^bearer[ \t]+(\S+)/i.exec(request.headers.get('authorization') ?? '')?.[1]
-  const given = request.headers.get('x-sendbox-admin-token') ?? bearer
-  if (given !== undefined && given !== null && timingSafeEqual(given, token)) return undefined
-  return controlJson(401, { error: { code: 'unauthorized', message: 'The sandbox controls need the admin token: send `Authorization: Bearer <admin token>` or `X-Sendbox-Admin-Token: <admin token>` (see --admin-token).' } })
-}
-
-/** Answers 401 unless the request carries the admin token (when one is configured). */
-function adminGuard(sandbox: SandboxState): HttpHandler {
-  const base = controlsBase(sandbox)
-  return http.all(`${base}/*`, ({ request }) => adminRefusal(sandbox, request))
+  return filter as OutboxFilter
 }
 
 /**
- * /__sandbox paths with a malformed percent-escape (`/__sandbox/%zz`), which make msw's path
- * matcher throw (a 500 with a stack trace in-process): admin guard, then 404. Registered first.
+ * The headers of an email preview: the HTML is the sender's, so it never runs on the sandbox's
+ * origin (`sandbox`), loads nothing remote unless asked (`?remote=1`: a remote image tells the
+ * sender who read the mail and when), ignores `<base>`, and only the sandbox's own pages may frame it.
  */
-function malformedControlPath(sandbox: SandboxState): HttpHandler {
-  const origin = new URL(sandbox.baseUrl).origin
-  return http.all(({ request }) => {
-    const url = new URL(request.url)
-    return url.origin === origin && url.pathname.startsWith('/__sandbox/') && hasMalformedEscape(url.pathname)
-  }, ({ request }) => adminRefusal(sandbox, request) ?? controlJson(404, { error: { code: 'not_found', message: 'No sandbox control at this path: it holds a malformed percent-escape (a "%" not followed by two hex digits of valid UTF-8).' } }))
+function previewHeaders({ remote }: { remote: boolean }): Record<string, string> {
+  const web = remote ? ' https: http:' : ''
+  return {
+    'Content-Type': 'text/html; charset=utf-8',
+    'Content-Security-Policy': ['sandbox', "default-src 'none'", `img-src data: cid:${web}`, `style-src 'unsafe-inline'${web}`, `font-src data:${web}`, "base-uri 'none'", "frame-ancestors 'self'"].join('; '),
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+    'Cache-Control': 'no-store',
+  }
 }
 
-function timingSafeEqual(a: string, b: string): boolean {
-  let diff = a.length ^ b.length
-  for (let i = 0; i < Math.max(a.length, b.length); i++) diff |= (a.charCodeAt(i) || 0) ^ (b.charCodeAt(i) || 0)
-  return diff === 0
-}
+/** OpenAPI documents, one per base URL, built on first request (a few milliseconds) and kept. */
+const documents = new Map<string, OpenApiDocument>()
 
-/** Outbox, journal, faults, reset and health under /__sandbox. */
-export function sandboxControlHandlers(sandbox: SandboxState): HttpHandler[] {
-  const base = controlsBase(sandbox)
-  const messageNotFound = (id: string) =>
-    new ApiError(404, 'not_found', `No captured message with id "${id}". It may have been cleared or evicted by the outbox cap.`)
-  return [
-    malformedControlPath(sandbox),
-    adminGuard(sandbox),
-    http.get(`${base}/health`, () => controlJson(200, sandbox.health())),
-    http.get(`${base}/messages`, ({ request }) =>
-      control(() => {
-        const url = new URL(request.url)
-        const { page, limit } = pageQuery(url)
-        const filter: OutboxFilter = {
-          channel: oneOf(url, 'channel', CHANNELS),
-          status: oneOf(url, 'status', MESSAGE_STATUSES),
-          to: url.searchParams.get('to') ?? undefined,
-          account: url.searchParams.get('account') ?? undefined,
-          since: sinceOf(url),
-        }
-        const all = sandbox.outbox.list(filter)
-        return controlJson(200, pageOf(all, page, limit))
-      }),
-    ),
-    http.delete(`${base}/messages`, () =>
-      control(() => {
-        sandbox.outbox.clear()
-        return controlJson(200, { ok: true })
-      }),
-    ),
-    http.get(`${base}/messages/:id/html`, ({ params }) =>
-      control(() => {
-        const message = sandbox.outbox.get(String(params.id))
-        if (message?.channel !== 'email') throw messageNotFound(String(params.id))
-        return new Response(message.email.html, {
-          status: 200,
-          headers: {
-            'Content-Type': 'text/html; charset=utf-8',
-            // The HTML is the client's: show it, never run its scripts on the sandbox's origin.
-            'Content-Security-Policy': "sandbox; default-src 'none'; img-src * data:; style-src 'unsafe-inline' *",
-          },
-        })
-      }),
-    ),
-    http.get(`${base}/messages/:id`, ({ params }) =>
-      control(() => {
-        const message = sandbox.outbox.get(String(params.id))
-        if (!message) throw messageNotFound(String(params.id))
-        return controlJson(200, message)
-      }),
-    ),
-    http.get(`${base}/requests`, ({ request }) =>
-      control(() => {
-        const url = new URL(request.url)
-        const { page, limit } = pageQuery(url)
-        const all = sandbox.journal.list({ account: url.searchParams.get('account') ?? undefined })
-        return controlJson(200, pageOf(all, page, limit))
-      }),
-    ),
-    http.post(`${base}/reset`, ({ request }) =>
-      control(async () => {
-        const scope = oneOf(new URL(request.url), 'scope', RESET_SCOPES) as ResetScope | undefined
-        await sandbox.reset(scope)
-        return controlJson(200, { ok: true, scope: scope ?? 'all' })
-      }),
-    ),
-    http.get(`${base}/faults`, () => controlJson(200, { data: sandbox.faults.list() })),
-    http.post(`${base}/faults`, ({ request }) =>
-      control(async () => {
-        const body = await readJsonObject(request)
-        faultSpecSchema.parse(body)
-        return controlJson(200, sandbox.faults.add(body as z.input<typeof faultSpecSchema>))
-      }),
-    ),
-    http.delete(`${base}/faults`, () =>
-      control(() => {
-        sandbox.faults.clear()
-        return controlJson(200, { ok: true })
-      }),
-    ),
-    http.all(`${base}/*`, ({ request }) =>
-      controlJson(404, { error: { code: 'not_found', message: `No sandbox control ${request.method} ${new URL(request.url).pathname}. See the README's "Sandbox controls".` } }),
-    ),
-  ]
-}
+/** Outbox, journal, faults, reset, health and the OpenAPI document under /__sandbox. */
+export const sandboxControlRoutes: Route[] = [
+  controlRoute({
+    method: 'GET',
+    path: '/__sandbox/health',
+    operationId: 'sandboxHealth',
+    summary: 'Health and sizes of the outbox, journal and faults',
+    response: healthSchema,
+    resolve: ({ sandbox }) => ({ body: sandbox.health() }),
+  }),
+  controlRoute({
+    method: 'GET',
+    path: '/__sandbox/openapi.json',
+    operationId: 'sandboxOpenApi',
+    summary: 'This document',
+    description: 'Served without the admin token: it describes the API and holds no state, keys or messages, so tools (Swagger UI, client generators) can fetch it.',
+    public: true,
+    response: z.record(z.string(), z.unknown()),
+    resolve: ({ sandbox }) => {
+      let document = documents.get(sandbox.baseUrl)
+      if (!document) {
+        document = buildOpenApiDocument({ baseUrl: sandbox.baseUrl })
+        documents.set(sandbox.baseUrl, document)
+      }
+      return { body: document }
+    },
+  }),
+  controlRoute({
+    method: 'GET',
+    path: '/__sandbox/messages',
+    operationId: 'listCapturedMessages',
+    summary: 'Captured messages, newest first',
+    description: 'Every account unless `account` is given. Each item is a summary: no `request`, no email `html`, `text` cut to 2000 characters (`text_truncated`), at most 100 `links` (`links_total`); `GET /__sandbox/messages/{id}` has the whole message.',
+    query: { ...pageQuery, ...outboxFilterQuery },
+    response: paginated(capturedMessageSummarySchema, 'CapturedMessagePage'),
+    resolve: ({ sandbox, query }) => {
+      const { page, limit, ...filter } = query
+      const all = sandbox.outbox.list(filterOf(filter))
+      const shown = pageOf(all, page ?? 1, limit ?? 20)
+      return { body: { ...shown, data: shown.data.map(summarize) } }
+    },
+  }),
+  controlRoute({
+    method: 'DELETE',
+    path: '/__sandbox/messages',
+    operationId: 'clearCapturedMessages',
+    summary: 'Clear the outbox',
+    response: okSchema,
+    resolve: ({ sandbox }) => {
+      sandbox.outbox.clear()
+      return { body: { ok: true } }
+    },
+  }),
+  controlRoute({
+    method: 'GET',
+    path: '/__sandbox/messages/{id}',
+    operationId: 'getCapturedMessage',
+    summary: 'One captured message with its status history',
+    response: capturedMessageSchema,
+    resolve: ({ sandbox, params }) => {
+      const message = sandbox.outbox.get(params.id)
+      if (!message) throw messageNotFound(params.id)
+      return { body: message }
+    },
+  }),
+  controlRoute({
+    method: 'DELETE',
+    path: '/__sandbox/messages/{id}',
+    operationId: 'deleteCapturedMessage',
+    summary: 'Delete one captured message',
+    response: okSchema,
+    resolve: ({ sandbox, params }) => {
+      if (!sandbox.outbox.delete(params.id)) throw messageNotFound(params.id)
+      return { body: { ok: true } }
+    },
+  }),
+  controlRoute({
+    method: 'GET',
+    path: '/__sandbox/messages/{id}/html',
+    operationId: 'getCapturedMessageHtml',
+    summary: 'The HTML body of a captured email',
+    description: 'Served with a strict `Content-Security-Policy` (`sandbox`: its scripts never run on the sandbox\'s origin; nothing remote unless `remote=1`; `frame-ancestors \'self\'`), `X-Content-Type-Options: nosniff` and `Referrer-Policy: no-referrer`. A message-scoped preview `token` (the web inbox gets it) opens it without the admin token.',
+    previewToken: true,
+    query: {
+      token: textParam('token', 'The message\'s preview token: opens this one preview without the admin token.'),
+      remote: flagParam('remote', 'Let the email load images, styles and fonts from http(s) URLs (blocked by default).'),
+    },
+    response: { html: true },
+    resolve: ({ sandbox, params, query }) => {
+      const message = sandbox.outbox.get(params.id)
+      if (message?.channel !== 'email') throw messageNotFound(params.id)
+      return new Response(message.email.html, { status: 200, headers: previewHeaders({ remote: query.remote === true }) })
+    },
+  }),
+  controlRoute({
+    method: 'GET',
+    path: '/__sandbox/requests',
+    operationId: 'listRequests',
+    summary: 'The request journal, newest first',
+    query: { ...pageQuery, account: accountParam },
+    description: 'Each entry: method, path, query, status, duration, error code and message, account, masked key, the request body (4 KiB at most) and, for errors, the answer\'s body.',
+    response: paginated(journalEntrySchema, 'JournalPage'),
+    resolve: ({ sandbox, query }) => ({ body: pageOf(sandbox.journal.list({ account: query.account }), query.page ?? 1, query.limit ?? 20) }),
+  }),
+  controlRoute({
+    method: 'POST',
+    path: '/__sandbox/reset',
+    operationId: 'resetSandbox',
+    summary: 'Back to the seeded state',
+    description: 'Subscribers, outbox, journal, rate-limit windows and faults; or only the part named by `scope`.',
+    query: { scope: enumParam('scope', RESET_SCOPES as unknown as [ResetScope, ...ResetScope[]], 'Reset only this part.') },
+    response: resetResultSchema,
+    resolve: async ({ sandbox, query }) => {
+      await sandbox.reset(query.scope)
+      return { body: { ok: true, scope: query.scope ?? 'all' } }
+    },
+  }),
+  controlRoute({
+    method: 'GET',
+    path: '/__sandbox/faults',
+    operationId: 'listFaults',
+    summary: 'Faults in force',
+    response: faultListSchema,
+    resolve: ({ sandbox }) => ({ body: { data: sandbox.faults.list() } }),
+  }),
+  controlRoute({
+    method: 'POST',
+    path: '/__sandbox/faults',
+    operationId: 'addFault',
+    summary: 'Inject a failure',
+    description: '`path` is the request path as the server sees it, base path included (`/v1/sms/send`), matched exactly. `times` defaults to unlimited, `probability` to 1. A forced 429 carries the `Retry-After` a real one would at that instant.',
+    body: faultSpecSchema,
+    response: faultSchema,
+    resolve: ({ sandbox, raw }) => ({ body: sandbox.faults.add(raw as z.input<typeof faultSpecSchema>) }),
+  }),
+  controlRoute({
+    method: 'DELETE',
+    path: '/__sandbox/faults',
+    operationId: 'clearFaults',
+    summary: 'Clear every fault',
+    response: okSchema,
+    resolve: ({ sandbox }) => {
+      sandbox.faults.clear()
+      return { body: { ok: true } }
+    },
+  }),
+  controlRoute({
+    method: 'GET',
+    path: '/__sandbox/clock',
+    operationId: 'getClock',
+    summary: 'Sandbox time',
+    response: clockStateSchema,
+    resolve: ({ sandbox }) => ({ body: sandbox.clock.state() }),
+  }),
+  controlRoute({
+    method: 'POST',
+    path: '/__sandbox/clock',
+    operationId: 'setClock',
+    summary: 'Move, freeze or reset sandbox time',
+    description: '`{ "advance_ms": N }` moves sandbox time forward (lifecycle steps come due and their webhooks fire in order, rate-limit windows slide, timestamps follow); `{ "freeze": true|false }`; `{ "reset": true }` goes back to the real clock. Several at once apply reset → freeze → advance. A sandbox created with its own `now` option answers 400: that function rules its time.',
+    body: clockChangeSchema,
+    response: clockStateSchema,
+    resolve: ({ sandbox, raw }) => {
+      try {
+        // The schema has checked each field; the domain's parse adds "at least one" (missing_parameter).
+        return { body: sandbox.clock.apply(parseClockBody(raw)) }
+      } catch (error) {
+        if (error instanceof ClockNotControllableError) throw new ApiError(400, 'invalid_parameter', error.message)
+        throw error
+      }
+    },
+  }),
+  controlRoute({
+    method: 'GET',
+    path: '/__sandbox/keys',
+    operationId: 'listKeys',
+    summary: 'The API keys in force, with plan, limit and live use',
+    description: 'Keys starting with `test_` in full (they are public), every other key masked (`live…23`).',
+    response: keyListSchema,
+    resolve: ({ sandbox }) => ({
+      body: { data: sandbox.keyUsage().map((k) => ({ key: k.key.startsWith('test_') ? k.key : maskKey(k.key), plan: k.plan, plan_name: k.planName, account: k.account, limit: k.limit, used: k.used })) },
+    }),
+  }),
+]

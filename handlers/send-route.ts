@@ -1,10 +1,8 @@
-import type { HttpHandler } from 'msw'
 import type { z } from 'zod'
 import type { CaptureInput } from '../src/domain/outbox.js'
 import type { ApiKeyConfig } from '../src/domain/plans.js'
-import type { SandboxState } from '../src/domain/sandbox.js'
-import type { BodySchema } from '../src/schemas/messages.js'
-import { apiRoute } from './guard.js'
+import { sendResult, type BodySchema } from '../src/schemas/messages.js'
+import { apiRoute, type Route } from './route.js'
 
 /** Builds what the outbox captures from a validated send (see src/domain/messages.ts). */
 type Capture<T> = (sender: ApiKeyConfig, body: T, raw: Record<string, unknown>, retryAfter: () => number) => CaptureInput
@@ -13,12 +11,17 @@ type Capture<T> = (sender: ApiKeyConfig, body: T, raw: Record<string, unknown>, 
  * A send endpoint: validate, capture in the outbox (magic recipients may refuse it first), and
  * answer the real API's send result — the same for every channel.
  */
-export function sendRoute<S extends z.ZodObject>(sandbox: SandboxState, path: string, body: BodySchema<S>, capture: Capture<z.infer<S>>): HttpHandler {
-  return apiRoute(sandbox, {
+export function sendRoute<S extends z.ZodObject>(
+  route: { path: string; operationId: string; tag: string; summary: string; description?: string },
+  body: BodySchema<S>,
+  capture: Capture<z.infer<S>>,
+): Route {
+  return apiRoute({
     method: 'POST',
-    path,
-    body: body as never,
-    resolve: ({ key, body: parsed, raw, retryAfter }) => {
+    ...route,
+    body,
+    response: sendResult,
+    resolve: ({ sandbox, key, body: parsed, raw, retryAfter }) => {
       const message = sandbox.outbox.capture(capture(key, parsed as z.infer<S>, raw, retryAfter))
       return { body: { success: true, message_id: message.message_id, status: 'queued' } }
     },

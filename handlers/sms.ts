@@ -1,10 +1,9 @@
-import type { HttpHandler } from 'msw'
 import { smsCapture } from '../src/domain/messages.js'
-import type { SandboxState } from '../src/domain/sandbox.js'
 import { smsSendRequest } from '../src/schemas/messages.js'
+import type { Route } from './route.js'
 import { sendRoute } from './send-route.js'
 
 /** POST /sms/send. */
-export function smsHandlers(sandbox: SandboxState): HttpHandler[] {
-  return [sendRoute(sandbox, '/sms/send', smsSendRequest, smsCapture)]
-}
+export const smsRoutes: Route[] = [
+  sendRoute({ path: '/sms/send', operationId: 'sendSms', tag: 'sms', summary: 'Send an SMS' }, smsSendRequest, smsCapture),
+]

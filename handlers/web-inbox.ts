@@ -53,9 +53,12 @@ function redirect(location: string): Response {
  */
 export function webInboxHandlers(sandbox: SandboxState): HttpHandler[] {
   const origin = new URL(sandbox.baseUrl).origin
+  // String tests only: this runs for every request that reaches it (the API's unknown paths too).
   const ours = (request: Request) => {
-    const url = new URL(request.url)
-    return url.origin === origin && (url.pathname === '/' || url.pathname === '/__sandbox/ui' || url.pathname.startsWith(WEB_INBOX_PATH))
+    const url = request.url
+    if (!url.startsWith(origin) || url.charCodeAt(origin.length) !== 47 /* '/' */) return false
+    const path = url.slice(origin.length).replace(/[?#].*$/s, '')
+    return path === '/' || path === '/__sandbox/ui' || path.startsWith(WEB_INBOX_PATH)
   }
   return [
     // A predicate rather than paths: msw's matcher treats `/__sandbox/ui` and `/__sandbox/ui/` alike.

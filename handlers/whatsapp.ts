@@ -1,10 +1,9 @@
-import type { HttpHandler } from 'msw'
 import { whatsappCapture } from '../src/domain/messages.js'
-import type { SandboxState } from '../src/domain/sandbox.js'
 import { whatsappSendRequest } from '../src/schemas/messages.js'
+import type { Route } from './route.js'
 import { sendRoute } from './send-route.js'
 
 /** POST /whatsapp/send. */
-export function whatsappHandlers(sandbox: SandboxState): HttpHandler[] {
-  return [sendRoute(sandbox, '/whatsapp/send', whatsappSendRequest, whatsappCapture)]
-}
+export const whatsappRoutes: Route[] = [
+  sendRoute({ path: '/whatsapp/send', operationId: 'sendWhatsapp', tag: 'whatsapp', summary: 'Send a WhatsApp template message' }, whatsappSendRequest, whatsappCapture),
+]

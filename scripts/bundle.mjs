@@ -21,7 +21,7 @@ import { buildWebInbox } from './build-web.mjs'
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const outdir = join(root, 'dist/bin')
 const UI_TOKEN = 'sendbox-ui-bundle'
-const uiPackages = ['ink', 'react', 'react/*', 'terminal-link', 'html-to-text']
+const uiPackages = ['ink', 'react', 'react/*', 'terminal-link']
 
 const common = {
   absWorkingDir: root,
@@ -41,7 +41,7 @@ await build({
   entryPoints: ['src/ui/render.tsx'],
   outfile: join(outdir, 'sendbox-ui.mjs'),
   format: 'esm',
-  external: uiPackages,
+  external: [...uiPackages, 'html-to-text'],
 })
 
 // The CLI: one CommonJS file. The UI import is kept out and pointed at sendbox-ui.mjs.
@@ -51,7 +51,10 @@ const result = await build({
   outfile: join(outdir, 'sendbox.cjs'),
   format: 'cjs',
   write: false,
-  // Not on the headless path; loaded from node_modules if ever imported.
+  // Not on the headless path; loaded from node_modules if ever imported. html-to-text is bundled:
+  // the capture loads it with a dynamic import, which a script compiled by vm.Script cannot run
+  // for an external module (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING); esbuild turns the import of
+  // a bundled module into a lazy require.
   external: [...uiPackages, 'express', '@mswjs/http-middleware'],
   plugins: [
     {

@@ -15,7 +15,8 @@ import { SandboxState, type SandboxOptions } from './domain/sandbox.js'
  * const server = setupServer(...sandbox.handlers)
  * server.listen()
  * // ... your client sends an email ...
- * sandbox.outbox.list({ channel: 'email' })[0].email?.subject
+ * const email = await sandbox.outbox.waitFor({ channel: 'email', to: 'ana@example.com' })
+ * email.email.subject; email.links[0]; email.codes[0]
  */
 export class Sandbox extends SandboxState {
   /** MSW request handlers for `<baseUrl>/...` and `<origin>/__sandbox/...`. */
@@ -36,7 +37,14 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
 }
 
 export type { SandboxOptions, FixtureData, ResetScope } from './domain/sandbox.js'
-export type { CapturedMessage, OutboxFilter, Channel, MessageStatus, StatusChange, MessageTransition } from './domain/outbox.js'
+export type { CapturedMessage, OutboxFilter, Channel, MessageStatus, StatusChange, MessageTransition, MessageOf, WaitOptions } from './domain/outbox.js'
+export type { EmailMessage, SmsMessage, WhatsappMessage, CapturedMessageSummary } from './schemas/captured-message.js'
+export { WaitTimeoutError } from './domain/outbox.js'
+export { FILTER_KEYS } from './domain/outbox-filter.js'
+export { CHANNEL_DESCRIPTORS, summaryOf, summarize } from './domain/channels/index.js'
+export { findCodes, linksInText } from './domain/extract.js'
+export { SandboxClock, ClockNotControllableError, type ClockState } from './domain/clock.js'
+export type { SandboxEvent } from './domain/events.js'
 export type { JournalEntry } from './domain/journal.js'
 export type { Fault, FaultSpec } from './domain/faults.js'
 export type { Plan, ApiKeyConfig } from './domain/plans.js'

@@ -66,11 +66,20 @@ describe('findCodes', () => {
     expect(CODE_CASES.filter(([, codes]) => codes.length === 0).length).toBeGreaterThanOrEqual(15)
   })
 
-  it('reads an email text with the code on its own line below the heading', () => {
-    const text = htmlToText('<h1>Confirm your email</h1><p>Your verification code:</p><p><strong>582930</strong></p><p>© 2026 Acme Inc.</p>')
-    // Different lines: the code stands on the line after its keyword — still within reach? No: same line only.
-    expect(findCodes(text)).toEqual([])
+  it('reads an email code standing alone on the line after its keyword, but not a number inside the next sentence', () => {
+    const boxed = htmlToText('<h1>Confirm your email</h1><p>Your verification code:</p><p><strong>582930</strong></p><p>© 2026 Acme Inc.</p>')
+    expect(findCodes(boxed)).toEqual(['582930'])
     expect(findCodes(htmlToText('<p>Your verification code: <strong>582930</strong></p><p>© 2026 Acme</p>'))).toEqual(['582930'])
+    expect(findCodes('Enter the code we sent.\nOrder 482913 ships tomorrow.')).toEqual([])
+  })
+
+  it('is linear on a long run of letters, digits or @-less words (no backtracking pattern)', () => {
+    for (const text of ['x'.repeat(300_000), 'A1'.repeat(150_000), 'codecode '.repeat(30_000), 'a.b-'.repeat(75_000)]) {
+      const started = performance.now()
+      findCodes(text, { onlyNumberCounts: true })
+      linksInText(text)
+      expect(performance.now() - started).toBeLessThan(15_000)
+    }
   })
 
   it('is linear on hostile input (1 MiB of digits and keywords)', () => {

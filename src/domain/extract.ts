@@ -78,12 +78,12 @@ function trimEnd(line: string): string {
 export function htmlToText(html: string): string {
   let text: string
   if (!tools) {
-    text = html.replace(/<[^>]*>/g, ' ')
+    text = html.replace(/<[^<>]{0,4096}>/g, ' ')
   } else {
     try {
       text = tools.convert(html, TEXT_OPTIONS)
     } catch {
-      text = html.replace(/<[^>]*>/g, ' ')
+      text = html.replace(/<[^<>]{0,4096}>/g, ' ')
     }
   }
   // Bounded by the body cap: at most the HTML's own text plus each link's URL once.
@@ -163,7 +163,7 @@ export function linksInHtml(html: string): string[] {
   if (!tools) {
     // Before the tools load: hrefs and srcs by a bounded scan, then text URLs.
     for (const match of html.matchAll(/\b(?:href|src)\s*=\s*["']([^"']{1,8192})["']/gi)) list.add(decodeBasicEntities(match[1]))
-    list.addFromText(html.replace(/<[^>]*>/g, ' '))
+    list.addFromText(html.replace(/<[^<>]{0,4096}>/g, ' '))
     return list.links
   }
   // Text arrives in pieces (split at entities): URLs are looked for in each run of text between tags.
@@ -218,7 +218,9 @@ const KEYWORDS = [
 ]
 const CJK_KEYWORDS = ['验证码', '驗證碼', '認証コード', '確認コード', 'コード', '인증번호', '인증 코드', '인증코드', 'رمز']
 const KEYWORD = new RegExp(
-  `(?<![\\p{L}\\p{N}])(?:${KEYWORDS.map(escapeRegExp).join('|')})(?![\\p{L}])|\\p{L}+(?:code|kode|kod|codice)(?![\\p{L}])|${CJK_KEYWORDS.map(escapeRegExp).join('|')}`,
+  // The compound suffix (`Bestätigungscode`, `verificatiecode`) is matched on its own, never as
+  // `\\p{L}+code`: that form backtracks over every long run of letters (quadratic).
+  `(?<![\\p{L}\\p{N}])(?:${KEYWORDS.map(escapeRegExp).join('|')})(?![\\p{L}])|(?:code|kode|kod|codice)(?![\\p{L}])|${CJK_KEYWORDS.map(escapeRegExp).join('|')}`,
   'giu',
 )
 /** A keyword right after one of these words names something that is not a one-time code. */
@@ -267,9 +269,45 @@ function sameLine(text: string, from: number, to: number): boolean {
   return !text.slice(from, to).includes('\n')
 }
 
-/** URLs and email addresses blanked out (same length), so their digits are never read as codes. */
+const ADDRESS_STOP = new Set([' ', '\t', '\n', '\r', '\f', '\v', '@', '<', '>', '(', ')', '"', "'", ','])
+
+/**
+ * URLs and email addresses blanked out (same length), so their digits are never read as codes.
+ * Email addresses are found from each `@` outwards (a pattern like `[^@]+@` would rescan a long
+ * run of text at every position: quadratic).
+ */
 function blankAddresses(text: string): string {
-  return text.replace(/\bhttps?:\/\/[^\s<>"'`]+|\bwww\.[^\s<>"'`]+|[^\s@<>()]+@[^\s@<>()]+\.[a-z]{2,}/gi, (m) => ' '.repeat(m.length))
+  let out = text.replace(/\bhttps?:\/\/[^\s<>"'`]+|\bwww\.[^\s<>"'`]+/gi, (m) => ' '.repeat(m.length))
+  if (!out.includes('@')) return out
+  const spans: Array<[number, number]> = []
+  for (let at = out.indexOf('@'); at !== -1; at = out.indexOf('@', at + 1)) {
+    let start = at
+    while (start > 0 && at - start < 64 && !ADDRESS_STOP.has(out[start - 1])) start--
+    let end = at + 1
+    while (end < out.length && end - at < 254 && !ADDRESS_STOP.has(out[end])) end++
+    if (start < at && out.slice(at + 1, end).includes('.')) spans.push([start, end])
+  }
+  if (spans.length === 0) return out
+  let result = ''
+  let last = 0
+  for (const [start, end] of spans) {
+    if (start < last) continue
+    result += out.slice(last, start) + ' '.repeat(end - start)
+    last = end
+  }
+  out = result + out.slice(last)
+  return out
+}
+
+/**
+ * True when the candidate stands alone on a line that follows the keyword's line (blank lines
+ * between allowed): the common email layout "Your verification code:" then the code in a box.
+ */
+function standsOnNextLine(text: string, keywordEnd: number, candidate: Candidate): boolean {
+  const gap = text.slice(keywordEnd, candidate.start)
+  if (!/^[^\n]*\n\s*$/.test(gap) || gap.split('\n').length > 4) return false
+  const lineEnd = text.indexOf('\n', candidate.end)
+  return text.slice(candidate.end, lineEnd === -1 ? Math.min(text.length, candidate.end + 200) : Math.min(lineEnd, candidate.end + 200)).trim() === ''
 }
 
 interface Candidate {
@@ -323,7 +361,7 @@ export function findCodes(rawText: string, options: { onlyNumberCounts?: boolean
     for (const [kStart, kEnd] of keywordSpans(text)) {
       const after = firstFrom(candidates, kEnd)
       const next = candidates[after]
-      if (next && next.start - kEnd <= NEAR_BEFORE && sameLine(text, kEnd, next.start)) {
+      if (next && next.start - kEnd <= NEAR_BEFORE && (sameLine(text, kEnd, next.start) || standsOnNextLine(text, kEnd, next))) {
         // A year counts only right after the word: "PIN: 2024", "code is 2024", "código 2024".
         const direct = /^[\s:#.-]*(?:is|es|est|ist|é|lautet)?[\s:#-]*$/i.test(text.slice(kEnd, next.start))
         if (!isYear(next.token) || direct) claimed.add(after)

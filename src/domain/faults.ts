@@ -6,13 +6,15 @@ export const faultSpecSchema = z
   .strictObject({
     status: z.number().int().refine(isForceableStatus, {
       error: '`status` must be 400, 401, 404, 429 or a 5xx status.',
-    }),
+    }).meta({ enum: [400, 401, 404, 429, ...Array.from({ length: 100 }, (_, i) => 500 + i)] }),
     code: z.string().regex(/^[a-z][a-z0-9_]{0,63}$/, { error: '`code` must be a snake_case error code, like service_unavailable.' }).optional(),
     path: z.string().startsWith('/', { error: '`path` must be a request path starting with "/", like /v1/sms/send.' }).optional(),
     method: z
       .string()
       .transform((m) => m.toUpperCase())
       .pipe(z.enum(['GET', 'POST', 'PUT', 'DELETE', 'PATCH'], { error: '`method` must be GET, POST, PUT, DELETE or PATCH.' }))
+      // The document's form of the same rule (any case, as the transform above accepts).
+      .meta({ pattern: '^(?:[Gg][Ee][Tt]|[Pp][Oo][Ss][Tt]|[Pp][Uu][Tt]|[Dd][Ee][Ll][Ee][Tt][Ee]|[Pp][Aa][Tt][Cc][Hh])$' })
       .optional(),
     times: z.number().int().min(1, { error: '`times` must be a whole number of at least 1.' }).optional(),
     probability: z.number().min(0).max(1, { error: '`probability` must be between 0 and 1.' }).optional(),

@@ -327,7 +327,11 @@ export class Outbox {
    * expect(sms.codes[0]).toMatch(/^\d{6}$/)
    */
   waitFor<F extends OutboxFilter>(filter: F, options: WaitOptions = {}): Promise<MessageFor<F>> {
-    checkFilter(filter, 'outbox.waitFor')
+    try {
+      checkFilter(filter, 'outbox.waitFor')
+    } catch (error) {
+      return Promise.reject(error)
+    }
     const timeout = options.timeout ?? 5_000
     if (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout < 0 || timeout > 2 ** 31 - 1) {
       return Promise.reject(new TypeError(`outbox.waitFor: timeout must be a number of milliseconds from 0 to ${2 ** 31 - 1} (got ${String(timeout)}).`))

@@ -10,6 +10,13 @@ export interface RateDecision {
   reset: number
   /** Whole seconds until a request would be admitted (only meaningful when not allowed). */
   retryAfter: number
+  /** Unix milliseconds at which the oldest counted request leaves the window (`reset` before rounding up). */
+  freeAt: number
+}
+
+/** `Retry-After` at `now` for a window whose oldest counted request leaves at `freeAt` (ms): whole seconds, at least 1. */
+export function retryAfterSeconds(freeAt: number, now: number): number {
+  return Math.max(1, Math.ceil((freeAt - now) / 1000))
 }
 
 /**
@@ -44,18 +51,20 @@ export class SlidingWindow {
         limit: this.limit,
         remaining: 0,
         reset: Math.ceil(freeAt / 1000),
-        retryAfter: Math.max(1, Math.ceil((freeAt - now) / 1000)),
+        retryAfter: retryAfterSeconds(freeAt, now),
+        freeAt,
       }
     }
     this.stamps[(this.head + this.size) % this.stamps.length] = now
     this.size++
-    const oldest = this.stamps[this.head]
+    const freeAt = this.stamps[this.head] + WINDOW_MS
     return {
       allowed: true,
       limit: this.limit,
       remaining: this.limit - this.size,
-      reset: Math.ceil((oldest + WINDOW_MS) / 1000),
+      reset: Math.ceil(freeAt / 1000),
       retryAfter: 0,
+      freeAt,
     }
   }
 

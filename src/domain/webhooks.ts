@@ -84,8 +84,11 @@ export class WebhookSender {
           signal: AbortSignal.timeout(this.options.timeoutMs ?? 5_000),
         }),
       )
-      .then(async (response) => {
-        await response.body?.cancel()
+      .then((response) => {
+        // The answer's body is not needed: release it, but never wait for that. Cancelling an
+        // msw-mocked response's stream (a receiver that is an msw handler under setupServer) may
+        // never settle, which left the attempt unjournaled, unretried and idle() pending forever.
+        response.body?.cancel().catch(() => {})
         return { status: response.status, error: response.ok ? null : `http_${response.status}` }
       })
       .catch(() => ({ status: 0, error: 'network_error' }))

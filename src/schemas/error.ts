@@ -1,12 +1,38 @@
 import { z } from 'zod'
 
+/**
+ * Every error code sendbox answers with, API and controls, standalone transport included. A fault
+ * may name its own `code` (snake_case), which is then answered as given.
+ */
+export const ERROR_CODES = [
+  'unauthorized',
+  'rate_limit_exceeded',
+  'not_found',
+  'invalid_content_type',
+  'invalid_json',
+  'payload_too_large',
+  'unknown_parameter',
+  'missing_parameter',
+  'invalid_parameter',
+  'invalid_email',
+  'invalid_phone',
+  'duplicate_email',
+  'internal_error',
+  'invalid_request',
+  'forbidden_host',
+  'forbidden_origin',
+  'wait_timeout',
+] as const
+
+export type ErrorCodeName = (typeof ERROR_CODES)[number]
+
 /** The real service's error object: `{ error: { code, message } }`, optionally `param`. */
 export const errorSchema = z
   .object({
     error: z.object({
-      code: z.string().meta({ description: 'Machine-readable code, snake_case (for example `invalid_email`).' }),
+      code: z.enum(ERROR_CODES).meta({ description: 'Machine-readable code, snake_case (for example `invalid_email`). A fault may force a code of its own choosing, answered as given.' }),
       message: z.string().meta({ description: 'Human-readable explanation that says how to fix the request.' }),
-      param: z.string().optional().meta({ description: 'The offending field, dotted when nested (`from.email`).' }),
+      param: z.string().optional().meta({ description: 'The offending field: dotted for nested keys (`from.email`), brackets for array items (`tags[3]`), the query parameter\'s name for a query.' }),
     }),
   })
   .meta({ id: 'Error' })

@@ -33,15 +33,33 @@ const fields = {
   tags: tags.nullable().optional(),
 }
 
-/** Body of POST /subscribers: at least one of `email`, `phone` (checked by the domain). */
+/**
+ * Body of POST /subscribers: at least one of `email`, `phone` as a string (the domain checks it:
+ * 400 `missing_parameter`). The `anyOf` publishes the same rule to OpenAPI validators.
+ */
 export const subscriberCreateRequest = {
-  schema: z.object(fields).meta({ id: 'SubscriberCreateRequest' }),
+  schema: z.object(fields).meta({
+    id: 'SubscriberCreateRequest',
+    anyOf: [
+      { required: ['email'], properties: { email: { type: 'string' } } },
+      { required: ['phone'], properties: { phone: { type: 'string' } } },
+    ],
+  }),
   formatCodes: { email: 'invalid_email', phone: 'invalid_phone' },
 } satisfies BodySchema
 
-/** Body of PUT /subscribers/{id}: a partial update; `null` clears a field. */
+/**
+ * Body of PUT /subscribers/{id}: a partial update; `null` clears a field. Published rules: at
+ * least one field (`minProperties`), and never `email` and `phone` both null (the subscriber
+ * would keep neither). "Keeps an email or a phone" also depends on the stored subscriber, which
+ * no request schema can see: the server alone refuses clearing the one it has.
+ */
 export const subscriberUpdateRequest = {
-  schema: z.object(fields).meta({ id: 'SubscriberUpdateRequest' }),
+  schema: z.object(fields).meta({
+    id: 'SubscriberUpdateRequest',
+    minProperties: 1,
+    not: { required: ['email', 'phone'], properties: { email: { type: 'null' }, phone: { type: 'null' } } },
+  }),
   formatCodes: { email: 'invalid_email', phone: 'invalid_phone' },
 } satisfies BodySchema
 

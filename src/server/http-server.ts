@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { AddressInfo, Socket } from 'node:net'
 import { getResponse } from 'msw'
 import { answerTextOf, attachBufferedBody } from '../../handlers/guard.js'
 import type { Sandbox } from '../index.js'
@@ -223,9 +223,41 @@ export function startServer(sandbox: Sandbox, options: ServerOptions = {}): Prom
  * running server; rejects with the OS error (a port in use). `close()` stops accepting, answers
  * what is in flight, and closes each keep-alive connection as soon as it is idle. Shared by the
  * node:http server and the benchmark's express variant.
+ *
+ * Idle keep-alive connections are closed gracefully, and `close()` waits for each client to
+ * close its side: a client's pool (undici behind global `fetch`) then knows the socket is gone
+ * before `close()` resolves. Destroying them outright (what `server.close()` does) let a
+ * `startServer` on the same port right after be answered by "other side closed" when the pool
+ * reused the dead socket (issue 14: 17 of 30 restarts). In-flight connections are answered with
+ * `Connection: close`, so their clients never reuse them either.
  */
 export function listenOn(server: Server, options: ServerOptions, onClosing?: () => void): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1'
+  const sockets = new Set<Socket>()
+  const busy = new Set<Socket>()
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket)
+    socket.once('close', () => {
+      sockets.delete(socket)
+      busy.delete(socket)
+    })
+  })
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    busy.add(req.socket)
+    res.once('close', () => busy.delete(req.socket))
+  })
+  /** Ends idle connections (FIN) and resolves when their clients have closed them too, or after `ms`. */
+  const endIdle = (ms: number) => {
+    const idle = [...sockets].filter((socket) => !busy.has(socket))
+    return Promise.all(idle.map((socket) => new Promise<void>((closed) => {
+      const timer = setTimeout(() => socket.destroy(), ms)
+      socket.once('close', () => {
+        clearTimeout(timer)
+        closed()
+      })
+      socket.end()
+    })))
+  }
   return new Promise((resolve, reject) => {
     server.once('error', reject)
     server.listen(options.port ?? 4010, host, () => {
@@ -239,15 +271,16 @@ export function listenOn(server: Server, options: ServerOptions, onClosing?: () 
         close: () =>
           new Promise<void>((done) => {
             onClosing?.()
-            // Stops accepting and closes idle keep-alive connections. Connections whose request is
-            // still in flight become idle once answered: close them then too (swept every 50 ms),
-            // so the server is closed when the last answer is out, not keepAliveTimeout later.
-            const sweep = setInterval(() => server.closeIdleConnections(), 50)
-            server.close(() => {
-              clearInterval(sweep)
-              done()
+            void endIdle(1_000).then(() => {
+              // Stops accepting and closes what is idle now. Connections whose request is still in
+              // flight are answered with `Connection: close` and close themselves; the sweep is a
+              // fallback, so the server is closed when the last answer is out, not keepAliveTimeout later.
+              const sweep = setInterval(() => server.closeIdleConnections(), 50)
+              server.close(() => {
+                clearInterval(sweep)
+                done()
+              })
             })
-            server.closeIdleConnections()
           }),
       })
     })

@@ -5,6 +5,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormatsModule from 'ajv-formats'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createSandbox } from '../../src/index.js'
+import { RouteHandler } from '../../handlers/route-handler.js'
 import { buildOpenApiDocument, type OpenApiDocument } from '../../src/openapi.js'
 import { auth, inProcess } from '../helpers.js'
 
@@ -25,15 +26,12 @@ function documentedRoutes(doc: OpenApiDocument): string[] {
   return routes.sort()
 }
 
-/** The same, read off the MSW handlers: every concrete route, catch-alls and guards left out. */
+/** The same, read off the MSW handlers: every route handler's label (catch-alls have none). */
 function servedRoutes(baseUrl: string): string[] {
   const sandbox = createSandbox({ baseUrl })
   try {
     return sandbox.handlers
-      .map((handler) => handler.info as { method: unknown; path: unknown })
-      .filter((info) => typeof info.method === 'string' && typeof info.path === 'string' && !info.path.endsWith('*'))
-      .filter((info) => info.path !== sandbox.baseUrl) // the bare base URL is part of the /v1 catch-all
-      .map((info) => `${info.method as string} ${(info.path as string).replace(/:([A-Za-z_]+)/g, '{$1}')}`)
+      .flatMap((handler) => (handler instanceof RouteHandler && handler.label ? [handler.label] : []))
       .sort()
   } finally {
     sandbox.dispose()
@@ -66,7 +64,9 @@ describe('the OpenAPI document', () => {
     for (const [path, item] of Object.entries(doc.paths)) {
       for (const operation of Object.values(item).filter((v): v is { tags: string[]; security?: unknown } => typeof v === 'object' && v !== null && 'tags' in v)) {
         expect(operation.tags).toEqual(path.startsWith('/__sandbox') ? ['sandbox'] : [expect.not.stringMatching(/^sandbox$/)])
-        if (path.startsWith('/__sandbox')) expect(operation.security).toEqual([{}, { sandboxAdmin: [] }])
+        if (path === '/__sandbox/openapi.json') expect(operation.security).toEqual([{}])
+        else if (path === '/__sandbox/messages/{id}/html') expect(operation.security).toEqual([{}, { sandboxAdmin: [] }, { previewToken: [] }])
+        else if (path.startsWith('/__sandbox')) expect(operation.security).toEqual([{}, { sandboxAdmin: [] }])
       }
     }
     expect(doc.components.schemas.Error).toMatchObject({ required: ['error'], properties: { error: { required: ['code', 'message'] } } })
@@ -118,6 +118,17 @@ describe('real answers match the published schemas', () => {
     expect(declared, `${operationId} answered ${response.status}, which the document does not list`).toBeDefined()
     const [type, media] = Object.entries(declared.content ?? {})[0] ?? []
     expect(response.headers.get('content-type') ?? '').toContain(type)
+    if (type === 'text/event-stream') {
+      // An endless stream: read its first event (the test sends one), check it, hang up.
+      const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader()
+      let text = ''
+      while (!/\ndata: .*\n\n/.test(text)) text += (await reader.read()).value ?? ''
+      await reader.cancel()
+      const event = JSON.parse(/\ndata: (.*)\n/.exec(text)![1])
+      const validate = ajv.compile((media as unknown as { 'x-itemSchema': object })['x-itemSchema'])
+      expect(validate(event), `${operationId} event: ${ajv.errorsText(validate.errors)}`).toBe(true)
+      return event
+    }
     if (type !== 'application/json') return response.text()
     const body = await response.json()
     const validate = ajv.compile(media!.schema as object)
@@ -163,6 +174,18 @@ describe('real answers match the published schemas', () => {
     await call('addFault', 'POST', `${controls}/faults`, { status: 503, path: '/v1/sms/send', times: 1 }, { 'content-type': 'application/json' })
     await call('addFault', 'POST', `${controls}/faults`, { status: 503, nope: 1 }, { 'content-type': 'application/json' })
     await call('listFaults', 'GET', `${controls}/faults`, undefined, none)
+    await call('listKeys', 'GET', `${controls}/keys`, undefined, none)
+    await call('getClock', 'GET', `${controls}/clock`, undefined, none)
+    await call('setClock', 'POST', `${controls}/clock`, { advance_ms: 1000 }, { 'content-type': 'application/json' })
+    await call('setClock', 'POST', `${controls}/clock`, { advance_ms: -1 }, { 'content-type': 'application/json' })
+    await call('waitForMessage', 'GET', `${controls}/messages/wait?channel=email&timeout=0`, undefined, none)
+    await call('waitForMessage', 'GET', `${controls}/messages/wait?channel=whatsapp&to=%2B19999999999&timeout=1`, undefined, none)
+    const events = fetch(`${controls}/events`)
+    setTimeout(() => void api.sandbox.reset('journal'), 50)
+    seen.add('streamEvents')
+    await check('streamEvents', await events)
+    await call('deleteCapturedMessage', 'DELETE', `${controls}/messages/${sent.message_id}`, undefined, none)
+    await call('deleteCapturedMessage', 'DELETE', `${controls}/messages/${sent.message_id}`, undefined, none)
     await call('clearFaults', 'DELETE', `${controls}/faults`, undefined, none)
     await call('clearCapturedMessages', 'DELETE', `${controls}/messages`, undefined, none)
     await call('resetSandbox', 'POST', `${controls}/reset?scope=journal`, undefined, none)

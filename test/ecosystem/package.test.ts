@@ -8,8 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 /**
  * The package as a user gets it: `npm pack`, then an install of the tarball into an empty folder
- * with no network (`--offline`, from the npm cache that `npm ci` filled), then the bin and an
- * in-process import from there. Slow-ish (an install): about 10 s.
+ * (`--prefer-offline`: from the npm cache that `npm ci` filled, the registry only for what it
+ * lacks), then the bin, an ESM consumer and a CommonJS consumer (`module: nodenext`) that type-check
+ * `setupServer(...sandbox.handlers)` and run. Slow-ish (an install): 10–30 s.
  */
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const TSC = join(ROOT, 'node_modules/typescript/bin/tsc')
@@ -18,6 +19,7 @@ const env = { ...process.env, npm_config_update_notifier: 'false', npm_config_fu
 
 const work = mkdtempSync(join(tmpdir(), 'sendbox-pack-'))
 const app = join(work, 'app')
+const cjs = join(work, 'cjs')
 let tarball = ''
 let files: string[] = []
 let installError: string | undefined
@@ -30,17 +32,21 @@ beforeAll(async () => {
   tarball = join(work, packed.filename)
   files = packed.files.map((f) => f.path)
   writeFileSync(join(work, 'package.json'), '{}') // keeps npm from walking up to the repository
-  await run('mkdir', ['-p', app])
+  await run('mkdir', ['-p', app, cjs])
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }))
+  // No "type": a CommonJS project, the default of `npm init`.
+  writeFileSync(join(cjs, 'package.json'), JSON.stringify({ name: 'consumer-cjs', private: true }))
   try {
-    await run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', tarball], { cwd: app, env, timeout: 60_000 })
+    // msw is a peer dependency: npm installs it beside sendbox, one copy for both.
+    await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball], { cwd: app, env, timeout: 120_000 })
+    await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball], { cwd: cjs, env, timeout: 120_000 })
   } catch (error) {
     installError = (error as { stderr?: string }).stderr?.split('\n').find((line) => /ENOTCACHED|ERR/.test(line)) ?? String(error)
-    console.warn(`[sendbox] skipping the install checks: the offline install failed (${installError}). Run \`npm ci\` once with network so the npm cache holds every dependency.`)
+    console.warn(`[sendbox] skipping the install checks: the install of the tarball failed (${installError}). Run \`npm ci\` once with network so the npm cache holds every dependency.`)
   }
-}, 90_000)
+}, 240_000)
 
-afterAll(() => rmSync(work, { recursive: true, force: true }))
+afterAll(() => rmSync(work, { recursive: true, force: true }), 60_000)
 
 describe('npm pack', () => {
   it('ships the build, types, bin, fixtures and docs, and no sources or tests', () => {
@@ -55,16 +61,21 @@ describe('npm pack', () => {
     expect(manifest.keywords.length).toBeGreaterThan(3)
     expect(manifest.bin.sendbox).toBe('dist/bin/sendbox.js')
     expect(readFileSync(join(ROOT, manifest.bin.sendbox), 'utf8')).toMatch(/^#!\/usr\/bin\/env node\n/)
-    for (const [entry, target] of Object.entries(manifest.exports as Record<string, string | { types: string; default: string }>)) {
+    expect(manifest.peerDependencies.msw).toMatch(/^\^2\./)
+    expect(manifest.dependencies.msw).toBeUndefined()
+    for (const [entry, target] of Object.entries(manifest.exports as Record<string, string | Record<string, { types: string; default: string }>>)) {
       if (typeof target === 'string') continue
-      expect(Object.keys(target)[0], `exports["${entry}"]: "types" must come first`).toBe('types')
-      expect(files, `exports["${entry}"]`).toEqual(expect.arrayContaining([target.types.replace(/^\.\//, ''), target.default.replace(/^\.\//, '')]))
+      expect(Object.keys(target), `exports["${entry}"]: import and require conditions`).toEqual(['import', 'require'])
+      for (const [condition, files_] of Object.entries(target)) {
+        expect(Object.keys(files_)[0], `exports["${entry}"].${condition}: "types" must come first`).toBe('types')
+        expect(files, `exports["${entry}"].${condition}`).toEqual(expect.arrayContaining([files_.types.replace(/^\.\//, ''), files_.default.replace(/^\.\//, '')]))
+      }
     }
   })
 })
 
 // Independent of one another once installed: side by side, to keep the suite short.
-describe.concurrent('installed from the tarball into an empty folder, offline', () => {
+describe.concurrent('installed from the tarball into an empty folder', () => {
   it('runs `npx sendbox --help`', async (context) => {
     if (installError) context.skip()
     const { stdout } = await run('npx', ['--offline', 'sendbox', '--help'], { cwd: app, env })
@@ -134,5 +145,45 @@ sandbox.dispose()
     writeFileSync(join(app, 'consumer.mjs'), consumer.replace(', type CapturedMessage', '').replace(': CapturedMessage[]', '').replace(/^\/\/ @ts-expect-error.*\n.*\n/m, ''))
     const { stdout } = await run(process.execPath, ['consumer.mjs'], { cwd: app, env })
     expect(JSON.parse(stdout)).toEqual({ status: 200, captured: 1, startServer: 'function' })
+  }, 60_000)
+
+  it('type-checks and runs in a CommonJS project (module nodenext): setupServer(...sandbox.handlers), startServer', async (context) => {
+    if (installError) context.skip()
+    // Before: TS2345 — msw's CommonJS HttpHandler (the consumer's) against its ESM one (ours).
+    writeFileSync(join(cjs, 'consumer.ts'), `
+import { setupServer } from 'msw/node'
+import { createSandbox, type CapturedMessage } from 'sendbox'
+import { startServer } from 'sendbox/server'
+
+async function main(): Promise<void> {
+  const sandbox = createSandbox({ baseUrl: 'https://api.example.com/v1' })
+  const server = setupServer(...sandbox.handlers)
+  server.listen({ onUnhandledRequest: 'error' })
+  const response = await fetch('https://api.example.com/v1/sms/send', {
+    method: 'POST',
+    headers: { authorization: 'Bearer test_pro', 'content-type': 'application/json' },
+    body: JSON.stringify({ to: '+14155550123', message: 'hello' }),
   })
+  const captured: CapturedMessage[] = sandbox.outbox.list({ channel: 'sms' })
+  server.close()
+  const running = await startServer(sandbox, { port: 0 })
+  const health = await fetch(running.url + '/__sandbox/health')
+  await running.close()
+  sandbox.dispose()
+  console.log(JSON.stringify({ status: response.status, captured: captured.length, health: health.status }))
+}
+void main()
+`)
+    writeFileSync(join(cjs, 'tsconfig.json'), JSON.stringify({
+      compilerOptions: { strict: true, skipLibCheck: true, target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', lib: ['es2022', 'dom'], types: [], outDir: 'out' },
+      files: ['consumer.ts'],
+    }))
+    await run(process.execPath, [TSC, '-p', '.'], { cwd: cjs, env }).catch((error: { stdout?: string }) => {
+      throw new Error(`the CommonJS consumer does not type-check against the installed package:\n${error.stdout}`)
+    })
+    expect(readFileSync(join(cjs, 'out/consumer.js'), 'utf8')).toMatch(/require\("sendbox"\)/)
+    // Node ≥ 20.19 require()s the ES module.
+    const { stdout } = await run(process.execPath, ['out/consumer.js'], { cwd: cjs, env })
+    expect(JSON.parse(stdout)).toEqual({ status: 200, captured: 1, health: 200 })
+  }, 60_000)
 })

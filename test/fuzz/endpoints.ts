@@ -547,9 +547,10 @@ function pageOf(params: URLSearchParams): { page: number; limit: number } | { er
     const raw = params.get(name)
     if (raw === null) return fallback
     const value = /^[0-9]+$/.test(raw) ? Number(raw) : NaN
-    return Number.isSafeInteger(value) && value >= 1 && value <= max ? value : undefined
+    // Digits only; a page past 2^53 − 1 is a page past the end (issue 14), not an error.
+    return value >= 1 && value <= max ? Math.min(value, Number.MAX_VALUE) : undefined
   }
-  const page = read('page', 1, Number.MAX_SAFE_INTEGER)
+  const page = read('page', 1, Infinity)
   if (page === undefined) return { error: 'page' }
   const limit = read('limit', 20, 100)
   if (limit === undefined) return { error: 'limit' }
@@ -716,11 +717,13 @@ function catchAllCases(): fc.Arbitrary<FuzzCase> {
     const withBody = method !== 'GET' && body !== undefined
     const request: FuzzRequest = { method, path: raw, headers: headerList(headers, withBody), body: withBody ? body : undefined }
     let expect: Expectation
-    if (pathname.startsWith('/v1/') || pathname === '/v1') {
+    // `<baseUrl>/__sandbox` is this sandbox's controls (issue 14: several sandboxes on one origin).
+    const control = pathname.startsWith('/__sandbox/') ? pathname : pathname === '/v1/__sandbox' || pathname.startsWith('/v1/__sandbox/') ? pathname.slice(3) : undefined
+    if (control !== undefined) {
+      expect = CONTROL_ROUTE.test(control) ? { kind: 'any' } : NOT_FOUND
+    } else if (pathname.startsWith('/v1/') || pathname === '/v1') {
       const routed = API_ROUTES.some(([m, re]) => m === method && re.test(pathname))
       expect = routed ? { kind: 'any' } : compose(headers.authorization, headers.prefer, () => NOT_FOUND)
-    } else if (pathname.startsWith('/__sandbox/')) {
-      expect = CONTROL_ROUTE.test(pathname) ? { kind: 'any' } : NOT_FOUND
     } else {
       // Normalised out of both trees (`/v1/..`): only reachable over HTTP; in-process msw has no handler.
       expect = { kind: 'any' }

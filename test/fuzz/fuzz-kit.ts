@@ -165,7 +165,9 @@ export function judge(fuzzCase: FuzzCase, response: WireResponse, allowedStatuse
   const parserAnswer = status === 400 && /"code":"invalid_request"/.test(text)
   // The path as the server sees it (`/v1/%2e%2e/__sandbox/x` is a control path).
   const pathname = new URL(`http://sandbox.invalid${fuzzCase.request.path}`).pathname
-  if ((pathname === '/v1' || pathname.startsWith('/v1/')) && status !== 401 && !parserAnswer && response.headers.get('x-ratelimit-limit') === null) {
+  // `/v1/__sandbox/...` is the sandbox's controls under its base URL (issue 14), not the API.
+  const apiPath = (pathname === '/v1' || pathname.startsWith('/v1/')) && pathname !== '/v1/__sandbox' && !pathname.startsWith('/v1/__sandbox/')
+  if (apiPath && status !== 401 && !parserAnswer && response.headers.get('x-ratelimit-limit') === null) {
     problems.push('authenticated /v1 answer without X-RateLimit-Limit')
   }
   problems.push(...prototypeProblems())

@@ -39,6 +39,21 @@ describe('lifecycle webhooks', () => {
   })
   afterAll(() => hook.close())
 
+  it('a clock jump (sandbox.clock.advance) fires the webhooks of every step it makes due, in order', async () => {
+    const own = await receiver(0)
+    const api = direct({ deliveryMs: 60_000, webhook: { url: own.url } })
+    const first = (await (await api.call('POST', '/sms/send', { to: '+15005550001', message: 'one' })).json()).message_id
+    const second = (await (await api.call('POST', '/sms/send', { to: '+15005550006', message: 'two' })).json()).message_id
+    api.sandbox.clock.advance(120_000)
+    await api.sandbox.webhooks!.idle()
+    const events = own.received.map((r) => JSON.parse(r.body) as { type: string; message_id: string })
+    expect(events.map((e) => `${e.message_id === first ? 'first' : e.message_id === second ? 'second' : '?'} ${e.type}`)).toEqual([
+      'first message.sent', 'second message.sent', 'first message.failed', 'second message.delivered',
+    ])
+    api.sandbox.dispose()
+    await own.close()
+  })
+
   it('posts each step, signed with HMAC-SHA256 of the body', async () => {
     const clock = fakeClock()
     const api = direct({ now: clock.now, deliveryMs: 1_000, webhook: { url: hook.url, secret: 's3cret' } })

@@ -1,0 +1,92 @@
+import type { z } from 'zod'
+import type { ApiKeyConfig } from '../src/domain/plans.js'
+import type { SandboxState } from '../src/domain/sandbox.js'
+import type { BodySchema } from '../src/schemas/messages.js'
+
+/** Where a route lives: under the API base URL, or under `/__sandbox` (sandbox-only controls). */
+export type RouteScope = 'api' | 'sandbox'
+
+/** HTTP methods a route may have (GET routes answer HEAD too, without a body). */
+export type RouteMethod = 'GET' | 'POST' | 'PUT' | 'DELETE'
+
+/** Query parameters: each one's schema over the raw string the URL carries (absent: undefined). */
+export type QuerySchemas = Record<string, z.ZodType<unknown, string | undefined>>
+
+/** What a resolver gets once every guard has passed. */
+export interface RouteContext<Body = undefined, Query = Record<string, unknown>> {
+  sandbox: SandboxState
+  request: Request
+  url: URL
+  params: Record<string, string>
+  /** Declared query parameters, validated and converted by their schemas. */
+  query: Query
+  body: Body
+  /** The body exactly as sent (parsed JSON), for the outbox; `{}` without a body. */
+  raw: Record<string, unknown>
+  /** API routes: the caller's key. */
+  key: ApiKeyConfig
+  /** API routes: seconds until this key's window admits a request (what a real 429 would say now). */
+  retryAfter: () => number
+}
+
+/** A resolver answers with a status and a JSON body (errors are thrown as ApiError), or with a Response of its own (HTML, a stream). */
+export type RouteResult = { status?: number; body: unknown; headers?: Record<string, string> } | Response
+
+/** How the 200 answer is documented: a JSON schema, HTML, or a Server-Sent Events stream. */
+export type RouteResponse = z.ZodType | { html: true } | { eventStream: z.ZodType }
+
+/** An extra documented answer of a route (for example 408 `wait_timeout`). */
+export interface RouteAnswer {
+  status: number
+  description: string
+}
+
+/**
+ * One endpoint: everything the MSW handlers and the OpenAPI document need. `handlers/index.ts`
+ * turns each into an msw handler behind the guard chain; `src/openapi.ts` turns each into an
+ * operation. A new endpoint is one of these plus its resolver.
+ */
+export interface Route<Body = any, Query = any> {
+  scope: RouteScope
+  method: RouteMethod
+  /** OpenAPI path template: relative to the base URL (`/subscribers/{id}`) for `api`, `/__sandbox/...` for `sandbox`. */
+  path: string
+  operationId: string
+  /** Document tag; `sandbox` for every control. */
+  tag: string
+  summary: string
+  description?: string
+  query?: QuerySchemas
+  /** API routes: a {@link BodySchema} (the contract's error order). Controls: a plain zod schema. */
+  body?: BodySchema | z.ZodType
+  response: RouteResponse
+  /** Documented answers besides 200 and the scope's usual errors. */
+  answers?: RouteAnswer[]
+  /** Controls only: served without the admin token (holds no state: the OpenAPI document). */
+  public?: boolean
+  /** Controls only: a message-scoped `?token=` (see `outbox.previewToken`) lets it through the admin guard. */
+  previewToken?: boolean
+  resolve: (ctx: RouteContext<Body, Query>) => RouteResult | Promise<RouteResult>
+}
+
+type Infer<S> = S extends BodySchema<infer T> ? z.infer<T> : S extends z.ZodType ? z.output<S> : undefined
+type InferQuery<Q> = Q extends QuerySchemas ? { [K in keyof Q]: z.output<Q[K]> } : Record<string, never>
+
+/** Declares an API route (under the base URL): the body type follows its schema. */
+export function apiRoute<const B extends BodySchema | undefined = undefined, const Q extends QuerySchemas | undefined = undefined>(
+  route: Omit<Route<Infer<B>, InferQuery<Q>>, 'scope' | 'body' | 'query'> & { body?: B; query?: Q },
+): Route {
+  return { scope: 'api', ...route } as Route
+}
+
+/** Declares a sandbox control (under `/__sandbox`, tag `sandbox`). */
+export function controlRoute<const B extends z.ZodType | undefined = undefined, const Q extends QuerySchemas | undefined = undefined>(
+  route: Omit<Route<Infer<B>, InferQuery<Q>>, 'scope' | 'tag' | 'body' | 'query'> & { body?: B; query?: Q },
+): Route {
+  return { scope: 'sandbox', tag: 'sandbox', ...route } as Route
+}
+
+/** True for an API route's body spec (a {@link BodySchema}), false for a plain zod schema. */
+export function isBodySchema(body: BodySchema | z.ZodType): body is BodySchema {
+  return 'formatCodes' in body && 'schema' in body
+}

@@ -1,0 +1,131 @@
+import { z } from 'zod'
+import { ApiError } from '../src/domain/errors.js'
+import { SANDBOX_EVENT_TYPES, type SandboxEvent } from '../src/domain/events.js'
+import { WaitTimeoutError } from '../src/domain/outbox.js'
+import { capturedMessageSchema, statusChangeSchema } from '../src/schemas/captured-message.js'
+import { journalEntrySchema } from '../src/schemas/journal.js'
+import { millisecondsParam, sinceParam } from '../src/schemas/query.js'
+import { controlRoute, type Route } from './route.js'
+import { filterOf, outboxFilterQuery } from './sandbox-controls.js'
+
+/** Longest `GET /__sandbox/messages/wait` may wait. */
+export const MAX_WAIT_MS = 60_000
+/** How long it waits by default. */
+export const DEFAULT_WAIT_MS = 10_000
+/** A comment line every this many milliseconds keeps an idle event stream (and proxies in between) open. */
+export const HEARTBEAT_MS = 15_000
+/** Bytes an event stream may hold for a client that reads too slowly; past it the client is dropped. */
+export const EVENT_BUFFER_BYTES = 4 * 1024 * 1024
+
+const { since: _filterSince, ...waitFilters } = outboxFilterQuery
+void _filterSince
+
+/** What each `data:` line of `GET /__sandbox/events` holds: the event, with its `type`. */
+export const sandboxEventSchema = z
+  .discriminatedUnion('type', [
+    z.object({ type: z.literal('message.captured'), message: capturedMessageSchema }),
+    z.object({ type: z.literal('message.status'), message: capturedMessageSchema, change: statusChangeSchema }),
+    z.object({ type: z.literal('message.deleted'), message_id: z.string() }),
+    z.object({ type: z.literal('request'), entry: journalEntrySchema }),
+    z.object({ type: z.literal('reset'), scope: z.string() }),
+  ])
+  .meta({ id: 'SandboxEvent', description: `One event of the stream: ${SANDBOX_EVENT_TYPES.join(', ')}. The SSE \`event:\` field repeats \`type\`.` })
+
+const encoder = new TextEncoder()
+
+/** One Server-Sent Event: `event: <type>` and one `data:` line of JSON (JSON never holds a raw newline). */
+function frame(event: SandboxEvent): Uint8Array {
+  return encoder.encode(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`)
+}
+
+/**
+ * The event stream of one client: subscribes to the sandbox's events, sends each as it happens,
+ * a `: ping` comment every {@link HEARTBEAT_MS}, and cleans up (unsubscribe, timer) when the
+ * client cancels the stream, its request is aborted, or it falls {@link EVENT_BUFFER_BYTES}
+ * behind — a slow reader is dropped, never buffered without limit.
+ */
+function eventStream(subscribe: (listener: (event: SandboxEvent) => void) => () => void, signal: AbortSignal): ReadableStream<Uint8Array> {
+  let cleanup = () => {}
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        let open = true
+        const close = (reason?: string) => {
+          if (!open) return
+          open = false
+          cleanup()
+          try {
+            if (reason) controller.enqueue(encoder.encode(`: ${reason}\n\n`))
+            controller.close()
+          } catch {
+            // Already cancelled by the client.
+          }
+        }
+        const send = (bytes: Uint8Array) => {
+          if (!open) return
+          // desiredSize is the room left under the high-water mark: below zero, the client is behind.
+          if ((controller.desiredSize ?? 0) < 0) return close(`dropped: this client read too slowly (more than ${EVENT_BUFFER_BYTES} bytes waiting)`)
+          controller.enqueue(bytes)
+        }
+        const unsubscribe = subscribe((event) => send(frame(event)))
+        const heartbeat = setInterval(() => send(encoder.encode(': ping\n\n')), HEARTBEAT_MS)
+        ;(heartbeat as { unref?: () => void }).unref?.()
+        const onAbort = () => close()
+        cleanup = () => {
+          unsubscribe()
+          clearInterval(heartbeat)
+          signal.removeEventListener('abort', onAbort)
+        }
+        signal.addEventListener('abort', onAbort, { once: true })
+        // A first line at once, so that clients (and proxies) see the stream open.
+        controller.enqueue(encoder.encode(`: sendbox events (${SANDBOX_EVENT_TYPES.join(', ')}); a ping every ${HEARTBEAT_MS / 1000} s\n\n`))
+        if (signal.aborted) onAbort()
+      },
+      cancel() {
+        cleanup()
+      },
+    },
+    new ByteLengthQueuingStrategy({ highWaterMark: EVENT_BUFFER_BYTES }),
+  )
+}
+
+/** Long-poll and Server-Sent Events under /__sandbox. */
+export const sandboxLiveRoutes: Route[] = [
+  controlRoute({
+    method: 'GET',
+    path: '/__sandbox/messages/wait',
+    operationId: 'waitForMessage',
+    summary: 'Wait for a message that matches the filters',
+    description: `Answers at once with the newest matching message captured at or after \`since\` (default: any time), else as soon as one is captured or moves to a matching status; after \`timeout\` ms, 408 \`wait_timeout\` with the filter and the nearest misses. A waiter whose client disconnects is dropped at once. Costs nothing while it waits (event-driven, no polling).`,
+    query: {
+      ...waitFilters,
+      since: sinceParam,
+      timeout: millisecondsParam('timeout', MAX_WAIT_MS, DEFAULT_WAIT_MS, 'How long to wait, in milliseconds.'),
+    },
+    response: capturedMessageSchema,
+    answers: [{ status: 408, description: 'No matching message in time (`wait_timeout`); the message names the filter and the nearest misses.' }],
+    resolve: async ({ sandbox, query, request }) => {
+      const { since, timeout, ...filters } = query
+      try {
+        const message = await sandbox.outbox.waitFor(filterOf(filters), { timeout: timeout ?? DEFAULT_WAIT_MS, since, signal: request.signal })
+        return { body: message }
+      } catch (error) {
+        if (error instanceof WaitTimeoutError) throw new ApiError(408, 'wait_timeout', error.message)
+        throw error
+      }
+    },
+  }),
+  controlRoute({
+    method: 'GET',
+    path: '/__sandbox/events',
+    operationId: 'streamEvents',
+    summary: 'Live events (Server-Sent Events)',
+    description: `\`text/event-stream\`: \`event: <type>\` and \`data: <JSON>\` for ${SANDBOX_EVENT_TYPES.map((t) => `\`${t}\``).join(', ')}; a \`: ping\` comment every ${HEARTBEAT_MS / 1000} s. A client more than ${EVENT_BUFFER_BYTES / 1024 / 1024} MiB behind is dropped (the stream ends with a comment saying so).`,
+    response: { eventStream: sandboxEventSchema },
+    resolve: ({ sandbox, request }) =>
+      new Response(eventStream((listener) => sandbox.events.subscribe(listener), request.signal), {
+        status: 200,
+        headers: { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' },
+      }),
+  }),
+]

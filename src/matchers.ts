@@ -1,0 +1,186 @@
+/**
+ * Assertion matchers for vitest's and jest's `expect`:
+ *
+ * @example
+ * import { expect } from 'vitest'            // or jest's global expect
+ * import { matchers } from 'sendbox/matchers'
+ * expect.extend(matchers)
+ *
+ * expect(sandbox).toHaveSent({ channel: 'sms', to: '+14155550123', text: /code is \d{6}/ })
+ * expect(sandbox).toHaveSent({ channel: 'email', links: expect.arrayContaining([expect.stringMatching(/\/reset\?/)]) })
+ * expect(sandbox).toHaveSentTimes({ channel: 'email', to: 'ana@example.com' }, 1)
+ * expect(sandbox).toHaveSentNothing({ channel: 'whatsapp' })
+ *
+ * A filter takes the outbox's filter keys (channel, to, status, since, account, q, from,
+ * subject, template) as plain values, and any field of a captured message (text, links, codes,
+ * email, sms, whatsapp, status, …) as a value, a RegExp (for strings) or an asymmetric matcher.
+ * A failing matcher prints the filter and the nearest misses, never a dump of the outbox.
+ */
+import { CHANNEL_DESCRIPTORS } from './domain/channels/index.js'
+import { compileFilter, describeFilter, FILTER_KEYS, type OutboxFilter } from './domain/outbox-filter.js'
+import { describeMisses, type Outbox } from './domain/outbox.js'
+import { capturedMessageSchema, type CapturedMessage } from './schemas/captured-message.js'
+// Only for the type augmentation below; nothing of vitest is loaded at run time.
+import type {} from 'vitest'
+
+/** A matcher filter: outbox filter keys, and message fields as values, RegExps or asymmetric matchers. */
+export type SentFilter = { [K in keyof OutboxFilter]?: OutboxFilter[K] | RegExp | AsymmetricMatcherLike } & {
+  [K in Exclude<MessageField, keyof OutboxFilter>]?: unknown
+}
+type MessageField = keyof CapturedMessage | 'email' | 'sms' | 'whatsapp'
+
+interface AsymmetricMatcherLike {
+  asymmetricMatch(other: unknown): boolean
+}
+
+/** What `this` is inside a matcher, in both vitest and jest (the part used here). */
+interface MatcherContext {
+  isNot?: boolean
+  equals(a: unknown, b: unknown): boolean
+  utils?: { printExpected?(value: unknown): string }
+}
+
+/** What both runners expect a matcher to return. */
+interface MatcherResult {
+  pass: boolean
+  message: () => string
+}
+
+const MESSAGE_FIELDS = new Set<string>([
+  ...Object.keys(capturedMessageSchema.options[0].shape),
+  'sms',
+  'whatsapp',
+])
+
+function outboxOf(received: unknown): Outbox {
+  const candidate = (received as { outbox?: unknown })?.outbox ?? received
+  if (candidate && typeof (candidate as Outbox).list === 'function' && typeof (candidate as Outbox).nearMisses === 'function') return candidate as Outbox
+  throw new TypeError('sendbox matchers: expect() takes a sandbox (createSandbox()) or its outbox.')
+}
+
+function isPlainFilterValue(key: string, value: unknown): boolean {
+  if (key === 'since') return typeof value === 'number'
+  return typeof value === 'string'
+}
+
+/** Splits a matcher filter into the outbox filter (fast, indexed) and per-field checks. */
+function compile(context: MatcherContext, filter: SentFilter, where: string): { outboxFilter: OutboxFilter; matches: (m: CapturedMessage) => boolean; shown: string } {
+  if (filter === null || typeof filter !== 'object' || Array.isArray(filter)) throw new TypeError(`${where}: the filter must be an object, like { channel: 'sms', to: '+14155550123' }.`)
+  const outboxFilter: Record<string, unknown> = {}
+  const checks: Array<[string, unknown]> = []
+  for (const [key, value] of Object.entries(filter)) {
+    if (value === undefined) continue
+    const isFilterKey = (FILTER_KEYS as readonly string[]).includes(key)
+    if (isFilterKey && isPlainFilterValue(key, value)) outboxFilter[key] = value
+    else if (isFilterKey || MESSAGE_FIELDS.has(key)) checks.push([key, value])
+    else throw new TypeError(`${where}: unknown filter key "${key}". Use ${FILTER_KEYS.join(', ')}, or a field of a captured message (${[...MESSAGE_FIELDS].join(', ')}).`)
+  }
+  const base = compileFilter(outboxFilter as OutboxFilter)
+  const fieldOf = (m: CapturedMessage, key: string): unknown => {
+    if (key === 'from') return CHANNEL_DESCRIPTORS[m.channel].from(m as never)
+    if (key === 'subject') return CHANNEL_DESCRIPTORS[m.channel].subject(m as never)
+    if (key === 'template') return CHANNEL_DESCRIPTORS[m.channel].template(m as never)
+    if (key === 'q') return m.text
+    return (m as Record<string, unknown>)[key]
+  }
+  const matches = (m: CapturedMessage) => base(m) && checks.every(([key, expected]) => {
+    const actual = fieldOf(m, key)
+    if (expected instanceof RegExp) return typeof actual === 'string' && new RegExp(expected.source, expected.flags.replace('g', '')).test(actual)
+    return context.equals(actual, expected)
+  })
+  const extra = checks.map(([key, value]) => `${key} ${value instanceof RegExp ? String(value) : describeExpected(context, value)}`)
+  const shown = describeFilter(outboxFilter as OutboxFilter) + (extra.length > 0 ? ` with ${extra.join(', ')}` : '')
+  return { outboxFilter: outboxFilter as OutboxFilter, matches, shown }
+}
+
+function describeExpected(context: MatcherContext, value: unknown): string {
+  if (value && typeof value === 'object' && typeof (value as { toString?: unknown }).toString === 'function' && 'asymmetricMatch' in value) {
+    return String((value as { toString(): string }).toString())
+  }
+  try {
+    return context.utils?.printExpected?.(value) ?? JSON.stringify(value)
+  } catch {
+    return String(value)
+  }
+}
+
+function sent(received: unknown, context: MatcherContext, filter: SentFilter, where: string) {
+  const outbox = outboxOf(received)
+  const { outboxFilter, matches, shown } = compile(context, filter, where)
+  const found = outbox.list().filter(matches)
+  const misses = outbox.nearMisses(outboxFilter).filter((m) => !matches(m))
+  return { found, shown, missText: describeMisses(outboxFilter, misses, outbox.size) }
+}
+
+/** "an SMS", "an Email", "a WhatsApp", "a message". */
+function article(shown: string): string {
+  return /^(?:[aeiou]|SMS)/i.test(shown) ? 'an' : 'a'
+}
+
+function firstOf(found: readonly CapturedMessage[]): string {
+  const m = found[0]
+  return `${CHANNEL_DESCRIPTORS[m.channel].label} ${m.message_id} to ${m.to}`
+}
+
+/** The matchers: pass them to `expect.extend`. */
+export const matchers = {
+  /** Passes when at least one captured message matches the filter. */
+  toHaveSent(this: MatcherContext, received: unknown, filter: SentFilter): MatcherResult {
+    const { found, shown, missText } = sent(received, this, filter, 'toHaveSent')
+    return {
+      pass: found.length > 0,
+      message: () => found.length > 0
+        ? `expected no ${shown}, but ${found.length} ${found.length === 1 ? 'was' : 'were'} sent (newest: ${firstOf(found)})`
+        : `expected ${article(shown)} ${shown} to have been sent; ${missText}`,
+    }
+  },
+  /** Passes when exactly `times` captured messages match the filter. */
+  toHaveSentTimes(this: MatcherContext, received: unknown, filter: SentFilter, times: number): MatcherResult {
+    if (!Number.isInteger(times) || times < 0) throw new TypeError(`toHaveSentTimes: times must be a whole number ≥ 0 (got ${String(times)}).`)
+    const { found, shown, missText } = sent(received, this, filter, 'toHaveSentTimes')
+    return {
+      pass: found.length === times,
+      message: () => this.isNot
+        ? `expected ${shown} not to have been sent ${times} time${times === 1 ? '' : 's'}, but it was`
+        : `expected ${times} × ${shown}, but found ${found.length}${found.length > 0 ? ` (newest: ${firstOf(found)})` : ''}; ${missText}`,
+    }
+  },
+  /** Passes when no captured message matches the filter (or none at all without a filter). */
+  toHaveSentNothing(this: MatcherContext, received: unknown, filter: SentFilter = {}): MatcherResult {
+    const { found, shown } = sent(received, this, filter, 'toHaveSentNothing')
+    return {
+      pass: found.length === 0,
+      message: () => found.length === 0
+        ? `expected some ${shown} to have been sent, but none was`
+        : `expected no ${shown}, but ${found.length} ${found.length === 1 ? 'was' : 'were'} sent (newest: ${firstOf(found)})`,
+    }
+  },
+}
+
+/** The matchers' signatures, for both runners' `expect`. */
+export interface SendboxMatchers<R = unknown> {
+  /** At least one captured message matches `filter`. */
+  toHaveSent(filter: SentFilter): R
+  /** Exactly `times` captured messages match `filter`. */
+  toHaveSentTimes(filter: SentFilter, times: number): R
+  /** No captured message matches `filter` (none at all without one). */
+  toHaveSentNothing(filter?: SentFilter): R
+}
+
+declare module 'vitest' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface Assertion<T = any> extends SendboxMatchers<T> {}
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface AsymmetricMatchersContaining extends SendboxMatchers {}
+}
+
+declare global {
+  // jest's expect (with @types/jest or @jest/globals' augmentation of this namespace).
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace jest {
+    // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+    interface Matchers<R> extends SendboxMatchers<R> {}
+  }
+}
+
+export default matchers

@@ -1,0 +1,139 @@
+import { getResponse, type HttpHandler } from 'msw'
+import { setupServer } from 'msw/node'
+import { afterAll, describe, expect, it } from 'vitest'
+import { RouteHandler } from '../../handlers/route-handler.js'
+import { createSandbox } from '../../src/index.js'
+import { auth } from '../helpers.js'
+
+/**
+ * The contract of the `HttpHandler.parse` override (handlers/route-handler.ts, see
+ * docs/decisions/msw-parse.md): over a table of URLs, exactly one handler of a sandbox claims each
+ * one — the route it is meant for, with the params it is meant to get — or none, and msw hands
+ * our parse result to the resolver. If msw changes how it calls `parse`/`predicate` or passes
+ * params, this file fails first.
+ */
+
+/**
+ * The handler msw runs for a request — the first in list order that claims it: its route's
+ * label, `catch-all <tree>`, or `none`. No two routes may claim one request, and the two
+ * catch-alls never overlap.
+ */
+async function claimant(handlers: HttpHandler[], method: string, url: string): Promise<string> {
+  const request = new Request(url, { method })
+  const claiming: string[] = []
+  for (const handler of handlers) {
+    if (await handler.test({ request })) claiming.push(handler instanceof RouteHandler ? (handler.label ?? `catch-all ${handler.info.header.split(' ')[1]}`) : handler.info.header)
+  }
+  const routes = claiming.filter((c) => !c.startsWith('catch-all'))
+  const catchAlls = claiming.filter((c) => c.startsWith('catch-all'))
+  if (routes.length > 1 || catchAlls.length > 1) throw new Error(`${method} ${url} is claimed by ${claiming.join(', ')}`)
+  return claiming[0] ?? 'none'
+}
+
+const O = 'https://api.sendbox.test'
+const TABLE: Array<[method: string, url: string, expected: string]> = [
+  // The routes, exactly.
+  ['POST', `${O}/v1/email/send`, `POST ${O}/v1/email/send`],
+  ['POST', `${O}/v1/sms/send?x=1#frag`, `POST ${O}/v1/sms/send`],
+  ['GET', `${O}/v1/subscribers`, `GET ${O}/v1/subscribers`],
+  ['HEAD', `${O}/v1/subscribers`, `GET ${O}/v1/subscribers`],
+  ['GET', `${O}/v1/subscribers/sub_1`, `GET ${O}/v1/subscribers/{id}`],
+  ['PUT', `${O}/v1/subscribers/sub_1`, `PUT ${O}/v1/subscribers/{id}`],
+  ['GET', `${O}/__sandbox/messages`, `GET ${O}/__sandbox/messages`],
+  ['GET', `${O}/__sandbox/messages/msg_1/html`, `GET ${O}/__sandbox/messages/{id}/html`],
+  ['GET', `${O}/v1/__sandbox/health`, `GET ${O}/__sandbox/health`],
+  ['GET', `https://API.SENDBOX.TEST:443/v1/subscribers`, `GET ${O}/v1/subscribers`], // host case and default port are URL normalisation
+  // Near misses: case, trailing slash, escapes, empty params, extra segments, wrong method → the catch-alls.
+  ['POST', `${O}/v1/SMS/send`, `catch-all ${O}/v1/*`],
+  ['POST', `${O}/V1/sms/send`, `catch-all ${O}/v1/*`],
+  ['POST', `${O}/v1/sms/send/`, `catch-all ${O}/v1/*`],
+  ['POST', `${O}/v1/sm%73/send`, `catch-all ${O}/v1/*`],
+  ['GET', `${O}/v1/subscribers/`, `catch-all ${O}/v1/*`],
+  ['GET', `${O}/v1/subscribers//`, `catch-all ${O}/v1/*`],
+  ['GET', `${O}/v1/subscribers/a/b`, `catch-all ${O}/v1/*`],
+  ['GET', `${O}/v1/subscribers/%zz`, `catch-all ${O}/v1/*`],
+  ['DELETE', `${O}/v1/subscribers/sub_1`, `catch-all ${O}/v1/*`],
+  ['PATCH', `${O}/v1/subscribers/sub_1`, `catch-all ${O}/v1/*`],
+  ['GET', `${O}/v1`, `catch-all ${O}/v1/*`],
+  ['GET', `${O}/V1/%zz`, `catch-all ${O}/v1/*`],
+  ['GET', `${O}/__sandbox/Messages`, `catch-all ${O}/__sandbox/*`],
+  ['GET', `${O}/__sandbox/messages/`, `catch-all ${O}/__sandbox/*`],
+  ['GET', `${O}/__SANDBOX/%zz`, `catch-all ${O}/__sandbox/*`],
+  ['GET', `${O}/v1/__sandbox/nothing`, `catch-all ${O}/__sandbox/*`],
+  // Not the sandbox's at all.
+  ['GET', `${O}/v10/subscribers`, 'none'],
+  ['GET', `${O}/favicon.ico`, 'none'],
+  ['GET', `${O}/__sandboxes`, 'none'],
+  ['GET', `http://api.sendbox.test/v1/subscribers`, 'none'],
+  ['GET', `https://api.sendbox.test.evil/v1/subscribers`, 'none'],
+  ['GET', `https://other.test/v1/subscribers`, 'none'],
+]
+
+describe('the parse override claims exactly what each route intends', () => {
+  const sandbox = createSandbox()
+  afterAll(() => sandbox.dispose())
+
+  it.each(TABLE)('%s %s → %s', async (method, url, expected) => {
+    expect(await claimant(sandbox.handlers, method, url)).toBe(expected)
+  })
+
+  it('msw passes the params our parse found to the resolver, percent-decoded', async () => {
+    const response = await getResponse(sandbox.handlers, new Request(`${O}/v1/subscribers/sub%20%C3%A9`, { headers: auth() }))
+    expect(response?.status).toBe(404)
+    expect(((await response!.json()) as { error: { message: string } }).error.message).toContain('"sub é"')
+  })
+})
+
+describe('a base URL without a path: the controls are not shadowed by the API catch-all', () => {
+  const sandbox = createSandbox({ baseUrl: 'https://api.example.com' })
+  afterAll(() => sandbox.dispose())
+  const E = 'https://api.example.com'
+
+  it.each([
+    ['POST', `${E}/sms/send`, `POST ${E}/sms/send`],
+    ['GET', `${E}/__sandbox/health`, `GET ${E}/__sandbox/health`],
+    ['GET', `${E}/__sandbox/nothing`, `catch-all ${E}/__sandbox/*`],
+    ['GET', `${E}/`, `catch-all ${E}/*`],
+    ['GET', `${E}/anything`, `catch-all ${E}/*`],
+  ])('%s %s → %s', async (method, url, expected) => {
+    expect(await claimant(sandbox.handlers, method, url)).toBe(expected)
+  })
+
+  it('GET /__sandbox/health answers 200 under setupServer (was 401 from the API catch-all)', async () => {
+    const server = setupServer(...sandbox.handlers)
+    server.listen({ onUnhandledRequest: 'error' })
+    try {
+      const health = await fetch(`${E}/__sandbox/health`)
+      expect(health.status).toBe(200)
+      expect(await health.json()).toMatchObject({ ok: true })
+      expect((await fetch(`${E}/subscribers`, { headers: auth() })).status).toBe(200)
+    } finally {
+      server.close()
+    }
+  })
+})
+
+describe('two sandboxes on one origin (/v1 and /v2)', () => {
+  const v1 = createSandbox({ baseUrl: 'https://api.example.com/v1' })
+  const v2 = createSandbox({ baseUrl: 'https://api.example.com/v2' })
+  afterAll(() => {
+    v1.dispose()
+    v2.dispose()
+  })
+
+  it('each answers its own controls under <baseUrl>/__sandbox; the origin\'s /__sandbox is the first one\'s', async () => {
+    const server = setupServer(...v1.handlers, ...v2.handlers)
+    server.listen({ onUnhandledRequest: 'error' })
+    try {
+      const send = (base: string) => fetch(`${base}/sms/send`, { method: 'POST', headers: auth(), body: JSON.stringify({ to: '+14155550123', message: base }) })
+      expect((await send('https://api.example.com/v2')).status).toBe(200)
+      const count = async (url: string) => ((await (await fetch(url)).json()) as { pagination: { total: number } }).pagination.total
+      expect(await count('https://api.example.com/v2/__sandbox/messages')).toBe(1)
+      expect(await count('https://api.example.com/v1/__sandbox/messages')).toBe(0)
+      expect(await count('https://api.example.com/__sandbox/messages')).toBe(0) // v1's: first in the list
+      expect(v2.outbox.list()).toHaveLength(1)
+    } finally {
+      server.close()
+    }
+  })
+})
