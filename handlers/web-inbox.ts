@@ -61,8 +61,8 @@ export function webInboxHandlers(sandbox: SandboxState): HttpHandler[] {
     return path === '/' || path === '/__sandbox/ui' || path.startsWith(WEB_INBOX_PATH)
   }
   return [
-    // A predicate rather than paths: msw's matcher treats `/__sandbox/ui` and `/__sandbox/ui/` alike.
-    http.get(({ request }) => ours(request), async ({ request }) => {
+    // A predicate rather than paths: msw's matcher treats `/__sandbox/ui` and `/__sandbox/ui/` alike. GET and HEAD.
+    http.all(({ request }) => (request.method === 'GET' || request.method === 'HEAD') && ours(request), async ({ request }) => {
       const { pathname } = new URL(request.url)
       if (!pathname.startsWith(WEB_INBOX_PATH)) return redirect(WEB_INBOX_PATH)
       const name = pathname.slice(WEB_INBOX_PATH.length) || 'index.html'
@@ -75,7 +75,7 @@ export function webInboxHandlers(sandbox: SandboxState): HttpHandler[] {
       if (!asset) return notFound(`No web inbox file "${name.slice(0, 100)}". The inbox is at ${WEB_INBOX_PATH}.`)
       const headers = { ...SECURITY_HEADERS, 'Content-Type': asset.type, ETag: asset.etag, 'Cache-Control': 'no-cache' }
       if (request.headers.get('if-none-match') === asset.etag) return new Response(null, { status: 304, headers })
-      return new Response(asset.body, { status: 200, headers })
+      return new Response(request.method === 'HEAD' ? null : asset.body, { status: 200, headers })
     }),
   ]
 }

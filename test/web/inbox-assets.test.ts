@@ -45,6 +45,9 @@ describe('web inbox files', () => {
     expect(css.headers.get('content-type')).toBe('text/css; charset=utf-8')
     const again = (await get('/__sandbox/ui/app.js', { 'If-None-Match': js.headers.get('etag')! }))!
     expect(again.status).toBe(304)
+    const head = (await getResponse(sandbox.handlers, new Request('http://127.0.0.1:4010/__sandbox/ui/', { method: 'HEAD' })))!
+    expect(head.status).toBe(200)
+    expect(head.headers.get('content-type')).toBe('text/html; charset=utf-8')
   })
 
   it('answers 404 in the API error shape for anything else under /__sandbox/ui/', async () => {
