@@ -183,6 +183,21 @@ describe.skipIf(chromiumMissing)('web inbox in Chromium', () => {
     await page.locator('.detail-sms').waitFor()
   })
 
+  it('reconnects by itself and catches up with what it missed meanwhile', async () => {
+    await page.locator('.live-live').waitFor()
+    // Every socket dropped (the event stream among them), the server still listening; the
+    // message is captured before the page can reconnect (it waits a second), so only the
+    // re-fetch on reconnection can show it.
+    server.server.closeAllConnections()
+    const late = await api('/email/send', { to: 'late@example.com', subject: 'Sent while the page was away', html: '<p>late</p>' })
+    await page.locator('.live-down').waitFor({ timeout: 2_000 })
+    await page.locator('.live-live').waitFor({ timeout: 5_000 })
+    await rows().filter({ hasText: 'Sent while the page was away' }).waitFor({ timeout: 3_000 })
+    // Deleted from elsewhere: the row goes (message.deleted), the rest as the next tests expect.
+    expect((await fetch(`${server.url}/__sandbox/messages/${late}`, { method: 'DELETE' })).status).toBe(200)
+    await expect.poll(() => rows().count()).toBe(3)
+  })
+
   it('lists the requests live, errors only on demand', async () => {
     await page.goto(`${server.url}/__sandbox/ui/#/requests`)
     const bad = await fetch(`${server.url}/v1/sms/send`, { method: 'POST', headers: { Authorization: 'Bearer test_pro', 'Content-Type': 'application/json' }, body: '{"to":"+14155550123"}' })
