@@ -189,7 +189,13 @@ describe.skipIf(chromiumMissing)('web inbox in Chromium', () => {
     // message is captured before the page can reconnect (it waits a second), so only the
     // re-fetch on reconnection can show it.
     server.server.closeAllConnections()
-    const late = await api('/email/send', { to: 'late@example.com', subject: 'Sent while the page was away', html: '<p>late</p>' })
+    const { getResponse } = await import('msw')
+    const sent = await getResponse(sandbox.handlers, new Request(`${sandbox.baseUrl}/email/send`, {
+      method: 'POST',
+      headers: { Authorization: 'Bearer test_pro', 'Content-Type': 'application/json' },
+      body: JSON.stringify({ to: 'late@example.com', subject: 'Sent while the page was away', html: '<p>late</p>' }),
+    }))
+    const late = ((await sent!.json()) as { message_id: string }).message_id
     await page.locator('.live-down').waitFor({ timeout: 2_000 })
     await page.locator('.live-live').waitFor({ timeout: 5_000 })
     await rows().filter({ hasText: 'Sent while the page was away' }).waitFor({ timeout: 3_000 })
