@@ -1,5 +1,7 @@
 import { http, type HttpHandler } from 'msw'
 import type { SandboxState } from '../src/domain/sandbox.js'
+import { isBuffered } from './body.js'
+import { resolveBaseUrl } from './index.js'
 import { importWebAssets, type WebAssets } from '../src/web/server/asset-source.js'
 
 /** Where the web inbox lives, origin-relative. */
@@ -46,19 +48,24 @@ function redirect(location: string): Response {
 }
 
 /**
- * The web inbox: its bundled files under `<origin>/__sandbox/ui/`, and `GET <origin>/`
- * redirecting there. Registered before the admin guard: the page itself holds no data (it asks
- * for the admin token when the API needs one).
+ * The web inbox: its bundled files under `<origin>/__sandbox/ui/`, and, on the standalone server,
+ * `GET <origin>/` redirecting there. Registered before the catch-alls, so without the admin
+ * guard: the page itself holds no data (it asks for the admin token when the API needs one).
+ *
+ * `/` is only redirected for requests that came through the standalone server (which hands the
+ * guard each request's bytes, see `isBuffered`) and when the API does not live at the root: in
+ * process, the origin's `/` is the application's own (a page under setupWorker, say), never ours.
  * @example setupServer(...webInboxHandlers(sandbox), ...otherHandlers)
  */
 export function webInboxHandlers(sandbox: SandboxState): HttpHandler[] {
-  const origin = new URL(sandbox.baseUrl).origin
+  const { origin, basePath } = resolveBaseUrl(sandbox.baseUrl)
   // String tests only: this runs for every request that reaches it (the API's unknown paths too).
   const ours = (request: Request) => {
     const url = request.url
     if (!url.startsWith(origin) || url.charCodeAt(origin.length) !== 47 /* '/' */) return false
     const path = url.slice(origin.length).replace(/[?#].*$/s, '')
-    return path === '/' || path === '/__sandbox/ui' || path.startsWith(WEB_INBOX_PATH)
+    if (path === '/') return basePath !== '' && isBuffered(request)
+    return path === '/__sandbox/ui' || path.startsWith(WEB_INBOX_PATH)
   }
   return [
     // A predicate rather than paths: msw's matcher treats `/__sandbox/ui` and `/__sandbox/ui/` alike. GET and HEAD.

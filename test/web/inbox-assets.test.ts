@@ -11,12 +11,20 @@ describe('web inbox files', () => {
   const get = (path: string, headers: Record<string, string> = {}) =>
     getResponse(sandbox.handlers, new Request(`http://127.0.0.1:4010${path}`, { headers }))
 
-  it('redirects / and /__sandbox/ui to the inbox', async () => {
-    for (const path of ['/', '/__sandbox/ui']) {
-      const response = await get(path)
-      expect(response?.status, path).toBe(302)
-      expect(response?.headers.get('location')).toBe('/__sandbox/ui/')
-    }
+  it('redirects /__sandbox/ui to the inbox, and leaves the origin\'s / alone in-process', async () => {
+    const response = await get('/__sandbox/ui')
+    expect(response?.status).toBe(302)
+    expect(response?.headers.get('location')).toBe('/__sandbox/ui/')
+    // In-process the origin's `/` is the application's (the standalone server redirects it: cli-inbox.test.ts).
+    expect(await get('/')).toBeUndefined()
+  })
+
+  it('never claims / where the API lives at the root', async () => {
+    const rooted = createSandbox({ baseUrl: 'https://api.example.com' })
+    const root = await getResponse(rooted.handlers, new Request('https://api.example.com/'))
+    expect(root?.status).toBe(401) // the API's catch-all: unknown path, no key
+    const page = await getResponse(rooted.handlers, new Request('https://api.example.com/__sandbox/ui/'))
+    expect(page?.status).toBe(200)
   })
 
   it('serves the page with its own CSP, nosniff and no framing, without the admin token', async () => {

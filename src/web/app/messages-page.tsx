@@ -135,7 +135,14 @@ export function MessagesPage({ openId }: { openId: string | null }) {
   const narrow = useNarrow()
   const accounts = useAccounts()
   const rows = messages.rows
-  const [selected, setSelected] = useState(0)
+  // The selection follows its message when new ones arrive above it.
+  const [selection, setSelection] = useState<{ index: number; id: string | null }>({ index: 0, id: null })
+  let selected = Math.min(selection.index, rows.length - 1)
+  if (selection.id !== null && rows[selected]?.message_id !== selection.id) {
+    const moved = rows.findIndex((m) => m?.message_id === selection.id)
+    if (moved !== -1) selected = moved
+  }
+  const select = (index: number) => setSelection({ index, id: rows[index]?.message_id ?? null })
   const [, setSeenVersion] = useState(0)
   useEffect(() => onSeen(() => setSeenVersion((n) => n + 1)), [])
   const rowHeight = narrow ? 58 : 40
@@ -149,12 +156,12 @@ export function MessagesPage({ openId }: { openId: string | null }) {
   useEffect(() => {
     if (!openId) return
     const index = rows.findIndex((m) => m?.message_id === openId)
-    if (index !== -1) setSelected(index)
+    if (index !== -1) select(index)
   }, [openId, messages.version])
 
   const open = (index: number) => {
     const message = rows[index]
-    setSelected(index)
+    select(index)
     if (message) navigate('messages', message.message_id)
   }
 
@@ -174,18 +181,15 @@ export function MessagesPage({ openId }: { openId: string | null }) {
         document.getElementById('search')?.focus()
       } else if (event.key === 'j' || (event.key === 'ArrowDown' && inList)) {
         event.preventDefault()
-        setSelected((s) => Math.min(s + 1, rows.length - 1))
+        select(Math.min(selected + 1, rows.length - 1))
         document.getElementById('message-list')?.focus({ preventScroll: true })
       } else if (event.key === 'k' || (event.key === 'ArrowUp' && inList)) {
         event.preventDefault()
-        setSelected((s) => Math.max(s - 1, 0))
+        select(Math.max(selected - 1, 0))
         document.getElementById('message-list')?.focus({ preventScroll: true })
       } else if (event.key === 'Enter' && inList) {
         event.preventDefault()
-        setSelected((s) => {
-          open(s)
-          return s
-        })
+        open(selected)
       } else if (event.key === 'Escape' && openId) {
         navigate('messages')
         document.getElementById('message-list')?.focus()
@@ -193,7 +197,7 @@ export function MessagesPage({ openId }: { openId: string | null }) {
     }
     document.addEventListener('keydown', onKey)
     return () => document.removeEventListener('keydown', onKey)
-  }, [rows, openId])
+  }, [rows, openId, selected])
 
   const showList = !narrow || !openId
   const showDetail = !!openId
@@ -221,7 +225,7 @@ export function MessagesPage({ openId }: { openId: string | null }) {
             label={`Messages, newest first${rows.length ? `: ${rows.length}` : ''}`}
             count={rows.length}
             rowHeight={rowHeight}
-            selected={Math.min(selected, rows.length - 1)}
+            selected={selected}
             onRange={(start, end) => messages.ensure(start, end)}
             onActivate={open}
             rowKey={(i) => rows[i]?.message_id ?? `pending-${i}`}
