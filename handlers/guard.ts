@@ -128,7 +128,6 @@ function answer(result: RouteResult, headers: Record<string, string>, request: R
 
 const textDecoder = new TextDecoder()
 
-
 /**
  * Runs one API request through the guard chain — auth → rate limit → faults and `Prefer` →
  * route → body → resolver — and turns whatever was thrown into the wire error. Every answer is

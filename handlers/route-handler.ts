@@ -60,7 +60,7 @@ function endOfPath(url: string): number {
  * cookie store and a path-to-regexp compile, ~20 µs each — and this one is a method compare, a
  * prefix compare and a split. Same info, same resolver args (`params`); `cookies` is empty
  * because the sandbox's resolvers never read them. The contract this relies on is pinned by
- * `test/api/exact-paths.test.ts` and explained in docs/decisions/msw-parse.md.
+ * `test/api/route-matching.test.ts` and explained in docs/decisions/msw-parse.md.
  */
 export class RouteHandler extends HttpHandler {
   /**

@@ -2,7 +2,8 @@ import { z } from 'zod'
 import { ApiError } from '../src/domain/errors.js'
 import { SANDBOX_EVENT_TYPES, type SandboxEvent } from '../src/domain/events.js'
 import { WaitTimeoutError } from '../src/domain/outbox.js'
-import { capturedMessageSchema, statusChangeSchema } from '../src/schemas/captured-message.js'
+import { summarize } from '../src/domain/channels/index.js'
+import { capturedMessageSchema, capturedMessageSummarySchema, statusChangeSchema } from '../src/schemas/captured-message.js'
 import { journalEntrySchema } from '../src/schemas/journal.js'
 import { millisecondsParam, sinceParam } from '../src/schemas/query.js'
 import { controlRoute, type Route } from './route.js'
@@ -20,11 +21,15 @@ export const EVENT_BUFFER_BYTES = 4 * 1024 * 1024
 const { since: _filterSince, ...waitFilters } = outboxFilterQuery
 void _filterSince
 
-/** What each `data:` line of `GET /__sandbox/events` holds: the event, with its `type`. */
+/**
+ * What each `data:` line of `GET /__sandbox/events` holds: the event, with its `type`. Messages
+ * are sent as the list shows them (summaries: no request body, no HTML); the whole message is at
+ * `GET /__sandbox/messages/{id}`.
+ */
 export const sandboxEventSchema = z
   .discriminatedUnion('type', [
-    z.object({ type: z.literal('message.captured'), message: capturedMessageSchema }),
-    z.object({ type: z.literal('message.status'), message: capturedMessageSchema, change: statusChangeSchema }),
+    z.object({ type: z.literal('message.captured'), message: capturedMessageSummarySchema }),
+    z.object({ type: z.literal('message.status'), message: capturedMessageSummarySchema, change: statusChangeSchema }),
     z.object({ type: z.literal('message.deleted'), message_id: z.string() }),
     z.object({ type: z.literal('request'), entry: journalEntrySchema }),
     z.object({ type: z.literal('reset'), scope: z.string() }),
@@ -35,7 +40,8 @@ const encoder = new TextEncoder()
 
 /** One Server-Sent Event: `event: <type>` and one `data:` line of JSON (JSON never holds a raw newline). */
 function frame(event: SandboxEvent): Uint8Array {
-  return encoder.encode(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`)
+  const data = 'message' in event ? { ...event, message: summarize(event.message) } : event
+  return encoder.encode(`event: ${event.type}\ndata: ${JSON.stringify(data)}\n\n`)
 }
 
 /**

@@ -6,7 +6,6 @@ import { chromium, type Browser } from 'playwright-core'
 import { createSandbox } from 'sendbox'
 import { startServer, type RunningServer } from 'sendbox/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-// @ts-expect-error: a plain JavaScript app module without types
 import { startApp } from './app.mjs'
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'

@@ -1,6 +1,5 @@
 import { CHANNELS, MESSAGE_STATUSES, type CapturedMessage, type Channel, type MessageStatus } from '../schemas/captured-message.js'
 import { CHANNEL_DESCRIPTORS, searchTextOf, senderOf } from './channels/index.js'
-import { ApiError } from './errors.js'
 
 /** What the outbox can be narrowed to. Every field is optional; all given ones must match. */
 export interface OutboxFilter {
@@ -85,43 +84,4 @@ export function describeFilter(filter: OutboxFilter): string {
   if (filter.account !== undefined) parts.push(`of account ${filter.account}`)
   if (filter.since !== undefined) parts.push(`since ${new Date(filter.since).toISOString()}`)
   return parts.join(' ')
-}
-
-/** Parses `since`: ISO 8601 or Unix milliseconds. */
-export function parseSince(value: string, param = 'since'): number {
-  const ms = /^[0-9]{1,16}$/.test(value) ? Number(value) : /^\d{4}-\d{2}-\d{2}/.test(value) ? Date.parse(value) : NaN
-  if (!Number.isFinite(ms)) {
-    throw new ApiError(400, 'invalid_parameter', `Query parameter \`${param}\` must be an ISO 8601 time (2026-11-22T12:00:00Z) or Unix milliseconds (got "${value.slice(0, 50)}").`, param)
-  }
-  return ms
-}
-
-function oneOf<T extends string>(query: URLSearchParams, name: string, allowed: readonly T[]): T | undefined {
-  const value = query.get(name)
-  if (value === null) return undefined
-  if (!(allowed as readonly string[]).includes(value)) {
-    throw new ApiError(400, 'invalid_parameter', `Query parameter \`${name}\` must be one of ${allowed.join(', ')} (got "${value.slice(0, 50)}").`, name)
-  }
-  return value as T
-}
-
-/**
- * Reads an outbox filter from a query string (`GET /__sandbox/messages`, `/wait`). Bad values
- * are 400 `invalid_parameter` naming the parameter; unknown parameters are ignored, like the API's.
- */
-export function parseOutboxFilter(query: URLSearchParams): OutboxFilter {
-  const filter: OutboxFilter = {}
-  const channel = oneOf(query, 'channel', CHANNELS)
-  if (channel) filter.channel = channel
-  const status = oneOf(query, 'status', MESSAGE_STATUSES)
-  if (status) filter.status = status
-  const since = query.get('since')
-  if (since !== null) filter.since = parseSince(since)
-  for (const name of ['to', 'account', 'q', 'from', 'subject', 'template'] as const) {
-    const value = query.get(name)
-    if (value === null) continue
-    if (value.length > 1024) throw new ApiError(400, 'invalid_parameter', `Query parameter \`${name}\` may be at most 1024 characters.`, name)
-    filter[name] = value
-  }
-  return filter
 }

@@ -122,6 +122,8 @@ export class Outbox {
   evicted = 0
   /** Bytes the kept messages hold, roughly (what `maxBytes` bounds). */
   bytes = 0
+  /** `waitFor` calls still waiting (each holds one timer and two listeners, nothing else). */
+  waiting = 0
   readonly capacity: number
   readonly maxBytes: number
   readonly deliveryMs: number
@@ -343,8 +345,10 @@ export class Outbox {
     if (existing) return Promise.resolve(existing as MessageFor<F>)
     const signal = options.signal
     if (signal?.aborted) return Promise.reject(signal.reason)
+    this.waiting++
     return new Promise((resolve, reject) => {
       const settle = () => {
+        this.waiting--
         clearTimeout(timer)
         offCapture()
         offTransition()

@@ -1,4 +1,5 @@
 import { seededSubscribers } from '../../fixtures/subscribers.js'
+import type { Health } from '../schemas/controls.js'
 import { VERSION } from '../version.js'
 import { SandboxClock } from './clock.js'
 import { SandboxEvents } from './events.js'
@@ -194,7 +195,7 @@ export class SandboxState {
   }
 
   /** `GET /__sandbox/health`. */
-  health() {
+  health(): Health {
     return {
       ok: true as const,
       version: this.version,
@@ -203,6 +204,8 @@ export class SandboxState {
       max_messages: this.outbox.capacity,
       outbox_bytes: this.outbox.bytes,
       max_outbox_bytes: this.outbox.maxBytes,
+      waiters: this.outbox.waiting,
+      event_clients: this.events.size,
       requests: this.journal.size,
       faults: this.faults.size,
     }

@@ -33,6 +33,8 @@ export const healthSchema = z
     max_messages: z.int(),
     outbox_bytes: z.int().meta({ description: 'Bytes the captured messages hold, roughly (what the byte budget counts).' }),
     max_outbox_bytes: z.int(),
+    waiters: z.int().meta({ description: 'Waits (`/messages/wait`, `outbox.waitFor`) in progress.' }),
+    event_clients: z.int().meta({ description: 'Subscribers of the event feed (`/events` clients among them).' }),
     requests: z.int(),
     faults: z.int(),
   })

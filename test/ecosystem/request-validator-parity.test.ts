@@ -109,6 +109,19 @@ const TABLE: Row[] = [
   ['reset: scope journal', 'POST', '/__sandbox/reset?scope=journal', undefined, true],
   ['reset: scope everything', 'POST', '/__sandbox/reset?scope=everything', undefined, false],
   ['requests: limit 1e1', 'GET', '/__sandbox/requests?limit=1e1', undefined, false],
+  // Controls of issue 10
+  ['wait: an SMS is there', 'GET', '/__sandbox/messages/wait?channel=sms&timeout=0', undefined, true],
+  ['wait: timeout 60001', 'GET', '/__sandbox/messages/wait?channel=sms&timeout=60001', undefined, false],
+  ['wait: timeout 1e3', 'GET', '/__sandbox/messages/wait?channel=sms&timeout=1e3', undefined, false],
+  ['wait: q too long', 'GET', `/__sandbox/messages/wait?q=${'x'.repeat(1025)}&timeout=0`, undefined, false],
+  ['clock: freeze', 'POST', '/__sandbox/clock', { freeze: true }, true],
+  ['clock: advance and reset', 'POST', '/__sandbox/clock', { reset: true, advance_ms: 1000 }, true],
+  ['clock: empty', 'POST', '/__sandbox/clock', {}, false],
+  ['clock: negative advance', 'POST', '/__sandbox/clock', { advance_ms: -1 }, false],
+  ['clock: fractional advance', 'POST', '/__sandbox/clock', { advance_ms: 0.5 }, false],
+  ['clock: reset false', 'POST', '/__sandbox/clock', { reset: false }, false],
+  ['clock: unknown field', 'POST', '/__sandbox/clock', { rewind_ms: 5 }, false],
+  ['keys', 'GET', '/__sandbox/keys', undefined, true],
 ]
 
 describe('the OpenAPI document judges requests as the server does (openapi-backend request validator)', () => {

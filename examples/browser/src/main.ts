@@ -35,7 +35,7 @@ function renderOutbox(messages: readonly CapturedMessage[]) {
       badge.className = 'status'
       badge.dataset.status = message.status
       badge.textContent = message.status
-      item.append(`${message.to} — ${message.email?.subject ?? message.channel} `, badge)
+      item.append(`${message.to} — ${message.channel === 'email' ? message.email.subject : message.text} `, badge)
       return item
     }),
   )
