@@ -3,7 +3,7 @@
 import type { ComponentChildren } from 'preact'
 import { useEffect, useMemo, useState } from 'preact/hooks'
 import { segmentSms } from '../../domain/sms-encoding.js'
-import { ApiFailure, call } from './api.js'
+import { adminToken, ApiFailure, call } from './api.js'
 import { fullTime, senderOf } from './format.js'
 import { tokenizeHtml } from './html-tokens.js'
 import { navigate } from './router.js'
@@ -191,9 +191,16 @@ function EmailView({ message }: { message: EmailMessage }) {
                 </p>
               ) : null}
             </div>
-            <div class={`frame-wrap width-${width}`}>
-              <iframe key={src} title="Email HTML preview" sandbox="" src={src} referrerpolicy="no-referrer" loading="lazy" />
-            </div>
+            {adminToken() && !message.preview_token ? (
+              // The iframe cannot send the admin token (a header); it needs the message's preview token.
+              <p class="error" role="alert">
+                This server needs the admin token for previews and gave no preview token for this message, so the HTML cannot be shown here. The Source and Text tabs still work.
+              </p>
+            ) : (
+              <div class={`frame-wrap width-${width}`}>
+                <iframe key={src} title="Email HTML preview" sandbox="" src={src} referrerpolicy="no-referrer" loading="lazy" />
+              </div>
+            )}
           </>
         ) : tab === 'text' ? (
           <pre class="text-body" tabIndex={0}>
