@@ -20,6 +20,28 @@ export type TokenPrompt = (retry: boolean) => Promise<string | null>
 
 let prompt: TokenPrompt = async () => null
 let asking: Promise<string | null> | null = null
+/** True once this server answered 401: it wants the admin token. */
+let tokenRequired = false
+
+/** Whether the server has asked for the admin token (a 401) since the page loaded. */
+export function needsAdminToken(): boolean {
+  return tokenRequired
+}
+
+/**
+ * With a token kept from earlier in the tab, no 401 tells whether the server still wants one:
+ * one GET without it does (the email preview needs to know).
+ */
+export async function probeAdminToken(): Promise<void> {
+  if (adminToken() === null) return
+  try {
+    const response = await fetch('/__sandbox/health', { cache: 'no-store', credentials: 'omit' })
+    if (response.status === 401) tokenRequired = true
+  } catch {
+    // offline: the event stream reports it
+  }
+}
+
 /** The user cancelled the dialog: stop asking until they choose to (the header's button). */
 let declined = false
 
@@ -57,6 +79,7 @@ export function authHeaders(): Record<string, string> {
  * already). Resolves true when there is a new token to retry with, false when the user cancelled.
  */
 export async function askForToken(sent: string | null): Promise<boolean> {
+  tokenRequired = true
   if (adminToken() !== sent) return true
   if (declined) return false
   const hadToken = sent !== null

@@ -1,7 +1,7 @@
 /** @jsxImportSource preact */
 /** The shell: header with navigation and the connection state, the current page, the dialog. */
 import { useEffect } from 'preact/hooks'
-import { adminToken, enterToken, forgetToken, setTokenPrompt } from './api.js'
+import { adminToken, enterToken, forgetToken, probeAdminToken, setTokenPrompt } from './api.js'
 import { ControlsPage } from './controls-page.js'
 import { MessagesPage } from './messages-page.js'
 import { RequestsPage } from './requests-page.js'
@@ -20,6 +20,7 @@ export function App() {
   const live = useStore(connection)
   useEffect(() => {
     setTokenPrompt(promptToken)
+    void probeAdminToken()
     startLive()
   }, [])
   useEffect(() => {

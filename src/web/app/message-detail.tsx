@@ -3,7 +3,7 @@
 import type { ComponentChildren } from 'preact'
 import { useEffect, useMemo, useState } from 'preact/hooks'
 import { segmentSms } from '../../domain/sms-encoding.js'
-import { adminToken, ApiFailure, call } from './api.js'
+import { ApiFailure, call, needsAdminToken } from './api.js'
 import { fullTime, senderOf } from './format.js'
 import { tokenizeHtml } from './html-tokens.js'
 import { navigate } from './router.js'
@@ -191,7 +191,7 @@ function EmailView({ message }: { message: EmailMessage }) {
                 </p>
               ) : null}
             </div>
-            {adminToken() && !message.preview_token ? (
+            {needsAdminToken() && !message.preview_token ? (
               // The iframe cannot send the admin token (a header); it needs the message's preview token.
               <p class="error" role="alert">
                 This server needs the admin token for previews and gave no preview token for this message, so the HTML cannot be shown here. The Source and Text tabs still work.
