@@ -19,11 +19,6 @@ interface Fault {
   delay_ms?: number
 }
 
-function useResult(): [string | null, (text: string | null) => void] {
-  const [text, setText] = useState<string | null>(null)
-  return [text, setText]
-}
-
 function useKeys(): { keys: KeyUsage[]; error: string | null } {
   const [keys, setKeys] = useState<KeyUsage[]>([])
   const [error, setError] = useState<string | null>(null)
@@ -56,7 +51,7 @@ function useKeys(): { keys: KeyUsage[]; error: string | null } {
 }
 
 export function ControlsPage() {
-  const [result, setResult] = useResult()
+  const [result, setResult] = useState<string | null>(null)
   const [scope, setScope] = useState<(typeof RESET_SCOPES)[number]>('all')
   const [faults, setFaults] = useState<Fault[]>([])
   const [form, setForm] = useState({ status: '500', code: '', path: '', method: '', times: '1', probability: '', delay_ms: '' })
@@ -234,7 +229,7 @@ export function ControlsPage() {
                 <th scope="row">
                   <code>{k.key}</code>
                 </th>
-                <td>{k.plan}</td>
+                <td>{k.plan_name ?? k.plan}</td>
                 <td>{k.account ?? '—'}</td>
                 <td>
                   <meter min={0} max={k.limit} value={k.used} aria-label={`${k.key}: ${k.used} of ${k.limit} requests used`} /> {k.used} / {k.limit}

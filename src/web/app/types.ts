@@ -37,6 +37,7 @@ export interface Page<T> {
 export interface KeyUsage {
   key: string
   plan: string
+  plan_name?: string
   account?: string
   limit: number
   used: number

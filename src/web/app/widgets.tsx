@@ -4,15 +4,14 @@ import type { ComponentChildren } from 'preact'
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { fullTime, prettyJson } from './format.js'
 import { Store, useStore } from './state.js'
-import type { MessageStatus, StatusChange } from './types.js'
+import { CHANNEL_LABELS, type Channel, type MessageStatus, type StatusChange } from './types.js'
 
 export function StatusBadge({ status }: { status: MessageStatus | string }) {
   return <span class={`badge status-${status}`}>{status}</span>
 }
 
-export function ChannelTag({ channel }: { channel: string }) {
-  const label = channel === 'sms' ? 'SMS' : channel === 'whatsapp' ? 'WhatsApp' : 'Email'
-  return <span class={`channel channel-${channel}`}>{label}</span>
+export function ChannelTag({ channel }: { channel: Channel }) {
+  return <span class={`channel channel-${channel}`}>{CHANNEL_LABELS[channel]}</span>
 }
 
 export function StatusHistory({ history }: { history: StatusChange[] }) {
