@@ -142,7 +142,11 @@ export function MessagesPage({ openId }: { openId: string | null }) {
     const moved = rows.findIndex((m) => m?.message_id === selection.id)
     if (moved !== -1) selected = moved
   }
-  const select = (index: number) => setSelection({ index, id: rows[index]?.message_id ?? null })
+  const select = (index: number) => {
+    const next = { index, id: rows[index]?.message_id ?? null }
+    latest.current.selected = index
+    setSelection(next)
+  }
   const [, setSeenVersion] = useState(0)
   useEffect(() => onSeen(() => setSeenVersion((n) => n + 1)), [])
   const rowHeight = narrow ? 58 : 40
@@ -165,8 +169,12 @@ export function MessagesPage({ openId }: { openId: string | null }) {
     if (message) navigate('messages', message.message_id)
   }
 
+  // One listener for the page's life, reading the latest render's values (keys can come faster than renders).
+  const latest = useRef({ rows, openId, selected, select, open })
+  latest.current = { rows, openId, selected, select, open }
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
+      const { rows, openId, selected, select, open } = latest.current
       if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return
       const typing = isTyping(event.target)
       if (event.key === 'Escape' && typing && (event.target as HTMLElement).id === 'search') {
@@ -197,7 +205,7 @@ export function MessagesPage({ openId }: { openId: string | null }) {
     }
     document.addEventListener('keydown', onKey)
     return () => document.removeEventListener('keydown', onKey)
-  }, [rows, openId, selected])
+  }, [])
 
   const showList = !narrow || !openId
   const showDetail = !!openId
