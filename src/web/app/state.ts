@@ -143,6 +143,8 @@ let started = false
 export function startLive(): void {
   if (started) return
   started = true
+  // At once, not only when the stream opens: the list shows even where the stream cannot.
+  reloadAll()
   openEventStream('/__sandbox/events', {
     onOpen() {
       connection.set({ state: 'live', detail: 'Live: new messages appear as they are captured.' })
