@@ -62,7 +62,7 @@ function Filters({ accounts }: { accounts: string[] }) {
       <label class="select">
         <span>Status</span>
         <select value={current.get('status') ?? ''} onChange={(e) => update('status', e.currentTarget.value)}>
-          <option value="">any</option>
+          <option value="">any status</option>
           {STATUSES.map((s) => (
             <option key={s} value={s}>
               {s}
@@ -73,7 +73,7 @@ function Filters({ accounts }: { accounts: string[] }) {
       <label class="select">
         <span>Account</span>
         <select value={current.get('account') ?? ''} onChange={(e) => update('account', e.currentTarget.value)}>
-          <option value="">all</option>
+          <option value="">all accounts</option>
           {accounts.map((a) => (
             <option key={a} value={a}>
               {a}
