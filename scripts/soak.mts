@@ -5,7 +5,12 @@
  * the server's RSS (VmRSS from /proc) is sampled throughout. Prints the figures recorded in
  * docs/reliability.md; exits 1 on any unexpected answer or if the server dies.
  *
+ * Before the mix, hostile shapes (issue 11): bodies of 1 MiB built to be slow to validate, each
+ * sent 10 times while a probe keeps asking for /__sandbox/health; prints each shape's latency
+ * and the probe's worst latency meanwhile (`--abuse-only` stops after that phase).
+ *
  *   npm run soak -- --requests 200000 --concurrency 64
+ *   npm run soak -- --abuse-only
  */
 import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
@@ -18,6 +23,9 @@ const { values } = parseArgs({
     requests: { type: 'string', default: '1000000' },
     concurrency: { type: 'string', default: '32' },
     'sample-ms': { type: 'string', default: '2000' },
+    'abuse-only': { type: 'boolean', default: false },
+    /** Run bin/sendbox.ts through tsx instead of the built bundle (to measure a tree whose bundle is broken). */
+    'from-source': { type: 'boolean', default: false },
   },
 })
 const TOTAL = Number(values.requests)
@@ -27,7 +35,8 @@ const SAMPLE_MS = Number(values['sample-ms'])
 const EMAIL_POOL = 5_000
 
 const cli = resolve(import.meta.dirname, '../dist/bin/sendbox.js')
-const child = spawn(process.execPath, [cli, '--no-ui', '--port', '0', '--api-key', 'soak:enterprise', '--limit', 'enterprise=1000000'], { stdio: ['ignore', 'pipe', 'inherit'] })
+const entry = values['from-source'] ? ['--import', 'tsx', resolve(import.meta.dirname, '../bin/sendbox.ts')] : [cli]
+const child = spawn(process.execPath, [...entry, '--no-ui', '--port', '0', '--api-key', 'soak:enterprise', '--limit', 'enterprise=1000000'], { stdio: ['ignore', 'pipe', 'inherit'] })
 let banner = ''
 const port = await new Promise<number>((done, fail) => {
   const onData = (chunk: Buffer) => {
@@ -109,6 +118,93 @@ function send(request: Planned): Promise<{ status: number; body: string }> {
     req.on('error', fail)
     req.end(request.body)
   })
+}
+
+/** One hostile body: what it is, where it goes, the answer it must get. */
+interface Hostile {
+  label: string
+  path: string
+  body: string
+  status: number
+  code?: string
+}
+
+const numbers = (count: number) => Array.from({ length: count }, (_, i) => i).join(',')
+const keys = (count: number, value: (i: number) => string) => Array.from({ length: count }, (_, i) => `"k${i}":${value(i)}`).join(',')
+const HOSTILE: Hostile[] = [
+  { label: 'tags: 200,000 numbers (1 MiB)', path: '/v1/subscribers', body: `{"email":"a@example.com","tags":[${numbers(200_000)}]}`.slice(0, 1024 * 1024 - 2) + ']}', status: 400, code: 'invalid_parameter' },
+  { label: 'tags: 300,000 empty strings', path: '/v1/subscribers', body: `{"email":"a@example.com","tags":[${Array.from({ length: 300_000 }, () => '""').join(',')}]}`, status: 400, code: 'invalid_parameter' },
+  { label: 'tags: 200,000 valid strings', path: '/v1/subscribers', body: `{"email":"a@example.com","tags":[${Array.from({ length: 200_000 }, () => '"a"').join(',')}]}`, status: 400, code: 'invalid_parameter' },
+  { label: 'nesting 100,000 deep', path: '/v1/subscribers', body: `{"email":"a@example.com","tags":${'['.repeat(100_000)}${']'.repeat(100_000)}}`, status: 400, code: 'invalid_parameter' },
+  { label: '50,000 unknown keys', path: '/v1/subscribers', body: `{${keys(50_000, (i) => String(i))}}`, status: 400, code: 'unknown_parameter' },
+  { label: 'parameters: 50,000 numbers', path: '/v1/whatsapp/send', body: `{"to":"+14155550124","template":"t","language":"en","parameters":{${keys(50_000, (i) => String(i))}}}`, status: 400, code: 'invalid_parameter' },
+  { label: 'to: 1 MiB string', path: '/v1/email/send', body: `{"to":"${'a'.repeat(1024 * 1024 - 40)}","subject":"s","html":"h"}`, status: 400, code: 'invalid_email' },
+]
+
+/** Sends each hostile shape 10 times while a probe polls /__sandbox/health; prints latencies. */
+async function hostilePhase(): Promise<void> {
+  console.log('hostile shapes (10 each, sequential; probe = /__sandbox/health polled meanwhile):')
+  for (const shape of HOSTILE) {
+    let probing = true
+    let probeWorst = 0
+    const probe = (async () => {
+      while (probing) {
+        const t = performance.now()
+        await send({ kind: 'probe', method: 'GET', path: '/__sandbox/health', headers: {}, status: 200 })
+        probeWorst = Math.max(probeWorst, performance.now() - t)
+        await new Promise((r) => setTimeout(r, 2))
+      }
+    })()
+    const times: number[] = []
+    let wrong = ''
+    for (let i = 0; i < 10; i++) {
+      const t = performance.now()
+      const answer = await send({ kind: 'hostile', method: 'POST', path: shape.path, headers: AUTH, body: shape.body, status: shape.status })
+      times.push(performance.now() - t)
+      if (answer.status !== shape.status || (shape.code && !answer.body.includes(`"code":"${shape.code}"`))) wrong = `${answer.status} ${answer.body.slice(0, 120)}`
+    }
+    probing = false
+    await probe
+    times.sort((a, b) => a - b)
+    console.log(`  ${shape.label.padEnd(32)} ${(Buffer.byteLength(shape.body) / 1024).toFixed(0).padStart(5)} KiB  median ${times[5].toFixed(1).padStart(6)} ms  max ${times[9].toFixed(1).padStart(6)} ms  probe worst ${probeWorst.toFixed(1).padStart(6)} ms${wrong ? `  UNEXPECTED ${wrong}` : ''}`)
+    if (wrong) process.exitCode = 1
+  }
+  console.log(`  server RSS after the hostile shapes: ${rssMb()} MB`)
+  // Issue 11: ~4,600 valid 900 KB emails ran the server out of heap; the outbox now has a byte budget (--max-outbox-mb, 256 by default).
+  const html = `<p>${'x'.repeat(900 * 1024)}</p>`
+  let worst = 0
+  let sent = 0
+  const flood = Array.from({ length: 8 }, async () => {
+    while (sent < 6_000 && !serverDied) {
+      const i = sent++
+      let answer: { status: number; body: string }
+      try {
+        answer = await send({ kind: 'big-email', method: 'POST', path: '/v1/email/send', headers: AUTH, body: JSON.stringify({ to: `big${i}@example.com`, subject: `Big ${i}`, html }), status: 200 })
+      } catch (error) {
+        answer = { status: 0, body: String(error) }
+      }
+      if (answer.status !== 200) {
+        console.log(`  big email #${i}: UNEXPECTED ${answer.status} ${answer.body.slice(0, 120)}`)
+        process.exitCode = 1
+        return
+      }
+      if (i % 100 === 0) worst = Math.max(worst, rssMb())
+    }
+  })
+  const floodStarted = performance.now()
+  await Promise.all(flood)
+  worst = Math.max(worst, rssMb())
+  const listing = await send({ kind: 'list', method: 'GET', path: '/__sandbox/messages?limit=100', headers: {}, status: 200 })
+  const health = JSON.parse((await send({ kind: 'health', method: 'GET', path: '/__sandbox/health', headers: {}, status: 200 })).body) as Record<string, unknown>
+  console.log(`  6,000 emails of 900 KB (5.3 GB) in ${((performance.now() - floodStarted) / 1000).toFixed(0)} s: server RSS max ${worst} MB, now ${rssMb()} MB; outbox ${health.messages} kept, ${health.messages_evicted} evicted; GET /__sandbox/messages?limit=100 → ${listing.status}, ${(Buffer.byteLength(listing.body) / 1024).toFixed(0)} KiB`)
+}
+
+await hostilePhase()
+if (values['abuse-only']) {
+  shuttingDown = true
+  child.kill('SIGTERM')
+  agent.destroy()
+  process.exit(process.exitCode ?? 0)
 }
 
 const statuses: Record<string, number> = {}

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { z } from 'zod'
+import { adminTokenProblem } from '../domain/admin-token.js'
 import { PLANS } from '../domain/plans.js'
 
 /** The file `sendbox` reads from the working directory when no `--config` is given. */
@@ -17,6 +18,7 @@ export const NUMERIC_RANGES = {
   'delivery-ms': [0, 3_600_000],
   'max-messages': [1, 10_000_000],
   'max-requests': [1, 10_000_000],
+  'max-outbox-mb': [1, 1_000_000],
   limit: [1, 1_000_000],
 } as const satisfies Record<string, readonly [number, number]>
 
@@ -61,7 +63,10 @@ export const configFileSchema = z
     maxRequests: whole(NUMERIC_RANGES['max-requests']).optional(),
     webhookUrl: z.string().regex(/^https?:\/\/\S+$/, { error: 'must be an http(s) URL, like "http://127.0.0.1:3000/hooks"' }).optional(),
     webhookSecret: z.string().min(1).optional(),
-    adminToken: z.string().min(1).optional(),
+    maxOutboxMb: whole(NUMERIC_RANGES['max-outbox-mb']).optional(),
+    adminToken: z.string().refine((token) => adminTokenProblem(token) === undefined, { error: 'must be a non-blank token without whitespace' }).optional(),
+    corsOrigin: z.union([z.string(), z.array(z.string())], { error: 'must be an origin like "http://app.test:3000" or a list of them' }).optional(),
+    allowedHost: z.union([z.string(), z.array(z.string())], { error: 'must be a host name like "my-box.lan" or a list of them' }).optional(),
     ui: z.boolean({ error: 'must be true or false' }).optional(),
   })
   .meta({ id: 'SendboxConfig', description: 'sendbox.config.json: settings for the `sendbox` CLI. Flags and environment variables override it.' })

@@ -1,5 +1,7 @@
 import { parseArgs } from 'node:util'
+import { adminTokenProblem } from '../domain/admin-token.js'
 import { parseKeySpec, PLANS, isPlan, type ApiKeyConfig, type Plan } from '../domain/plans.js'
+import { parseAllowedHost, parseCorsOrigin } from '../server/origin-policy.js'
 import { CONFIG_FILE_NAME, ConfigFileError, configKeySpecs, findConfigFile, loadConfigFile, NUMERIC_RANGES, type ConfigFile } from './config-file.js'
 
 /** One CLI flag: drives parsing, defaults, environment and `--help` from one table. */
@@ -25,9 +27,12 @@ export const FLAGS = {
   'delivery-ms': { type: 'string', default: '1000', value: 'MS', help: 'milliseconds per lifecycle step of a captured message (0 = instant)' },
   'max-messages': { type: 'string', default: '10000', value: 'N', help: 'outbox cap (oldest evicted first)' },
   'max-requests': { type: 'string', default: '1000', value: 'N', help: 'request journal cap' },
+  'max-outbox-mb': { type: 'string', default: '256', value: 'MB', help: 'outbox byte budget besides the count (oldest evicted first)' },
   'webhook-url': { type: 'string', value: 'URL', help: 'POST each lifecycle step of each message here' },
   'webhook-secret': { type: 'string', value: 'SECRET', help: 'HMAC-SHA256 key for X-Sendbox-Signature' },
   'admin-token': { type: 'string', env: 'SENDBOX_ADMIN_TOKEN', value: 'TOKEN', help: 'require this token for /__sandbox (one is generated when --host is not loopback)' },
+  'cors-origin': { type: 'string', multiple: true, env: 'SENDBOX_CORS_ORIGINS', value: 'ORIGIN', help: 'also grant CORS and /__sandbox changes to this origin (repeatable; loopback origins always; * = any, with a warning). Env: comma-separated' },
+  'allowed-host': { type: 'string', multiple: true, env: 'SENDBOX_ALLOWED_HOSTS', value: 'HOST', help: 'also answer requests whose Host is this name (repeatable; .example.test = and subdomains; loopback names and IPs always). Env: comma-separated' },
   config: { type: 'string', short: 'c', env: 'SENDBOX_CONFIG', value: 'FILE', help: `JSON config file (default ./${CONFIG_FILE_NAME} when present); flags and env override it` },
   'no-ui': { type: 'boolean', help: 'log one line per request instead of the terminal UI' },
   help: { type: 'boolean', short: 'h', help: 'show this help' },
@@ -49,9 +54,15 @@ export interface CliSettings {
   deliveryMs: number
   maxMessages: number
   maxRequests: number
+  /** Outbox byte budget, in MiB. */
+  maxOutboxMb: number
   webhookUrl: string | undefined
   webhookSecret: string | undefined
   adminToken: string | undefined
+  /** Origins granted CORS besides loopback ones (`*` = any). */
+  corsOrigins: string[]
+  /** Host names answered besides loopback names, IP addresses and the bound host. */
+  allowedHosts: string[]
   ui: boolean
   /** The config file in force (absolute path), if any. */
   configFile: string | undefined
@@ -144,6 +155,31 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, c
     }
     limits[plan] = wholeNumber('limit', match[2])
   }
+  /** A repeatable flag: the flags, else the environment (comma-separated), else the file (a string or a list). */
+  const list = (name: 'cors-origin' | 'allowed-host', parse: (value: string) => string): string[] => {
+    const spec: FlagSpec = FLAGS[name]
+    const fromFlags = values[name] as string[] | undefined
+    const fromFile = (file as Record<string, unknown>)[configKeyOf(name)] as string | string[] | undefined
+    const raw = fromFlags && fromFlags.length > 0
+      ? fromFlags
+      : fromEnv(name)?.split(',').map((v) => v.trim()).filter((v) => v !== '') ?? (fromFile === undefined ? [] : [fromFile].flat())
+    try {
+      return raw.map(parse)
+    } catch (error) {
+      const where = fromFlags && fromFlags.length > 0 ? '' : fromEnv(name) !== undefined ? ` (from ${spec.env})` : ` (from ${configFile})`
+      throw new UsageError(`${(error as Error).message}${where}`)
+    }
+  }
+  const corsOrigins = list('cors-origin', parseCorsOrigin)
+  const allowedHosts = list('allowed-host', parseAllowedHost)
+  // An empty admin token would be matched by an empty header and open every control: refuse it
+  // wherever it comes from (an empty SENDBOX_ADMIN_TOKEN included, which would otherwise read as unset).
+  const adminToken = typeof values['admin-token'] === 'string' ? values['admin-token'] : env.SENDBOX_ADMIN_TOKEN !== undefined ? env.SENDBOX_ADMIN_TOKEN : file.adminToken
+  const tokenProblem = adminTokenProblem(adminToken)
+  if (tokenProblem !== undefined) {
+    const source = typeof values['admin-token'] === 'string' ? '--admin-token' : env.SENDBOX_ADMIN_TOKEN !== undefined ? 'SENDBOX_ADMIN_TOKEN' : `${configFile}: \`adminToken\``
+    throw new UsageError(`${source}: ${tokenProblem}`)
+  }
   const webhookUrl = str('webhook-url')
   if (webhookUrl !== undefined && !/^https?:\/\/[^\s]+$/.test(webhookUrl)) {
     throw new UsageError(`--webhook-url must be an http(s) URL, got "${webhookUrl}"`)
@@ -160,9 +196,12 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, c
     deliveryMs: wholeNumber('delivery-ms', str('delivery-ms')!),
     maxMessages: wholeNumber('max-messages', str('max-messages')!),
     maxRequests: wholeNumber('max-requests', str('max-requests')!),
+    maxOutboxMb: wholeNumber('max-outbox-mb', str('max-outbox-mb')!),
     webhookUrl,
     webhookSecret: str('webhook-secret'),
-    adminToken: str('admin-token'),
+    adminToken,
+    corsOrigins,
+    allowedHosts,
     ui: !values['no-ui'] && file.ui !== false,
     configFile,
   }

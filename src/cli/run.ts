@@ -1,4 +1,4 @@
-import { createSandbox, type Sandbox } from '../index.js'
+import { createSandbox, type Sandbox, type SandboxOptions } from '../index.js'
 import { displayKey, PLAN_NAMES } from '../domain/plans.js'
 import { startServer, type RunningServer } from '../server/http-server.js'
 import { helpText, parseCli, UsageError, type CliSettings } from './options.js'
@@ -26,7 +26,7 @@ export function baseUrlOf(settings: Pick<CliSettings, 'host' | 'port'>): string 
 /** Builds the sandbox the CLI's settings describe. */
 export async function sandboxFromSettings(settings: CliSettings): Promise<Sandbox> {
   const fixtures = settings.fixtures ? (await import('../../fixtures/load.js')).loadFixtures(settings.fixtures) : undefined
-  return createSandbox({
+  const options: SandboxOptions = {
     baseUrl: baseUrlOf(settings),
     apiKeys: settings.apiKeys?.map((k) => `${k.key}:${k.plan}:${k.account}`),
     limits: settings.limits,
@@ -36,9 +36,11 @@ export async function sandboxFromSettings(settings: CliSettings): Promise<Sandbo
     deliveryMs: settings.deliveryMs,
     maxMessages: settings.maxMessages,
     maxRequests: settings.maxRequests,
+    maxOutboxBytes: settings.maxOutboxMb * 1024 * 1024,
     webhook: settings.webhookUrl ? { url: settings.webhookUrl, secret: settings.webhookSecret } : undefined,
     adminToken: settings.adminToken,
-  })
+  }
+  return createSandbox(options)
 }
 
 function keysTable(sandbox: Sandbox): string {
@@ -95,12 +97,23 @@ export async function runCli(argv: string[], io = { stdout: process.stdout, stde
   // The terminal UI takes the screen only on a TTY; `--no-ui` or a pipe keeps one log line per request.
   // Ink draws nothing live when CI is set (is-in-ci): a CI job on a TTY gets log lines instead of a blank screen.
   const useUi = settings.ui && io.stdout.isTTY === true && !isCi(io.env)
+  let logging = !useUi
+  // The log's reader going away (`sendbox | head`, a parent that closed the pipe) must not take
+  // the server down with an EPIPE: stop logging, keep serving.
+  io.stdout.on('error', () => {
+    logging = false
+  })
   const log = useUi ? undefined : (entry: { method: string; path: string; status: number; ms: number }) => {
-    io.stdout.write(`${entry.method} ${entry.path} ${entry.status} ${entry.ms.toFixed(1)}ms\n`)
+    if (logging) io.stdout.write(`${entry.method} ${entry.path} ${entry.status} ${entry.ms.toFixed(1)}ms\n`)
   }
+  // A promise nobody awaited failing (a sendbox bug) is reported, not fatal: the request it
+  // belonged to has its answer (500 from the handlers' catch), the others go on.
+  process.on('unhandledRejection', (reason) => {
+    io.stderr.write(`[sendbox] unexpected error (unhandled rejection): ${reason instanceof Error ? reason.stack ?? reason.message : String(reason)}\n`)
+  })
   let running: RunningServer
   try {
-    running = await startServer(sandbox, { port: settings.port, host: settings.host, onRequest: log })
+    running = await startServer(sandbox, { port: settings.port, host: settings.host, onRequest: log, corsOrigins: settings.corsOrigins, allowedHosts: settings.allowedHosts })
   } catch (error) {
     const err = error as NodeJS.ErrnoException
     const reason = err.code === 'EADDRINUSE'
@@ -113,6 +126,9 @@ export async function runCli(argv: string[], io = { stdout: process.stdout, stde
     io.stderr.write(`sendbox: ${reason}\n`)
     sandbox.dispose()
     return 1
+  }
+  if (settings.corsOrigins.includes('*')) {
+    io.stderr.write('sendbox: warning: --cors-origin * lets any web page you visit read and change this sandbox (outbox, journal, faults); name the origins you need instead\n')
   }
   if (!isLoopback) {
     io.stderr.write(`sendbox: warning: listening on ${settings.host}, reachable from other machines; /__sandbox controls need the admin token ${settings.adminToken}\n`)

@@ -13,6 +13,12 @@ export type ErrorCode =
   | 'invalid_phone'
   | 'duplicate_email'
   | 'internal_error'
+  /** Below the API (standalone server only): malformed HTTP, unknown `Expect`, no `Host`, TRACE/CONNECT. */
+  | 'invalid_request'
+  /** Standalone server: the `Host` header names another host (DNS rebinding). */
+  | 'forbidden_host'
+  /** Standalone server: a `/__sandbox` change from a web page whose origin is not allowed. */
+  | 'forbidden_origin'
   | (string & {})
 
 /**

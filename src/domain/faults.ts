@@ -1,5 +1,11 @@
 import { z } from 'zod'
-import { isForceableStatus } from './errors.js'
+import { ApiError, isForceableStatus } from './errors.js'
+
+/** Faults armed at once, at most: each request looks at the faults of its path and those of every path. */
+export const MAX_FAULTS = 1_000
+
+/** Longest `path` a fault may name (and `code`, whose pattern already stops at 64 characters). */
+export const MAX_FAULT_TEXT = 1024
 
 /** A fault spec as `POST /__sandbox/faults` and `sandbox.faults.add()` take it. */
 export const faultSpecSchema = z
@@ -7,8 +13,12 @@ export const faultSpecSchema = z
     status: z.number().int().refine(isForceableStatus, {
       error: '`status` must be 400, 401, 404, 429 or a 5xx status.',
     }).meta({ enum: [400, 401, 404, 429, ...Array.from({ length: 100 }, (_, i) => 500 + i)] }),
-    code: z.string().regex(/^[a-z][a-z0-9_]{0,63}$/, { error: '`code` must be a snake_case error code, like service_unavailable.' }).optional(),
-    path: z.string().startsWith('/', { error: '`path` must be a request path starting with "/", like /v1/sms/send.' }).optional(),
+    code: z.string().max(MAX_FAULT_TEXT, { error: `\`code\` may be at most ${MAX_FAULT_TEXT} characters long.`, abort: true }).regex(/^[a-z][a-z0-9_]{0,63}$/, { error: '`code` must be a snake_case error code, like service_unavailable.' }).optional(),
+    path: z
+      .string()
+      .max(MAX_FAULT_TEXT, { error: `\`path\` may be at most ${MAX_FAULT_TEXT} characters long.`, abort: true })
+      .startsWith('/', { error: '`path` must be a request path starting with "/", like /v1/sms/send.' })
+      .optional(),
     method: z
       .string()
       .transform((m) => m.toUpperCase())
@@ -39,18 +49,36 @@ export interface Fault {
   hits: number
 }
 
-/** Injected failures. Probabilities draw from a seeded source so runs repeat. */
+/**
+ * Injected failures. Probabilities draw from a seeded source so runs repeat. At most
+ * {@link MAX_FAULTS} are armed; faults for an exact path are indexed by it, so a request looks
+ * only at the faults of its own path and those without one (200,000 faults once slowed every
+ * request 30×, issue 11). The first fault armed wins, as in one list.
+ */
 export class Faults {
+  /** Every armed fault, in the order armed (what `list()` shows). */
   private faults: Fault[] = []
+  /** Faults with a `path`, by path, each list in the order armed. */
+  private byPath = new Map<string, Fault[]>()
+  /** Faults without a `path` (every path), in the order armed. */
+  private anyPath: Fault[] = []
+  /** Arming order of each fault, for merging the two candidate lists. */
+  private order = new WeakMap<Fault, number>()
   private nextId = 1
 
   constructor(private readonly random: () => number) {}
 
-  /** Adds a fault; throws a ZodError on an invalid spec. */
+  /**
+   * Adds a fault; throws a ZodError on an invalid spec, and an {@link ApiError} (400
+   * `invalid_parameter`) when {@link MAX_FAULTS} are armed already.
+   */
   add(spec: FaultSpec): Fault {
     const parsed = faultSpecSchema.parse(spec)
+    if (this.faults.length >= MAX_FAULTS) {
+      throw new ApiError(400, 'invalid_parameter', `${MAX_FAULTS} faults are armed already, the most the sandbox keeps. Clear them with DELETE /__sandbox/faults (or reset scope=faults) first.`)
+    }
     const fault: Fault = {
-      id: `flt_${this.nextId++}`,
+      id: `flt_${this.nextId}`,
       status: parsed.status,
       code: parsed.code ?? null,
       path: parsed.path ?? null,
@@ -60,8 +88,15 @@ export class Faults {
       delay_ms: parsed.delay_ms ?? 0,
       hits: 0,
     }
+    this.order.set(fault, this.nextId++)
     this.faults.push(fault)
-    return fault
+    if (fault.path === null) this.anyPath.push(fault)
+    else {
+      const list = this.byPath.get(fault.path)
+      if (list) list.push(fault)
+      else this.byPath.set(fault.path, [fault])
+    }
+    return { ...fault }
   }
 
   list(): Fault[] {
@@ -70,26 +105,42 @@ export class Faults {
 
   clear(): void {
     this.faults = []
+    this.byPath.clear()
+    this.anyPath = []
   }
 
   get size(): number {
     return this.faults.length
   }
 
-  /** The first fault that fires for this request, consuming one of its `times`. */
+  /** The first fault (in arming order) that fires for this request, consuming one of its `times`. */
   match(method: string, path: string): Fault | undefined {
     if (this.faults.length === 0) return undefined
-    for (const fault of this.faults) {
-      if (fault.path !== null && fault.path !== path) continue
+    const exact = this.byPath.get(path)
+    const any = this.anyPath
+    // Merge the two lists by arming order: the same first match as one list scanned in order.
+    let i = 0
+    let j = 0
+    const exactLength = exact?.length ?? 0
+    while (i < exactLength || j < any.length) {
+      const takeExact = j >= any.length || (i < exactLength && this.order.get(exact![i])! < this.order.get(any[j])!)
+      const fault = takeExact ? exact![i++] : any[j++]
       if (fault.method !== null && fault.method !== method) continue
       if (fault.probability < 1 && this.random() >= fault.probability) continue
       fault.hits++
       if (fault.remaining !== null) {
         fault.remaining--
-        if (fault.remaining === 0) this.faults = this.faults.filter((f) => f !== fault)
+        if (fault.remaining === 0) this.remove(fault)
       }
       return { ...fault }
     }
     return undefined
+  }
+
+  private remove(fault: Fault): void {
+    this.faults.splice(this.faults.indexOf(fault), 1)
+    const list = fault.path === null ? this.anyPath : this.byPath.get(fault.path)!
+    list.splice(list.indexOf(fault), 1)
+    if (fault.path !== null && list.length === 0) this.byPath.delete(fault.path)
   }
 }

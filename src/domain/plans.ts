@@ -102,9 +102,14 @@ export function displayKey(key: string): string {
   return Object.hasOwn(DEFAULT_API_KEYS, key) ? key : maskKey(key)
 }
 
-/** Shows a key without revealing it: `test_…ter`. */
+/**
+ * Shows a key without revealing it: at most 4 of its characters and never more than a third of
+ * them, half from each end (`test_starter` → `te…er`, `test_pro` → `t…o`, a 5-character key →
+ * `k…`, 2 characters or fewer → `…`).
+ */
 export function maskKey(key: string): string {
-  if (key.length >= 12) return `${key.slice(0, 5)}…${key.slice(-3)}`
-  if (key.length >= 8) return `${key.slice(0, 4)}…${key.slice(-2)}`
-  return `${key.slice(0, 2)}…`
+  const shown = Math.min(4, Math.floor(key.length / 3))
+  const head = Math.ceil(shown / 2)
+  const tail = shown - head
+  return `${key.slice(0, head)}…${tail > 0 ? key.slice(-tail) : ''}`
 }

@@ -1,6 +1,7 @@
 import { seededSubscribers } from '../../fixtures/subscribers.js'
 import type { Health } from '../schemas/controls.js'
 import { VERSION } from '../version.js'
+import { assertAdminToken } from './admin-token.js'
 import { SandboxClock } from './clock.js'
 import { SandboxEvents } from './events.js'
 import { loadHtmlTools } from './extract.js'
@@ -106,6 +107,7 @@ export class SandboxState {
     this.now = this.clock.now
     this.events = new SandboxEvents()
     this.seed = options.seed ?? 1
+    assertAdminToken(options.adminToken)
     this.adminToken = options.adminToken
     this.keys = resolveApiKeys(options.apiKeys)
     this.byKey = new Map(this.keys.map((k) => [k.key, k]))

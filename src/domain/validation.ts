@@ -30,15 +30,19 @@ function join(prefix: string, key: string): string {
   return prefix ? `${prefix}.${key}` : key
 }
 
-/** First key of `body` (in the order sent) that the shape does not know, nested objects included. */
+/**
+ * First key of `body` (in the order sent) that the shape does not know, nested objects included.
+ * Each object is enumerated once: enumerating 50,000 keys costs V8 ~20 ms, so never twice.
+ */
 function findUnknown(body: JsonObject, shape: Record<string, z.ZodType>, prefix: string): string | undefined {
-  for (const key of Object.keys(body)) {
+  for (const key in body) {
+    if (!Object.hasOwn(body, key)) continue // an inherited key (a polluted prototype) was not sent
     // `Object.hasOwn` so that "constructor", "__proto__" and "toString" are unknown like any other key.
     if (!Object.hasOwn(shape, key)) return join(prefix, key)
   }
   for (const [key, fieldSchema] of Object.entries(shape)) {
     const nested = shapeOf(fieldSchema)
-    const value = body[key]
+    const value = Object.hasOwn(body, key) ? body[key] : undefined
     if (nested && isPlainObject(value)) {
       const found = findUnknown(value, nested, join(prefix, key))
       if (found !== undefined) return found
@@ -50,17 +54,80 @@ function findUnknown(body: JsonObject, shape: Record<string, z.ZodType>, prefix:
 /** First required field (in the schema's order) that is absent, nested objects included. */
 function findMissing(body: JsonObject, shape: Record<string, z.ZodType>, prefix: string): string | undefined {
   for (const [key, fieldSchema] of Object.entries(shape)) {
-    if (body[key] === undefined && !isOptional(fieldSchema)) return join(prefix, key)
+    if (!Object.hasOwn(body, key) && !isOptional(fieldSchema)) return join(prefix, key)
   }
   for (const [key, fieldSchema] of Object.entries(shape)) {
     const nested = shapeOf(fieldSchema)
-    const value = body[key]
+    const value = Object.hasOwn(body, key) ? body[key] : undefined
     if (nested && isPlainObject(value)) {
       const found = findMissing(value, nested, join(prefix, key))
       if (found) return found
     }
   }
   return undefined
+}
+
+/** The first problem with one field: where (relative to the body) and zod's issue. */
+interface FieldProblem {
+  path: PropertyKey[]
+  issue: Pick<z.core.$ZodIssue, 'code' | 'message'> & { expected?: string }
+}
+
+/** A field's value as validated, or its first problem. */
+type FieldOutcome = { ok: true; value: unknown } | { ok: false; problem: FieldProblem }
+
+/** `maxItems` an array schema declares in its metadata (it feeds the OpenAPI document too). */
+function maxItemsOf(schema: z.ZodType): number | undefined {
+  const max = (schema.meta() as { maxItems?: unknown } | undefined)?.maxItems
+  return typeof max === 'number' ? max : undefined
+}
+
+/** True for a map of strings: a schema whose metadata says `additionalProperties: { type: 'string' }`. */
+function isStringMap(schema: z.ZodType): boolean {
+  const extra = (schema.meta() as { additionalProperties?: { type?: unknown } } | undefined)?.additionalProperties
+  return extra?.type === 'string'
+}
+
+function fromZod(path: PropertyKey[], error: z.ZodError): FieldOutcome {
+  const issue = error.issues[0]
+  return { ok: false, problem: { path: [...path, ...issue.path], issue: issue as FieldProblem['issue'] } }
+}
+
+/**
+ * Validates one field and stops at its first problem, whatever the size of the value:
+ * - an array is checked item by item, stopping at the first bad item, and at most one item past
+ *   its `maxItems` (then it is "too long": the items beyond are never looked at);
+ * - a map of strings (template `parameters`) is checked key by key in the order sent, stopping
+ *   at the first value that is not a string (`parameters.name`), enumerated once;
+ * - anything else goes to zod, which reports one issue for a scalar or a small nested object.
+ * zod on its own reports one issue per bad item of an array: 200,000 of them for a 1 MiB
+ * `tags: [1,2,3,…]`, 1.7–4 s of event loop (issue 11).
+ */
+function validateField(schema: z.ZodType, value: unknown, path: PropertyKey[]): FieldOutcome {
+  const inner = unwrap(schema)
+  if (value !== null && inner.def.type === 'array' && Array.isArray(value)) {
+    const element = (inner.def as unknown as { element: z.ZodType }).element
+    const max = maxItemsOf(inner)
+    const checked = max === undefined ? value.length : Math.min(value.length, max + 1)
+    for (let i = 0; i < checked; i++) {
+      const result = element.safeParse(value[i])
+      if (!result.success) return fromZod([...path, i], result.error)
+    }
+    // The array's own rules (its length) on what was checked: one item past the bound is enough to fail them.
+    const result = schema.safeParse(checked === value.length ? value : value.slice(0, checked))
+    return result.success ? { ok: true, value: result.data } : fromZod(path, result.error)
+  }
+  if (value !== null && isStringMap(inner) && isPlainObject(value)) {
+    for (const key in value) {
+      if (Object.hasOwn(value, key) && typeof value[key] !== 'string') {
+        return { ok: false, problem: { path: [...path, key], issue: { code: 'invalid_type', expected: 'string', message: '' } } }
+      }
+    }
+    // Every value is a string: the map's rule holds (zod would enumerate the keys a second time).
+    return { ok: true, value }
+  }
+  const result = schema.safeParse(value)
+  return result.success ? { ok: true, value: result.data } : fromZod(path, result.error)
 }
 
 function describe(value: unknown): string {
@@ -86,9 +153,25 @@ function dotted(path: readonly PropertyKey[]): string {
   return out
 }
 
+/** The wire error for a field's first problem. */
+function toApiError(spec: BodySchema, body: JsonObject, { path, issue }: FieldProblem): ApiError {
+  const param = dotted(path)
+  if (issue.code === 'invalid_type') {
+    const expected = issue.expected ?? 'value'
+    const article = /^[aeiou]/.test(expected) ? 'an' : 'a'
+    return new ApiError(400, 'invalid_parameter', `\`${param}\` must be ${article} ${expected}, not ${describe(valueAt(body, path))}.`, param)
+  }
+  const fieldKey = path.filter((key) => typeof key === 'string').join('.')
+  return new ApiError(400, spec.formatCodes[fieldKey] ?? 'invalid_parameter', issue.message, param)
+}
+
 /**
  * Validates a parsed JSON body against a request schema, reporting the first problem in the
  * contract's order: unknown field → missing field → field rules in the schema's field order.
+ * It stops at the first problem without visiting the rest of the body, so a request costs a
+ * bounded slice of the event loop whatever its shape (1 MiB arrays of wrong types, deep
+ * nesting, 50,000 keys). `error.param` is dotted for nested fields (`from.email`), bracketed
+ * for array items (`tags[3]`) and dotted for map values (`parameters.name`).
  * Returns the parsed value; throws an {@link ApiError} (400) otherwise.
  */
 export function validateBody<T extends z.ZodObject>(spec: BodySchema<T>, body: JsonObject): z.infer<T> {
@@ -102,22 +185,20 @@ export function validateBody<T extends z.ZodObject>(spec: BodySchema<T>, body: J
   if (missing) {
     throw new ApiError(400, 'missing_parameter', `Missing required parameter \`${missing}\`.`, missing)
   }
-  const result = spec.schema.safeParse(body)
-  if (result.success) return result.data
-  const order = Object.keys(shape)
-  const issues = [...result.error.issues].sort(
-    (a, b) => order.indexOf(String(a.path[0])) - order.indexOf(String(b.path[0])),
-  )
-  const issue = issues[0]
-  const param = dotted(issue.path)
-  const fieldKey = issue.path.filter((key) => typeof key === 'string').join('.')
-  if (issue.code === 'invalid_type') {
-    const expected = (issue as { expected?: string }).expected ?? 'value'
-    const article = /^[aeiou]/.test(expected) ? 'an' : 'a'
-    throw new ApiError(400, 'invalid_parameter', `\`${param}\` must be ${article} ${expected}, not ${describe(valueAt(body, issue.path))}.`, param)
+  const output: JsonObject = {}
+  for (const [key, fieldSchema] of Object.entries(shape)) {
+    if (!Object.hasOwn(body, key)) continue
+    const outcome = validateField(fieldSchema, body[key], [key])
+    if (!outcome.ok) throw toApiError(spec, body, outcome.problem)
+    output[key] = outcome.value
   }
-  const formatCode = spec.formatCodes[fieldKey]
-  throw new ApiError(400, formatCode ?? 'invalid_parameter', issue.message, param)
+  // Rules on the object as a whole (none today) run once every field is known to be good.
+  if ((spec.schema.def.checks?.length ?? 0) > 0) {
+    const result = spec.schema.safeParse(body)
+    if (!result.success) throw toApiError(spec, body, { path: [...result.error.issues[0].path], issue: result.error.issues[0] as FieldProblem['issue'] })
+    return result.data
+  }
+  return output as z.infer<T>
 }
 
 export { isPlainObject }

@@ -1,7 +1,8 @@
 import { createServer } from 'node:http'
 import type { Express, NextFunction, Request as ExpressRequest, Response as ExpressResponse } from 'express'
 import type { Sandbox } from '../index.js'
-import { CORS_HEADERS, listenOn, PREFLIGHT_HEADERS, type RequestLog, type RunningServer, type ServerOptions } from './http-server.js'
+import { corsHeaders, listenOn, preflightHeaders, type RequestLog, type RunningServer, type ServerOptions } from './http-server.js'
+import { createOriginPolicy } from './origin-policy.js'
 
 /*
  * The express 5 + @mswjs/http-middleware variant of the standalone server, kept to measure it
@@ -23,18 +24,20 @@ export async function createExpressApp(sandbox: Sandbox, onRequest?: (entry: Req
     import('@mswjs/http-middleware'),
   ])
   const host = new URL(sandbox.baseUrl).host
+  // CORS as the node:http server grants it (loopback origins); the Host and Origin checks are the node:http server's only.
+  const policy = createOriginPolicy()
   const app = express()
   app.disable('x-powered-by')
   app.disable('etag')
   app.set('trust proxy', false)
   app.use((req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
     if (req.method === 'OPTIONS') {
-      res.writeHead(204, PREFLIGHT_HEADERS).end()
+      res.writeHead(204, preflightHeaders(policy, req)).end()
       return
     }
     const started = performance.now()
     const path = req.url
-    res.set(CORS_HEADERS)
+    res.set(corsHeaders(policy, req))
     req.headers.host = host
     res.on('finish', () => {
       // The guard stopped reading a body over the limit: drop the rest with the connection.

@@ -3,6 +3,7 @@ import type { AddressInfo, Socket } from 'node:net'
 import { getResponse } from 'msw'
 import { answerTextOf, attachBufferedBody } from '../../handlers/guard.js'
 import type { Sandbox } from '../index.js'
+import { ALLOWED_METHODS, ALLOWED_REQUEST_HEADERS, createOriginPolicy, EXPOSED_HEADERS, type OriginPolicy } from './origin-policy.js'
 
 /** The body of a request that has none. */
 const NO_BODY = new Uint8Array(0)
@@ -10,19 +11,24 @@ const NO_BODY = new Uint8Array(0)
 /** Bytes the server reads of a body before it stops: one more than the API accepts. */
 const BODY_READ_CAP = 1024 * 1024 + 1
 
-/** Headers on every answer: any origin may call the sandbox and read its rate-limit headers. */
-export const CORS_HEADERS: Record<string, string> = {
-  'Access-Control-Allow-Origin': '*',
-  'Access-Control-Expose-Headers': 'Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset',
-}
+/** First allocation of a body buffer when the length is not announced; doubled as bytes arrive. */
+const BODY_FIRST_ALLOCATION = 16 * 1024
 
-/** The answer to a CORS preflight (204, no auth). */
-export const PREFLIGHT_HEADERS: Record<string, string> = {
-  ...CORS_HEADERS,
-  'Access-Control-Allow-Methods': 'GET, POST, PUT, DELETE, OPTIONS',
-  'Access-Control-Allow-Headers': 'Authorization, Content-Type, Prefer',
-  'Access-Control-Max-Age': '600',
-}
+/**
+ * Pieces (socket reads or chunks of a chunked body) a body may arrive in. Each piece costs the
+ * event loop ~3 µs whatever its size, so 1 MiB sent as 1-byte chunks held it ~3 s; 65,536 pieces
+ * is 16 bytes a piece on average at the 1 MiB cap, far below what any client sends.
+ */
+const MAX_BODY_PIECES = 65_536
+
+/** Methods a Fetch `Request` cannot carry (fetch forbids them); answered 400 by the transport. */
+const FORBIDDEN_METHODS = new Set(['TRACE', 'TRACK', 'CONNECT'])
+
+/** Methods that change sandbox state: Origin and Content-Type checks under `/__sandbox`. */
+const STATE_CHANGING = new Set(['POST', 'PUT', 'DELETE', 'PATCH'])
+
+const JSON_CONTENT_TYPE = /^application\/json[ \t]*(?:;|$)/i
+const BEARER = /^bearer[ \t]+(\S+)[ \t]*$/i
 
 /** One line per request, for headless mode. */
 export interface RequestLog {
@@ -39,6 +45,16 @@ export interface ServerOptions {
   onRequest?: (entry: RequestLog) => void
   /** Connection timeouts; the defaults suit a local tool, tests lower them to see slow clients cut off. */
   timeouts?: ServerTimeouts
+  /**
+   * Origins granted CORS (and allowed to change `/__sandbox` state) besides loopback ones, like
+   * `http://app.test:3000`; `*` grants every origin. Default: loopback origins only.
+   */
+  corsOrigins?: readonly string[]
+  /**
+   * Host names the `Host` header may carry besides loopback names, IP addresses and the bound
+   * host (`.example.test` admits its subdomains too); others get 403 `forbidden_host`.
+   */
+  allowedHosts?: readonly string[]
 }
 
 /** How long the server waits for slow or idle clients, in milliseconds. */
@@ -53,42 +69,64 @@ export interface ServerTimeouts {
   checkIntervalMs?: number
 }
 
+/** What reading a body gave: the bytes, whether it stopped at the cap or at {@link MAX_BODY_PIECES}, whether the client went away. */
+interface BodyRead {
+  body: Uint8Array
+  overflow: boolean
+  fragmented: boolean
+  aborted: boolean
+}
+
 /**
- * Reads at most {@link BODY_READ_CAP} bytes. Past that it stops reading and reports `overflow`:
- * the handlers answer `payload_too_large` from the bytes they got, and the connection is closed
- * after the answer, so an endless body is never buffered.
+ * Reads at most {@link BODY_READ_CAP} bytes into ONE buffer, grown by doubling (sized from
+ * Content-Length when announced). Keeping the chunks instead cost ~400 bytes of bookkeeping per
+ * chunk: a body sent as 1-byte chunks took ~420 MB for 1 MiB (issue 11). Past the cap it stops
+ * reading and reports `overflow`: the handlers answer `payload_too_large` from the bytes they got,
+ * and the connection is closed after the answer, so an endless body is never buffered.
  */
-function readBody(req: IncomingMessage): Promise<{ body: Buffer; overflow: boolean }> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = []
+function readBody(req: IncomingMessage): Promise<BodyRead> {
+  return new Promise((resolve) => {
+    const declared = Number(req.headers['content-length'])
+    let buffer = Buffer.allocUnsafe(Number.isSafeInteger(declared) && declared >= 0 ? Math.min(declared, BODY_READ_CAP) : BODY_FIRST_ALLOCATION)
     let size = 0
+    let pieces = 0
     let done = false
-    const finish = (overflow: boolean) => {
+    const finish = (overflow: boolean, aborted: boolean, fragmented = false) => {
       if (done) return
       done = true
       req.off('data', onData)
       req.off('end', onEnd)
       req.off('error', onError)
-      resolve({ body: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks), overflow })
+      req.off('close', onClose)
+      resolve({ body: buffer.subarray(0, size), overflow, fragmented, aborted })
     }
     const onData = (chunk: Buffer) => {
-      size += chunk.length
-      chunks.push(chunk)
+      const room = BODY_READ_CAP - size
+      const take = chunk.length > room ? room : chunk.length
+      if (size + take > buffer.length) {
+        let length = buffer.length === 0 ? BODY_FIRST_ALLOCATION : buffer.length * 2
+        while (length < size + take) length *= 2
+        const grown = Buffer.allocUnsafe(Math.min(length, BODY_READ_CAP))
+        buffer.copy(grown, 0, 0, size)
+        buffer = grown
+      }
+      chunk.copy(buffer, size, 0, take)
+      size += take
       if (size >= BODY_READ_CAP) {
         req.pause()
-        finish(true)
+        finish(true, false)
+      } else if (++pieces > MAX_BODY_PIECES) {
+        req.pause()
+        finish(false, false, true)
       }
     }
-    const onEnd = () => finish(false)
-    const onError = (error: Error) => {
-      if (!done) {
-        done = true
-        reject(error)
-      }
-    }
+    const onEnd = () => finish(false, false)
+    const onError = () => finish(false, true)
+    const onClose = () => finish(false, !req.complete)
     req.on('data', onData)
     req.on('end', onEnd)
     req.on('error', onError)
+    req.on('close', onClose)
   })
 }
 
@@ -105,75 +143,264 @@ function toHeaders(req: IncomingMessage): Headers {
   return headers
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}): void {
+/** CORS headers for an answer to this request: the grant when the origin is allowed, `Vary: Origin` always. */
+export function corsHeaders(policy: OriginPolicy, req: IncomingMessage): Record<string, string> {
+  const granted = policy.corsOriginFor(req.headers.origin, req.headers.host)
+  return granted === undefined
+    ? { Vary: 'Origin' }
+    : { 'Access-Control-Allow-Origin': granted, 'Access-Control-Expose-Headers': EXPOSED_HEADERS, Vary: 'Origin' }
+}
+
+/** The answer to a preflight: the grant only for an allowed origin (others get a bare 204 and the browser refuses). */
+export function preflightHeaders(policy: OriginPolicy, req: IncomingMessage): Record<string, string> {
+  const headers = corsHeaders(policy, req)
+  if (headers['Access-Control-Allow-Origin'] === undefined) return { ...headers, Allow: ALLOWED_METHODS }
+  return {
+    ...headers,
+    'Access-Control-Allow-Methods': ALLOWED_METHODS,
+    'Access-Control-Allow-Headers': ALLOWED_REQUEST_HEADERS,
+    'Access-Control-Max-Age': '600',
+  }
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown, extra: Record<string, string>): void {
   const text = JSON.stringify(body)
-  res.writeHead(status, { ...CORS_HEADERS, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), ...extra })
+  res.writeHead(status, { ...extra, 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(text)) })
   res.end(text)
+}
+
+/** A transport-level refusal: the error object, and the connection closed when a body may still be on its way. */
+function refuse(res: ServerResponse, status: number, code: string, message: string, headers: Record<string, string>, closeAfter = false): number {
+  if (closeAfter) {
+    headers = { ...headers, Connection: 'close' }
+    res.on('finish', () => res.socket?.destroySoon())
+  }
+  sendJson(res, status, { error: { code, message } }, headers)
+  return status
+}
+
+/** True when the request announces a body (Content-Length > 0 or chunked). */
+function announcesBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length']
+  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined
+}
+
+/** Equal-time comparison of two strings (the admin token pre-check). */
+function sameText(a: string, b: string): boolean {
+  let diff = a.length ^ b.length
+  for (let i = 0; i < b.length; i++) diff |= (a.charCodeAt(i % Math.max(a.length, 1)) ^ b.charCodeAt(i))
+  return diff === 0
+}
+
+/**
+ * Whether the handlers would refuse this request from its headers alone (no valid API key under
+ * the API path, no admin token when one is set under `/__sandbox`): then its body is not read —
+ * a keyless client cannot make the server buffer anything.
+ */
+function refusedFromHeaders(sandbox: Sandbox, apiPrefix: string, pathname: string, req: IncomingMessage): boolean {
+  if (pathname === apiPrefix || pathname.startsWith(`${apiPrefix}/`)) {
+    const token = BEARER.exec(req.headers.authorization ?? '')?.[1]
+    return token === undefined || sandbox.authenticate(token) === undefined
+  }
+  if (sandbox.adminToken !== undefined && (pathname === '/__sandbox' || pathname.startsWith('/__sandbox/'))) {
+    const header = req.headers['x-sendbox-admin-token']
+    const given = typeof header === 'string' ? header : /^bearer[ \t]+(\S+)/i.exec(req.headers.authorization ?? '')?.[1]
+    return given === undefined || !sameText(given, sandbox.adminToken)
+  }
+  return false
+}
+
+/** The path as the handlers will see it (`/v1/%2e%2e/__sandbox/x` is `/__sandbox/x`), or undefined. */
+function normalizedPath(path: string): string | undefined {
+  try {
+    return new URL(path, 'http://sandbox.invalid').pathname
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Writes a Response body the handlers did not give as text (a stream: server-sent events, a
+ * long file) chunk by chunk, waiting for `drain` when the socket is full; stops reading it when
+ * the client goes away.
+ */
+async function streamBody(body: ReadableStream<Uint8Array>, res: ServerResponse): Promise<void> {
+  const reader = body.getReader()
+  const stop = () => void reader.cancel().catch(() => undefined)
+  res.once('close', stop)
+  try {
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (done || res.destroyed) break
+      if (!res.write(value)) {
+        await new Promise<void>((resume) => {
+          const go = () => {
+            res.off('drain', go)
+            res.off('close', go)
+            resume()
+          }
+          res.on('drain', go)
+          res.on('close', go)
+        })
+      }
+    }
+  } finally {
+    res.off('close', stop)
+  }
+  if (!res.destroyed) res.end()
+}
+
+/** What the request listener needs besides the sandbox. */
+export interface ListenerOptions {
+  onRequest?: (entry: RequestLog) => void
+  /** Origins and hosts allowed (default: loopback only). */
+  policy?: OriginPolicy
 }
 
 /**
  * The request listener: node:http in, msw's public `getResponse` over the sandbox's handlers,
- * node:http out. No body parser, no framework: the bytes are read once (capped) and handed to
- * the guard beside the request; the answer's JSON text is written as the guard made it.
+ * node:http out. No body parser, no framework: the transport checks what only it can see (Host,
+ * Origin, the method, a form-style body sent to the controls), reads the bytes once (capped,
+ * and only when the headers do not already doom the request) and hands them to the guard beside
+ * the request; the answer's JSON text is written as the guard made it, any other body streamed.
+ * The `Request` carries an AbortSignal that fires when the client goes away before the answer is
+ * out, so a long-poll can drop its waiter.
  */
-export function createRequestListener(sandbox: Sandbox, onRequest?: (entry: RequestLog) => void) {
+export function createRequestListener(sandbox: Sandbox, options: ListenerOptions | ((entry: RequestLog) => void) = {}) {
+  const { onRequest, policy = createOriginPolicy() } = typeof options === 'function' ? { onRequest: options, policy: undefined } : options
   const origin = new URL(sandbox.baseUrl).origin
+  const apiPrefix = new URL(sandbox.baseUrl).pathname.replace(/\/+$/, '') || '/'
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const started = performance.now()
     const method = req.method ?? 'GET'
     const path = req.url ?? '/'
     let status = 500
     let aborted = false
+    const cors = corsHeaders(policy, req)
     try {
+      const host = req.headers.host
+      if (host === undefined ? req.httpVersionMajor === 1 && req.httpVersionMinor >= 1 : !policy.allowsHost(host)) {
+        status = host === undefined
+          ? refuse(res, 400, 'invalid_request', 'HTTP/1.1 requests must carry a Host header, like `Host: 127.0.0.1:4010`.', {}, true)
+          : refuse(res, 403, 'forbidden_host', `The Host header "${host.slice(0, 100)}" does not name this server. It answers loopback names (localhost, 127.0.0.1), IP addresses and its bound host; start it with \`--allowed-host NAME\` to add a name (this check stops DNS rebinding).`, {}, announcesBody(req))
+        return
+      }
+      if (FORBIDDEN_METHODS.has(method)) {
+        status = refuse(res, 400, 'invalid_request', `The ${method} method is not supported. The API uses GET, POST, PUT and DELETE.`, cors, announcesBody(req))
+        return
+      }
       if (method === 'OPTIONS') {
-        res.writeHead(204, PREFLIGHT_HEADERS)
+        res.writeHead(204, preflightHeaders(policy, req))
         res.end()
         status = 204
         return
       }
-      const hasBody = method !== 'GET' && method !== 'HEAD'
-      const { body, overflow } = hasBody ? await readBody(req) : { body: undefined, overflow: false }
       if (!path.startsWith('/')) {
-        status = 404
-        sendJson(res, 404, { error: { code: 'not_found', message: 'Request target must be a path.' } })
+        status = refuse(res, 404, 'not_found', 'Request target must be a path.', cors, announcesBody(req))
         return
       }
+      const pathname = normalizedPath(path) ?? path
+      const control = pathname === '/__sandbox' || pathname.startsWith('/__sandbox/')
+      if (control && STATE_CHANGING.has(method)) {
+        const requestOrigin = req.headers.origin
+        if (requestOrigin !== undefined && !policy.allowsOrigin(requestOrigin, host)) {
+          status = refuse(res, 403, 'forbidden_origin', `Pages from ${requestOrigin.slice(0, 100)} may not change the sandbox. Allowed: loopback origins (http://localhost:*, http://127.0.0.1:*) and those given with \`--cors-origin\`.`, cors, announcesBody(req))
+          return
+        }
+        const contentType = req.headers['content-type']
+        if (contentType !== undefined && !JSON_CONTENT_TYPE.test(contentType)) {
+          status = refuse(res, 400, 'invalid_content_type', `Sandbox controls take JSON bodies only: send \`Content-Type: application/json\` (got "${contentType.slice(0, 100)}").`, cors, announcesBody(req))
+          return
+        }
+      }
+      const hasBody = method !== 'GET' && method !== 'HEAD'
+      // A request the guard will refuse from its headers (401) is answered without reading its body.
+      const skipBody = hasBody && announcesBody(req) && refusedFromHeaders(sandbox, apiPrefix, pathname, req)
+      let body: Uint8Array = NO_BODY
+      let overflow = false
+      if (hasBody && !skipBody) {
+        const read = await readBody(req)
+        if (read.aborted) {
+          // The client went away mid-body (truncated, reset): nothing to answer, no sandbox bug.
+          aborted = true
+          res.destroy()
+          return
+        }
+        if (read.fragmented) {
+          status = refuse(res, 400, 'invalid_request', `The body arrived in more than ${MAX_BODY_PIECES.toLocaleString('en-US')} pieces (${read.body.length.toLocaleString('en-US')} bytes so far); send it in larger chunks.`, cors, true)
+          return
+        }
+        body = read.body
+        overflow = read.overflow
+      }
+      if (control && STATE_CHANGING.has(method) && body.length > 0 && req.headers['content-type'] === undefined) {
+        status = refuse(res, 400, 'invalid_content_type', 'Sandbox controls take JSON bodies only: send `Content-Type: application/json`.', cors, overflow)
+        return
+      }
+      const closeAfter = overflow || skipBody
+      // Aborted when the client is gone (the socket closes) or has said it will send nothing more
+      // (FIN while the answer is pending): a long-poll drops its waiter. The answer is still
+      // written, for a client that half-closed after its request and reads on.
+      const controller = new AbortController()
+      const socket = req.socket
+      const abandon = () => {
+        if (!res.writableFinished && !controller.signal.aborted) controller.abort(new DOMException('The client closed the connection before the answer was sent.', 'AbortError'))
+      }
+      socket.once('end', abandon)
+      res.once('close', () => {
+        socket.off('end', abandon)
+        abandon()
+      })
       // The body goes to the guard beside the request, not as a stream inside it (see attachBufferedBody).
-      const request = new Request(origin + path, { method, headers: toHeaders(req) })
-      attachBufferedBody(request, hasBody ? body! : NO_BODY)
+      const request = new Request(origin + path, { method, headers: toHeaders(req), signal: controller.signal })
+      attachBufferedBody(request, body)
       const response = await getResponse(sandbox.handlers, request)
       if (!response) {
-        status = 404
-        sendJson(res, 404, { error: { code: 'not_found', message: `Nothing at ${method} ${path.split('?')[0]}. The API is under /v1 (for example POST /v1/email/send); sandbox controls are under /__sandbox.` } })
+        status = refuse(res, 404, 'not_found', `Nothing at ${method} ${path.split('?')[0].slice(0, 200)}. The API is under /v1 (for example POST /v1/email/send); sandbox controls are under /__sandbox.`, cors, closeAfter)
         return
       }
       status = response.status
-      const headers: Record<string, string> = { ...CORS_HEADERS }
+      const headers: Record<string, string> = { ...cors }
       response.headers.forEach((value, name) => {
         headers[name] = value
       })
+      if (closeAfter) {
+        headers.connection = 'close'
+        res.on('finish', () => req.socket.destroy())
+      }
       const text = answerTextOf(response)
-      const payload = text ?? Buffer.from(await response.arrayBuffer())
-      headers['content-length'] = String(typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length)
-      if (overflow) headers.connection = 'close'
+      if (text !== undefined || response.body === null) {
+        const payload = text ?? ''
+        headers['content-length'] = String(Buffer.byteLength(payload))
+        res.writeHead(status, headers)
+        res.end(payload)
+        return
+      }
+      // A body the handlers did not give as text (an event stream, a document): stream it as it comes.
       res.writeHead(status, headers)
-      res.end(payload)
-      if (overflow) res.on('finish', () => req.socket.destroy())
+      res.flushHeaders()
+      await streamBody(response.body, res)
     } catch (error) {
-      if (req.destroyed || (error as NodeJS.ErrnoException).code === 'ECONNRESET') {
-        // The client went away mid-request (truncated body, reset): nothing to answer, no sandbox bug.
+      if (res.socket === null || res.socket.destroyed || (error as NodeJS.ErrnoException).code === 'ECONNRESET') {
+        // The client went away mid-answer: nothing to answer, no sandbox bug.
         aborted = true
         res.destroy()
         return
       }
       status = 500
-      console.error('[sendbox] unexpected server error:', error)
-      if (!res.headersSent) sendJson(res, 500, { error: { code: 'internal_error', message: 'Unexpected sandbox failure.' } })
+      console.error(`[sendbox] unexpected server error on ${method} ${path.slice(0, 200)}:`, error)
+      if (!res.headersSent) sendJson(res, 500, { error: { code: 'internal_error', message: 'Unexpected sandbox failure. This is a bug in sendbox; stderr has the details.' } }, { ...cors, Connection: 'close' })
       else res.destroy()
     } finally {
       if (!aborted) onRequest?.({ method, path, status, ms: performance.now() - started })
     }
   }
+}
+
+/** The raw answer for a socket that never became a request (parser errors, CONNECT). */
+function rawErrorAnswer(socket: Socket, message: string): void {
+  const body = JSON.stringify({ error: { code: 'invalid_request', message } })
+  socket.end(`HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`)
 }
 
 /** A running standalone server. */
@@ -189,29 +416,47 @@ export interface RunningServer {
  * taken.
  */
 export function startServer(sandbox: Sandbox, options: ServerOptions = {}): Promise<RunningServer> {
-  const listener = createRequestListener(sandbox, options.onRequest)
+  const policy = createOriginPolicy({ corsOrigins: options.corsOrigins, allowedHosts: options.allowedHosts, boundHost: options.host ?? '127.0.0.1' })
+  const listener = createRequestListener(sandbox, { onRequest: options.onRequest, policy })
   const timeouts = options.timeouts ?? {}
   const server = createServer({
     headersTimeout: timeouts.headersMs ?? 10_000,
     requestTimeout: timeouts.requestMs ?? 30_000,
     keepAliveTimeout: timeouts.keepAliveMs ?? 5_000,
     connectionsCheckingInterval: timeouts.checkIntervalMs ?? 1_000,
+    // Node's own answer to a missing Host is an empty 400; the listener answers with the error object.
+    requireHostHeader: false,
   }, (req, res) => {
     // Draining: a request that still arrives on an open keep-alive connection is answered, then the connection closes.
     if (closing) res.setHeader('Connection', 'close')
     void listener(req, res)
   })
   let closing = false
+  // A client may half-close after its request and still read the answer (RFC 9112: "a half-closed
+  // TCP connection does not delimit a request message, nor does it imply that the client is no
+  // longer interested in a response"). Node's default aborts the request instead, so a delayed
+  // answer (`Prefer: delay`, a fault's delay) was never sent. Undocumented but long-standing
+  // (kept by nodejs/node#36819 because userland uses it).
+  ;(server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true
+  // Node answers an unknown `Expect` with an empty 417 (not in the API's status list) unless asked.
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    const started = performance.now()
+    const status = refuse(res, 400, 'invalid_request', `Unsupported \`Expect: ${String(req.headers.expect).slice(0, 100)}\`; only \`Expect: 100-continue\` is understood.`, corsHeaders(policy, req), true)
+    options.onRequest?.({ method: req.method ?? '?', path: req.url ?? '/', status, ms: performance.now() - started })
+  })
+  // CONNECT never reaches the request listener: without this Node closes the socket silently.
+  server.on('connect', (req: IncomingMessage, socket: Socket) => {
+    rawErrorAnswer(socket, 'The CONNECT method is not supported: this is not a proxy. The API uses GET, POST, PUT and DELETE.')
+    options.onRequest?.({ method: 'CONNECT', path: req.url ?? '', status: 400, ms: 0 })
+  })
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     if (!socket.writable) return void socket.destroy()
     // Still the API's error object (and a documented status), even below HTTP.
-    const message = error.code === 'HPE_HEADER_OVERFLOW'
+    rawErrorAnswer(socket as Socket, error.code === 'HPE_HEADER_OVERFLOW'
       ? 'The request line and headers are larger than the server accepts (16 KiB). Send a shorter URL or fewer headers.'
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? 'The request took too long to arrive; the connection is closed.'
-        : 'Malformed HTTP request; the connection is closed.'
-    const body = JSON.stringify({ error: { code: 'invalid_request', message } })
-    socket.end(`HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`)
+        : 'Malformed HTTP request; the connection is closed.')
   })
   return listenOn(server, options, () => {
     closing = true

@@ -1,22 +1,27 @@
-import { Box, type Key } from 'ink'
-import { useCallback, useMemo, useRef, useState } from 'react'
-import type { JournalEntry } from '../domain/journal.js'
-import type { CapturedMessage, Channel } from '../domain/outbox.js'
+import { Box, Text, useStdout, type Key } from 'ink'
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import type { SandboxState } from '../domain/sandbox.js'
-import { Footer, type FooterContent } from './components/footer.js'
-import { Header, headerHeight, type Tab } from './components/header.js'
+import type { CapturedMessage } from '../schemas/captured-message.js'
+import type { JournalEntry } from '../schemas/journal.js'
+import { fitCells, printable } from './cells.js'
+import { Footer, footerHeight, type FooterContent } from './components/footer.js'
+import { Header, headerHeight } from './components/header.js'
 import { OutboxList } from './components/outbox-list.js'
 import { RequestsList } from './components/requests-list.js'
-import { seg, StyledLines, type StyledLine } from './components/styled-lines.js'
+import { StyledLines } from './components/styled-lines.js'
 import type { ConsoleCapture } from './console-capture.js'
-import { CHANNEL_BADGES, ellipsize, grouped, printable } from './format.js'
+import { CHANNEL_BADGES, grouped } from './format.js'
 import { helpLines } from './help.js'
-import { useListSelection } from './hooks/use-list-selection.js'
+import { useSandboxFeed } from './hooks/use-sandbox-feed.js'
 import { useSerialInput } from './hooks/use-serial-input.js'
 import { useTerminalSize } from './hooks/use-terminal-size.js'
-import { useSandboxFeed } from './hooks/use-sandbox-feed.js'
-import { messageDetailLines } from './message-detail.js'
-import { filterOutbox, type OutboxView } from './outbox-filter.js'
+import { useUiState } from './hooks/use-ui-state.js'
+import { pageTop, type KeyContext } from './keys.js'
+import { messageBodySource, messageHeaderRows, previewUrl, requestPage } from './message-page.js'
+import { filterOutbox, filterRequests } from './outbox-filter.js'
+import { RowSource, RowSourceCache, seg, type StyledLine } from './page.js'
+import { windowOf } from './selection.js'
+import { terminalSystem, type UiSystem } from './system.js'
 
 /** Props of {@link App}. */
 export interface AppProps {
@@ -28,21 +33,26 @@ export interface AppProps {
   onQuit: () => void
   /** Console output diverted while the UI runs, shown in the footer. */
   console?: ConsoleCapture
+  /** Browser and clipboard; defaults to the platform's browser command and OSC 52 on Ink's stdout. */
+  system?: UiSystem
 }
 
-const CHANNEL_KEYS: Record<string, Channel | null> = { '1': 'email', '2': 'sms', '3': 'whatsapp', '0': null }
+/** The smallest terminal the layout is made for; below it, one line says so. */
+export const MIN_COLUMNS = 40
+export const MIN_ROWS = 10
+
 const messageIdOf = (m: CapturedMessage) => m.message_id
 const requestIdOf = (e: JournalEntry) => String(e.id)
+/** Wrapping beyond the screen happens in slices of this many milliseconds, between other work (API requests). */
+const SLICE_MS = 8
+/** How often, at most, background wrapping redraws (the footer's row count). */
+const PROGRESS_MS = 250
 
-const LIST_KEYS: ReadonlyArray<readonly [string, string]> = [
-  ['↑↓', 'move'], ['⏎', 'open'], ['1 2 3 0', 'channel'], ['/', 'search'], ['c', 'clear'], ['r', 'reset'], ['Tab', 'requests'],
-]
-const REQUEST_KEYS: ReadonlyArray<readonly [string, string]> = [
-  ['↑↓', 'move'], ['Tab', 'outbox'], ['c', 'clear outbox'], ['r', 'reset'],
-]
-const DETAIL_KEYS: ReadonlyArray<readonly [string, string]> = [
-  ['↑↓', 'scroll'], ['Esc', 'back'], ['Tab', 'requests'],
-]
+type Keys = ReadonlyArray<readonly [string, string]>
+const OUTBOX_KEYS: Keys = [['↑↓', 'move'], ['⏎', 'open'], ['/', 'search'], ['s', 'status'], ['1 2 3 0', 'channel'], ['c', 'clear'], ['r', 'reset'], ['Tab', 'requests']]
+const REQUEST_KEYS: Keys = [['↑↓', 'move'], ['⏎', 'open'], ['e', 'errors only'], ['Tab', 'outbox'], ['c', 'clear outbox'], ['r', 'reset']]
+const MESSAGE_KEYS: Keys = [['Esc', 'back'], ['↑↓', 'scroll'], ['o', 'browser'], ['1-9', 'open link'], ['y', 'copy code'], ['Y', 'copy link'], ['v', 'source'], ['d', 'delete']]
+const ENTRY_KEYS: Keys = [['Esc', 'back'], ['↑↓', 'scroll'], ['Tab', 'outbox']]
 
 function originOf(apiUrl: string): string {
   try {
@@ -52,181 +62,194 @@ function originOf(apiUrl: string): string {
   }
 }
 
+const NO_ROWS: readonly StyledLine[] = []
+
 /**
- * The whole terminal UI: header, then the Outbox or Requests list, a message's detail or the
- * help, then a one-row footer. Fills the terminal minus one row (a full-height frame makes Ink
- * clear the screen on every redraw). All data comes from the sandbox's stores, batched.
+ * Wraps the rest of a page in slices while it is on screen, redrawing now and then so the footer's
+ * row count grows, and once when it is done.
  */
-export function App({ sandbox, apiUrl, onQuit, console: captured }: AppProps) {
+function useBackgroundFill(source: RowSource | null): void {
+  const [, setProgress] = useState(0)
+  useEffect(() => {
+    if (!source || source.done) return
+    let handle: ReturnType<typeof setImmediate> | undefined
+    let shown = performance.now()
+    const slice = () => {
+      source.fill(Infinity, SLICE_MS)
+      const now = performance.now()
+      if (source.done || now - shown >= PROGRESS_MS) {
+        shown = now
+        setProgress((n) => n + 1)
+      }
+      if (!source.done) handle = setImmediate(slice)
+    }
+    handle = setImmediate(slice)
+    return () => {
+      if (handle) clearImmediate(handle)
+    }
+  }, [source])
+}
+
+/**
+ * The whole terminal UI: header, then the Outbox or Requests list, a message, a request or the
+ * help, then a one-row footer. Fills the terminal minus one row (a full-height frame makes Ink
+ * clear the screen on every redraw). Keys go through the pure reducer in `keys.ts`; this
+ * component only renders its state and runs the effects it asks for.
+ */
+export function App({ sandbox, apiUrl, onQuit, console: captured, system: givenSystem }: AppProps) {
   const { columns: width, rows } = useTerminalSize()
+  const { stdout } = useStdout()
+  const system = useMemo(() => givenSystem ?? terminalSystem(stdout), [givenSystem, stdout])
   const { messages, requests, consoleLines } = useSandboxFeed(sandbox, captured)
-
-  const [tab, setTab] = useState<Tab>('outbox')
-  const [view, setView] = useState<OutboxView>({ channel: null, query: '' })
-  const [searching, setSearching] = useState(false)
-  const [openId, setOpenId] = useState<string | null>(null)
-  const [scroll, setScroll] = useState(0)
-  const [help, setHelp] = useState(false)
-  const [confirm, setConfirm] = useState<'clear' | 'reset' | null>(null)
-  const [notice, setNotice] = useState<{ text: string; tone: 'ok' | 'error' } | null>(null)
-  const [seenConsole, setSeenConsole] = useState(0)
-  const quitting = useRef(false)
-
   const origin = useMemo(() => originOf(apiUrl), [apiUrl])
-  const filtered = useMemo(() => filterOutbox(messages, view), [messages, view])
+  const cache = useMemo(() => new RowSourceCache(), [])
+  const now = sandbox.now()
+
+  const { state, dispatch } = useUiState({ sandbox, system, origin, onQuit, cache })
+  const tooSmall = width < MIN_COLUMNS || rows < MIN_ROWS
+
+  const filtered = useMemo(() => filterOutbox(messages, state.view), [messages, state.view])
+  const journal = useMemo(() => filterRequests(requests, state.errorsOnly), [requests, state.errorsOnly])
   const frameHeight = rows - 1
-  const bodyHeight = Math.max(2, frameHeight - headerHeight(sandbox, width) - 1)
+  // A notice (a URL to open by hand) may take a few rows of the footer; the body gives them up.
+  const unseenConsole = (captured?.count() ?? 0) - state.consoleSeen
+  const notice: FooterContent | null = state.confirm || state.searching
+    ? null
+    : state.pendingCopyLink
+      ? { kind: 'notice', tone: 'ok', text: 'Copy which link? 1–9 (any other key cancels)' }
+      : state.notice
+        ? { kind: 'notice', ...state.notice }
+        : unseenConsole > 0 && consoleLines.length > 0
+          ? { kind: 'notice', tone: 'error', text: `⚠ ${unseenConsole} server message${unseenConsole === 1 ? '' : 's'} (printed again on exit): ${printable(consoleLines[consoleLines.length - 1])}` }
+          : null
+  const bodyHeight = Math.max(2, frameHeight - headerHeight(sandbox, width, rows) - (notice ? footerHeight(notice, width) : 1))
   const listRows = bodyHeight - 1
-  const outbox = useListSelection(filtered, messageIdOf, listRows)
-  const journal = useListSelection(requests, requestIdOf, listRows)
+  const outboxWindow = useMemo(() => windowOf(state.outbox, filtered, messageIdOf, listRows), [state.outbox, filtered, listRows])
+  const requestsWindow = useMemo(() => windowOf(state.requests, journal, requestIdOf, listRows), [state.requests, journal, listRows])
 
-  const opened = useMemo(() => (openId === null ? undefined : messages.find((m) => m.message_id === openId)), [messages, openId])
-  const pageLines: StyledLine[] | null = useMemo(() => {
-    if (help) return helpLines()
-    if (openId === null || tab !== 'outbox') return null
-    if (!opened) return [[seg('This message is no longer in the outbox (cleared, reset or evicted). Esc goes back.', { color: 'yellow' })]]
-    return messageDetailLines(opened, width, origin)
-  }, [help, openId, tab, opened, width, origin])
-  const maxScroll = pageLines ? Math.max(0, pageLines.length - bodyHeight) : 0
-  const top = Math.min(scroll, maxScroll)
+  const page = state.page
+  const opened = useMemo(
+    () => (page.kind === 'message' ? messages.find((m) => m.message_id === page.id) : undefined),
+    [messages, page],
+  )
+  const entry = useMemo(() => (page.kind === 'request' ? requests.find((e) => e.id === page.id) : undefined), [requests, page])
 
-  const quit = useCallback(() => {
-    if (quitting.current) return
-    quitting.current = true
-    onQuit()
-  }, [onQuit])
-
-  const scrollBy = (delta: number) => setScroll(Math.max(0, Math.min(top + delta, maxScroll)))
-
-  const onKey = (input: string, key: Key) => {
-    if (key.ctrl && input === 'c') return quit()
-    if (confirm) {
-      setConfirm(null)
-      if (input !== 'y' && input !== 'Y') {
-        setNotice({ text: confirm === 'clear' ? 'Kept the outbox.' : 'Did not reset.', tone: 'ok' })
-        return
-      }
-      if (confirm === 'clear') {
-        const count = sandbox.outbox.size
-        sandbox.outbox.clear()
-        setOpenId(null)
-        outbox.toTop()
-        setNotice({ text: `Outbox cleared (${grouped(count)} messages).`, tone: 'ok' })
-      } else {
-        setNotice({ text: 'Resetting the sandbox…', tone: 'ok' })
-        sandbox.reset().then(
-          () => setNotice({ text: 'Sandbox reset: seeded subscribers back; outbox, journal, rate limits and faults cleared.', tone: 'ok' }),
-          (error: unknown) => setNotice({ text: `Reset failed: ${(error as Error).message}`, tone: 'error' }),
-        )
-        setOpenId(null)
-        outbox.toTop()
-        journal.toTop()
-      }
-      return
+  // The page: rows built on each render (short), then a cached source wrapped on demand (long).
+  let head: readonly StyledLine[] = NO_ROWS
+  let body: RowSource | null = null
+  let preview: string | null = null
+  if (page.kind === 'help') head = helpLines(width)
+  else if (page.kind === 'message') {
+    if (!opened) head = [[seg('This message is no longer in the outbox (deleted, cleared, reset or evicted). Esc goes back.', { color: 'yellow' })]]
+    else {
+      if (opened.channel === 'email') preview = previewUrl(origin, opened.message_id, sandbox.outbox.previewToken(opened.message_id))
+      head = messageHeaderRows(opened, width, now, preview, state.source)
+      const source = state.source
+      body = cache.get(`msg:${opened.message_id}:${width}:${source}`, () => messageBodySource(opened, width, source))
     }
-    if (searching) {
-      if (key.return) setSearching(false)
-      else if (key.escape) {
-        setSearching(false)
-        setView((v) => ({ ...v, query: '' }))
-      } else if (key.backspace || key.delete) setView((v) => ({ ...v, query: [...v.query].slice(0, -1).join('') }))
-      else if (input && !key.ctrl && !key.meta) setView((v) => ({ ...v, query: (v.query + printable(input)).slice(0, 200) }))
-      outbox.toTop()
-      return
-    }
-    setNotice(null)
-    setSeenConsole(captured?.count() ?? 0)
-    if (help) {
-      if (input === 'q') return quit()
-      setHelp(false)
-      return
-    }
-    if (input === 'q') return quit()
-    if (input === '?') {
-      setHelp(true)
-      setScroll(0)
-      return
-    }
-    if (key.tab) {
-      setTab((t) => (t === 'outbox' ? 'requests' : 'outbox'))
-      setOpenId(null)
-      return
-    }
-    if (input === 'c') return setConfirm('clear')
-    if (input === 'r') return setConfirm('reset')
-    if (pageLines) {
-      if (key.escape || key.backspace || key.delete || key.leftArrow) setOpenId(null)
-      else if (key.upArrow || input === 'k') scrollBy(-1)
-      else if (key.downArrow || input === 'j') scrollBy(1)
-      else if (key.pageUp) scrollBy(-bodyHeight + 1)
-      else if (key.pageDown || input === ' ') scrollBy(bodyHeight - 1)
-      else if (key.home || input === 'g') setScroll(0)
-      else if (key.end || input === 'G') setScroll(maxScroll)
-      return
-    }
-    const list = tab === 'outbox' ? outbox : journal
-    if (key.upArrow || input === 'k') list.move(-1)
-    else if (key.downArrow || input === 'j') list.move(1)
-    else if (key.pageUp) list.move(-listRows)
-    else if (key.pageDown) list.move(listRows)
-    else if (key.home || input === 'g') list.toTop()
-    else if (key.end || input === 'G') list.toBottom()
-    if (tab !== 'outbox') return
-    if ((key.return || key.rightArrow) && outbox.selected) {
-      setOpenId(outbox.selected.message_id)
-      setScroll(0)
-    } else if (input in CHANNEL_KEYS) {
-      setView((v) => ({ ...v, channel: CHANNEL_KEYS[input] }))
-      outbox.toTop()
-    } else if (input === '/') {
-      setSearching(true)
-    } else if (key.escape && (view.query !== '' || view.channel !== null)) {
-      setView({ channel: null, query: '' })
-      outbox.toTop()
-    }
+  } else if (page.kind === 'request') {
+    if (!entry) head = [[seg('This request is no longer in the journal. Esc goes back.', { color: 'yellow' })]]
+    else body = cache.get(`req:${entry.id}:${width}`, () => requestPage(entry, width, now))
   }
-  useSerialInput(onKey, searching)
+  const onPage = page.kind !== 'list'
+  // What is on screen is wrapped now; the rest in slices (useBackgroundFill).
+  if (body && onPage) {
+    const wanted = state.scroll === Infinity ? body.rows.length + bodyHeight : state.scroll + bodyHeight - head.length + 1
+    body.fill(wanted)
+  }
+  useBackgroundFill(onPage && !tooSmall ? body : null)
+  const bodyRows = body ? body.rows.length : 0
+  const totalRows = head.length + bodyRows
+  const pageDone = !body || body.done
+  const top = pageTop(state.scroll, totalRows, bodyHeight)
+  const rowAt = useCallback((i: number) => (i < head.length ? head[i] : body!.rows[i - head.length]), [head, body])
+  const linksRow = body?.anchors.get('links')
 
+  const ctx: KeyContext = {
+    outbox: outboxWindow,
+    requests: requestsWindow,
+    page: onPage ? { rows: totalRows, height: bodyHeight, done: pageDone, linksRow: linksRow === undefined ? undefined : head.length + linksRow - 2 } : null,
+    message: opened ? { id: opened.message_id, to: opened.to, channel: opened.channel, links: opened.links, codes: opened.codes } : undefined,
+    outboxSize: sandbox.outbox.size,
+    consoleCount: captured?.count() ?? 0,
+  }
+  const ctxRef = useRef(ctx)
+  ctxRef.current = ctx
+  const onKey = useCallback((input: string, key: Key) => {
+    dispatch({ type: 'key', input, key }, ctxRef.current)
+  }, [dispatch])
+  useSerialInput(onKey, state.searching)
+
+  if (tooSmall) {
+    return <Text wrap="truncate-end">{fitCells(`terminal too small (${width}×${rows}, needs ${MIN_COLUMNS}×${MIN_ROWS})`, Math.max(1, width))}</Text>
+  }
+
+  const { view } = state
   const filterParts: string[] = []
-  if (view.channel) filterParts.push(`${CHANNEL_BADGES[view.channel].label} only`)
-  if (view.query) filterParts.push(`search "${view.query}"`)
-  if (filterParts.length > 0) filterParts.push(`${grouped(filtered.length)} of ${grouped(messages.length)}`)
-  const filterLabel = tab === 'outbox' ? ellipsize(filterParts.join(' · '), Math.floor(width / 2)) : ''
+  if (state.tab === 'outbox') {
+    if (view.channel) filterParts.push(`${CHANNEL_BADGES[view.channel].label} only`)
+    if (view.status) filterParts.push(view.status)
+    if (view.query) filterParts.push(`search "${view.query}"`)
+    if (filterParts.length > 0) filterParts.push(`${grouped(filtered.length)} of ${grouped(messages.length)}`)
+  } else if (state.errorsOnly) {
+    filterParts.push('errors only', `${grouped(journal.length)} of ${grouped(requests.length)}`)
+  }
+  const filterLabel = fitCells(filterParts.join(' · '), Math.floor(width / 2))
 
-  const unseenConsole = (captured?.count() ?? 0) - seenConsole
+  const listWindow = state.tab === 'outbox' ? outboxWindow : requestsWindow
+  const position = listWindow.length > 0 ? `${grouped(listWindow.index + 1)} of ${grouped(listWindow.length)}` : undefined
+  const pagePosition = totalRows > bodyHeight || !pageDone
+    ? `${grouped(top + 1)}–${grouped(Math.min(top + bodyHeight, totalRows))} of ${grouped(totalRows)}${pageDone ? '' : '+'}`
+    : undefined
+  const confirm = state.confirm
   const footer: FooterContent = confirm
     ? {
         kind: 'confirm',
-        question: confirm === 'clear'
-          ? `Clear all ${grouped(sandbox.outbox.size)} messages from the outbox?`
-          : 'Reset the sandbox (subscribers, outbox, journal, rate limits, faults)?',
+        question: confirm.kind === 'clear'
+          ? `Clear all ${grouped(confirm.count)} messages from the outbox?`
+          : confirm.kind === 'reset'
+            ? 'Reset the sandbox (subscribers, outbox, journal, rate limits, faults)?'
+            : `Delete ${confirm.id} (to ${printable(confirm.to)})?`,
       }
-    : searching
+    : state.searching
       ? { kind: 'search', query: view.query }
-      : notice
-        ? { kind: 'notice', ...notice }
-        : unseenConsole > 0 && consoleLines.length > 0
-          ? { kind: 'notice', tone: 'error', text: `⚠ ${unseenConsole} server message${unseenConsole === 1 ? '' : 's'} (printed again on exit): ${printable(consoleLines[consoleLines.length - 1])}` }
-          : help
-            ? { kind: 'keys', keys: [['any key', 'closes the help']] }
-            : pageLines
-              ? { kind: 'keys', keys: DETAIL_KEYS, aside: pageLines.length > bodyHeight ? `${top + 1}–${Math.min(top + bodyHeight, pageLines.length)} of ${pageLines.length}` : undefined }
-              : { kind: 'keys', keys: tab === 'outbox' ? LIST_KEYS : REQUEST_KEYS }
+      : notice ?? (page.kind === 'help'
+        ? { kind: 'keys', keys: [['any key', 'closes the help'], ['↑↓', 'scroll']], aside: pagePosition }
+        : page.kind === 'message'
+          ? { kind: 'keys', keys: MESSAGE_KEYS, aside: pagePosition }
+          : page.kind === 'request'
+            ? { kind: 'keys', keys: ENTRY_KEYS, aside: pagePosition }
+            : { kind: 'keys', keys: state.tab === 'outbox' ? OUTBOX_KEYS : REQUEST_KEYS, aside: position })
 
   const emptyText = messages.length === 0
     ? `No messages yet. Point your app at ${apiUrl} and send one.`
-    : 'No message matches. 0 shows every channel; Esc clears the search.'
+    : 'No message matches. Esc clears the filters.'
 
   return (
     <Box flexDirection="column" width={width} height={frameHeight} overflow="hidden">
-      <Header sandbox={sandbox} apiUrl={apiUrl} messages={messages} tab={tab} width={width} filterLabel={filterLabel} />
+      <Header sandbox={sandbox} apiUrl={apiUrl} messages={messages} tab={state.tab} width={width} rows={rows} filterLabel={filterLabel} />
       <Box height={bodyHeight} flexDirection="column" overflow="hidden">
-        {pageLines ? (
-          <StyledLines lines={pageLines} top={top} height={bodyHeight} />
-        ) : tab === 'outbox' ? (
-          <OutboxList visible={outbox.visible} selectedId={outbox.selected?.message_id} width={width} height={listRows} total={filtered.length} emptyText={emptyText} />
+        {onPage ? (
+          <StyledLines rowAt={rowAt} total={totalRows} top={top} height={bodyHeight} />
+        ) : state.tab === 'outbox' ? (
+          <OutboxList
+            visible={filtered.slice(outboxWindow.top, outboxWindow.top + listRows)}
+            selectedId={filtered[outboxWindow.index]?.message_id}
+            width={width}
+            height={listRows}
+            total={filtered.length}
+            emptyText={emptyText}
+            now={now}
+          />
         ) : (
-          <RequestsList visible={journal.visible} selectedId={journal.selected?.id} width={width} height={listRows} total={requests.length} />
+          <RequestsList
+            visible={journal.slice(requestsWindow.top, requestsWindow.top + listRows)}
+            selectedId={journal[requestsWindow.index]?.id}
+            width={width}
+            height={listRows}
+            total={journal.length}
+            emptyText={requests.length === 0 ? 'No requests yet. Every call to the API shows up here, live.' : 'No errors. e shows every request.'}
+          />
         )}
       </Box>
       <Footer content={footer} width={width} />

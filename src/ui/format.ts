@@ -1,13 +1,13 @@
-import type { CapturedMessage, Channel, MessageStatus } from '../domain/outbox.js'
+import type { Channel, MessageStatus } from '../schemas/captured-message.js'
 
 /** Ink colour names the UI uses; kept in one place so every view agrees on what a colour means. */
 export type Colour = 'red' | 'green' | 'yellow' | 'blue' | 'magenta' | 'cyan' | 'gray' | 'white' | 'black'
 
-/** Badge label and colours per channel: each channel its own colour, so a glance sorts the list. */
-export const CHANNEL_BADGES: Record<Channel, { label: string; background: Colour; foreground: Colour }> = {
-  email: { label: 'EMAIL', background: 'blue', foreground: 'white' },
-  sms: { label: 'SMS', background: 'magenta', foreground: 'white' },
-  whatsapp: { label: 'WHATSAPP', background: 'green', foreground: 'black' },
+/** Badge labels (full and short, for narrow terminals) and colours per channel: each channel its own colour. */
+export const CHANNEL_BADGES: Record<Channel, { label: string; short: string; background: Colour; foreground: Colour }> = {
+  email: { label: 'EMAIL', short: 'EM', background: 'blue', foreground: 'white' },
+  sms: { label: 'SMS', short: 'SM', background: 'magenta', foreground: 'white' },
+  whatsapp: { label: 'WHATSAPP', short: 'WA', background: 'green', foreground: 'black' },
 }
 
 /** Status colours: progress is cool, success green, failure red, waiting yellow. */
@@ -18,21 +18,20 @@ export const STATUS_COLOURS: Record<MessageStatus, Colour> = {
   failed: 'red',
 }
 
+/** Status labels for narrow terminals (at most 5 cells). */
+export const SHORT_STATUS: Record<MessageStatus, string> = {
+  queued: 'queue',
+  sent: 'sent',
+  delivered: 'deliv',
+  failed: 'fail',
+}
+
 /** Green 2xx, yellow 4xx, red 5xx: the colours a QA person reads a journal by. */
 export function httpStatusColour(status: number): Colour {
   if (status >= 500) return 'red'
   if (status >= 400) return 'yellow'
   if (status >= 200 && status < 300) return 'green'
   return 'gray'
-}
-
-/**
- * Client text is untrusted: a subject carrying `ESC[2J` or an OSC sequence must not drive the
- * terminal, and a newline must not break a row. Control characters become spaces.
- */
-export function printable(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ')
 }
 
 function pad2(n: number): string {
@@ -46,49 +45,52 @@ export function clockTime(iso: string | number): string {
   return `${pad2(date.getHours())}:${pad2(date.getMinutes())}:${pad2(date.getSeconds())}`
 }
 
+/** True when both times fall on the same local day. */
+export function sameDay(a: string | number, b: string | number): boolean {
+  const x = new Date(a)
+  const y = new Date(b)
+  return x.getFullYear() === y.getFullYear() && x.getMonth() === y.getMonth() && x.getDate() === y.getDate()
+}
+
+/** Width of {@link listTime}'s answer: 8 for today's times, 11 with a date. */
+export const TIME_WIDTH = { today: 8, dated: 11 } as const
+
+/** A list's time: `HH:MM:SS` today, `MM-DD HH:MM` on another day (`now` is the sandbox clock). */
+export function listTime(iso: string, now: number): string {
+  if (sameDay(iso, now)) return clockTime(iso)
+  const date = new Date(iso)
+  if (Number.isNaN(date.getTime())) return '--:--:--'
+  return `${pad2(date.getMonth() + 1)}-${pad2(date.getDate())} ${pad2(date.getHours())}:${pad2(date.getMinutes())}`
+}
+
+/** A detail's time: `HH:MM:SS`, with `YYYY-MM-DD` before it when not today. */
+export function detailTime(iso: string, now: number): string {
+  if (sameDay(iso, now)) return clockTime(iso)
+  const date = new Date(iso)
+  if (Number.isNaN(date.getTime())) return '--:--:--'
+  return `${date.getFullYear()}-${pad2(date.getMonth() + 1)}-${pad2(date.getDate())} ${clockTime(iso)}`
+}
+
 /** `1,000`: limits read better grouped, whatever the machine's locale. */
 export function grouped(n: number): string {
   return n.toLocaleString('en-US')
 }
 
-/** What a row shows after the recipient: subject (email), first line of text (SMS), template (WhatsApp). */
-export function messageSummary(message: CapturedMessage): string {
-  if (message.channel === 'email') return printable(message.email.subject)
-  if (message.channel === 'sms') {
-    const firstLine = message.sms.text.split(/\r\n|\r|\n/, 1)[0] ?? ''
-    return printable(firstLine)
-  }
-  if (message.channel === 'whatsapp') return printable(message.whatsapp.template)
-  return ''
+/** Durations read best with one decimal under 10 ms and none above. */
+export function duration(ms: number): string {
+  return ms < 10 ? `${ms.toFixed(1)} ms` : `${Math.round(ms)} ms`
 }
 
-/**
- * Cuts text to `width` terminal cells with an ellipsis. Approximate cell widths (wide CJK and
- * emoji count 2) are enough for the short labels it cuts; Ink truncates rows exactly.
- */
-export function ellipsize(text: string, width: number): string {
-  if (width <= 0) return ''
-  let used = 0
-  let out = ''
-  const chars = [...text]
-  let total = 0
-  for (const c of chars) total += cellWidth(c)
-  if (total <= width) return text
-  for (const c of chars) {
-    const w = cellWidth(c)
-    if (used + w > width - 1) break
-    out += c
-    used += w
-  }
-  return `${out}…`
-}
-
-function cellWidth(char: string): number {
-  const code = char.codePointAt(0) ?? 0
-  if (code >= 0x1100 && (
-    code <= 0x115f || (code >= 0x2e80 && code <= 0xa4cf) || (code >= 0xac00 && code <= 0xd7a3) ||
-    (code >= 0xf900 && code <= 0xfaff) || (code >= 0xfe30 && code <= 0xfe4f) || (code >= 0xff00 && code <= 0xff60) ||
-    (code >= 0xffe0 && code <= 0xffe6) || (code >= 0x1f300 && code <= 0x1faff) || (code >= 0x20000 && code <= 0x3fffd)
-  )) return 2
-  return 1
+/** A clock offset as people say it: `+2h 5m`, `-30s`. */
+export function offsetText(ms: number): string {
+  const sign = ms < 0 ? '-' : '+'
+  let s = Math.round(Math.abs(ms) / 1000)
+  const d = Math.floor(s / 86_400)
+  s -= d * 86_400
+  const h = Math.floor(s / 3_600)
+  s -= h * 3_600
+  const m = Math.floor(s / 60)
+  s -= m * 60
+  const parts = [d ? `${d}d` : '', h ? `${h}h` : '', m ? `${m}m` : '', s || (!d && !h && !m) ? `${s}s` : ''].filter(Boolean)
+  return `${sign}${parts.slice(0, 2).join(' ')}`
 }

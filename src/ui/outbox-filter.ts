@@ -1,27 +1,32 @@
 import { searchTextOf } from '../domain/channels/index.js'
-import type { CapturedMessage, Channel } from '../domain/outbox.js'
-
-/** What the outbox list is narrowed to: a channel (`1`/`2`/`3`, `0` for all) and a search. */
-export interface OutboxView {
-  channel: Channel | null
-  /** Case-insensitive text searched in recipient, subject and message text; '' for none. */
-  query: string
-}
-
-/** The text `/` searches: recipient, sender, subject, body text, template and parameters (the channel descriptors' search text). */
-const searchable = searchTextOf
+import type { CapturedMessage, Channel } from '../schemas/captured-message.js'
+import type { JournalEntry } from '../schemas/journal.js'
+import type { OutboxView } from './keys.js'
 
 /**
- * The messages a view shows, newest first. Returns the snapshot itself when nothing filters, so
- * an unfiltered list of 10,000 is not copied on every update.
+ * The messages a view shows, newest first: channel (`1 2 3 0`), status (`s`) and search (`/`)
+ * over recipient, sender, subject, body text, template and parameters (the channel descriptors'
+ * search text, lower-cased once per message). Returns the snapshot itself when nothing filters,
+ * so an unfiltered list of 10,000 is not copied on every update.
  */
 export function filterOutbox(messages: readonly CapturedMessage[], view: OutboxView): readonly CapturedMessage[] {
   const query = view.query.trim().toLowerCase()
-  if (view.channel === null && query === '') return messages
+  if (view.channel === null && view.status === null && query === '') return messages
   return messages.filter((m) =>
     (view.channel === null || m.channel === view.channel) &&
-    (query === '' || searchable(m).toLowerCase().includes(query)),
+    (view.status === null || m.status === view.status) &&
+    (query === '' || searchTextOf(m).includes(query)),
   )
+}
+
+/** True for a journal entry that is an error: an error status or an error code. */
+export function isError(entry: JournalEntry): boolean {
+  return entry.status >= 400 || entry.status === 0 || entry.error_code !== null
+}
+
+/** The journal as the Requests list shows it: all, or errors only (`e`). */
+export function filterRequests(requests: readonly JournalEntry[], errorsOnly: boolean): readonly JournalEntry[] {
+  return errorsOnly ? requests.filter(isError) : requests
 }
 
 /** Messages per channel, for the header. */

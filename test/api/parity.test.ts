@@ -89,8 +89,10 @@ describe('standalone transport', () => {
       headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type, prefer' },
     })
     expect(pre.status).toBe(204)
-    expect(pre.headers.get('access-control-allow-origin')).toBe('*')
-    expect(pre.headers.get('access-control-allow-headers')).toMatch(/Authorization.*Content-Type.*Prefer/)
+    // A loopback origin on another port gets the grant, echoed (not `*`): see test/browser/cors.test.ts for other origins.
+    expect(pre.headers.get('access-control-allow-origin')).toBe('http://localhost:5173')
+    expect(pre.headers.get('vary')).toMatch(/Origin/)
+    expect(pre.headers.get('access-control-allow-headers')).toMatch(/Authorization.*Content-Type.*Prefer.*X-Sendbox-Admin-Token/)
     const res = await fetch(`${server.base}/subscribers`, { headers: { ...auth(), origin: 'http://localhost:5173' } })
     expect(res.headers.get('access-control-expose-headers')).toMatch(/Retry-After.*X-RateLimit-Limit.*X-RateLimit-Remaining.*X-RateLimit-Reset/)
   })

@@ -32,7 +32,7 @@ describe('POST /whatsapp/send', () => {
 
   it('wants parameters to be an object of strings', async () => {
     expect(await errorOf({ ...valid, parameters: ['a'] })).toMatchObject({ code: 'invalid_parameter', param: 'parameters' })
-    expect(await errorOf({ ...valid, parameters: { n: 1 } })).toMatchObject({ code: 'invalid_parameter', param: 'parameters' })
+    expect(await errorOf({ ...valid, parameters: { n: 1 } })).toMatchObject({ code: 'invalid_parameter', param: 'parameters.n' })
   })
 
   it('keeps a "__proto__" parameter as plain data and pollutes nothing', async () => {

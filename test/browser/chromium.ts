@@ -11,11 +11,14 @@ export const chromiumMissing: string | undefined = existsSync(CHROMIUM_PATH)
 
 if (chromiumMissing) console.warn(`[sendbox] skipping browser tests: ${chromiumMissing}`)
 
-/** Headless Chromium with the flags a container needs (no sandbox, no GPU, no background traffic). */
-export function launchChromium(): Promise<Browser> {
+/**
+ * Headless Chromium with the flags a container needs (no sandbox, no GPU, no background traffic),
+ * plus `extraArgs` (for example `--host-resolver-rules=MAP evil.test 127.0.0.1`).
+ */
+export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', ...extraArgs],
     timeout: 20_000,
   })
 }

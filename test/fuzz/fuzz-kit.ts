@@ -256,12 +256,33 @@ const TOO_LARGE: ExactExpectation = { kind: 'exact', status: [400], code: ['inva
  */
 export function overTransport(fuzzCase: FuzzCase, wire: Wire['name']): FuzzCase {
   if (wire !== 'http') return fuzzCase
+  fuzzCase = formStyleControl(fuzzCase)
   const url = new URL(`http://127.0.0.1${fuzzCase.request.path}`)
   const size = fuzzCase.request.method.length + url.pathname.length + url.search.length + fuzzCase.request.headers.reduce((sum, [name, value]) => sum + name.length + value.length + 4, 0)
   if (size < MAX_HEADER_BYTES - 1024) return fuzzCase
   if (size > MAX_HEADER_BYTES) return { ...fuzzCase, expect: TOO_LARGE, label: `${fuzzCase.label} (headers over 16 KiB)` }
   const options = fuzzCase.expect.kind === 'oneOf' ? fuzzCase.expect.options : fuzzCase.expect.kind === 'exact' ? [fuzzCase.expect] : undefined
   return { ...fuzzCase, expect: options ? { kind: 'oneOf', options: [...options, TOO_LARGE] } : fuzzCase.expect }
+}
+
+const STATE_CHANGING = new Set(['POST', 'PUT', 'DELETE', 'PATCH'])
+const JSON_TYPE = /^application\/json[ \t]*(?:;|$)/i
+
+/**
+ * The standalone server refuses a state change under `/__sandbox` whose body is not declared
+ * JSON (form-style CSRF, issue 11) before the handlers see it: 400 `invalid_content_type`. The
+ * Content-Type is the one fetch sends: a string body without one goes as `text/plain;charset=UTF-8`.
+ */
+function formStyleControl(fuzzCase: FuzzCase): FuzzCase {
+  const { method, path, headers, body } = fuzzCase.request
+  if (!STATE_CHANGING.has(method.toUpperCase())) return fuzzCase
+  const pathname = new URL(`http://sandbox.invalid${path}`).pathname
+  if (pathname !== '/__sandbox' && !pathname.startsWith('/__sandbox/')) return fuzzCase
+  const given = headers.filter(([name]) => name.toLowerCase() === 'content-type').map(([, value]) => value.trim())
+  const contentType = given.length > 0 ? given.join(', ') : typeof body === 'string' ? 'text/plain;charset=UTF-8' : undefined
+  const size = body === undefined ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength
+  const refused = contentType !== undefined ? !JSON_TYPE.test(contentType) : size > 0
+  return refused ? { ...fuzzCase, expect: { kind: 'exact', status: [400], code: ['invalid_content_type'] }, label: `${fuzzCase.label} (form-style body to a control)` } : fuzzCase
 }
 
 /** A stable per-endpoint seed derived from a base seed. */

@@ -24,7 +24,7 @@ describe('outbox, in-process', () => {
       channel: 'email',
       account: api.sandbox.accountOf('test_pro'),
       plan: 'pro',
-      key: 'test…ro',
+      key: 't…o',
       to: 'ana@example.com',
       status: 'queued',
       request: { to: 'ana@example.com', subject: 'Hello ana@example.com', html: '<h1>Hi</h1><p>Welcome</p>', from: { email: 'news@acme.test', name: 'Acme' } },

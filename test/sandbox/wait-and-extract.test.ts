@@ -240,3 +240,10 @@ describe('events, delete, reset, byte budget, preview tokens', () => {
     expect(api.sandbox.outbox.previewToken('msg_nope')).toBeUndefined()
   })
 })
+
+describe('admin token, in-process', () => {
+  it('an empty or blank adminToken option is refused at construction (it would open every control)', () => {
+    for (const token of ['', '   ', 'two words']) expect(() => createSandbox({ adminToken: token })).toThrow(/adminToken:/)
+    expect(() => createSandbox({ adminToken: 'adm_ok' }).dispose()).not.toThrow()
+  })
+})

@@ -19,7 +19,7 @@ const { auth } = await import('../helpers.js')
 const { KEYS, mountUi, SAMPLES } = await import('./ui-harness.js')
 
 const FG = { red: '\u001B[31m', green: '\u001B[32m', yellow: '\u001B[33m', cyan: '\u001B[36m' }
-const BG = { green: '\u001B[42m', blue: '\u001B[44m', magenta: '\u001B[45m' }
+const BG = { green: '\u001B[42m', yellow: '\u001B[43m', blue: '\u001B[44m', magenta: '\u001B[45m' }
 
 let app: ReturnType<typeof mountUi> | undefined
 afterEach(() => {
@@ -56,6 +56,13 @@ describe('colours and hyperlinks', () => {
     expect(rawRow(raw(), 'Welcome aboard')).toContain(`${FG.green}delivered`)
   })
 
+  it('marks armed faults in red in the header', async () => {
+    app = mountUi()
+    app.sandbox.faults.add({ status: 503 })
+    await app.waitFor((f) => f.includes('1 fault armed'), 'the fault marker')
+    expect(app.ui.lastFrame()).toMatch(/\u001B\[31m(\u001B\[[0-9;]*m)*● 1 fault armed/)
+  })
+
   it('colours request statuses green 2xx, yellow 4xx, red 5xx', async () => {
     app = mountUi()
     await app.press(KEYS.tab)
@@ -69,13 +76,17 @@ describe('colours and hyperlinks', () => {
     expect(rawRow(raw, '/v1/whatsapp/send')).toContain(`${FG.red}503`)
   })
 
-  it('makes the browser URL of an email a clickable terminal hyperlink where the terminal supports it', async () => {
-    app = mountUi({ columns: 80, rows: 24 })
-    const id = await app.send('email', SAMPLES.email)
+  it('makes the preview URL and every link clickable terminal hyperlinks where the terminal supports it, and highlights codes', async () => {
+    app = mountUi({ columns: 80, rows: 40 })
+    const link = `https://example.com/reset?token=${'x'.repeat(120)}`
+    const id = await app.send('email', { ...SAMPLES.email, html: `<p>Code 482913</p><a href="${link}">reset</a>` })
     await app.waitFor((f) => f.includes('Welcome aboard'))
     await app.press(KEYS.enter)
-    const url = `https://api.sendbox.test/__sandbox/messages/${id}/html`
-    expect(app.ui.lastFrame()).toContain(`\u001B]8;;${url}\u0007`)
-    expect(app.frame()).toContain(url)
+    const raw = app.ui.lastFrame()!
+    const preview = `https://api.sendbox.test/__sandbox/messages/${id}/html?token=${app.sandbox.outbox.previewToken(id)}`
+    expect(raw).toContain(`\u001B]8;;${preview}\u0007`)
+    // A link wrapped over three rows is a hyperlink to the whole URL on each of them.
+    expect(raw.split(`\u001B]8;;${link}\u0007`).length - 1).toBeGreaterThanOrEqual(2)
+    expect(raw).toMatch(new RegExp(`${BG.yellow.replace('[', '\\[')}(\u001B\\[[0-9;]*m)*482913`))
   })
 })

@@ -62,9 +62,13 @@ describe('keys', () => {
     app = mountUi()
     await app.press('?')
     const frame = app.frame()
-    for (const text of ['Keys', 'Enter', 'open the selected message', 'Tab', '1 2 3 0', 'search recipient, subject and text', 'clear the outbox (asks y/n)', 'reset the sandbox', 'Esc  Backspace', 'q  Ctrl-C', 'quit and shut the server down']) {
+    for (const text of ['Keys', 'Enter', 'open the selected message', 'Tab', '1 2 3 0', 'search recipient, sender, subject, text', 'clear the outbox (asks y/n)', 'reset the sandbox', 'cycle the status filter', 'errors only']) {
       expect(frame).toContain(text)
     }
+    // Taller than the screen: it scrolls, and any other key closes it.
+    await app.press('G')
+    expect(app.frame()).toContain('q  Ctrl-C')
+    expect(app.frame()).toContain('delete this message (asks y/n)')
     await app.press('x')
     expect(app.frame()).not.toContain('open the selected message')
     expect(app.frame()).toContain('SUBJECT / TEXT / TEMPLATE')
@@ -73,9 +77,16 @@ describe('keys', () => {
 
   it('the footer lists the keys of the current view', async () => {
     app = mountUi()
-    expect(app.frame()).toMatch(/↑↓ move {2}⏎ open {2}1 2 3 0 channel {2}\/ search {2}c clear {2}r reset {2}Tab requests\s+\? help {2}q quit/)
+    app.resize(160, 30)
+    await app.waitFor((f) => f.split('\n')[0].length > 100, 'a wide frame')
+    expect(app.frame()).toMatch(/↑↓ move {2}⏎ open {2}\/ search {2}s status {2}1 2 3 0 channel {2}c clear {2}r reset {2}Tab requests\s+\? help {2}q quit/)
     await app.press(KEYS.tab)
-    expect(app.frame()).toMatch(/↑↓ move {2}Tab outbox/)
+    expect(app.frame()).toMatch(/↑↓ move {2}⏎ open {2}e errors only {2}Tab outbox/)
+    await app.send('sms', SAMPLES.sms)
+    await app.press(KEYS.tab)
+    await app.waitFor((f) => f.includes('Your code'))
+    await app.press(KEYS.enter)
+    expect(app.frame()).toMatch(/Esc back {2}↑↓ scroll {2}o browser {2}1-9 open link {2}y copy code {2}Y copy link {2}v source {2}d delete/)
   })
 
   it('reads Esc and a key that arrive together (Alt+key, as tmux sends them) as Esc, then the key', async () => {

@@ -20,14 +20,9 @@ function fill(target: NonNullable<typeof app>, count: number) {
   }
 }
 
-const timed = async (action: () => Promise<void>) => {
-  const started = performance.now()
-  await action()
-  return performance.now() - started
-}
-
 describe('a large outbox', () => {
-  it('with 10,000 messages (the outbox cap) renders only the visible rows and answers keys quickly', async () => {
+  // How fast keys are answered is measured by the benchmark (bench/ui-hostile.mjs), not here.
+  it('with 10,000 messages (the outbox cap) renders only the visible rows, and moves, searches and filters', async () => {
     app = mountUi({ columns: 100, rows: 30 })
     fill(app, 9_999)
     await app.send('email', { to: 'needle@example.com', subject: 'The needle', html: '<p>x</p>' })
@@ -36,21 +31,17 @@ describe('a large outbox', () => {
     expect(frame).toMatch(/EMAIL 1\s+SMS 9,999/)
     expect(frame.split('\n').filter((l) => l.includes('bulk message')).length).toBe(22)
 
-    // 40 moves, each a full render of the screen: well under a frame budget each.
-    const moves = await timed(async () => {
-      for (let i = 0; i < 40; i++) await app!.press('j')
-    })
+    for (let i = 0; i < 40; i++) await app.press('j')
     expect(app.frame().split('\n').find((l) => l.startsWith('›'))).toContain('bulk message 9959')
     await app.press('G')
     expect(app.frame().split('\n').find((l) => l.startsWith('›'))).toContain('bulk message 0')
     // A search over 10,000 messages, typed key by key.
-    const search = await timed(() => app!.press('/', 'n', 'e', 'e', 'd', 'l', 'e', KEYS.enter))
+    expect(app.frame()).toContain('10,000 of 10,000')
+    await app.press('/', 'n', 'e', 'e', 'd', 'l', 'e', KEYS.enter)
     expect(app.frame()).toContain('1 of 10,000')
+    expect(app.frame()).toContain('The needle')
     await app.press(KEYS.escape, '2')
     expect(app.frame()).toContain('SMS only · 9,999 of 10,000')
-    console.log(`10,000 messages: ${(moves / 40).toFixed(1)} ms per move, ${(search / 8).toFixed(1)} ms per search key`)
-    expect(moves / 40).toBeLessThan(100)
-    expect(search / 8).toBeLessThan(150)
   })
 
   it('batches a burst of sends into at most ~10 redraws a second', async () => {

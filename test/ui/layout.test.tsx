@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
+import { cellWidth } from '../../src/ui/cells.js'
 import { KEYS, mountUi, SAMPLES } from './ui-harness.js'
 
 let app: ReturnType<typeof mountUi> | undefined
@@ -7,8 +8,13 @@ afterEach(() => {
   app = undefined
 })
 
-/** Terminal cells of a line of plain text (the test data is ASCII plus a few one-cell symbols). */
-const cells = (line: string) => [...line].length
+const cells = cellWidth
+
+function rowOf(frame: string, text: string): string {
+  const row = frame.split('\n').find((line) => line.includes(text))
+  if (!row) throw new Error(`no row with "${text}" in:\n${frame}`)
+  return row
+}
 
 const LONG = {
   to: 'a-very-long-recipient-address-for-layout-testing@subdomain.example.com',
@@ -59,7 +65,7 @@ describe('layout', () => {
     expect(back.split('\n').find((l) => l.startsWith('›'))).toContain('EMAIL')
   })
 
-  it('keeps the detail within the width: the body wraps as text, header values are cut', async () => {
+  it('keeps the detail within the width: body and header values wrap, nothing is cut', async () => {
     app = mountUi({ columns: 80, rows: 24 })
     await app.send('email', { ...LONG, html: `<p>${'word '.repeat(60)}</p>` })
     await app.waitFor((f) => f.includes('a-very-long'))
@@ -68,14 +74,41 @@ describe('layout', () => {
     expect(lines).toHaveLength(23)
     for (const line of lines) expect(cells(line)).toBeLessThanOrEqual(80)
     expect(lines.filter((l) => l.startsWith('word word')).length).toBeGreaterThanOrEqual(3)
-    expect(lines.find((l) => l.startsWith('Subject'))).toMatch(/…$/)
+    const subject = lines.findIndex((l) => l.startsWith('Subject'))
+    expect(`${lines[subject].slice(10)} ${lines[subject + 1].trim()}`).toBe(LONG.subject)
+    for (const line of lines.slice(0, -1)) expect(line).not.toMatch(/…$/)
   })
 
-  it('works with the shortest sample data on a tiny terminal without throwing', async () => {
-    app = mountUi({ columns: 40, rows: 12 })
-    await app.send('whatsapp', SAMPLES.whatsapp)
-    const frame = await app.waitFor((f) => f.includes('WHATSAPP  +1415'))
-    for (const line of frame.split('\n')) expect(cells(line)).toBeLessThanOrEqual(40)
-    expect(frame.split('\n')).toHaveLength(11)
+  for (const [columns, rows] of [[60, 16], [50, 12], [40, 10]] as const) {
+    it(`at ${columns}×${rows} drops columns and shortens labels instead of overlapping`, async () => {
+      app = mountUi({ columns, rows })
+      await app.send('whatsapp', SAMPLES.whatsapp)
+      await app.send('sms', { to: '+14155550123', message: 'Hi 👋 Ana! 🎉 Your code 123456' })
+      await app.call('POST', '/sms/send', { to: '12', message: 'x' })
+      const frame = await app.waitFor((f) => f.includes('+14155550123 '))
+      const lines = frame.split('\n')
+      expect(lines).toHaveLength(rows - 1)
+      for (const line of lines) expect(cells(line)).toBeLessThanOrEqual(columns)
+      expect(rowOf(frame, '+14155550123')).toMatch(/^› .*S[MS]\w* +\+14155550123 +Hi 👋 .* +queue\w*$/)
+      expect(rowOf(frame, '+14155550199')).toMatch(/WA\w* +\+14155550199 +order_update/)
+      await app.press(KEYS.tab)
+      const requests = app.frame()
+      expect(rowOf(requests, '/v1/sms/send')).toMatch(/POST\s+\/v1\/sms\/send\s+400\s+invalid_p/)
+      expect(rowOf(requests, '/v1/whatsapp/send')).toMatch(/POST\s+\/v1\/whatsapp\/send\s+200\s+—/)
+      for (const line of requests.split('\n')) expect(cells(line)).toBeLessThanOrEqual(columns)
+    })
+  }
+
+  it('below 40×10 says in one line that the terminal is too small, and comes back when it grows', async () => {
+    app = mountUi({ columns: 80, rows: 24 })
+    await app.send('sms', SAMPLES.sms)
+    await app.waitFor((f) => f.includes('Your code'))
+    app.resize(39, 20)
+    expect(await app.waitFor((f) => f.includes('too small'))).toBe('terminal too small (39×20, needs 40×10)')
+    app.resize(80, 9)
+    expect(await app.waitFor((f) => f.includes('80×9'))).toBe('terminal too small (80×9, needs 40×10)')
+    app.resize(80, 24)
+    const back = await app.waitFor((f) => f.includes('Your code'))
+    expect(back.split('\n')).toHaveLength(23)
   })
 })

@@ -45,3 +45,72 @@ describe('requests view', () => {
     expect(app.frame().split('\n').find((l) => l.startsWith('› '))).toMatch(/GET\s+\/v1\/subscribers\s+200/)
   })
 })
+
+describe('a request, opened', () => {
+  it('Enter shows method, path, query, status, duration, error code and message, account, masked key, and both bodies', async () => {
+    app = mountUi({ columns: 80, rows: 50 })
+    await app.press(KEYS.tab)
+    // A real failing request first, then an entry as the journal keeps one with every field.
+    await app.call('POST', '/sms/send', { to: '12', message: 'x' })
+    await app.waitFor((f) => f.includes('invalid_phone'))
+    app.sandbox.journal.record({
+      at: new Date(app.clock.now()).toISOString(),
+      kind: 'api',
+      method: 'POST',
+      path: '/v1/email/send',
+      query: 'dry_run=1',
+      status: 422,
+      duration_ms: 3.25,
+      error_code: 'invalid_email',
+      error_message: 'The `to` field must be an email address, like ana@example.com.',
+      account: 'acct_demo',
+      key: 'test_…pro',
+      request_body: JSON.stringify({ to: 'not-an-email', subject: 'Hi', html: '<p>x</p>' }),
+      response_body: JSON.stringify({ error: { code: 'invalid_email', message: 'The `to` field must be an email address.' } }),
+    })
+    await app.waitFor((f) => f.includes('invalid_email'))
+    await app.press(KEYS.enter)
+    const frame = app.frame()
+    expect(frame).toMatch(/REQUEST {2}#\d+ {2}422/)
+    expect(frame).toMatch(/Method\s+POST/)
+    expect(frame).toMatch(/Path\s+\/v1\/email\/send/)
+    expect(frame).toMatch(/Query\s+dry_run=1/)
+    expect(frame).toMatch(/Status\s+422/)
+    expect(frame).toMatch(/Duration\s+3\.3 ms/)
+    expect(frame).toMatch(/Error\s+invalid_email/)
+    expect(frame).toMatch(/Message\s+The `to` field must be an email address, like ana@example\.com\./)
+    expect(frame).toMatch(/Account\s+acct_demo/)
+    expect(frame).toMatch(/Key\s+test_…pro/)
+    // Pretty JSON, and the answer's body for an error.
+    expect(frame).toContain('── Request body')
+    expect(frame).toContain('{\n  "to": "not-an-email",\n  "subject": "Hi",')
+    expect(frame).toContain('── Answer body')
+    expect(frame).toContain('  "error": {\n    "code": "invalid_email",')
+    // Back, down to the real request: its line as it happened.
+    await app.press(KEYS.escape, 'j', KEYS.enter)
+    const real = app.frame()
+    expect(real).toMatch(/Path\s+\/v1\/sms\/send/)
+    expect(real).toMatch(/Status\s+400/)
+    expect(real).toMatch(/Error\s+invalid_phone/)
+    expect(real).toMatch(/Key\s+test\S+/)
+  })
+
+  it('e shows errors only, and again every request', async () => {
+    app = mountUi()
+    await app.press(KEYS.tab)
+    await app.call('GET', '/subscribers')
+    await app.call('POST', '/sms/send', { to: '12', message: 'x' })
+    await app.call('GET', '/subscribers', undefined, {})
+    await app.waitFor((f) => f.includes('unauthorized'))
+    await app.press('e')
+    let frame = app.frame()
+    expect(frame).toContain('errors only · 2 of 3')
+    expect(frame).toContain('invalid_phone')
+    expect(frame).toContain('unauthorized')
+    expect(frame).not.toMatch(/\s200\s/)
+    await app.press('e')
+    frame = app.frame()
+    expect(frame).not.toContain('errors only ·')
+    expect(frame).toMatch(/GET\s+\/v1\/subscribers\s+200/)
+  })
+})

@@ -2,6 +2,7 @@ import { render } from 'ink-testing-library'
 import { vi } from 'vitest'
 import type { SandboxOptions } from '../../src/index.js'
 import { App } from '../../src/ui/app.js'
+import type { UiSystem } from '../../src/ui/system.js'
 import { auth, fakeClock, inProcess } from '../helpers.js'
 
 /** Keys as a terminal sends them. */
@@ -12,6 +13,7 @@ export const KEYS = {
   escape: '\u001B',
   backspace: '\u007F',
   tab: '\t',
+  left: '\u001B[D',
   ctrlC: '\u0003',
   pageDown: '\u001B[6~',
 } as const
@@ -29,11 +31,30 @@ export function plain(frame: string | undefined): string {
  * ink-testing-library at a given terminal size, with helpers to send through the API and to
  * wait for what the screen shows.
  */
-export function mountUi({ columns = 100, rows = 30, ...options }: SandboxOptions & { columns?: number; rows?: number } = {}) {
+export function mountUi({ columns = 100, rows = 30, browser = true, realClock = false, ...options }: SandboxOptions & {
+  columns?: number
+  rows?: number
+  /** Whether the fake browser "opens" URLs (false: as on a machine without one). */
+  browser?: boolean
+  /** Use the sandbox's own clock (which `sandbox.clock` can move) instead of a fake `now`. */
+  realClock?: boolean
+} = {}) {
   const clock = fakeClock()
-  const env = inProcess({ now: clock.now, ...options })
+  const env = inProcess(realClock ? options : { now: clock.now, ...options })
   const onQuit = vi.fn()
-  const ui = render(<App sandbox={env.sandbox} apiUrl={env.base} onQuit={onQuit} />)
+  // Browser and clipboard, recorded: nothing opens, and OSC 52 stays out of the frames.
+  const opened: string[] = []
+  const copied: string[] = []
+  const system: UiSystem = {
+    openUrl: async (url) => {
+      opened.push(url)
+      return browser
+    },
+    copy: (text) => {
+      copied.push(text)
+    },
+  }
+  const ui = render(<App sandbox={env.sandbox} apiUrl={env.base} onQuit={onQuit} system={system} />)
   const resize = (c: number, r: number) => {
     Object.defineProperty(ui.stdout, 'columns', { value: c, configurable: true })
     Object.defineProperty(ui.stdout, 'rows', { value: r, configurable: true })
@@ -74,6 +95,8 @@ export function mountUi({ columns = 100, rows = 30, ...options }: SandboxOptions
     ...env,
     clock,
     ui,
+    opened,
+    copied,
     onQuit,
     frame,
     waitFor,

@@ -1,4 +1,5 @@
 import { Box, Text } from 'ink'
+import { wrapRows } from '../cells.js'
 
 /** What the bottom row says: a question, the search being typed, a notice, or the keys for this view. */
 export type FooterContent =
@@ -7,8 +8,34 @@ export type FooterContent =
   | { kind: 'notice'; text: string; tone: 'ok' | 'error' }
   | { kind: 'keys'; keys: ReadonlyArray<readonly [string, string]>; aside?: string }
 
-/** The single bottom row; cut with an ellipsis, never wrapped. `? help` and `q quit` always stay visible on the right. */
+/** Most rows a notice takes: enough for a long URL (a preview link with its token) to show in full. */
+const MAX_NOTICE_ROWS = 4
+
+function noticeRows(text: string, width: number): string[] {
+  const rows = wrapRows(text, width)
+  return rows.length > MAX_NOTICE_ROWS ? [...rows.slice(0, MAX_NOTICE_ROWS - 1), rows.slice(MAX_NOTICE_ROWS - 1).join('')] : rows
+}
+
+/** Rows the footer takes: one, or a notice wrapped (a URL to open by hand must be readable in full). */
+export function footerHeight(content: FooterContent, width: number): number {
+  return content.kind === 'notice' ? noticeRows(content.text, width).length : 1
+}
+
+/**
+ * The bottom row: a question, the search being typed, the keys of this view (cut with an
+ * ellipsis; `? help` and `q quit` always stay visible on the right), or a notice, which wraps
+ * over a few rows so a URL printed there is complete.
+ */
 export function Footer({ content, width }: { content: FooterContent; width: number }) {
+  if (content.kind === 'notice') {
+    return (
+      <Box width={width} flexDirection="column">
+        {noticeRows(content.text, width).map((row, i) => (
+          <Text key={i} wrap="truncate-end" color={content.tone === 'ok' ? 'green' : 'red'}>{row}</Text>
+        ))}
+      </Box>
+    )
+  }
   return (
     <Box width={width} height={1}>
       {content.kind === 'confirm' ? (
@@ -20,8 +47,6 @@ export function Footer({ content, width }: { content: FooterContent; width: numb
           <Text inverse> </Text>
           <Text dimColor>   Enter keep · Esc clear</Text>
         </Text>
-      ) : content.kind === 'notice' ? (
-        <Text wrap="truncate-end" color={content.tone === 'ok' ? 'green' : 'red'}>{content.text}</Text>
       ) : (
         <>
           <Box flexGrow={1} flexShrink={1}>

@@ -1,13 +1,12 @@
 import { Box, Text } from 'ink'
 import { useEffect, useMemo, useState } from 'react'
-import type { CapturedMessage, Channel } from '../../domain/outbox.js'
 import { displayKey } from '../../domain/plans.js'
 import type { SandboxState } from '../../domain/sandbox.js'
-import { CHANNEL_BADGES, clockTime, grouped, type Colour } from '../format.js'
+import type { CapturedMessage, Channel } from '../../schemas/captured-message.js'
+import { fitCells } from '../cells.js'
+import { CHANNEL_BADGES, clockTime, grouped, offsetText, type Colour } from '../format.js'
+import type { Tab } from '../keys.js'
 import { countByChannel } from '../outbox-filter.js'
-
-/** The two lists Tab switches between. */
-export type Tab = 'outbox' | 'requests'
 
 /** At most this many rows of key chips; more keys are summarised as "+N more". */
 const MAX_KEY_ROWS = 2
@@ -46,7 +45,7 @@ function packChips(chips: KeyChip[], width: number): { rows: KeyChip[][]; hidden
   return { rows: shown, hidden }
 }
 
-/** Re-renders every `ms` so rolling-window use decays on screen even when no request arrives. */
+/** Re-renders every `ms` so rolling-window use, faults and the clock show without requests. */
 function useTick(ms: number): void {
   const [, setTick] = useState(0)
   useEffect(() => {
@@ -55,10 +54,16 @@ function useTick(ms: number): void {
   }, [ms])
 }
 
-/** Rows the header takes for a sandbox at a width: the layout reserves them before sizing the list. */
-export function headerHeight(sandbox: SandboxState, width: number): number {
-  const { rows } = packChips(chips(sandbox), width)
-  return 1 + rows.length + (sandbox.adminToken ? 1 : 0) + 1
+/** The header's layout for a terminal size: compact (two rows, short labels) below 60 columns or 20 rows. */
+export function headerLayout(width: number, rows: number): { compact: boolean } {
+  return { compact: width < 60 || rows < 20 }
+}
+
+/** Rows the header takes for a sandbox at a size: the layout reserves them before sizing the list. */
+export function headerHeight(sandbox: SandboxState, width: number, rows: number): number {
+  if (headerLayout(width, rows).compact) return 2
+  const { rows: chipRows } = packChips(chips(sandbox), width)
+  return 1 + chipRows.length + (sandbox.adminToken ? 1 : 0) + 1
 }
 
 function chips(sandbox: SandboxState): KeyChip[] {
@@ -77,32 +82,53 @@ function chips(sandbox: SandboxState): KeyChip[] {
   })
 }
 
+/** What the status row flags besides counts: faults armed, messages evicted, the clock moved or frozen. */
+function alerts(sandbox: SandboxState, compact: boolean): Array<{ text: string; colour: Colour; bold?: boolean }> {
+  const out: Array<{ text: string; colour: Colour; bold?: boolean }> = []
+  const faults = sandbox.faults.size
+  if (faults > 0) out.push({ text: compact ? `● ${faults}F` : `● ${faults} fault${faults === 1 ? '' : 's'} armed`, colour: 'red', bold: true })
+  const evicted = sandbox.outbox.evicted
+  if (evicted > 0) out.push({ text: compact ? `${grouped(evicted)} ev` : `${grouped(evicted)} evicted`, colour: 'yellow' })
+  const clock = sandbox.clock.state()
+  // A clock the user supplied (`now`) is theirs to move; only the sandbox's own moved or frozen clock is flagged.
+  if (clock.controllable && (clock.frozen || Math.abs(clock.offset_ms) >= 1_000)) {
+    const offset = Math.abs(clock.offset_ms) >= 1_000 ? offsetText(clock.offset_ms) : ''
+    out.push({ text: compact ? `⏱${clock.frozen ? '❚❚' : ''}${offset}` : `clock ${[offset, clock.frozen ? 'frozen' : ''].filter(Boolean).join(' ')}`, colour: 'magenta' as Colour })
+  }
+  return out
+}
+
 /**
- * Where to point apps, each key's plan and live rate-limit use, counts per channel and the time
- * of the last message. Ticks once a second so the rolling window's decay shows without requests.
+ * Where to point apps, each key's plan and live rate-limit use, counts per channel, the time of
+ * the last message, and what is out of the ordinary: faults armed (red), evictions, a moved or
+ * frozen clock. Compact (two rows, short labels) on small terminals. Ticks once a second.
  */
-export function Header({ sandbox, apiUrl, messages, tab, width, filterLabel }: {
+export function Header({ sandbox, apiUrl, messages, tab, width, rows: terminalRows, filterLabel }: {
   sandbox: SandboxState
   apiUrl: string
   messages: readonly CapturedMessage[]
   tab: Tab
   width: number
+  rows: number
   filterLabel: string
 }) {
-  // Rendered again with every feed update (each request moves a key's use), and once a second.
   useTick(1_000)
-  const { rows, hidden } = packChips(chips(sandbox), width)
+  const { compact } = headerLayout(width, terminalRows)
+  const { rows, hidden } = compact ? { rows: [], hidden: 0 } : packChips(chips(sandbox), width)
   const counts = useMemo(() => countByChannel(messages), [messages])
   const last = messages[0]
-  const tabs: Array<[Tab, string]> = [['outbox', 'Outbox'], ['requests', 'Requests']]
+  const tabs: Array<[Tab, string]> = compact ? [['outbox', 'Out'], ['requests', 'Req']] : [['outbox', 'Outbox'], ['requests', 'Requests']]
+  const flags = alerts(sandbox, compact)
+  const title = compact ? '' : ` ${sandbox.version}  API `
+  const tabsWidth = tabs.reduce((n, [, label]) => n + label.length + 2, 0)
   return (
     <Box flexDirection="column" width={width}>
       <Box width={width}>
-        <Box flexGrow={1} flexShrink={1}>
+        <Box width={width - tabsWidth} flexShrink={0}>
           <Text wrap="truncate-end">
             <Text bold color="cyan">sendbox</Text>
-            <Text dimColor> {sandbox.version}  API </Text>
-            <Text bold>{apiUrl}</Text>
+            <Text dimColor>{title || ' '}</Text>
+            <Text bold>{fitCells(apiUrl, Math.max(0, width - tabsWidth - 8 - title.length))}</Text>
           </Text>
         </Box>
         <Box flexShrink={0}>
@@ -126,20 +152,26 @@ export function Header({ sandbox, apiUrl, messages, tab, width, filterLabel }: {
           {hidden > 0 && i === rows.length - 1 ? <Text dimColor>{`${CHIP_GAP}+${hidden} more (sendbox keys)`}</Text> : null}
         </Text>
       ))}
-      {sandbox.adminToken ? (
+      {sandbox.adminToken && !compact ? (
         <Text wrap="truncate-end" color="yellow">{`/__sandbox needs the admin token ${sandbox.adminToken}`}</Text>
       ) : null}
       <Box width={width}>
         <Box flexGrow={1} flexShrink={1}>
           <Text wrap="truncate-end">
-            {(Object.keys(CHANNEL_BADGES) as Channel[]).map((channel) => (
-              <Text key={channel}>
-                <Text color={CHANNEL_BADGES[channel].background} bold>{CHANNEL_BADGES[channel].label}</Text>
-                <Text>{` ${grouped(counts[channel])}   `}</Text>
+            {flags.map((flag, i) => (
+              <Text key={i}>
+                <Text color={flag.colour} bold={flag.bold}>{flag.text}</Text>
+                <Text>{compact ? ' ' : '   '}</Text>
               </Text>
             ))}
-            <Text dimColor>last message </Text>
-            <Text>{last ? clockTime(last.created_at) : '—'}</Text>
+            {(Object.keys(CHANNEL_BADGES) as Channel[]).map((channel) => (
+              <Text key={channel}>
+                <Text color={CHANNEL_BADGES[channel].background} bold>{compact ? CHANNEL_BADGES[channel].short : CHANNEL_BADGES[channel].label}</Text>
+                <Text>{` ${grouped(counts[channel])}${compact ? ' ' : '   '}`}</Text>
+              </Text>
+            ))}
+            {compact ? null : <Text dimColor>last message </Text>}
+            {compact ? null : <Text>{last ? clockTime(last.created_at) : '—'}</Text>}
           </Text>
         </Box>
         {filterLabel ? (

@@ -1,42 +1,28 @@
 import { Box, Text } from 'ink'
 import terminalLink from 'terminal-link'
-import type { Colour } from '../format.js'
+import type { Segment, StyledLine } from '../page.js'
 
-/** A run of text with one style; `link` makes it a terminal hyperlink where the terminal supports it. */
-export interface Segment {
-  text: string
-  color?: Colour
-  background?: Colour
-  bold?: boolean
-  dim?: boolean
-  link?: string
-}
-
-/** One screen row of a scrollable view. */
-export type StyledLine = readonly Segment[]
-
-/** Shorthand for a segment. */
-export function seg(text: string, style: Omit<Segment, 'text'> = {}): Segment {
-  return { text, ...style }
-}
+export { seg, type Segment, type StyledLine } from '../page.js'
 
 function SegmentText({ segment }: { segment: Segment }) {
   const text = segment.link
     ? terminalLink(segment.text, segment.link, { fallback: (text) => text })
     : segment.text
   return (
-    <Text color={segment.color} backgroundColor={segment.background} bold={segment.bold} dimColor={segment.dim}>
+    <Text color={segment.color} backgroundColor={segment.background} bold={segment.bold} dimColor={segment.dim} inverse={segment.inverse}>
       {text}
     </Text>
   )
 }
 
 /**
- * Renders the visible window `[top, top + height)` of `lines`, one screen row each, cut with an
- * ellipsis at the width: long values never wrap into the next row.
+ * Renders rows `[top, top + height)` of a view, one screen row each. Rows are made to fit the
+ * width before they get here (wrapped, never cut); `truncate-end` is only a guard so that a
+ * disagreement about a character's width can never push a row onto the next.
  */
-export function StyledLines({ lines, top, height }: { lines: readonly StyledLine[]; top: number; height: number }) {
-  const visible = lines.slice(top, top + height)
+export function StyledLines({ rowAt, total, top, height }: { rowAt: (index: number) => StyledLine; total: number; top: number; height: number }) {
+  const visible: StyledLine[] = []
+  for (let i = top; i < Math.min(total, top + height); i++) visible.push(rowAt(i))
   return (
     <Box flexDirection="column" height={height} overflow="hidden">
       {visible.map((line, i) => (

@@ -7,13 +7,11 @@ export interface TerminalSize {
   rows: number
 }
 
-/** The smallest size the layout is designed for; smaller terminals get this and are cut. */
-export const MIN_SIZE: TerminalSize = { columns: 40, rows: 12 }
-
+/** The terminal's size as it is (80×24 when unknown); the App decides what fits. */
 function read(stdout: NodeJS.WriteStream): TerminalSize {
   return {
-    columns: Math.max(MIN_SIZE.columns, stdout.columns || 80),
-    rows: Math.max(MIN_SIZE.rows, stdout.rows || 24),
+    columns: Math.max(1, stdout.columns || 80),
+    rows: Math.max(1, stdout.rows || 24),
   }
 }
 

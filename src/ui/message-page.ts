@@ -1,0 +1,164 @@
+import { PLAN_NAMES } from '../domain/plans.js'
+import type { CapturedMessage } from '../schemas/captured-message.js'
+import { JOURNAL_BODY_LIMIT, type JournalEntry } from '../schemas/journal.js'
+import { printable, wrapRows } from './cells.js'
+import { CHANNEL_BADGES, detailTime, duration, grouped, httpStatusColour, STATUS_COLOURS } from './format.js'
+import { RowSource, seg, type Block, type Segment, type StyledLine } from './page.js'
+
+const LABEL_WIDTH = 10
+type Style = Omit<Segment, 'text'>
+
+/** A labelled value, wrapped under itself in full (a detail never cuts a value). */
+function field(label: string, value: string, width: number, style: Style = {}, link?: string): StyledLine[] {
+  const rows = wrapRows(value, Math.max(10, width - LABEL_WIDTH))
+  return rows.map((row, i) => [seg((i === 0 ? label : '').padEnd(LABEL_WIDTH), { dim: true }), seg(row, { ...style, link })])
+}
+
+/** A section rule: `── Links (3) ─────`. */
+export function section(title: string, width: number): StyledLine {
+  const head = `── ${title} `
+  return [seg(head + '─'.repeat(Math.max(0, width - head.length)), { dim: true })]
+}
+
+/** The browser URL of an email's HTML: carries the message's preview token, so it opens even when /__sandbox needs the admin token. */
+export function previewUrl(origin: string, id: string, token: string | undefined): string {
+  const base = `${origin}/__sandbox/messages/${encodeURIComponent(id)}/html`
+  return token ? `${base}?token=${encodeURIComponent(token)}` : base
+}
+
+/**
+ * The top of a message's page: channel, id, status, the headers and lifecycle, the codes
+ * (highlighted) and the preview URL. Built on each render (it follows the message live); every
+ * value is short and wrapped in full.
+ */
+export function messageHeaderRows(message: CapturedMessage, width: number, now: number, preview: string | null, source: boolean): StyledLine[] {
+  const badge = CHANNEL_BADGES[message.channel]
+  const rows: StyledLine[] = [[
+    seg(` ${badge.label} `, { background: badge.background, color: badge.foreground, bold: true }),
+    seg(` ${message.message_id}  `),
+    seg(message.status, { color: STATUS_COLOURS[message.status], bold: true }),
+  ]]
+  const add = (...more: StyledLine[]) => rows.push(...more)
+  switch (message.channel) {
+    case 'email': {
+      const { from, subject } = message.email
+      add(
+        ...field('From', from ? (from.name ? `${from.name} <${from.email}>` : from.email) : '(not given)', width),
+        ...field('To', message.to, width, { bold: true }),
+        ...field('Subject', subject, width, { bold: true }),
+      )
+      break
+    }
+    case 'sms': {
+      const sms = message.sms
+      const units = sms.encoding === 'GSM-7' ? 'septets' : 'UTF-16 units'
+      add(
+        ...field('From', sms.from ?? '(not given)', width),
+        ...field('To', message.to, width, { bold: true }),
+        ...field('Length', `${sms.characters} characters (${sms.units} ${units})`, width),
+        ...field('Encoding', sms.encoding, width),
+        ...field('Segments', String(sms.segments), width, sms.segments > 1 ? { color: 'yellow', bold: true } : {}),
+      )
+      break
+    }
+    case 'whatsapp': {
+      const wa = message.whatsapp
+      add(
+        ...field('To', message.to, width, { bold: true }),
+        ...field('Template', wa.template, width, { bold: true }),
+        ...field('Language', wa.language, width),
+      )
+      break
+    }
+  }
+  add(...field('Key', `${message.key} · ${PLAN_NAMES[message.plan]} · account ${message.account}`, width))
+  message.status_history.forEach((change, i) => {
+    add([
+      seg((i === 0 ? 'Status' : '').padEnd(LABEL_WIDTH), { dim: true }),
+      seg(change.status.padEnd(11), { color: STATUS_COLOURS[change.status], bold: i === message.status_history.length - 1 }),
+      seg(detailTime(change.at, now)),
+      ...(change.reason ? [seg(`  ${printable(change.reason)}`, { color: 'red' as const })] : []),
+    ])
+  })
+  if (message.codes.length > 0) {
+    const chips: Segment[] = [seg('Codes'.padEnd(LABEL_WIDTH), { dim: true })]
+    message.codes.forEach((code, i) => {
+      if (i > 0) chips.push(seg('  '))
+      chips.push(seg(` ${printable(code)} `, { color: 'black', background: 'yellow', bold: true }))
+    })
+    chips.push(seg('  y copies the first', { dim: true }))
+    add(chips)
+  }
+  if (preview) add(...field('Preview', preview, width, { color: 'cyan' }, preview))
+  if (message.channel === 'whatsapp' && !source) {
+    const entries: Array<[string, string]> = Object.entries(message.whatsapp.parameters)
+    add(section(`Parameters (${entries.length})`, width))
+    if (entries.length === 0) add([seg('(none)', { dim: true })])
+    else {
+      const nameWidth = Math.min(24, Math.max(4, ...entries.map(([name]) => name.length)))
+      add([seg('NAME'.padEnd(nameWidth + 2), { bold: true }), seg('VALUE', { bold: true })])
+      for (const [name, value] of entries) {
+        wrapRows(value, Math.max(10, width - nameWidth - 2)).forEach((row, i) => {
+          add([seg((i === 0 ? printable(name) : '').padEnd(nameWidth + 2), { color: 'cyan' }), seg(row)])
+        })
+      }
+    }
+  }
+  const title = source
+    ? message.channel === 'email' ? 'HTML source (v: text)' : 'Request as sent (v: text)'
+    : message.channel === 'email' ? 'Text (v: HTML source)' : message.channel === 'sms' ? 'Text (v: request)' : 'Preview (v: request)'
+  add(section(title, width))
+  return rows
+}
+
+/**
+ * The long part of a message's page, wrapped a slice at a time: the text (or the source with
+ * `v`), codes highlighted wherever they appear, then every link numbered and in full.
+ */
+export function messageBodySource(message: CapturedMessage, width: number, source: boolean): RowSource {
+  const body = source
+    ? message.channel === 'email' ? message.email.html : JSON.stringify(message.request, null, 2)
+    : message.text
+  const blocks: Block[] = [{ kind: 'text', text: body.length === 0 ? '(empty)' : body, highlight: source ? [] : message.codes }]
+  if (message.links.length > 0) {
+    blocks.push(
+      { kind: 'rows', rows: [[seg(' ')], section(`Links (${grouped(message.links.length)})  1–9 open · Y then 1–9 copies`, width)] },
+      { kind: 'links', links: message.links, anchor: 'links' },
+    )
+  }
+  return new RowSource(blocks, width)
+}
+
+/** A journal body as readable rows' text: pretty JSON when it parses, else as kept. */
+function prettyBody(body: string): string {
+  const cut = body.length >= JOURNAL_BODY_LIMIT
+  try {
+    return JSON.stringify(JSON.parse(body), null, 2)
+  } catch {
+    return cut ? `${body}\n(cut: the journal keeps the first ${grouped(JOURNAL_BODY_LIMIT)} characters)` : body
+  }
+}
+
+/** Everything the journal kept about one request: line, status, error, who, and the bodies. */
+export function requestPage(entry: JournalEntry, width: number, now: number): RowSource {
+  const head: StyledLine[] = [
+    [seg(` ${entry.kind === 'webhook' ? 'WEBHOOK' : 'REQUEST'} `, { inverse: true, bold: true }), seg(` #${entry.id}  `), seg(String(entry.status || '---'), { color: httpStatusColour(entry.status), bold: true })],
+    ...field('Method', entry.method, width, { bold: true }),
+    ...field('Path', entry.path, width, { bold: true }),
+    ...(entry.query ? field('Query', entry.query, width) : []),
+    ...field('Status', String(entry.status || 'no answer'), width, { color: httpStatusColour(entry.status), bold: true }),
+    ...field('Duration', duration(entry.duration_ms), width),
+    ...field('Time', detailTime(entry.at, now), width),
+    ...(entry.error_code ? field('Error', entry.error_code, width, { color: httpStatusColour(entry.status), bold: true }) : []),
+    ...(entry.error_message ? field('Message', entry.error_message, width) : []),
+    ...field('Account', entry.account ?? '—', width),
+    ...field('Key', entry.key ?? '(none sent)', width),
+  ]
+  const blocks: Block[] = [{ kind: 'rows', rows: head }]
+  blocks.push({ kind: 'rows', rows: [section('Request body', width)] })
+  blocks.push(entry.request_body ? { kind: 'text', text: prettyBody(entry.request_body) } : { kind: 'rows', rows: [[seg('(none)', { dim: true })]] })
+  if (entry.response_body) {
+    blocks.push({ kind: 'rows', rows: [section('Answer body', width)] }, { kind: 'text', text: prettyBody(entry.response_body) })
+  }
+  return new RowSource(blocks, width)
+}
