@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
+import { maskKey } from '../../src/domain/plans.js'
 import { auth } from '../helpers.js'
 import { KEYS, mountUi, SAMPLES } from './ui-harness.js'
 
@@ -37,12 +38,12 @@ describe('requests view', () => {
     await app.call('POST', '/email/send', SAMPLES.email, auth('test_pro', { prefer: 'code=500' }))
     const frame = await app.waitFor((f) => f.includes('internal_error'))
     expect(frame).toMatch(/GET\s+\/v1\/subscribers\s+401\s.*unauthorized/)
-    expect(frame).toMatch(/GET\s+\/v1\/subscribers\s+200\s/)
+    expect(frame).toMatch(/GET\s+\/v1\/subscribers\?limit=2\s+200\s/)
     expect(frame).toMatch(/POST\s+\/v1\/email\/send\s+500\s.*internal_error/)
     // The list moves like the outbox.
     await app.press('j')
     expect(frame.split('\n').some((l) => l.startsWith('› ') && l.includes('500'))).toBe(true)
-    expect(app.frame().split('\n').find((l) => l.startsWith('› '))).toMatch(/GET\s+\/v1\/subscribers\s+200/)
+    expect(app.frame().split('\n').find((l) => l.startsWith('› '))).toMatch(/GET\s+\/v1\/subscribers\?limit=2\s+200/)
   })
 })
 
@@ -92,7 +93,7 @@ describe('a request, opened', () => {
     expect(real).toMatch(/Path\s+\/v1\/sms\/send/)
     expect(real).toMatch(/Status\s+400/)
     expect(real).toMatch(/Error\s+invalid_phone/)
-    expect(real).toMatch(/Key\s+test\S+/)
+    expect(real).toContain(`Key       ${maskKey('test_pro')}`)
   })
 
   it('e shows errors only, and again every request', async () => {
