@@ -283,7 +283,9 @@ describe.skipIf(chromiumMissing)('web inbox behind an admin token', () => {
     const tokenHeaders: (string | undefined)[] = []
     page.on('request', (request) => {
       urls.push(request.url())
-      if (new URL(request.url()).pathname.startsWith('/__sandbox/') && !request.url().includes('/__sandbox/ui/')) tokenHeaders.push(request.headers()['x-sendbox-admin-token'])
+      const { pathname } = new URL(request.url())
+      // The page's own calls (not its files, nor the preview the iframe loads with its preview token).
+      if (pathname.startsWith('/__sandbox/') && !pathname.startsWith('/__sandbox/ui/') && !pathname.endsWith('/html')) tokenHeaders.push(request.headers()['x-sendbox-admin-token'])
     })
     await page.goto(`${server.url}/__sandbox/ui/`)
     const dialog = page.getByRole('dialog', { name: 'Admin token required' })
@@ -306,7 +308,19 @@ describe.skipIf(chromiumMissing)('web inbox behind an admin token', () => {
     await page.reload()
     await page.locator('#message-list [role=option]', { hasText: 'Behind a token' }).waitFor()
     expect(await dialog.isVisible()).toBe(false)
+    // The email preview frames its HTML with the message's preview token (an iframe sends no header).
+    const mail = await fetch(`${server.url}/v1/email/send`, {
+      method: 'POST',
+      headers: { Authorization: 'Bearer test_pro', 'Content-Type': 'application/json' },
+      body: JSON.stringify({ to: 'ana@example.com', subject: 'Guarded preview', html: '<h1>Behind the token</h1>' }),
+    })
+    expect(mail.status).toBe(200)
+    await page.locator('#message-list [role=option]', { hasText: 'Guarded preview' }).click()
+    const frame = page.frameLocator('iframe[title="Email HTML preview"]')
+    await expect.poll(() => frame.locator('h1').textContent(), { timeout: 5_000 }).toBe('Behind the token')
+    expect(await page.locator('iframe[title="Email HTML preview"]').getAttribute('src')).toMatch(/\/html\?token=pvw_/)
+
     expect(urls.filter((url) => url.includes('letmein'))).toEqual([])
-    expect(tokenHeaders.at(-1)).toBe('letmein-4c1e')
+    expect(tokenHeaders.at(-1)).toBe('letmein-4c1e') // the /preview call, the last of the page's own
   })
 })

@@ -57,12 +57,12 @@ export function summarize(message: CapturedMessage): MessageSummary {
   }
   switch (message.channel) {
     case 'email': {
-      const { request: _request, email, preview_token: _token, ...rest } = message
+      const { request: _request, email, ...rest } = message
       return { ...rest, ...extras, email: { from: email.from, subject: email.subject } }
     }
     case 'sms':
     case 'whatsapp': {
-      const { request: _request, preview_token: _token, ...rest } = message
+      const { request: _request, ...rest } = message
       return { ...rest, ...extras } as MessageSummary
     }
   }

@@ -30,7 +30,8 @@ function useMessage(id: string): { message: CapturedMessage | null; error: strin
       })
     const stop = onSandboxEvent((event) => {
       if (event.type === 'message.status' && event.message.message_id === id) {
-        setMessage((current) => (current ? { ...event.message, preview_token: current.preview_token } : current))
+        // Status fields only: the stream's copy may be a summary (no email HTML, no request).
+        setMessage((current) => (current ? { ...current, status: event.message.status, reason: event.message.reason, status_history: event.message.status_history } : current))
       }
     })
     return () => {
@@ -149,11 +150,25 @@ function EmailView({ message }: { message: EmailMessage }) {
   const [tab, setTab] = useState<EmailTab>('html')
   const [width, setWidth] = useState<'desktop' | 'mobile'>('desktop')
   const [remote, setRemote] = useState(false)
-  useEffect(() => setRemote(false), [message.message_id])
+  // Behind an admin token the iframe (which cannot send a header) needs the message's preview token.
+  const [preview, setPreview] = useState<{ token: string | null; error: string | null }>({ token: null, error: null })
+  useEffect(() => {
+    setRemote(false)
+    setPreview({ token: null, error: null })
+    if (!needsAdminToken()) return
+    const controller = new AbortController()
+    call<{ token: string }>('GET', `/__sandbox/messages/${encodeURIComponent(message.message_id)}/preview`, undefined, controller.signal)
+      .then((answer) => setPreview({ token: answer.token, error: null }))
+      .catch((e: Error) => {
+        if (e.name !== 'AbortError') setPreview({ token: null, error: e.message })
+      })
+    return () => controller.abort()
+  }, [message.message_id])
   const links = message.links
   const remoteRefs = useMemo(() => hasRemoteContent(message.email.html), [message.email.html])
   const query = new URLSearchParams()
-  if (message.preview_token) query.set('token', message.preview_token)
+  const token = preview.token
+  if (token) query.set('token', token)
   if (remote) query.set('remote', '1')
   const src = `/__sandbox/messages/${encodeURIComponent(message.message_id)}/html${query.size ? `?${query}` : ''}`
   const tabs: { id: EmailTab; label: string }[] = [
@@ -191,10 +206,9 @@ function EmailView({ message }: { message: EmailMessage }) {
                 </p>
               ) : null}
             </div>
-            {needsAdminToken() && !message.preview_token ? (
-              // The iframe cannot send the admin token (a header); it needs the message's preview token.
-              <p class="error" role="alert">
-                This server needs the admin token for previews and gave no preview token for this message, so the HTML cannot be shown here. The Source and Text tabs still work.
+            {needsAdminToken() && !token ? (
+              <p class={preview.error ? 'error' : 'muted'} role={preview.error ? 'alert' : 'status'}>
+                {preview.error ? `The preview needs a preview token, which the server refused: ${preview.error}. The Source and Text tabs still work.` : 'Opening the preview…'}
               </p>
             ) : (
               <div class={`frame-wrap width-${width}`}>

@@ -14,11 +14,8 @@ import type { SandboxEvent } from '../../domain/events.js'
 
 export type { Channel, JournalEntry, MessageStatus, SandboxEvent, StatusChange }
 
-/**
- * One captured message as `GET /__sandbox/messages/{id}` answers it; `preview_token`, when the
- * server adds it, opens the HTML preview without the admin token (never the admin token itself).
- */
-export type CapturedMessage = DomainMessage & { preview_token?: string }
+/** One captured message as `GET /__sandbox/messages/{id}` answers it. */
+export type CapturedMessage = DomainMessage
 
 /** One row of `GET /__sandbox/messages`: no request body, no email HTML, text capped. */
 export type MessageSummary = CapturedMessageSummary
