@@ -77,9 +77,22 @@ const key = sandbox.keys.find((k) => k.key === 'test_pro')
 
 function captureEmail(html, subject) {
   const body = { to: 'qa@example.com', subject, html }
-  const started = performance.now()
-  const message = sandbox.outbox.capture(emailChannel.capture(key, body, body, () => 1))
-  return { message, captureMs: performance.now() - started }
+  return sandbox.outbox.capture(emailChannel.capture(key, body, body, () => 1))
+}
+
+/**
+ * A captured email whose text and links are given as they are, not extracted: this measures the
+ * UI with the worst the domain can hand it, whatever extraction costs (measured by the domain's own
+ * benchmarks; a 1 MiB single-word line is not capturable in reasonable time today, see the report).
+ */
+function hostileEmail(subject, text, links) {
+  const small = { to: 'qa@example.com', subject, html: '<p>x</p>' }
+  const input = emailChannel.capture(key, small, small, () => 1)
+  input.text = text
+  input.links = links
+  input.codes = ['482913']
+  input.email = { ...input.email, html: `<pre>${text}</pre>` }
+  return sandbox.outbox.capture(input)
 }
 
 const stdout = new FakeTty()
@@ -132,13 +145,15 @@ async function probeWhile(during, everyMs = 5) {
 }
 
 const onlyFirst = process.argv.includes('--first')
+const LINKS = Array.from({ length: 10_000 }, (_, i) => `https://example.com/l/${i}?t=${'abcdef'.repeat(8)}`)
 const hostile = [
-  ['1 MiB of non-breaking spaces', `<p>start ${'\u00a0'.repeat(1 << 20)} end</p>`],
-  ['1 MiB single line', `<p>start${'x'.repeat(1 << 20)}end</p>`],
-  ['10,000 links', `<p>start</p>${Array.from({ length: 10_000 }, (_, i) => `<a href="https://example.com/l/${i}?t=${'abcdef'.repeat(8)}">link ${i}</a> `).join('')}<p>end</p>`],
-  ['1 MiB of emoji and CJK', `<p>start ${'😀日本語 👨‍👩‍👧 e\u0301 '.repeat(1 << 15)} end</p>`],
+  ['1 MiB of non-breaking spaces', `start ${'\u00a0'.repeat(1 << 20)} end`, []],
+  ['1 MiB single line', `start${'x'.repeat(1 << 20)}end`, []],
+  ['10,000 links', `start\n${LINKS.map((url, i) => `link ${i} [${url}]`).join(' ')}\nend`, LINKS],
+  ['1 MiB of emoji and CJK', `start ${'😀日本語 👨‍👩‍👧 e\u0301 '.repeat(1 << 15)} end`, []],
 ]
 
+const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 const rows = []
 await sleep(300)
 // Warm-up: one small message with the same kinds of characters opened and closed (first-use costs:
@@ -147,13 +162,12 @@ await sleep(300)
   captureEmail(`<p>warm \u00a0 😀 日本 e\u0301 <a href="https://example.com/w">w</a></p>`, 'warm-up')
   await keyUntil('g', (f) => f.includes('warm-up'))
   await keyUntil('\r', (f) => f.includes('── Text'))
-  await keyUntil('G', () => true).catch(() => 0)
+  await keyUntil('G', () => true, 2_000).catch(() => 0)
   await keyUntil('\u001B', (f) => f.includes('SUBJECT / TEXT / TEMPLATE'))
 }
-for (const [name, html] of onlyFirst ? hostile.slice(0, 1) : hostile) {
+for (const [name, text, links] of onlyFirst ? hostile.slice(0, 1) : hostile) {
   sandbox.outbox.clear()
-  const { message, captureMs } = captureEmail(html, name)
-  process.stderr.write(`${name}: captured in ${captureMs.toFixed(0)} ms\n`)
+  const message = hostileEmail(name, text, links)
   await keyUntil('g', (f) => f.includes(name) && f.includes('1 of 1'))
   let openMs = 0
   const whileOpen = await probeWhile(async () => {
@@ -162,12 +176,13 @@ for (const [name, html] of onlyFirst ? hostile.slice(0, 1) : hostile) {
   })
   // To the end: everything wrapped, in slices, while the API keeps answering.
   let endMs = 0
+  const scrolls = []
   const whileWrapping = await probeWhile(async () => {
-    endMs = await keyUntil('G', (f) => /\bend\b|l\/9999\?/.test(f) && /of [\d,]+ {2}\?/.test(f), 120_000)
-    for (let i = 0; i < (quick ? 10 : 40); i++) await keyUntil('k', () => true)
+    endMs = await keyUntil('G', (f) => /end\s*$|l\/9999\?/m.test(f) && /of [\d,]+ {2}\?/.test(f), 120_000)
+    for (let i = 0; i < (quick ? 10 : 40); i++) scrolls.push(await keyUntil('k', () => true))
   })
   await keyUntil('\u001B', (f) => f.includes('SUBJECT / TEXT / TEMPLATE'))
-  rows.push({ name, chars: message.text.length, links: message.links.length, captureMs, openMs, endMs, whileOpen, whileWrapping })
+  rows.push({ name, chars: message.text.length, links: message.links.length, openMs, endMs, scrollMs: med(scrolls), whileOpen, whileWrapping })
   process.stderr.write(`${name}: open ${openMs.toFixed(1)} ms, all wrapped ${endMs.toFixed(0)} ms, API p99 ${whileOpen.p99.toFixed(1)} / ${whileWrapping.p99.toFixed(1)} ms, max ${Math.max(whileOpen.max, whileWrapping.max).toFixed(1)} ms\n`)
 }
 
@@ -187,7 +202,6 @@ search.push(await keyUntil('/', (f) => f.includes('/')))
 for (const c of 'needle') search.push(await keyUntil(c, () => true))
 search.push(await keyUntil('\r', (f) => f.includes('1 of 10,000')))
 const openList = await keyUntil('\r', (f) => f.includes('The needle') && f.includes('Text (v'))
-const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 instance.unmount()
 await running.close()
 sandbox.dispose()
@@ -198,9 +212,9 @@ const lines = [
   '',
   `Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, load ${loadavg().map((l) => l.toFixed(1)).join(' ')}, ${new Date().toISOString()}. UI at 100×30, React production build; API: GET /__sandbox/health over HTTP every 5 ms, same process.`,
   '',
-  '| message | text chars | links | capture (domain) ms | open detail ms | wrap all (G) ms | API p50 / p99 / max ms while open | API p50 / p99 / max ms while wrapping and scrolling |',
+  '| message | text chars | links | open detail ms | wrap all (G) ms | scroll key ms | API p50 / p99 / max ms while open | API p50 / p99 / max ms while wrapping and scrolling |',
   '|---|---:|---:|---:|---:|---:|---|---|',
-  ...rows.map((r) => `| ${r.name} | ${r.chars.toLocaleString('en-US')} | ${r.links.toLocaleString('en-US')} | ${fmt(r.captureMs)} | **${fmt(r.openMs)}** | ${fmt(r.endMs)} | ${fmt(r.whileOpen.p50)} / ${fmt(r.whileOpen.p99)} / **${fmt(r.whileOpen.max)}** | ${fmt(r.whileWrapping.p50)} / ${fmt(r.whileWrapping.p99)} / **${fmt(r.whileWrapping.max)}** |`),
+  ...rows.map((r) => `| ${r.name} | ${r.chars.toLocaleString('en-US')} | ${r.links.toLocaleString('en-US')} | **${fmt(r.openMs)}** | ${fmt(r.endMs)} | ${fmt(r.scrollMs)} | ${fmt(r.whileOpen.p50)} / ${fmt(r.whileOpen.p99)} / **${fmt(r.whileOpen.max)}** | ${fmt(r.whileWrapping.p50)} / ${fmt(r.whileWrapping.p99)} / **${fmt(r.whileWrapping.max)}** |`),
   '',
   `10,000 messages: ${fmt(med(moves))} ms per move (median of ${moves.length}, max ${fmt(Math.max(...moves))}), ${fmt(med(search))} ms per search key (max ${fmt(Math.max(...search))}), ${fmt(openList)} ms to open a message from the filtered list.`,
   '',

@@ -21,6 +21,7 @@ import {
 import { journalEntrySchema } from '../src/schemas/journal.js'
 import { pageOf, paginated } from '../src/schemas/pagination.js'
 import { enumParam, flagParam, pageQuery, sinceParam, textParam } from '../src/schemas/query.js'
+import { previewBanner, previewHeaders, withBanner } from './preview-policy.js'
 import { controlRoute, type Route } from './route.js'
 
 const messageNotFound = (id: string) =>
@@ -48,22 +49,6 @@ export function filterOf(query: Partial<Record<keyof typeof outboxFilterQuery, u
     if (value !== undefined && name in outboxFilterQuery) filter[name] = value
   }
   return filter as OutboxFilter
-}
-
-/**
- * The headers of an email preview: the HTML is the sender's, so it never runs on the sandbox's
- * origin (`sandbox`), loads nothing remote unless asked (`?remote=1`: a remote image tells the
- * sender who read the mail and when), ignores `<base>`, and only the sandbox's own pages may frame it.
- */
-function previewHeaders({ remote }: { remote: boolean }): Record<string, string> {
-  const web = remote ? ' https: http:' : ''
-  return {
-    'Content-Type': 'text/html; charset=utf-8',
-    'Content-Security-Policy': ['sandbox', "default-src 'none'", `img-src data: cid:${web}`, `style-src 'unsafe-inline'${web}`, `font-src data:${web}`, "base-uri 'none'", "frame-ancestors 'self'"].join('; '),
-    'X-Content-Type-Options': 'nosniff',
-    'Referrer-Policy': 'no-referrer',
-    'Cache-Control': 'no-store',
-  }
 }
 
 /** OpenAPI documents, one per base URL, built on first request (a few milliseconds) and kept. */
@@ -157,10 +142,15 @@ export const sandboxControlRoutes: Route[] = [
       remote: flagParam('remote', 'Let the email load images, styles and fonts from http(s) URLs (blocked by default).'),
     },
     response: { html: true },
-    resolve: ({ sandbox, params, query }) => {
+    resolve: ({ sandbox, params, query, url }) => {
       const message = sandbox.outbox.get(params.id)
       if (message?.channel !== 'email') throw messageNotFound(params.id)
-      return new Response(message.email.html, { status: 200, headers: previewHeaders({ remote: query.remote === true }) })
+      const remote = query.remote === true
+      const withRemote = new URL(url)
+      withRemote.searchParams.set('remote', '1')
+      // The banner links to the same URL with remote=1 (token kept), relative so it stays on this origin.
+      const banner = previewBanner(remote, `${withRemote.pathname}${withRemote.search}`)
+      return new Response(withBanner(message.email.html, banner), { status: 200, headers: previewHeaders({ remote }) })
     },
   }),
   controlRoute({

@@ -24,6 +24,8 @@ const { values } = parseArgs({
     concurrency: { type: 'string', default: '32' },
     'sample-ms': { type: 'string', default: '2000' },
     'abuse-only': { type: 'boolean', default: false },
+    /** 900 KB emails sent against the outbox byte budget in the hostile phase. */
+    flood: { type: 'string', default: '1500' },
     /** Run bin/sendbox.ts through tsx instead of the built bundle (to measure a tree whose bundle is broken). */
     'from-source': { type: 'boolean', default: false },
   },
@@ -31,6 +33,7 @@ const { values } = parseArgs({
 const TOTAL = Number(values.requests)
 const CONCURRENCY = Number(values.concurrency)
 const SAMPLE_MS = Number(values['sample-ms'])
+const FLOOD = Number(values.flood)
 /** Distinct emails the creates cycle through: the first pass creates them, later passes are duplicate_email. */
 const EMAIL_POOL = 5_000
 
@@ -175,7 +178,7 @@ async function hostilePhase(): Promise<void> {
   let worst = 0
   let sent = 0
   const flood = Array.from({ length: 8 }, async () => {
-    while (sent < 6_000 && !serverDied) {
+    while (sent < FLOOD && !serverDied) {
       const i = sent++
       let answer: { status: number; body: string }
       try {
@@ -196,7 +199,7 @@ async function hostilePhase(): Promise<void> {
   worst = Math.max(worst, rssMb())
   const listing = await send({ kind: 'list', method: 'GET', path: '/__sandbox/messages?limit=100', headers: {}, status: 200 })
   const health = JSON.parse((await send({ kind: 'health', method: 'GET', path: '/__sandbox/health', headers: {}, status: 200 })).body) as Record<string, unknown>
-  console.log(`  6,000 emails of 900 KB (5.3 GB) in ${((performance.now() - floodStarted) / 1000).toFixed(0)} s: server RSS max ${worst} MB, now ${rssMb()} MB; outbox ${health.messages} kept, ${health.messages_evicted} evicted; GET /__sandbox/messages?limit=100 → ${listing.status}, ${(Buffer.byteLength(listing.body) / 1024).toFixed(0)} KiB`)
+  console.log(`  ${FLOOD.toLocaleString('en-US')} emails of 900 KB (${(FLOOD * 0.9 / 1024).toFixed(1)} GB) in ${((performance.now() - floodStarted) / 1000).toFixed(0)} s: server RSS max ${worst} MB, now ${rssMb()} MB; outbox ${health.messages} kept, ${health.messages_evicted} evicted; GET /__sandbox/messages?limit=100 → ${listing.status}, ${(Buffer.byteLength(listing.body) / 1024).toFixed(0)} KiB`)
 }
 
 await hostilePhase()

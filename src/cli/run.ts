@@ -5,12 +5,8 @@ import { helpText, parseCli, UsageError, type CliSettings } from './options.js'
 import { VERSION } from '../version.js'
 import { newId } from '../domain/random.js'
 import { buildOpenApiDocument } from '../openapi.js'
-
-/** True where Ink would refuse to render live (the same test as its is-in-ci dependency). */
-function isCi(env: NodeJS.ProcessEnv): boolean {
-  const set = (name: string) => name in env && env[name] !== '0' && env[name] !== 'false'
-  return set('CI') || set('CONTINUOUS_INTEGRATION')
-}
+// Ink's own CI test: where it is true Ink draws nothing live, so the CLI logs lines instead.
+import isInCi from 'is-in-ci'
 
 /** True for addresses only this machine can reach. */
 export function isLoopbackHost(host: string): boolean {
@@ -96,7 +92,7 @@ export async function runCli(argv: string[], io = { stdout: process.stdout, stde
   }
   // The terminal UI takes the screen only on a TTY; `--no-ui` or a pipe keeps one log line per request.
   // Ink draws nothing live when CI is set (is-in-ci): a CI job on a TTY gets log lines instead of a blank screen.
-  const useUi = settings.ui && io.stdout.isTTY === true && !isCi(io.env)
+  const useUi = settings.ui && io.stdout.isTTY === true && !isInCi
   let logging = !useUi
   // The log's reader going away (`sendbox | head`, a parent that closed the pipe) must not take
   // the server down with an EPIPE: stop logging, keep serving.

@@ -38,7 +38,7 @@ export const EMAIL_PATTERN = /^(?=[^@]{1,64}@)(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_
 export function emailAddress(field: string) {
   return z
     .string()
-    .max(254, { error: `\`${field}\` is not a valid email address: it is longer than 254 characters.` })
+    .max(254, { abort: true, error: `\`${field}\` is not a valid email address: it is longer than 254 characters.` })
     .regex(EMAIL_PATTERN, { error: `\`${field}\` is not a valid email address. Send an address like ana@example.com (local part at most 64 characters; domain labels at most 63, not starting or ending with "-").` })
     .meta({ format: 'email' })
 }

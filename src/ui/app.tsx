@@ -45,8 +45,8 @@ const messageIdOf = (m: CapturedMessage) => m.message_id
 const requestIdOf = (e: JournalEntry) => String(e.id)
 /** Wrapping beyond the screen happens in slices of this many milliseconds, between other work (API requests). */
 const SLICE_MS = 8
-/** How often, at most, background wrapping redraws (the footer's row count). */
-const PROGRESS_MS = 250
+/** How often, at most, background wrapping redraws (the footer's row count): each redraw is a whole Ink frame. */
+const PROGRESS_MS = 1_000
 
 type Keys = ReadonlyArray<readonly [string, string]>
 const OUTBOX_KEYS: Keys = [['↑↓', 'move'], ['⏎', 'open'], ['/', 'search'], ['s', 'status'], ['1 2 3 0', 'channel'], ['c', 'clear'], ['r', 'reset'], ['Tab', 'requests']]

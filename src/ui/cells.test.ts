@@ -16,6 +16,7 @@ describe('cell widths', () => {
     expect(cellWidth('a\u001bb')).toBe(3)
     expect(printable('x\ud800y')).toBe('x\ufffdy')
     expect(printable('😀')).toBe('😀')
+    expect(printable('a\u00a0b')).toBe('a b')
   })
 })
 
@@ -29,12 +30,10 @@ describe('fitCells', () => {
     expect(padCells('日本', 5)).toBe('日本 ')
   })
 
-  it('looks only at what can show: a 1 MiB value costs a row', () => {
-    const started = performance.now()
-    for (let i = 0; i < 100; i++) fitCells('\u00a0'.repeat(1 << 20), 40)
-    // Generous: this is about not being linear in the value (a full scan is ~10 ms a call).
-    expect(performance.now() - started).toBeLessThan(500)
+  it('looks only at what can show: a cluster bomb in a value still gives a short cell', () => {
+    // How fast this is, is the benchmark's business (bench/ui-hostile.mjs); here: bounded output.
     expect(fitCells(`e${'\u0301'.repeat(100_000)}`, 10).length).toBeLessThan(200)
+    expect(fitCells('\u00a0'.repeat(1 << 20), 40)).toBe(`${' '.repeat(39)}…`)
   })
 })
 

@@ -127,11 +127,14 @@ export function cellWidth(text: string): number {
 /**
  * Client text is untrusted: a subject carrying `ESC[2J` or an OSC sequence must not drive the
  * terminal, and a newline must not break a row. Control characters (C0, DEL, C1, line and
- * paragraph separators) become spaces; lone surrogates become U+FFFD. One linear pass.
+ * paragraph separators) become spaces; lone surrogates become U+FFFD. A no-break space is drawn
+ * as the space it looks like (it still does not break when wrapping, which happens before): rows
+ * of plain ASCII take Ink's fast path, where rows of U+00A0 went through `Intl.Segmenter` on
+ * every frame. One linear pass.
  */
 export function printable(text: string): string {
   // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, (c) =>
+  return text.replace(/[\u0000-\u001f\u007f-\u00a0\u2028\u2029]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, (c) =>
     c.charCodeAt(0) >= 0xd800 ? '\ufffd' : ' ')
 }
 

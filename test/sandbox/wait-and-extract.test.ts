@@ -247,3 +247,18 @@ describe('admin token, in-process', () => {
     expect(() => createSandbox({ adminToken: 'adm_ok' }).dispose()).not.toThrow()
   })
 })
+
+describe('HTML preview', () => {
+  it('blocks remote content with a one-line banner inside the body, and ?remote=1 lifts both', async () => {
+    const { message_id } = await (await api.call('POST', '/email/send', { to: 'a@example.com', subject: 's', html: '<!doctype html><html><body><p>Hi</p><img src="https://t.test/p.png"></body></html>' })).json()
+    const origin = new URL(api.base).origin
+    const blocked = await fetch(`${origin}/__sandbox/messages/${message_id}/html`)
+    expect(blocked.headers.get('content-security-policy')).toContain('img-src data: cid;'.replace(';', ''))
+    const html = await blocked.text()
+    expect(html.startsWith('<!doctype html><html><body><div data-sendbox-banner')).toBe(true)
+    expect(html).toContain(`href="/__sandbox/messages/${message_id}/html?remote=1"`)
+    const allowed = await fetch(`${origin}/__sandbox/messages/${message_id}/html?remote=1`)
+    expect(allowed.headers.get('content-security-policy')).toContain('https:')
+    expect(await allowed.text()).toBe('<!doctype html><html><body><p>Hi</p><img src="https://t.test/p.png"></body></html>')
+  })
+})

@@ -71,7 +71,7 @@ describe('detail view', () => {
     expect(linksOf(frame)).toEqual(['https://example.com/start'])
     // The URL really serves the email.
     const html = await fetch(`https://api.sendbox.test/__sandbox/messages/${id}/html?token=${token}`)
-    expect(await html.text()).toBe(SAMPLES.email.html)
+    expect(await html.text()).toContain(SAMPLES.email.html)
   })
 
   it('lists every link in full, wrapped and never cut, and shows the codes, at 80 columns', async () => {
@@ -148,7 +148,7 @@ describe('detail view', () => {
   })
 
   it('o opens the preview (with its token) in the browser, and prints the URL in full when there is none', async () => {
-    app = mountUi({ columns: 60, rows: 30, browser: false })
+    app = mountUi({ columns: 60, rows: 30, browser: false, adminToken: 'adm_9f8e7d6c5b4a39281706f5e4d3c2b1a0' })
     const id = await app.send('email', RESET)
     await app.waitFor((f) => f.includes('Reset your'))
     await app.press(KEYS.enter, 'o')
@@ -157,6 +157,11 @@ describe('detail view', () => {
     const frame = await app.waitFor((f) => f.includes('No browser to open here.'), 'the no-browser notice')
     const footer = frame.split('\n').slice(frame.split('\n').findIndex((l) => l.startsWith('No browser'))).join('')
     expect(footer).toContain(url)
+    // /__sandbox needs the admin token here, and the preview URL opens without it.
+    expect((await fetch(`https://api.sendbox.test/__sandbox/messages/${id}`)).status).toBe(401)
+    const preview = await fetch(url)
+    expect(preview.status).toBe(200)
+    expect(await preview.text()).toContain('<h1>Password Reset</h1>')
   })
 
   it('1–9 open link N; y copies the first code; Y then a digit copies that link; the footer says so', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { previewBanner, previewHeaders, REMOTE_BLOCKED_TEXT } from './preview-policy.js'
+import { previewBanner, previewHeaders, REMOTE_BLOCKED_TEXT, withBanner } from './preview-policy.js'
 
 describe('preview policy', () => {
   it('blocks remote content by default, ignores <base>, lets only the sandbox frame it', () => {
@@ -20,5 +20,11 @@ describe('preview policy', () => {
     expect(previewBanner(false)).not.toMatch(/<script/i)
     expect(previewBanner(true)).toBe('')
     expect(previewBanner(false, '/__sandbox/messages/msg_1/html?token=a"b&remote=1')).toContain('href="/__sandbox/messages/msg_1/html?token=a&quot;b&amp;remote=1"')
+  })
+
+  it('puts the banner inside <body>, never before a doctype (quirks mode)', () => {
+    expect(withBanner('<!doctype html><html><body class="x"><p>Hi</p></body></html>', '<div>B</div>')).toBe('<!doctype html><html><body class="x"><div>B</div><p>Hi</p></body></html>')
+    expect(withBanner('<p>Hi</p>', '<div>B</div>')).toBe('<div>B</div><p>Hi</p>')
+    expect(withBanner('<p>Hi</p>', '')).toBe('<p>Hi</p>')
   })
 })

@@ -63,6 +63,16 @@ export function previewBanner(remote: boolean, remoteHref?: string): string {
   return `<div data-sendbox-banner role="status" style="font:13px/1.4 system-ui,sans-serif;background:#fff4d6;color:#4a3b00;border-bottom:1px solid #e6d38a;padding:6px 10px;margin:0 0 8px">Remote content blocked — add ${switchText} to load it</div>`
 }
 
+/**
+ * The email's HTML with the banner inside its `<body>` (or first, when it has none): put before
+ * a `<!doctype html>`, it would switch the page to quirks mode and change how the email renders.
+ */
+export function withBanner(html: string, banner: string): string {
+  if (banner === '') return html
+  const body = /<body\b[^<>]{0,2048}>/i.exec(html)
+  return body ? html.slice(0, body.index + body[0].length) + banner + html.slice(body.index + body[0].length) : banner + html
+}
+
 function escapeAttribute(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
 }
