@@ -194,12 +194,10 @@ function EmailView({ message }: { message: EmailMessage }) {
                 </button>
               </div>
               {remoteRefs && !remote ? (
-                <p class="remote-note" role="status">
-                  Remote content is blocked.{' '}
-                  <button type="button" class="small" onClick={() => setRemote(true)}>
-                    Load remote content
-                  </button>
-                </p>
+                // The preview itself says remote content is blocked (the server's banner); the button loads it.
+                <button type="button" class="small" onClick={() => setRemote(true)}>
+                  Load remote content
+                </button>
               ) : remote ? (
                 <p class="remote-note" role="status">
                   Remote content loaded.
