@@ -4,6 +4,7 @@ import { runApiRequest, runControlRequest } from './guard.js'
 import type { Route } from './route.js'
 import { compilePath, RouteHandler, type PathMatcher } from './route-handler.js'
 import { ROUTES } from './routes.js'
+import { webInboxHandlers } from './web-inbox.js'
 
 /** Where the sandbox's controls live, besides the origin's `/__sandbox`. */
 export const CONTROLS_PREFIX = '/__sandbox'
@@ -101,6 +102,7 @@ export function createHandlers(sandbox: SandboxState): HttpHandler[] {
   })
   const isControlPath = (pathname: string) => prefixes.some((prefix) => underPrefix(pathname, prefix))
   handlers.push(
+    ...webInboxHandlers(sandbox), // `/` and `/__sandbox/ui/`: before the catch-alls, so no admin guard (the page holds no data)
     new RouteHandler(undefined, base.origin, `${base.origin}${CONTROLS_PREFIX}/*`, (pathname) => (isControlPath(pathname) ? {} : undefined), ({ request }) => runControlRequest(sandbox, request, {}, undefined)),
     new RouteHandler(
       undefined,

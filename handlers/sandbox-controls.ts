@@ -155,6 +155,20 @@ export const sandboxControlRoutes: Route[] = [
   }),
   controlRoute({
     method: 'GET',
+    path: '/__sandbox/messages/{id}/preview',
+    operationId: 'getCapturedMessagePreview',
+    summary: 'The preview token and URL of a captured email',
+    description: 'What the web inbox frames when an admin token is required: an iframe cannot send the token header, so it loads `html_url`, whose message-scoped `token` opens this one preview and nothing else.',
+    response: z.object({ token: z.string(), html_url: z.string() }).meta({ id: 'EmailPreview' }),
+    resolve: ({ sandbox, params }) => {
+      const message = sandbox.outbox.get(params.id)
+      const token = message?.channel === 'email' ? sandbox.outbox.previewToken(params.id) : undefined
+      if (token === undefined) throw messageNotFound(params.id)
+      return { body: { token, html_url: `/__sandbox/messages/${encodeURIComponent(params.id)}/html?token=${encodeURIComponent(token)}` } }
+    },
+  }),
+  controlRoute({
+    method: 'GET',
     path: '/__sandbox/requests',
     operationId: 'listRequests',
     summary: 'The request journal, newest first',

@@ -7,6 +7,7 @@
  *   script can use V8's code cache on Node 20; an ES module cannot);
  * - sendbox-ui.mjs: the terminal UI, an ES module (ink is ESM-only), loaded lazily;
  * - sendbox.js: the small loader (scripts/cli-loader.mjs), over tsc's output of bin/sendbox.ts.
+ * First it builds the web inbox into dist/web (scripts/build-web.mjs).
  * Then runs `sendbox --version` once, which writes the code cache. The library entry
  * (dist/src/index.js) stays unbundled.
  */
@@ -15,6 +16,7 @@ import { spawnSync } from 'node:child_process'
 import { chmodSync, copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { buildWebInbox } from './build-web.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const outdir = join(root, 'dist/bin')
@@ -29,6 +31,9 @@ const common = {
   legalComments: 'none',
   logLevel: 'warning',
 }
+
+// The web inbox (dist/web): the CLI bundle below serves it, so it comes first.
+await buildWebInbox(root)
 
 // The terminal UI: an ES module importing ink and react from node_modules, as before.
 await build({
@@ -56,6 +61,16 @@ const result = await build({
       name: 'lazy-ui',
       setup(b) {
         b.onResolve({ filter: /^\.\.\/ui\/render\.js$/ }, () => ({ path: UI_TOKEN, external: true }))
+      },
+    },
+    {
+      // The web inbox's files are imported when first asked for, through the loader, from dist/web.
+      name: 'web-assets',
+      setup(b) {
+        b.onLoad({ filter: /[\\/]src[\\/]web[\\/]server[\\/]asset-source\.ts$/ }, () => ({
+          contents: 'export async function importWebAssets() { return (await globalThis.__sendboxImport("../web/assets.js")).assets }',
+          loader: 'js',
+        }))
       },
     },
   ],

@@ -132,6 +132,7 @@ export async function runCli(argv: string[], io = { stdout: process.stdout, stde
   const apiUrl = `${running.url}/v1`
   if (!useUi) {
     io.stdout.write(`sendbox ${VERSION} listening on ${apiUrl} (keys: ${sandbox.keys.map((k) => `${displayKey(k.key)}=${PLAN_NAMES[k.plan]}`).join(', ')})\n`)
+    io.stdout.write(`web inbox: ${running.url}/__sandbox/ui/\n`)
   }
   let stopping = false
   const shutdown = () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { encodeSms } from './sms-encoding.js'
+import { encodeSms, segmentSms } from './sms-encoding.js'
 
 describe('encodeSms', () => {
   it('fits 160 GSM-7 characters in one segment and splits 161 into 153-septet parts', () => {
@@ -31,5 +31,13 @@ describe('encodeSms', () => {
 
   it('treats the basic set, including Greek capitals and newlines, as GSM-7', () => {
     expect(encodeSms('ΔΦΓ\nHello @ £5 ¿ü?').encoding).toBe('GSM-7')
+  })
+
+  it('gives the text of each segment, never splitting an escape pair or a surrogate pair', () => {
+    expect(segmentSms('a'.repeat(161)).parts.map((p) => p.length)).toEqual([153, 8])
+    expect(segmentSms(`${'a'.repeat(152)}{${'b'.repeat(10)}`).parts).toEqual(['a'.repeat(152), `{${'b'.repeat(10)}`])
+    expect(segmentSms(`${'a'.repeat(66)}😀${'a'.repeat(3)}`).parts).toEqual(['a'.repeat(66), `😀aaa`])
+    expect(segmentSms('').parts).toEqual([])
+    expect(segmentSms('hi').parts).toEqual(['hi'])
   })
 })

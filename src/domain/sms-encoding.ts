@@ -24,27 +24,41 @@ export interface SmsEncoding {
  * or 67 per part, and a surrogate pair is never split.
  */
 export function encodeSms(text: string): SmsEncoding {
-  const chars = [...text]
-  const gsm = chars.every((c) => basic.has(c) || extension.has(c))
-  if (gsm) {
-    const widths = chars.map((c) => (extension.has(c) ? 2 : 1))
-    return { encoding: 'GSM-7', ...segment(widths, 160, 153), characters: chars.length }
-  }
-  const widths = chars.map((c) => c.length) // 2 for characters outside the BMP
-  return { encoding: 'UCS-2', ...segment(widths, 70, 67), characters: chars.length }
+  const { parts, ...encoding } = segmentSms(text)
+  return { ...encoding, segments: parts.length }
 }
 
-function segment(widths: number[], single: number, part: number): { units: number; segments: number } {
+/**
+ * {@link encodeSms} with the text of each segment, in order (the web inbox draws the boundaries
+ * with it). One rule for both, so the page and the API never disagree on a count.
+ * @example segmentSms('a'.repeat(161)).parts.map((p) => p.length) // [153, 8]
+ */
+export function segmentSms(text: string): Omit<SmsEncoding, 'segments'> & { parts: string[] } {
+  const chars = [...text]
+  const gsm = chars.every((c) => basic.has(c) || extension.has(c))
+  const widths = gsm
+    ? chars.map((c) => (extension.has(c) ? 2 : 1))
+    : chars.map((c) => c.length) // 2 for characters outside the BMP
+  const { units, parts } = gsm ? segment(chars, widths, 160, 153) : segment(chars, widths, 70, 67)
+  return { encoding: gsm ? 'GSM-7' : 'UCS-2', units, parts, characters: chars.length }
+}
+
+function segment(chars: string[], widths: number[], single: number, part: number): { units: number; parts: string[] } {
   const units = widths.reduce((sum, w) => sum + w, 0)
-  if (units <= single) return { units, segments: units === 0 ? 0 : 1 }
-  let segments = 1
+  if (units === 0) return { units, parts: [] }
+  if (units <= single) return { units, parts: [chars.join('')] }
+  const parts: string[] = []
+  let current = ''
   let used = 0
-  for (const width of widths) {
-    if (used + width > part) {
-      segments++
+  chars.forEach((c, i) => {
+    if (used + widths[i] > part) {
+      parts.push(current)
+      current = ''
       used = 0
     }
-    used += width
-  }
-  return { units, segments }
+    current += c
+    used += widths[i]
+  })
+  parts.push(current)
+  return { units, parts }
 }

@@ -1,0 +1,76 @@
+/** @jsxImportSource preact */
+/** The shell: header with navigation and the connection state, the current page, the dialog. */
+import { useEffect } from 'preact/hooks'
+import { adminToken, enterToken, forgetToken, probeAdminToken, setTokenPrompt } from './api.js'
+import { ControlsPage } from './controls-page.js'
+import { MessagesPage } from './messages-page.js'
+import { RequestsPage } from './requests-page.js'
+import { hrefOf, useRoute, type Page } from './router.js'
+import { connection, startLive, useStore } from './state.js'
+import { DialogHost, promptToken } from './widgets.js'
+
+const PAGES: { id: Page; label: string }[] = [
+  { id: 'messages', label: 'Messages' },
+  { id: 'requests', label: 'Requests' },
+  { id: 'controls', label: 'Controls' },
+]
+
+export function App() {
+  const route = useRoute()
+  const live = useStore(connection)
+  useEffect(() => {
+    setTokenPrompt(promptToken)
+    void probeAdminToken()
+    startLive()
+  }, [])
+  useEffect(() => {
+    document.title = `sendbox · ${PAGES.find((p) => p.id === route.page)?.label}`
+  }, [route.page])
+  return (
+    <>
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <header class="top">
+        <h1>
+          <span aria-hidden="true" class="logo">
+            ✉
+          </span>{' '}
+          sendbox
+        </h1>
+        <nav aria-label="Pages">
+          {PAGES.map((page) => (
+            <a key={page.id} href={hrefOf(page.id)} aria-current={route.page === page.id ? 'page' : undefined}>
+              {page.label}
+            </a>
+          ))}
+        </nav>
+        <p class={`live live-${live.state}`} role="status" title={live.detail}>
+          <span class="dot" aria-hidden="true" />
+          <span class="live-label">{live.state === 'live' ? 'Live' : live.state === 'down' ? 'Reconnecting' : live.state === 'locked' ? 'Locked' : 'Connecting'}</span>
+          <span class="visually-hidden">{live.detail}</span>
+        </p>
+        {live.state === 'locked' ? (
+          <button type="button" class="small primary" onClick={() => void enterToken()}>
+            Enter admin token
+          </button>
+        ) : adminToken() ? (
+          <button
+            type="button"
+            class="small"
+            onClick={() => {
+              forgetToken()
+              location.reload()
+            }}
+          >
+            Forget token
+          </button>
+        ) : null}
+      </header>
+      <main id="main" tabIndex={-1}>
+        {route.page === 'messages' ? <MessagesPage openId={route.id} /> : route.page === 'requests' ? <RequestsPage openId={route.id} /> : <ControlsPage />}
+      </main>
+      <DialogHost />
+    </>
+  )
+}

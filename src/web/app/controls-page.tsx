@@ -1,0 +1,244 @@
+/** @jsxImportSource preact */
+/** Sandbox controls: clear, reset (scoped), faults, and the keys with their live rate-limit use. */
+import { useEffect, useState } from 'preact/hooks'
+import { call } from './api.js'
+import { onSandboxEvent, reloadAll } from './state.js'
+import type { KeyUsage } from './types.js'
+import { confirmAction } from './widgets.js'
+
+const RESET_SCOPES = ['all', 'messages', 'subscribers', 'limits', 'faults', 'journal'] as const
+
+interface Fault {
+  id?: string
+  status: number
+  code?: string
+  path?: string
+  method?: string
+  times?: number
+  probability?: number
+  delay_ms?: number
+}
+
+function useKeys(): { keys: KeyUsage[]; error: string | null } {
+  const [keys, setKeys] = useState<KeyUsage[]>([])
+  const [error, setError] = useState<string | null>(null)
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const load = () =>
+      call<{ data?: KeyUsage[] } | KeyUsage[]>('GET', '/__sandbox/keys')
+        .then((answer) => {
+          setKeys(Array.isArray(answer) ? answer : (answer.data ?? []))
+          setError(null)
+        })
+        .catch((e: Error) => setError(e.message))
+    void load()
+    // Requests use the rate limit: refresh at most once a second while they arrive, and every 5 s (windows slide).
+    const stop = onSandboxEvent((event) => {
+      if (event.type !== 'request' && event.type !== 'reset') return
+      timer ??= setTimeout(() => {
+        timer = undefined
+        void load()
+      }, 1000)
+    })
+    const interval = setInterval(load, 5000)
+    return () => {
+      stop()
+      clearInterval(interval)
+      clearTimeout(timer)
+    }
+  }, [])
+  return { keys, error }
+}
+
+export function ControlsPage() {
+  const [result, setResult] = useState<string | null>(null)
+  const [scope, setScope] = useState<(typeof RESET_SCOPES)[number]>('all')
+  const [faults, setFaults] = useState<Fault[]>([])
+  const [form, setForm] = useState({ status: '500', code: '', path: '', method: '', times: '1', probability: '', delay_ms: '' })
+  const { keys, error: keysError } = useKeys()
+
+  const loadFaults = () =>
+    call<{ data: Fault[] }>('GET', '/__sandbox/faults')
+      .then((answer) => setFaults(answer.data))
+      .catch(() => setFaults([]))
+  useEffect(() => {
+    void loadFaults()
+  }, [])
+
+  const run = async (title: string, body: string, action: string, doIt: () => Promise<unknown>, done: string) => {
+    if (!(await confirmAction(title, body, action))) return
+    try {
+      await doIt()
+      setResult(done)
+      reloadAll()
+      void loadFaults()
+    } catch (e) {
+      setResult(`Failed: ${(e as Error).message}`)
+    }
+  }
+
+  const armFault = (event: Event) => {
+    event.preventDefault()
+    const fault: Record<string, unknown> = { status: Number(form.status) }
+    if (form.code) fault.code = form.code
+    if (form.path) fault.path = form.path
+    if (form.method) fault.method = form.method
+    if (form.times) fault.times = Number(form.times)
+    if (form.probability) fault.probability = Number(form.probability)
+    if (form.delay_ms) fault.delay_ms = Number(form.delay_ms)
+    void run(
+      'Arm this fault?',
+      `Matching requests will answer ${fault.status}${fault.path ? ` on ${fault.path}` : ' on every path'}${fault.times ? `, ${fault.times} time(s)` : ' until cleared'}.`,
+      'Arm fault',
+      () => call('POST', '/__sandbox/faults', fault),
+      'Fault armed.',
+    )
+  }
+  const field = (name: keyof typeof form, label: string, props: Record<string, unknown> = {}) => (
+    <label class="field">
+      <span>{label}</span>
+      <input name={name} value={form[name]} onInput={(e) => setForm({ ...form, [name]: e.currentTarget.value })} {...props} />
+    </label>
+  )
+
+  return (
+    <div class="controls-page">
+      {result ? (
+        <p class="result" role="status">
+          {result}
+        </p>
+      ) : null}
+      <section class="card" aria-labelledby="outbox-title">
+        <h2 id="outbox-title">Outbox</h2>
+        <p>Clearing removes every captured message, in every account.</p>
+        <button
+          type="button"
+          class="danger"
+          onClick={() => run('Clear the outbox?', 'Every captured message is deleted, in every account. This cannot be undone.', 'Clear outbox', () => call('DELETE', '/__sandbox/messages'), 'Outbox cleared.')}
+        >
+          Clear outbox
+        </button>
+      </section>
+      <section class="card" aria-labelledby="reset-title">
+        <h2 id="reset-title">Reset</h2>
+        <p>Back to the seeded state: all of it, or one part.</p>
+        <div class="row-form">
+          <label class="field">
+            <span>Scope</span>
+            <select value={scope} onChange={(e) => setScope(e.currentTarget.value as typeof scope)}>
+              {RESET_SCOPES.map((s) => (
+                <option key={s} value={s}>
+                  {s}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button
+            type="button"
+            class="danger"
+            onClick={() =>
+              run(
+                `Reset ${scope === 'all' ? 'the whole sandbox' : scope}?`,
+                scope === 'all' ? 'Subscribers, outbox, journal, rate-limit windows and faults go back to the seeded state.' : `Only ${scope} go back to the seeded state.`,
+                'Reset',
+                () => call('POST', `/__sandbox/reset${scope === 'all' ? '' : `?scope=${scope}`}`, {}),
+                `Reset (${scope}) done.`,
+              )
+            }
+          >
+            Reset
+          </button>
+        </div>
+      </section>
+      <section class="card" aria-labelledby="faults-title">
+        <h2 id="faults-title">Faults</h2>
+        <form class="fault-form" onSubmit={armFault}>
+          {field('status', 'Status', { type: 'number', min: 400, max: 599, required: true })}
+          {field('code', 'Code (optional)', { placeholder: 'internal_error' })}
+          {field('path', 'Path (optional)', { placeholder: '/v1/sms/send' })}
+          <label class="field">
+            <span>Method</span>
+            <select value={form.method} onChange={(e) => setForm({ ...form, method: e.currentTarget.value })}>
+              <option value="">any</option>
+              {['GET', 'POST', 'PUT', 'DELETE'].map((m) => (
+                <option key={m}>{m}</option>
+              ))}
+            </select>
+          </label>
+          {field('times', 'Times (empty: until cleared)', { type: 'number', min: 1 })}
+          {field('probability', 'Probability (0–1)', { type: 'number', min: 0, max: 1, step: 'any' })}
+          {field('delay_ms', 'Delay (ms)', { type: 'number', min: 0 })}
+          <div class="form-actions">
+            <button type="submit" class="primary">
+              Arm fault
+            </button>
+            <button
+              type="button"
+              class="danger-outline"
+              disabled={faults.length === 0}
+              onClick={() => run('Clear every fault?', 'Requests are answered normally again.', 'Clear faults', () => call('DELETE', '/__sandbox/faults'), 'Faults cleared.')}
+            >
+              Clear faults
+            </button>
+          </div>
+        </form>
+        {faults.length === 0 ? (
+          <p class="muted">No fault armed.</p>
+        ) : (
+          <table class="params">
+            <caption>Armed faults</caption>
+            <thead>
+              <tr>
+                <th scope="col">Status</th>
+                <th scope="col">Code</th>
+                <th scope="col">Method</th>
+                <th scope="col">Path</th>
+                <th scope="col">Times left</th>
+              </tr>
+            </thead>
+            <tbody>
+              {faults.map((f, i) => (
+                <tr key={f.id ?? i}>
+                  <td>{f.status}</td>
+                  <td>{f.code ?? '—'}</td>
+                  <td>{f.method ?? 'any'}</td>
+                  <td>{f.path ?? 'any'}</td>
+                  <td>{f.times ?? '∞'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+      <section class="card wide" aria-labelledby="keys-title">
+        <h2 id="keys-title">API keys</h2>
+        {keysError ? <p class="error">{keysError}</p> : null}
+        <table class="params">
+          <caption class="visually-hidden">Keys and their rate-limit use in the last 60 seconds</caption>
+          <thead>
+            <tr>
+              <th scope="col">Key</th>
+              <th scope="col">Plan</th>
+              <th scope="col">Account</th>
+              <th scope="col">Used / limit per minute</th>
+            </tr>
+          </thead>
+          <tbody>
+            {keys.map((k) => (
+              <tr key={k.key}>
+                <th scope="row">
+                  <code>{k.key}</code>
+                </th>
+                <td>{k.plan_name ?? k.plan}</td>
+                <td>{k.account ?? '—'}</td>
+                <td>
+                  <meter min={0} max={k.limit} value={k.used} aria-label={`${k.key}: ${k.used} of ${k.limit} requests used`} /> {k.used} / {k.limit}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+    </div>
+  )
+}

@@ -1,0 +1,101 @@
+/** Small display helpers shared by the views. */
+import type { CapturedMessage, MessageSummary } from './types.js'
+
+const timeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' })
+const dayFormat = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' })
+const fullFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium', hourCycle: 'h23' })
+
+/** "14:03:12" today, "Nov 21 14:03" before. */
+export function shortTime(iso: string): string {
+  const date = new Date(iso)
+  if (Number.isNaN(date.getTime())) return iso
+  const today = new Date().toDateString() === date.toDateString()
+  return today ? timeFormat.format(date) : `${dayFormat.format(date)} ${timeFormat.format(date)}`
+}
+
+export function fullTime(iso: string): string {
+  const date = new Date(iso)
+  return Number.isNaN(date.getTime()) ? iso : fullFormat.format(date)
+}
+
+/** The one line a row shows: subject, first SMS line (lines joined with ⏎), or the template. */
+export function summaryLine(message: MessageSummary): string {
+  switch (message.channel) {
+    case 'email':
+      return message.email.subject
+    case 'sms':
+      return message.sms.text.split(/\r\n|\r|\n/).filter(Boolean).join(' ⏎ ')
+    case 'whatsapp':
+      return message.whatsapp.preview
+  }
+}
+
+/** The sender as one string (`Name <address>`, SMS sender id), or ''. */
+export function senderOf(message: MessageSummary | CapturedMessage): string {
+  switch (message.channel) {
+    case 'email': {
+      const from = message.email.from
+      return from ? (from.name ? `${from.name} <${from.email}>` : from.email) : ''
+    }
+    case 'sms':
+      return message.sms.from ?? ''
+    case 'whatsapp':
+      return ''
+  }
+}
+
+const SUMMARY_TEXT_LENGTH = 2_000
+const SUMMARY_LINKS = 100
+
+/** What `GET /__sandbox/messages` would list for a full message (events carry full messages). */
+export function summarize(message: CapturedMessage): MessageSummary {
+  const extras = {
+    text: message.text.slice(0, SUMMARY_TEXT_LENGTH),
+    text_truncated: message.text.length > SUMMARY_TEXT_LENGTH,
+    links: message.links.slice(0, SUMMARY_LINKS),
+    links_total: message.links.length,
+  }
+  switch (message.channel) {
+    case 'email': {
+      const { request: _request, email, ...rest } = message
+      return { ...rest, ...extras, email: { from: email.from, subject: email.subject } }
+    }
+    case 'sms':
+    case 'whatsapp': {
+      const { request: _request, ...rest } = message
+      return { ...rest, ...extras } as MessageSummary
+    }
+  }
+}
+
+/** Whether a summary passes the list's filters, as the server's outbox filter would. */
+export function matchesFilters(message: MessageSummary, filters: URLSearchParams): boolean {
+  const channel = filters.get('channel')
+  if (channel && message.channel !== channel) return false
+  const status = filters.get('status')
+  if (status && message.status !== status) return false
+  const account = filters.get('account')
+  if (account && message.account !== account) return false
+  const q = filters.get('q')?.toLowerCase()
+  if (q) {
+    const haystack = [message.to, senderOf(message), message.text]
+    if (message.channel === 'email') haystack.push(message.email.subject)
+    if (message.channel === 'whatsapp') haystack.push(message.whatsapp.template, ...Object.values(message.whatsapp.parameters))
+    if (!haystack.some((field) => field.toLowerCase().includes(q))) return false
+  }
+  return true
+}
+
+export function prettyJson(value: unknown): string {
+  return JSON.stringify(value, null, 2)
+}
+
+/** The body of a journal entry, pretty-printed when it is JSON. */
+export function prettyBody(body: string | null | undefined): string {
+  if (!body) return ''
+  try {
+    return prettyJson(JSON.parse(body))
+  } catch {
+    return body
+  }
+}

@@ -1,0 +1,394 @@
+/** @jsxImportSource preact */
+/** One captured message: a header common to every channel, then the channel's own view. */
+import type { ComponentChildren } from 'preact'
+import { useEffect, useMemo, useState } from 'preact/hooks'
+import { segmentSms } from '../../domain/sms-encoding.js'
+import { ApiFailure, call, needsAdminToken } from './api.js'
+import { fullTime, senderOf } from './format.js'
+import { tokenizeHtml } from './html-tokens.js'
+import { navigate } from './router.js'
+import { markSeen } from './seen.js'
+import { deleteMessage, onSandboxEvent } from './state.js'
+import type { CapturedMessage, EmailMessage, SmsMessage, WhatsappMessage } from './types.js'
+import { ChannelTag, confirmAction, CopyButton, JsonBlock, StatusBadge, StatusHistory, Tabs } from './widgets.js'
+
+/** Fetches the message and follows its status steps from the event stream. */
+function useMessage(id: string): { message: CapturedMessage | null; error: string | null } {
+  const [message, setMessage] = useState<CapturedMessage | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  useEffect(() => {
+    const controller = new AbortController()
+    setMessage(null)
+    setError(null)
+    call<CapturedMessage>('GET', `/__sandbox/messages/${encodeURIComponent(id)}`, undefined, controller.signal)
+      .then((m) => {
+        setMessage(m)
+        markSeen(id)
+      })
+      .catch((e: Error) => {
+        if (e.name !== 'AbortError') setError(e instanceof ApiFailure && e.status === 404 ? 'This message is gone: it was cleared or evicted by the outbox cap.' : e.message)
+      })
+    const stop = onSandboxEvent((event) => {
+      if (event.type === 'message.status' && event.message.message_id === id) {
+        // Status fields only: the stream's copy may be a summary (no email HTML, no request).
+        setMessage((current) => (current ? { ...current, status: event.message.status, reason: event.message.reason, status_history: event.message.status_history } : current))
+      }
+    })
+    return () => {
+      controller.abort()
+      stop()
+    }
+  }, [id])
+  return { message, error }
+}
+
+export function MessageDetail({ id, narrow }: { id: string; narrow: boolean }) {
+  const { message, error } = useMessage(id)
+  const back = (
+    <a class="back" href="#/messages">
+      ← All messages
+    </a>
+  )
+  if (error) {
+    return (
+      <div class="detail">
+        {back}
+        <p class="error" role="alert">
+          {error}
+        </p>
+      </div>
+    )
+  }
+  if (!message) return <div class="detail" aria-busy="true">{narrow ? back : null}<p>Loading…</p></div>
+  const remove = async () => {
+    if (await confirmAction('Delete this message?', `It is removed from the outbox for every client (${message.message_id}).`, 'Delete message')) {
+      await deleteMessage(message.message_id)
+      navigate('messages')
+    }
+  }
+  let body: ComponentChildren
+  switch (message.channel) {
+    case 'email':
+      body = <EmailView message={message} />
+      break
+    case 'sms':
+      body = <SmsView message={message} />
+      break
+    case 'whatsapp':
+      body = <WhatsappView message={message} />
+      break
+  }
+  const title = message.channel === 'email' ? message.email.subject || '(no subject)' : message.channel === 'sms' ? `SMS to ${message.to}` : `WhatsApp to ${message.to}`
+  return (
+    <article class={`detail detail-${message.channel}`} aria-labelledby="detail-title">
+      {narrow ? back : null}
+      <header class="detail-head">
+        <h2 id="detail-title">{title}</h2>
+        <div class="detail-actions">
+          <StatusBadge status={message.status} />
+          <button type="button" class="small danger-outline" onClick={remove}>
+            Delete
+          </button>
+        </div>
+      </header>
+      <dl class="meta">
+        <div>
+          <dt>Channel</dt>
+          <dd>
+            <ChannelTag channel={message.channel} />
+          </dd>
+        </div>
+        <div>
+          <dt>To</dt>
+          <dd>{message.to}</dd>
+        </div>
+        {message.channel === 'email' ? (
+          <div>
+            <dt>From</dt>
+            <dd>{senderOf(message) || 'not set'}</dd>
+          </div>
+        ) : null}
+        <div>
+          <dt>Captured</dt>
+          <dd>
+            <time dateTime={message.created_at}>{fullTime(message.created_at)}</time>
+          </dd>
+        </div>
+        <div>
+          <dt>Account</dt>
+          <dd>
+            {message.account} · {message.plan} · <code>{message.key}</code>
+          </dd>
+        </div>
+        <div>
+          <dt>Id</dt>
+          <dd>
+            <code>{message.message_id}</code>
+          </dd>
+        </div>
+        {message.reason ? (
+          <div>
+            <dt>Reason</dt>
+            <dd>{message.reason}</dd>
+          </div>
+        ) : null}
+      </dl>
+      {body}
+      <StatusHistory history={message.status_history} />
+    </article>
+  )
+}
+
+/** Whether the HTML references anything remote (images, backgrounds, stylesheets). */
+export function hasRemoteContent(html: string): boolean {
+  return /\b(?:src|srcset|background|href|poster)\s*=\s*["']?\s*(?:https?:)?\/\/|url\(\s*["']?\s*(?:https?:)?\/\//i.test(html.replace(/<a\b[^>]*>/gi, ''))
+}
+
+type EmailTab = 'html' | 'text' | 'source' | 'links' | 'request'
+
+function EmailView({ message }: { message: EmailMessage }) {
+  const [tab, setTab] = useState<EmailTab>('html')
+  const [width, setWidth] = useState<'desktop' | 'mobile'>('desktop')
+  const [remote, setRemote] = useState(false)
+  // Behind an admin token the iframe (which cannot send a header) needs the message's preview token.
+  const [preview, setPreview] = useState<{ token: string | null; error: string | null }>({ token: null, error: null })
+  useEffect(() => {
+    setRemote(false)
+    setPreview({ token: null, error: null })
+    if (!needsAdminToken()) return
+    const controller = new AbortController()
+    call<{ token: string }>('GET', `/__sandbox/messages/${encodeURIComponent(message.message_id)}/preview`, undefined, controller.signal)
+      .then((answer) => setPreview({ token: answer.token, error: null }))
+      .catch((e: Error) => {
+        if (e.name !== 'AbortError') setPreview({ token: null, error: e.message })
+      })
+    return () => controller.abort()
+  }, [message.message_id])
+  const links = message.links
+  const remoteRefs = useMemo(() => hasRemoteContent(message.email.html), [message.email.html])
+  const query = new URLSearchParams()
+  const token = preview.token
+  if (token) query.set('token', token)
+  if (remote) query.set('remote', '1')
+  const src = `/__sandbox/messages/${encodeURIComponent(message.message_id)}/html${query.size ? `?${query}` : ''}`
+  const tabs: { id: EmailTab; label: string }[] = [
+    { id: 'html', label: 'HTML' },
+    { id: 'text', label: 'Text' },
+    { id: 'source', label: 'Source' },
+    { id: 'links', label: `Links (${links.length})` },
+    { id: 'request', label: 'Request' },
+  ]
+  return (
+    <section class="email-view">
+      <Tabs<EmailTab> label="Email views" idPrefix="email" tabs={tabs} current={tab} onChange={setTab} />
+      <div id="email-panel" role="tabpanel" aria-labelledby={`email-tab-${tab}`} class="panel">
+        {tab === 'html' ? (
+          <>
+            <div class="toolbar">
+              <div role="group" aria-label="Preview width" class="segmented">
+                <button type="button" aria-pressed={width === 'desktop'} onClick={() => setWidth('desktop')}>
+                  Desktop
+                </button>
+                <button type="button" aria-pressed={width === 'mobile'} onClick={() => setWidth('mobile')}>
+                  Mobile
+                </button>
+              </div>
+              {remoteRefs && !remote ? (
+                // The preview itself says remote content is blocked (the server's banner); the button loads it.
+                <button type="button" class="small" onClick={() => setRemote(true)}>
+                  Load remote content
+                </button>
+              ) : remote ? (
+                <p class="remote-note" role="status">
+                  Remote content loaded.
+                </p>
+              ) : null}
+            </div>
+            {needsAdminToken() && !token ? (
+              <p class={preview.error ? 'error' : 'muted'} role={preview.error ? 'alert' : 'status'}>
+                {preview.error ? `The preview needs a preview token, which the server refused: ${preview.error}. The Source and Text tabs still work.` : 'Opening the preview…'}
+              </p>
+            ) : (
+              <div class={`frame-wrap width-${width}`}>
+                <iframe key={src} title="Email HTML preview" sandbox="" src={src} referrerpolicy="no-referrer" loading="lazy" />
+              </div>
+            )}
+          </>
+        ) : tab === 'text' ? (
+          <pre class="text-body" tabIndex={0}>
+            {message.text || '(no text)'}
+          </pre>
+        ) : tab === 'source' ? (
+          <HtmlSource html={message.email.html} />
+        ) : tab === 'links' ? (
+          links.length === 0 ? (
+            <p>No links in this email.</p>
+          ) : (
+            <ol class="links">
+              {links.map((link) => (
+                <li key={link}>
+                  <a href={link} target="_blank" rel="noopener noreferrer">
+                    {link}
+                  </a>
+                  <CopyButton text={link} label={`Copy ${link}`} />
+                </li>
+              ))}
+            </ol>
+          )
+        ) : (
+          <JsonBlock value={message.request} label="Request body" />
+        )}
+      </div>
+    </section>
+  )
+}
+
+const SOURCE_HIGHLIGHT_CAP = 200_000
+
+function HtmlSource({ html }: { html: string }) {
+  const tokens = useMemo(() => tokenizeHtml(html.slice(0, SOURCE_HIGHLIGHT_CAP)), [html])
+  return (
+    <pre class="code source" aria-label="HTML source" tabIndex={0}>
+      <code>
+        {tokens.map((t, i) => (t.kind === 'text' ? t.text : <span key={i} class={`tok-${t.kind}`}>{t.text}</span>))}
+        {html.length > SOURCE_HIGHLIGHT_CAP ? html.slice(SOURCE_HIGHLIGHT_CAP) : null}
+      </code>
+    </pre>
+  )
+}
+
+/** Splits text around the codes, marking each occurrence. */
+function withCodes(text: string, codes: string[]): ComponentChildren {
+  if (codes.length === 0) return text
+  const pattern = new RegExp(`(${codes.map((c) => c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})`, 'g')
+  return text.split(pattern).map((part, i) => (i % 2 === 1 ? <mark class="code-mark">{part}</mark> : part))
+}
+
+function SmsView({ message }: { message: SmsMessage }) {
+  const { sms } = message
+  const segmented = useMemo(() => segmentSms(sms.text), [sms.text])
+  const codes = message.codes
+  const perPart = segmented.parts.length > 1 ? (segmented.encoding === 'GSM-7' ? 153 : 67) : segmented.encoding === 'GSM-7' ? 160 : 70
+  return (
+    <section class="sms-view">
+      <div class="phone" aria-label="Phone preview">
+        <div class="phone-head">{sms.from ?? 'Sender not set'}</div>
+        <div class="bubble sms-bubble" aria-label={`SMS text in ${segmented.parts.length} segment${segmented.parts.length === 1 ? '' : 's'}`}>
+          {segmented.parts.map((part, i) => (
+            <span key={i} class={`segment seg-${i % 2}`} data-segment={i + 1}>
+              {segmented.parts.length > 1 ? (
+                <span class="segment-mark" aria-label={`segment ${i + 1}`}>
+                  {i + 1}
+                </span>
+              ) : null}
+              {withCodes(part, codes)}
+            </span>
+          ))}
+        </div>
+      </div>
+      <dl class="meta sms-meta">
+        <div>
+          <dt>Sender</dt>
+          <dd>{sms.from ?? 'not set'}</dd>
+        </div>
+        <div>
+          <dt>Encoding</dt>
+          <dd>{sms.encoding}</dd>
+        </div>
+        <div>
+          <dt>Length</dt>
+          <dd>
+            {sms.characters} characters · {sms.units} {sms.encoding === 'GSM-7' ? 'septets' : 'UTF-16 units'}
+          </dd>
+        </div>
+        <div>
+          <dt>Segments</dt>
+          <dd data-testid="segment-count">
+            {sms.segments} (up to {perPart} {sms.encoding === 'GSM-7' ? 'septets' : 'units'} each)
+          </dd>
+        </div>
+      </dl>
+      {codes.length > 0 ? (
+        <section class="codes" aria-label="One-time codes">
+          <h3>Codes</h3>
+          <ul>
+            {codes.map((code) => (
+              <li key={code}>
+                <code class="code-mark">{code}</code> <CopyButton text={code} label={`Copy code ${code}`} />
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      <details>
+        <summary>Request</summary>
+        <JsonBlock value={message.request} label="Request body" />
+      </details>
+    </section>
+  )
+}
+
+/** Which parameters the preview shows: flagged when their value is empty or nowhere in it. */
+export function parameterPlacement(preview: string, parameters: Record<string, string>): { name: string; value: string; placed: boolean }[] {
+  return Object.entries(parameters).map(([name, value]) => ({ name, value, placed: value.trim() !== '' && preview.includes(value) }))
+}
+
+function WhatsappView({ message }: { message: WhatsappMessage }) {
+  const { whatsapp } = message
+  const rows = parameterPlacement(whatsapp.preview, whatsapp.parameters)
+  const values = rows.filter((r) => r.placed).map((r) => r.value)
+  return (
+    <section class="whatsapp-view">
+      <div class="chat" aria-label="WhatsApp preview">
+        <div class="bubble wa-bubble">
+          <div class="wa-template">{whatsapp.template}</div>
+          <div class="wa-text">{withCodes(whatsapp.preview, values)}</div>
+          <div class="wa-meta">{whatsapp.language}</div>
+        </div>
+      </div>
+      <dl class="meta">
+        <div>
+          <dt>Template</dt>
+          <dd>
+            <code>{whatsapp.template}</code>
+          </dd>
+        </div>
+        <div>
+          <dt>Language</dt>
+          <dd>{whatsapp.language}</dd>
+        </div>
+      </dl>
+      <table class="params">
+        <caption>Parameters</caption>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Value</th>
+            <th scope="col">In preview</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.length === 0 ? (
+            <tr>
+              <td colSpan={3}>No parameters.</td>
+            </tr>
+          ) : (
+            rows.map((row) => (
+              <tr key={row.name} class={row.placed ? '' : 'unplaced'}>
+                <th scope="row">
+                  <code>{row.name}</code>
+                </th>
+                <td>{row.value === '' ? <em>(empty)</em> : row.value}</td>
+                <td>{row.placed ? 'placed' : <strong class="flag">⚠ not placed in the preview</strong>}</td>
+              </tr>
+            ))
+          )}
+        </tbody>
+      </table>
+      <details>
+        <summary>Request</summary>
+        <JsonBlock value={message.request} label="Request body" />
+      </details>
+    </section>
+  )
+}

@@ -1,0 +1,274 @@
+/** @jsxImportSource preact */
+/** The inbox: filters, per-channel counts, the live virtualised list, and the open message. */
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks'
+import { call } from './api.js'
+import { senderOf, shortTime, summaryLine } from './format.js'
+import { MessageDetail } from './message-detail.js'
+import { navigate, useNarrow } from './router.js'
+import { isSeen, onSeen } from './seen.js'
+import { counts, filters, messages, setFilters, useFeed, useStore } from './state.js'
+import { CHANNEL_LABELS, CHANNELS, STATUSES, type KeyUsage, type MessageSummary } from './types.js'
+import { VirtualList } from './virtual-list.js'
+import { ChannelTag, StatusBadge } from './widgets.js'
+
+function isTyping(target: EventTarget | null): boolean {
+  const element = target as HTMLElement | null
+  return !!element && (element.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(element.tagName))
+}
+
+function Filters({ accounts }: { accounts: string[] }) {
+  const current = useStore(filters)
+  const perChannel = useStore(counts)
+  const [q, setQ] = useState(current.get('q') ?? '')
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined)
+  const update = (name: string, value: string) => {
+    const next = new URLSearchParams(filters.get())
+    if (value) next.set(name, value)
+    else next.delete(name)
+    setFilters(next)
+  }
+  const onSearch = (value: string) => {
+    setQ(value)
+    clearTimeout(timer.current)
+    timer.current = setTimeout(() => update('q', value.trim()), 200)
+  }
+  const channel = current.get('channel') ?? ''
+  return (
+    <div class="filters">
+      <form role="search" class="search" onSubmit={(e) => e.preventDefault()}>
+        <label for="search" class="visually-hidden">
+          Search messages
+        </label>
+        <input
+          id="search"
+          type="search"
+          placeholder="Search recipient, sender, subject, text  ( / )"
+          value={q}
+          onInput={(e) => onSearch(e.currentTarget.value)}
+          autoComplete="off"
+          spellcheck={false}
+        />
+      </form>
+      <div class="chips" role="group" aria-label="Messages per channel">
+        <button type="button" class="chip" aria-pressed={channel === ''} onClick={() => update('channel', '')}>
+          All
+        </button>
+        {CHANNELS.map((c) => (
+          <button key={c} type="button" class={`chip chip-${c}`} aria-pressed={channel === c} onClick={() => update('channel', channel === c ? '' : c)}>
+            {CHANNEL_LABELS[c]} <span class="count" aria-label={`${perChannel[c] ?? 'unknown'} messages`}>{perChannel[c] ?? '–'}</span>
+          </button>
+        ))}
+      </div>
+      <label class="select">
+        <span>Status</span>
+        <select value={current.get('status') ?? ''} onChange={(e) => update('status', e.currentTarget.value)}>
+          <option value="">any status</option>
+          {STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label class="select">
+        <span>Account</span>
+        <select value={current.get('account') ?? ''} onChange={(e) => update('account', e.currentTarget.value)}>
+          <option value="">all accounts</option>
+          {accounts.map((a) => (
+            <option key={a} value={a}>
+              {a}
+            </option>
+          ))}
+        </select>
+      </label>
+    </div>
+  )
+}
+
+function Row({ message }: { message: MessageSummary | undefined }) {
+  if (!message) return <span class="cell placeholder">loading…</span>
+  const unseen = !isSeen(message.message_id)
+  return (
+    <>
+      <span class="cell time">
+        {unseen ? (
+          <>
+            <span class="unseen-dot" aria-hidden="true" />
+            <span class="visually-hidden">unseen, </span>
+          </>
+        ) : null}
+        <time dateTime={message.created_at}>{shortTime(message.created_at)}</time>
+      </span>
+      <span class="cell channel-cell">
+        <ChannelTag channel={message.channel} />
+      </span>
+      <span class="cell to" title={message.to}>
+        {message.to}
+      </span>
+      <span class="cell subject" title={summaryLine(message)}>
+        {summaryLine(message) || <em>(empty)</em>}
+        {senderOf(message) ? <span class="from"> — {senderOf(message)}</span> : null}
+      </span>
+      <span class="cell status">
+        <StatusBadge status={message.status} />
+      </span>
+    </>
+  )
+}
+
+/** Accounts to filter by: the configured keys' accounts (GET /__sandbox/keys), or those seen. */
+function useAccounts(): string[] {
+  const [accounts, setAccounts] = useState<string[]>([])
+  useEffect(() => {
+    call<{ data?: KeyUsage[] } | KeyUsage[]>('GET', '/__sandbox/keys')
+      .then((answer) => {
+        const keys = Array.isArray(answer) ? answer : (answer.data ?? [])
+        setAccounts([...new Set(keys.map((k) => k.account).filter((a): a is string => !!a))].sort())
+      })
+      .catch(() => setAccounts([]))
+  }, [])
+  return accounts
+}
+
+export function MessagesPage({ openId }: { openId: string | null }) {
+  useFeed(messages)
+  const narrow = useNarrow()
+  const accounts = useAccounts()
+  const rows = messages.rows
+  // The selection follows its message when new ones arrive above it.
+  const [selection, setSelection] = useState<{ index: number; id: string | null }>({ index: 0, id: null })
+  let selected = Math.min(selection.index, rows.length - 1)
+  if (selection.id !== null && rows[selected]?.message_id !== selection.id) {
+    const moved = rows.findIndex((m) => m?.message_id === selection.id)
+    if (moved !== -1) selected = moved
+  }
+  const select = (index: number) => {
+    const next = { index, id: rows[index]?.message_id ?? null }
+    latest.current.selected = index
+    setSelection(next)
+  }
+  const [, setSeenVersion] = useState(0)
+  useEffect(() => onSeen(() => setSeenVersion((n) => n + 1)), [])
+  const rowHeight = narrow ? 58 : 40
+  const seenAccounts = useMemo(() => {
+    const all = new Set(accounts)
+    for (let i = 0; i < Math.min(rows.length, 500); i++) if (rows[i]) all.add(rows[i]!.account)
+    return [...all].sort()
+  }, [accounts, messages.version])
+
+  // The open message's row is the selection.
+  useEffect(() => {
+    if (!openId) return
+    const index = rows.findIndex((m) => m?.message_id === openId)
+    if (index !== -1) select(index)
+  }, [openId, messages.version])
+
+  const open = (index: number) => {
+    const message = rows[index]
+    select(index)
+    if (message) navigate('messages', message.message_id)
+  }
+
+  // One listener for the page's life, reading the latest render's values (keys can come faster than renders).
+  const latest = useRef({ rows, openId, selected, select, open })
+  latest.current = { rows, openId, selected, select, open }
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const { rows, openId, selected, select, open } = latest.current
+      if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return
+      const typing = isTyping(event.target)
+      if (event.key === 'Escape' && typing && (event.target as HTMLElement).id === 'search') {
+        ;(event.target as HTMLElement).blur()
+        document.getElementById('message-list')?.focus()
+        return
+      }
+      if (typing || document.querySelector('dialog[open]')) return
+      const inList = (event.target as HTMLElement | null)?.closest?.('#message-list') || event.target === document.body
+      if (event.key === '/') {
+        event.preventDefault()
+        document.getElementById('search')?.focus()
+      } else if (event.key === 'j' || (event.key === 'ArrowDown' && inList)) {
+        event.preventDefault()
+        select(Math.min(selected + 1, rows.length - 1))
+        document.getElementById('message-list')?.focus({ preventScroll: true })
+      } else if (event.key === 'k' || (event.key === 'ArrowUp' && inList)) {
+        event.preventDefault()
+        select(Math.max(selected - 1, 0))
+        document.getElementById('message-list')?.focus({ preventScroll: true })
+      } else if (event.key === 'Enter' && inList) {
+        event.preventDefault()
+        open(selected)
+      } else if (event.key === 'Escape' && openId) {
+        navigate('messages')
+        document.getElementById('message-list')?.focus()
+      }
+    }
+    document.addEventListener('keydown', onKey)
+    return () => document.removeEventListener('keydown', onKey)
+  }, [])
+
+  const showList = !narrow || !openId
+  const showDetail = !!openId
+  const current = useStore(filters)
+  const filtered = [...current.keys()].some((k) => current.get(k))
+  return (
+    <div class={`messages-page${openId ? ' has-detail' : ''}`}>
+      {showList ? (
+        <section class="list-pane" aria-label="Captured messages">
+          <Filters accounts={seenAccounts} />
+          <div class="list-head" aria-hidden="true">
+            <span>Time</span>
+            <span>Channel</span>
+            <span>Recipient</span>
+            <span>Subject / text / template</span>
+            <span>Status</span>
+          </div>
+          {messages.error ? (
+            <p class="error" role="alert">
+              {messages.error}
+            </p>
+          ) : null}
+          <VirtualList
+            id="message-list"
+            label={`Messages, newest first${rows.length ? `: ${rows.length}` : ''}`}
+            count={rows.length}
+            rowHeight={rowHeight}
+            selected={selected}
+            onRange={(start, end) => messages.ensure(start, end)}
+            onActivate={open}
+            rowKey={(i) => rows[i]?.message_id ?? `pending-${i}`}
+            rowClass={(i) => {
+              const m = rows[i]
+              return `${m && !isSeen(m.message_id) ? 'unseen' : ''}${m && m.message_id === openId ? ' open' : ''}`
+            }}
+            row={(i) => <Row message={rows[i]} />}
+            empty={
+              !messages.loaded ? (
+                'Loading…'
+              ) : filtered ? (
+                'No message matches these filters.'
+              ) : (
+                <>
+                  <strong>No messages yet.</strong> Send one to the API (for example{' '}
+                  <code>POST /v1/email/send</code>) and it appears here at once.
+                </>
+              )
+            }
+          />
+          <p class="hint" aria-hidden="true">
+            <kbd>j</kbd>/<kbd>k</kbd> or <kbd>↑</kbd>/<kbd>↓</kbd> move · <kbd>Enter</kbd> opens · <kbd>/</kbd> searches
+          </p>
+        </section>
+      ) : null}
+      {showDetail ? (
+        <section class="detail-pane" aria-label="Message">
+          <MessageDetail id={openId!} narrow={narrow} />
+        </section>
+      ) : !narrow ? (
+        <section class="detail-pane empty-detail" aria-label="Message">
+          <p>Select a message to read it.</p>
+        </section>
+      ) : null}
+    </div>
+  )
+}

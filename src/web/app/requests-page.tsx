@@ -1,0 +1,125 @@
+/** @jsxImportSource preact */
+/** The request journal, live: status colours, errors only, and a detail pane. */
+import { useMemo, useState } from 'preact/hooks'
+import { fullTime, prettyBody, shortTime } from './format.js'
+import { navigate, useNarrow } from './router.js'
+import { requests, useFeed } from './state.js'
+import type { JournalEntry } from './types.js'
+import { VirtualList } from './virtual-list.js'
+
+function statusClass(status: number): string {
+  return status >= 500 ? 'http-5xx' : status >= 400 ? 'http-4xx' : status >= 300 ? 'http-3xx' : 'http-2xx'
+}
+
+function EntryDetail({ entry }: { entry: JournalEntry }) {
+  const rows: [string, string | null | undefined][] = [
+    ['Time', fullTime(entry.at)],
+    ['Method', entry.method],
+    ['Path', entry.path + (entry.query ? `?${entry.query.replace(/^\?/, '')}` : '')],
+    ['Status', String(entry.status)],
+    ['Duration', `${entry.duration_ms} ms`],
+    ['Error code', entry.error_code],
+    ['Error message', entry.error_message],
+    ['Account', entry.account],
+    ['Key', entry.key],
+  ]
+  return (
+    <article class="detail" aria-labelledby="entry-title">
+      <h2 id="entry-title">
+        <span class={`http ${statusClass(entry.status)}`}>{entry.status}</span> {entry.method} {entry.path}
+      </h2>
+      <dl class="meta">
+        {rows.map(([name, value]) => (
+          <div key={name}>
+            <dt>{name}</dt>
+            <dd>{value ? name === 'Key' ? <code>{value}</code> : value : '—'}</dd>
+          </div>
+        ))}
+      </dl>
+      <h3>Request body</h3>
+      <pre class="code" tabIndex={0} aria-label="Request body">
+        {prettyBody(entry.request_body) || '(none recorded)'}
+      </pre>
+      <h3>Response body</h3>
+      <pre class="code" tabIndex={0} aria-label="Response body">
+        {prettyBody(entry.response_body) || '(none recorded)'}
+      </pre>
+    </article>
+  )
+}
+
+export function RequestsPage({ openId }: { openId: string | null }) {
+  const version = useFeed(requests)
+  const narrow = useNarrow()
+  const [errorsOnly, setErrorsOnly] = useState(false)
+  const [selected, setSelected] = useState(0)
+  const rows = useMemo(
+    () => requests.rows.filter((e): e is JournalEntry => e !== undefined && (!errorsOnly || e.status >= 400)),
+    [version, errorsOnly],
+  )
+  const open = rows.find((e) => String(e.id) === openId) ?? null
+  const activate = (index: number) => {
+    setSelected(index)
+    navigate('requests', String(rows[index].id))
+  }
+  const onKey = (event: KeyboardEvent) => {
+    if (event.key === 'ArrowDown' || event.key === 'j') setSelected((s) => Math.min(s + 1, rows.length - 1))
+    else if (event.key === 'ArrowUp' || event.key === 'k') setSelected((s) => Math.max(s - 1, 0))
+    else if (event.key === 'Enter' && rows[selected]) activate(selected)
+    else return
+    event.preventDefault()
+  }
+  return (
+    <div class={`messages-page requests-page${openId ? ' has-detail' : ''}`}>
+      {!narrow || !openId ? (
+        <section class="list-pane" aria-label="Request journal" onKeyDown={onKey}>
+          <div class="filters">
+            <label class="check">
+              <input type="checkbox" checked={errorsOnly} onChange={(e) => setErrorsOnly(e.currentTarget.checked)} /> Errors only
+            </label>
+            <span class="muted">{rows.length} requests</span>
+          </div>
+          <VirtualList
+            id="request-list"
+            label="Requests, newest first"
+            count={rows.length}
+            rowHeight={narrow ? 52 : 36}
+            selected={Math.min(selected, rows.length - 1)}
+            onActivate={activate}
+            rowKey={(i) => String(rows[i].id)}
+            rowClass={(i) => (String(rows[i].id) === openId ? 'open' : '')}
+            row={(i) => {
+              const e = rows[i]
+              return (
+                <>
+                  <span class="cell time">{shortTime(e.at)}</span>
+                  <span class={`cell http ${statusClass(e.status)}`}>{e.status}</span>
+                  <span class="cell method">{e.method}</span>
+                  <span class="cell path" title={e.path}>
+                    {e.path}
+                  </span>
+                  <span class="cell error-code">{e.error_code ?? ''}</span>
+                </>
+              )
+            }}
+            empty={requests.loaded ? (errorsOnly ? 'No failed requests.' : 'No requests yet.') : 'Loading…'}
+          />
+        </section>
+      ) : null}
+      {openId ? (
+        <section class="detail-pane" aria-label="Request">
+          {narrow ? (
+            <a class="back" href="#/requests">
+              ← All requests
+            </a>
+          ) : null}
+          {open ? <EntryDetail entry={open} /> : <p>This request is no longer in the journal.</p>}
+        </section>
+      ) : !narrow ? (
+        <section class="detail-pane empty-detail" aria-label="Request">
+          <p>Select a request to see its details.</p>
+        </section>
+      ) : null}
+    </div>
+  )
+}

@@ -1,0 +1,175 @@
+/**
+ * The page's state, outside any component: the live message list and journal, the list's
+ * filters, the per-channel counts and the connection. One event stream feeds them all.
+ */
+import { useEffect, useState } from 'preact/hooks'
+import { call, getPage } from './api.js'
+import { PagedFeed } from './feed.js'
+import { matchesFilters, summarize } from './format.js'
+import { openEventStream } from './sse.js'
+import { CHANNELS, type Channel, type JournalEntry, type MessageSummary, type SandboxEvent } from './types.js'
+
+/** A value with listeners: what the components read through {@link useStore}. */
+export class Store<T> {
+  private readonly listeners = new Set<() => void>()
+  constructor(private value: T) {}
+  get(): T {
+    return this.value
+  }
+  set(value: T): void {
+    if (Object.is(value, this.value)) return
+    this.value = value
+    for (const listener of this.listeners) listener()
+  }
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+}
+
+/** Re-renders the component when the store (or a feed) changes. */
+export function useStore<T>(store: { get(): T; subscribe(listener: () => void): () => void }): T {
+  const [, bump] = useState(0)
+  useEffect(() => store.subscribe(() => bump((n) => n + 1)), [store])
+  return store.get()
+}
+
+/** Re-renders the component when the feed changes; gives its version. */
+export function useFeed<T>(feed: PagedFeed<T>): number {
+  const [, bump] = useState(0)
+  useEffect(() => feed.subscribe(() => bump((n) => n + 1)), [feed])
+  return feed.version
+}
+
+export const messages = new PagedFeed<MessageSummary>({ path: '/__sandbox/messages', key: (m) => m.message_id })
+export const requests = new PagedFeed<JournalEntry>({ path: '/__sandbox/requests', key: (e) => String(e.id), eager: true })
+
+/** The list's filters, as the query of `GET /__sandbox/messages`. */
+export const filters = new Store(new URLSearchParams())
+/** Messages per channel under the account filter (the chips above the list). */
+export const counts = new Store<Record<Channel, number | null>>({ email: null, sms: null, whatsapp: null })
+export type Connection = { state: 'connecting' | 'live' | 'down' | 'locked'; detail: string }
+export const connection = new Store<Connection>({ state: 'connecting', detail: 'Connecting to sendbox…' })
+
+type EventListener = (event: SandboxEvent) => void
+const eventListeners = new Set<EventListener>()
+
+/** Runs `listener` for every sandbox event (a detail view follows its message's status). */
+export function onSandboxEvent(listener: EventListener): () => void {
+  eventListeners.add(listener)
+  return () => eventListeners.delete(listener)
+}
+
+function countQuery(channel: Channel): URLSearchParams {
+  const query = new URLSearchParams({ channel, limit: '1' })
+  const account = filters.get().get('account')
+  if (account) query.set('account', account)
+  return query
+}
+
+async function reloadCounts(): Promise<void> {
+  const next = { ...counts.get() }
+  await Promise.all(
+    CHANNELS.map(async (channel) => {
+      try {
+        next[channel] = (await getPage<MessageSummary>('/__sandbox/messages', countQuery(channel))).pagination.total
+      } catch {
+        next[channel] = null
+      }
+    }),
+  )
+  counts.set(next)
+}
+
+let countsTimer: ReturnType<typeof setTimeout> | undefined
+
+/** Re-counts soon, once for a burst of deletions. */
+function scheduleCounts(): void {
+  countsTimer ??= setTimeout(() => {
+    countsTimer = undefined
+    void reloadCounts()
+  }, 250)
+}
+
+/** Re-fetches the list (with the current filters), the counts and the journal. */
+export function reloadAll(): void {
+  void messages.reload(filters.get())
+  void reloadCounts()
+  void requests.reload()
+}
+
+/** Applies new filters to the list. */
+export function setFilters(next: URLSearchParams): void {
+  filters.set(next)
+  void messages.reload(next)
+  void reloadCounts()
+}
+
+function handle(event: SandboxEvent): void {
+  switch (event.type) {
+    case 'message.captured': {
+      const summary = summarize(event.message)
+      if (matchesFilters(summary, filters.get())) messages.prepend(summary)
+      const account = filters.get().get('account')
+      if (!account || account === summary.account) {
+        const current = counts.get()
+        counts.set({ ...current, [summary.channel]: (current[summary.channel] ?? 0) + 1 })
+      }
+      break
+    }
+    case 'message.status': {
+      const summary = summarize(event.message)
+      if (matchesFilters(summary, filters.get())) messages.patch(summary)
+      else messages.remove(summary.message_id)
+      break
+    }
+    case 'message.deleted':
+      messages.remove(event.message_id)
+      scheduleCounts()
+      break
+    case 'request':
+      requests.prepend(event.entry)
+      break
+    case 'reset':
+      reloadAll()
+      break
+  }
+  for (const listener of eventListeners) listener(event)
+}
+
+let started = false
+
+/** Opens the event stream once; every (re)connection re-fetches what may have been missed. */
+export function startLive(): void {
+  if (started) return
+  started = true
+  // At once, not only when the stream opens: the list shows even where the stream cannot.
+  reloadAll()
+  openEventStream('/__sandbox/events', {
+    onOpen() {
+      connection.set({ state: 'live', detail: 'Live: new messages appear as they are captured.' })
+      reloadAll()
+    },
+    onDown(reason, needsToken) {
+      connection.set({ state: needsToken ? 'locked' : 'down', detail: reason })
+    },
+    onEvent(type, data) {
+      try {
+        const payload = JSON.parse(data) as Record<string, unknown>
+        // The data is the event object; a bare message or journal entry is wrapped the same way.
+        if ((type === 'message.captured' || type === 'message.status') && payload.message === undefined) handle({ type, message: payload } as unknown as SandboxEvent)
+        else if (type === 'request' && payload.entry === undefined) handle({ type, entry: payload } as unknown as SandboxEvent)
+        else handle({ ...payload, type } as SandboxEvent)
+      } catch {
+        // a malformed event: skip it, the next reload corrects the list
+      }
+    },
+  })
+}
+
+/** Deletes one message (the detail view's Delete). */
+export async function deleteMessage(id: string): Promise<void> {
+  await call('DELETE', `/__sandbox/messages/${encodeURIComponent(id)}`)
+  messages.remove(id)
+  scheduleCounts()
+}

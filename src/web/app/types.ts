@@ -1,0 +1,45 @@
+/**
+ * What the web inbox reads from the /__sandbox API: the domain's own types (type-only imports,
+ * nothing of the domain's runtime reaches the bundle).
+ */
+import type {
+  CapturedMessage as DomainMessage,
+  CapturedMessageSummary,
+  Channel,
+  MessageStatus,
+  StatusChange,
+} from '../../schemas/captured-message.js'
+import type { JournalEntry } from '../../schemas/journal.js'
+import type { SandboxEvent } from '../../domain/events.js'
+
+export type { Channel, JournalEntry, MessageStatus, SandboxEvent, StatusChange }
+
+/** One captured message as `GET /__sandbox/messages/{id}` answers it. */
+export type CapturedMessage = DomainMessage
+
+/** One row of `GET /__sandbox/messages`: no request body, no email HTML, text capped. */
+export type MessageSummary = CapturedMessageSummary
+
+export type EmailMessage = Extract<CapturedMessage, { channel: 'email' }>
+export type SmsMessage = Extract<CapturedMessage, { channel: 'sms' }>
+export type WhatsappMessage = Extract<CapturedMessage, { channel: 'whatsapp' }>
+
+/** The pagination envelope of every /__sandbox listing. */
+export interface Page<T> {
+  data: T[]
+  pagination: { page: number; limit: number; total: number; pages: number }
+}
+
+/** One key of `GET /__sandbox/keys`. */
+export interface KeyUsage {
+  key: string
+  plan: string
+  plan_name?: string
+  account?: string
+  limit: number
+  used: number
+}
+
+export const CHANNELS: readonly Channel[] = ['email', 'sms', 'whatsapp']
+export const STATUSES: readonly MessageStatus[] = ['queued', 'sent', 'delivered', 'failed']
+export const CHANNEL_LABELS: Record<Channel, string> = { email: 'Email', sms: 'SMS', whatsapp: 'WhatsApp' }
