@@ -13,6 +13,7 @@ import { createSandbox, type SandboxOptions } from '../../src/index.js'
 import { startServer, type RunningServer } from '../../src/server/http-server.js'
 import { ENDPOINTS } from './endpoints.js'
 import { describeRequest, DOCUMENTED, EMPTY_CONTEXT, errorShapeProblem, FUZZ_SANDBOX, seedFor, type EndpointFuzz, type FuzzCase, type FuzzReport, type FuzzRequest, type Wire, type WireResponse } from './fuzz-kit.js'
+import { seededRandom } from '../../src/domain/random.js'
 
 /** How a well-formed request is framed on the wire. */
 export type FramingShape = 'one write' | 'split writes' | '1-byte chunks' | 'random chunks'
@@ -33,17 +34,8 @@ interface RawAnswer {
   raw: string
 }
 
-/** A tiny deterministic PRNG (mulberry32), so a wire's choices repeat with its seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+/** The sandbox's own seeded PRNG (mulberry32), so a wire's choices repeat with its seed. */
+const prng = seededRandom
 
 /** The request's head and body as fetch would send them (same header merging, default Content-Type, URL serialisation). */
 function asFetchWould(request: FuzzRequest, port: number): { head: string[]; body: Buffer | undefined; target: string } {
