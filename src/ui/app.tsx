@@ -222,12 +222,12 @@ export function App({ sandbox, apiUrl, onQuit, console: captured, system: givenS
             : { kind: 'keys', keys: state.tab === 'outbox' ? OUTBOX_KEYS : REQUEST_KEYS, aside: position })
 
   const emptyText = messages.length === 0
-    ? `No messages yet. Point your app at ${apiUrl} and send one.`
+    ? `No messages yet. Point your app at ${apiUrl} and send one.\nWeb inbox: ${origin}/__sandbox/ui/`
     : 'No message matches. Esc clears the filters.'
 
   return (
     <Box flexDirection="column" width={width} height={frameHeight} overflow="hidden">
-      <Header sandbox={sandbox} apiUrl={apiUrl} messages={messages} tab={state.tab} width={width} rows={rows} filterLabel={filterLabel} />
+      <Header sandbox={sandbox} apiUrl={apiUrl} inboxUrl={`${origin}/__sandbox/ui/`} messages={messages} tab={state.tab} width={width} rows={rows} filterLabel={filterLabel} />
       <Box height={bodyHeight} flexDirection="column" overflow="hidden">
         {onPage ? (
           <StyledLines rowAt={rowAt} total={totalRows} top={top} height={bodyHeight} />

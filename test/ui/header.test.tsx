@@ -10,6 +10,17 @@ afterEach(() => {
 const statusRow = (frame: string) => frame.split('\n').find((l) => /EMAIL \d+|EM \d+/.test(l)) ?? ''
 
 describe('header', () => {
+  it('shows the web inbox URL after the API URL when the row has room, and in the empty outbox always', async () => {
+    app = mountUi({ columns: 160, rows: 30 })
+    let frame = await app.waitFor((f) => f.split('\n')[0].includes('Inbox'), 'the inbox URL in the header at 160 columns')
+    expect(frame.split('\n')[0]).toMatch(/API https:\/\/api\.sendbox\.test\/v1 {2}Inbox https:\/\/api\.sendbox\.test\/__sandbox\/ui\//)
+    app.close()
+    app = mountUi({ columns: 80, rows: 24 })
+    frame = await app.waitFor((f) => f.includes('No messages yet') && f.split('\n')[0].length <= 80, 'the 80-column frame')
+    expect(frame.split('\n')[0]).not.toContain('Inbox')
+    expect(frame.replace(/\s+/g, ' ')).toContain('Web inbox: https://api.sendbox.test/__sandbox/ui/')
+  })
+
   it('flags armed faults with a red marker and their count, until they are cleared', async () => {
     app = mountUi()
     await app.waitFor((f) => f.includes('No messages yet'))

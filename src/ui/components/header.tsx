@@ -103,9 +103,11 @@ function alerts(sandbox: SandboxState, compact: boolean): Array<{ text: string; 
  * the last message, and what is out of the ordinary: faults armed (red), evictions, a moved or
  * frozen clock. Compact (two rows, short labels) on small terminals. Ticks once a second.
  */
-export function Header({ sandbox, apiUrl, messages, tab, width, rows: terminalRows, filterLabel }: {
+export function Header({ sandbox, apiUrl, inboxUrl, messages, tab, width, rows: terminalRows, filterLabel }: {
   sandbox: SandboxState
   apiUrl: string
+  /** The web inbox, shown after the API URL when the row has room for all of it. */
+  inboxUrl?: string
   messages: readonly CapturedMessage[]
   tab: Tab
   width: number
@@ -121,6 +123,8 @@ export function Header({ sandbox, apiUrl, messages, tab, width, rows: terminalRo
   const flags = alerts(sandbox, compact)
   const title = compact ? '' : ` ${sandbox.version}  API `
   const tabsWidth = tabs.reduce((n, [, label]) => n + label.length + 2, 0)
+  const inbox = inboxUrl && !compact ? `  Inbox ${inboxUrl}` : ''
+  const showInbox = inbox !== '' && 8 + title.length + apiUrl.length + inbox.length <= width - tabsWidth
   return (
     <Box flexDirection="column" width={width}>
       <Box width={width}>
@@ -129,6 +133,7 @@ export function Header({ sandbox, apiUrl, messages, tab, width, rows: terminalRo
             <Text bold color="cyan">sendbox</Text>
             <Text dimColor>{title || ' '}</Text>
             <Text bold>{fitCells(apiUrl, Math.max(0, width - tabsWidth - 8 - title.length))}</Text>
+            {showInbox ? <Text dimColor>{inbox}</Text> : null}
           </Text>
         </Box>
         <Box flexShrink={0}>

@@ -80,7 +80,9 @@ export function OutboxList({ visible, selectedId, width, height, total, emptyTex
     <Box flexDirection="column" width={width} height={height + 1} overflow="hidden">
       <Text bold wrap="truncate-end">{`  ${heading.join('')}`}</Text>
       {total === 0 ? (
-        <Box paddingLeft={2}><Text dimColor wrap="truncate-end">{fitCells(emptyText, width - 2)}</Text></Box>
+        <Box paddingLeft={2} flexDirection="column">
+          {emptyText.split('\n').map((line, i) => <Text key={i} dimColor wrap="truncate-end">{fitCells(line, width - 2)}</Text>)}
+        </Box>
       ) : (
         visible.map((message) => (
           <MessageRow key={message.message_id} message={message} selected={message.message_id === selectedId} columns={columns} now={now} />
