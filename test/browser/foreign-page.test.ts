@@ -113,7 +113,7 @@ describe.skipIf(chromiumMissing)('a page from another site cannot read or change
     // Give the beacon time to arrive, then look at the state and at what the server answered.
     await expect.poll(() => seen.filter((e) => e.path.startsWith('/__sandbox/reset')).length, { timeout: 5_000 }).toBe(4)
     expect(sandbox.outbox.size).toBe(1)
-    expect(sandbox.outbox.list()[0].email?.subject).toBe('Reset your password')
+    expect(sandbox.outbox.list({ channel: 'email' })[0].email.subject).toBe('Reset your password')
     expect(sandbox.faults.size).toBe(0)
     const stateChanges = seen.filter((e) => e.method !== 'GET' && e.method !== 'OPTIONS' && e.path.startsWith('/__sandbox'))
     expect(stateChanges.length).toBeGreaterThanOrEqual(5)
