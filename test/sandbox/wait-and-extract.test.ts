@@ -262,3 +262,15 @@ describe('HTML preview', () => {
     expect(await allowed.text()).toBe('<!doctype html><html><body><p>Hi</p><img src="https://t.test/p.png"></body></html>')
   })
 })
+
+describe('seeded subscribers and sandbox.ready (documented in the README)', () => {
+  it('HTTP requests wait for the seed by themselves; JS reads see it once ready resolves', async () => {
+    const sandbox = createSandbox({ subscribers: 3 })
+    const { getResponse } = await import('msw')
+    const res = await getResponse(sandbox.handlers, new Request(`${sandbox.baseUrl}/subscribers`, { headers: { authorization: 'Bearer test_pro' } }))
+    expect((await res!.json()).pagination.total).toBe(3)
+    await sandbox.ready
+    expect(sandbox.subscribers.list(sandbox.accountOf('test_pro'), 1, 20).total).toBe(3)
+    sandbox.dispose()
+  })
+})
