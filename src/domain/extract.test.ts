@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { findCodes, htmlToText, linksInHtml, linksInText, loadHtmlTools } from './extract.js'
+import { FULL_RENDER_LIMIT, findCodes, htmlToText, linksInHtml, linksInText, loadHtmlTools, renderEmail } from './extract.js'
 
 beforeAll(() => loadHtmlTools())
 
@@ -139,3 +139,25 @@ describe('links', () => {
     expect(linksInText('no links here, just ftp://x.test and http:// alone')).toEqual([])
   })
 })
+
+describe('large bodies (past FULL_RENDER_LIMIT): one SAX pass for text and links', () => {
+  const filler = `<p>${'Lorem ipsum dolor sit amet. '.repeat(Math.ceil(FULL_RENDER_LIMIT / 28))}</p>`
+  const html = `<style>.a{background:url(https://evil.test/x.png)}</style><h1>Reset Your Password</h1><p>Your verification code: <b>582930</b></p><p><a href="https://acme.test/r?a=1&amp;b=2">Reset</a> or see https://acme.test/help.</p><img src="https://cdn.acme.test/logo.png">${filler}`
+
+  it('keeps headings as written, link URLs after their text, blocks on their own lines, no CSS', () => {
+    expect(html.length).toBeGreaterThan(FULL_RENDER_LIMIT)
+    const { text, links } = renderEmail(html)
+    expect(text.startsWith('Reset Your Password\n')).toBe(true)
+    expect(text).toContain('Reset [https://acme.test/r?a=1&b=2] or see https://acme.test/help.')
+    expect(text).not.toContain('evil.test')
+    expect(links).toEqual(['https://acme.test/r?a=1&b=2', 'https://acme.test/help', 'https://cdn.acme.test/logo.png'])
+    expect(findCodes(text)).toEqual(['582930'])
+  })
+
+  it('gives the same links as the small-body path', () => {
+    const small = html.slice(0, html.indexOf(filler))
+    expect(renderEmail(small).links).toEqual(renderEmail(html).links)
+    expect(renderEmail(small).links).toEqual(linksInHtml(small))
+  })
+})
+

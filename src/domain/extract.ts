@@ -29,8 +29,11 @@ export function loadHtmlTools(): Promise<void> {
   return loading
 }
 
-/** The longest text, in UTF-16 units, scanned for codes (a body is at most 1 MiB anyway). */
-export const MAX_TEXT_LENGTH = 2_000_000
+/**
+ * How much of a text is read for codes, in UTF-16 units: a one-time code stands near the top of
+ * a message, and reading further only lets a hostile 1 MiB body cost the event loop more.
+ */
+export const MAX_TEXT_LENGTH = 100_000
 
 const HEADINGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].map((selector) => ({ selector, options: { uppercase: false } }))
 
@@ -73,23 +76,97 @@ function trimEnd(line: string): string {
 }
 
 /**
+ * HTML larger than this is rendered by {@link plainTextOf} (one SAX pass) instead of
+ * html-to-text, whose layout work on a hostile 1 MiB body (1 MiB of no-break spaces) costs
+ * ~0.35 s of event loop at capture. Most real emails are below it; larger ones lose only table layout in `text`.
+ */
+export const FULL_RENDER_LIMIT = 64 * 1024
+
+/**
  * An email's HTML as readable plain text: headings as written (not upper-cased), paragraphs,
  * lists, tables, links as `text [url]`, images as `[image: alt]`. Not wrapped (views wrap it to
- * their width). Falls back to the tags stripped when the tools are not loaded yet.
+ * their width). Past {@link FULL_RENDER_LIMIT}, the plain SAX rendering; before the tools are
+ * loaded, the tags stripped.
  */
 export function htmlToText(html: string): string {
   let text: string
   if (!tools) {
     text = html.replace(/<[^<>]{0,4096}>/g, ' ')
+  } else if (html.length > FULL_RENDER_LIMIT) {
+    text = plainTextOf(html)
   } else {
     try {
       text = tools.convert(html)
     } catch {
-      text = html.replace(/<[^<>]{0,4096}>/g, ' ')
+      text = plainTextOf(html)
     }
   }
   // Bounded by the body cap: at most the HTML's own text plus each link's URL once.
   return tidy(text.replace(/\r\n?/g, '\n'))
+}
+
+const BLOCK_TAGS = new Set(['p', 'div', 'br', 'li', 'tr', 'table', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'section', 'article', 'header', 'footer', 'blockquote', 'pre', 'hr', 'ul', 'ol'])
+
+/**
+ * The text of an HTML document in one SAX pass, linear in its size: text nodes (entities
+ * decoded), a line break at each block element, a link's URL after its text, `<style>` and
+ * `<script>` skipped. Used for bodies too large for html-to-text's layout.
+ */
+export function plainTextOf(html: string, links?: LinkList): string {
+  if (!tools) return html.replace(/<[^<>]{0,4096}>/g, ' ')
+  const parts: string[] = []
+  let skip = 0
+  const hrefs: string[] = []
+  let run = ''
+  const flush = () => {
+    if (run !== '') links?.addFromText(run)
+    run = ''
+  }
+  const parser = new tools.Parser(
+    {
+      onopentag(name, attribs) {
+        flush()
+        if (name === 'style' || name === 'script') skip++
+        else if (BLOCK_TAGS.has(name)) parts.push('\n')
+        if (name === 'a') hrefs.push(attribs.href && /^https?:/i.test(attribs.href) ? attribs.href : '')
+        if (links) {
+          if ((name === 'a' || name === 'area') && attribs.href) links.add(attribs.href)
+          else if (name === 'img' && attribs.src) links.add(attribs.src)
+        }
+      },
+      ontext(piece) {
+        if (skip > 0) return
+        parts.push(piece)
+        if (links) run += piece
+      },
+      onclosetag(name) {
+        flush()
+        if ((name === 'style' || name === 'script') && skip > 0) skip--
+        else if (name === 'a') {
+          const href = hrefs.pop()
+          if (href) parts.push(` [${href}]`)
+        } else if (BLOCK_TAGS.has(name)) parts.push('\n')
+      },
+    },
+    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+  )
+  parser.write(html)
+  parser.end()
+  flush()
+  return parts.join('').replace(/\n{3,}/g, '\n\n')
+}
+
+/**
+ * An email's text and links. Up to {@link FULL_RENDER_LIMIT}, html-to-text's layout and a link
+ * pass; past it, one SAX pass gives both, so a hostile body costs the event loop one read.
+ */
+export function renderEmail(html: string): { text: string; links: string[] } {
+  if (tools && html.length > FULL_RENDER_LIMIT) {
+    const list = new LinkList()
+    const text = tidy(plainTextOf(html, list).replace(/\r\n?/g, '\n'))
+    return { text, links: list.links }
+  }
+  return { text: htmlToText(html), links: linksInHtml(html) }
 }
 
 /** At most this many links are kept per message (a hostile email may hold 100,000). */

@@ -1,5 +1,5 @@
 import type { EmailSendRequest } from '../../schemas/messages.js'
-import { findCodes, htmlToText, linksInHtml } from '../extract.js'
+import { findCodes, renderEmail } from '../extract.js'
 import { base, outcomeFor, stringWeight } from './shared.js'
 import type { ChannelDescriptor } from './types.js'
 
@@ -9,11 +9,11 @@ export const emailChannel: ChannelDescriptor<'email', EmailSendRequest> = {
   label: 'Email',
   capture(sender, body, raw, retryAfter) {
     const outcome = outcomeFor(body.to, retryAfter)
-    const text = htmlToText(body.html)
+    const { text, links } = renderEmail(body.html)
     return {
       ...base(sender, 'email', body.to, raw),
       text,
-      links: linksInHtml(body.html),
+      links,
       codes: findCodes(`${body.subject}\n${text}`),
       outcome,
       email: {
