@@ -44,12 +44,26 @@ await build({
   external: [...uiPackages, 'html-to-text'],
 })
 
+// The threaded transport's worker (`sendbox --threads 2`): an ES module of its own, started by
+// the CLI from beside the bundle (the CommonJS bundle has no import.meta.url to find it by).
+await build({
+  ...common,
+  entryPoints: ['src/server/threaded-worker.ts'],
+  outfile: join(outdir, 'sendbox-http-worker.mjs'),
+  format: 'esm',
+  // Some bundled CommonJS dependencies call require(); give the ES module one.
+  banner: { js: "import { createRequire as __sendboxCreateRequire } from 'node:module'; const require = __sendboxCreateRequire(import.meta.url);" },
+})
+
 // The CLI: one CommonJS file. The UI import is kept out and pointed at sendbox-ui.mjs.
 const result = await build({
   ...common,
   entryPoints: ['bin/sendbox.ts'],
   outfile: join(outdir, 'sendbox.cjs'),
   format: 'cjs',
+  // threaded-server.ts finds its worker by import.meta.url only when unbundled; the CLI passes
+  // the worker bundle's URL instead (src/cli/run.ts), so the empty import.meta is never read.
+  logOverride: { 'empty-import-meta': 'silent' },
   write: false,
   // Not on the headless path; loaded from node_modules if ever imported. html-to-text is bundled:
   // the capture loads it with a dynamic import, which a script compiled by vm.Script cannot run

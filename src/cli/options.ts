@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util'
+import { DEFAULT_THREADS } from '../server/threaded-server.js'
 import { adminTokenProblem } from '../domain/admin-token.js'
 import { parseKeySpec, PLANS, isPlan, type ApiKeyConfig, type Plan } from '../domain/plans.js'
 import { parseAllowedHost, parseCorsOrigin } from '../server/origin-policy.js'
@@ -28,6 +29,7 @@ export const FLAGS = {
   'max-messages': { type: 'string', default: '10000', value: 'N', help: 'outbox cap (oldest evicted first)' },
   'max-requests': { type: 'string', default: '1000', value: 'N', help: 'request journal cap' },
   'max-outbox-mb': { type: 'string', default: '256', value: 'MB', help: 'outbox byte budget besides the count (oldest evicted first)' },
+  threads: { type: 'string', default: String(DEFAULT_THREADS), env: 'SENDBOX_THREADS', value: 'N', help: 'threads serving HTTP: 1, or 2 to parse HTTP on a worker thread beside the sandbox (measured slower on 2 cores; docs/performance.md)' },
   'webhook-url': { type: 'string', value: 'URL', help: 'POST each lifecycle step of each message here' },
   'webhook-secret': { type: 'string', value: 'SECRET', help: 'HMAC-SHA256 key for X-Sendbox-Signature' },
   'admin-token': { type: 'string', env: 'SENDBOX_ADMIN_TOKEN', value: 'TOKEN', help: 'require this token for /__sandbox (one is generated when --host is not loopback)' },
@@ -56,6 +58,8 @@ export interface CliSettings {
   maxRequests: number
   /** Outbox byte budget, in MiB. */
   maxOutboxMb: number
+  /** Threads serving HTTP (1 or 2). */
+  threads: number
   webhookUrl: string | undefined
   webhookSecret: string | undefined
   adminToken: string | undefined
@@ -197,6 +201,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, c
     maxMessages: wholeNumber('max-messages', str('max-messages')!),
     maxRequests: wholeNumber('max-requests', str('max-requests')!),
     maxOutboxMb: wholeNumber('max-outbox-mb', str('max-outbox-mb')!),
+    threads: wholeNumber('threads', str('threads')!),
     webhookUrl,
     webhookSecret: str('webhook-secret'),
     adminToken,

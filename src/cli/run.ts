@@ -1,6 +1,19 @@
+import { dirname, join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { createSandbox, type Sandbox, type SandboxOptions } from '../index.js'
 import { displayKey, PLAN_NAMES } from '../domain/plans.js'
 import { startServer, type RunningServer } from '../server/http-server.js'
+import { startThreadedServer, type RunningTransport } from '../server/threaded-server.js'
+
+/**
+ * The threaded transport's worker: in the bundled CLI, the worker's own bundle beside it
+ * (scripts/bundle.mjs writes dist/bin/sendbox-http-worker.mjs); unbundled, undefined (the
+ * transport finds threaded-worker.js beside itself).
+ */
+function workerBundleUrl(): URL | undefined {
+  const bundled = typeof __filename === 'string' && __filename.endsWith('sendbox.cjs')
+  return bundled ? pathToFileURL(join(dirname(__filename), 'sendbox-http-worker.mjs')) : undefined
+}
 import { helpText, parseCli, UsageError, type CliSettings } from './options.js'
 import { VERSION } from '../version.js'
 import { newId } from '../domain/random.js'
@@ -50,7 +63,7 @@ function keysTable(sandbox: Sandbox): string {
  * The whole `sendbox` command. Returns the exit code for one-shot commands; for `serve` it
  * resolves once the server is up and installs signal handlers that shut it down.
  */
-export async function runCli(argv: string[], io = { stdout: process.stdout, stderr: process.stderr, env: process.env }): Promise<number | RunningServer> {
+export async function runCli(argv: string[], io = { stdout: process.stdout, stderr: process.stderr, env: process.env }): Promise<number | RunningServer | RunningTransport> {
   let settings: CliSettings
   try {
     settings = parseCli(argv, io.env)
@@ -107,9 +120,12 @@ export async function runCli(argv: string[], io = { stdout: process.stdout, stde
   process.on('unhandledRejection', (reason) => {
     io.stderr.write(`[sendbox] unexpected error (unhandled rejection): ${reason instanceof Error ? reason.stack ?? reason.message : String(reason)}\n`)
   })
-  let running: RunningServer
+  let running: RunningServer | RunningTransport
   try {
-    running = await startServer(sandbox, { port: settings.port, host: settings.host, onRequest: log, corsOrigins: settings.corsOrigins, allowedHosts: settings.allowedHosts })
+    const serverOptions = { port: settings.port, host: settings.host, onRequest: log, corsOrigins: settings.corsOrigins, allowedHosts: settings.allowedHosts }
+    running = settings.threads > 1
+      ? await startThreadedServer(sandbox, { ...serverOptions, threads: settings.threads, workerUrl: workerBundleUrl() })
+      : await startServer(sandbox, serverOptions)
   } catch (error) {
     const err = error as NodeJS.ErrnoException
     const reason = err.code === 'EADDRINUSE'

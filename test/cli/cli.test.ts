@@ -75,4 +75,26 @@ describe('sendbox CLI', () => {
     }
     expect((await cli.exited).code).toBe(0)
   })
+
+  it('--threads 2 serves through the worker-thread transport (same answers, same state) and exits cleanly on SIGTERM', async () => {
+    const cli = await startCli(['--no-ui', '--port', '0', '--threads', '2', '--delivery-ms', '0'])
+    const { child, apiUrl: base } = cli
+    try {
+      const sent = await fetch(`${base}/sms/send`, { method: 'POST', headers: { authorization: 'Bearer test_pro', 'content-type': 'application/json' }, body: JSON.stringify({ to: '+14155550123', message: 'Your code is 482913' }) })
+      expect(sent.status).toBe(200)
+      expect(sent.headers.get('x-ratelimit-limit')).toBe('1000')
+      const origin = new URL(base).origin
+      const wait = await fetch(`${origin}/__sandbox/messages/wait?channel=sms&timeout=2000`)
+      expect(await wait.json()).toMatchObject({ to: '+14155550123', codes: ['482913'] })
+      expect((await fetch(`${base}/SMS/send`, { headers: { authorization: 'Bearer test_pro' } })).status).toBe(404)
+    } finally {
+      child.kill('SIGTERM')
+    }
+    expect((await cli.exited).code).toBe(0)
+  })
+
+  it('refuses --threads outside 1..2 with one clear line', async () => {
+    const cli = await startCli(['--no-ui', '--port', '0', '--threads', '3']).catch((error: Error) => error)
+    expect(String(cli)).toMatch(/--threads must be a whole number from 1 to 2/)
+  })
 })
