@@ -39,8 +39,10 @@ describe('webhooks when the receiver is an msw handler that answers with a body'
     const settled = await Promise.race([sandbox.webhooks!.idle().then(() => 'idle'), new Promise((r) => setTimeout(() => r('hung'), 3_000))])
     expect(settled).toBe('idle')
     const attempts = sandbox.journal.list().filter((e) => e.kind === 'webhook')
-    // sent and delivered, the first attempt failed once: 3 posts in all, each journaled.
-    expect(received.sort()).toEqual(['message.delivered', 'message.sent', 'message.sent'].sort())
+    // sent and delivered, whichever arrived first failed once (the two posts run in parallel):
+    // 3 posts in all, each journaled.
+    expect(received).toHaveLength(3)
+    expect([...new Set(received)].sort()).toEqual(['message.delivered', 'message.sent'])
     expect(attempts.map((e) => e.status).sort()).toEqual([200, 200, 503])
   })
 })
