@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { sameSecret } from '../src/domain/admin-token.js'
 import { ApiError, forcedError } from '../src/domain/errors.js'
 import type { ApiKeyConfig } from '../src/domain/plans.js'
 import { maskKey } from '../src/domain/plans.js'
@@ -196,20 +197,13 @@ export async function runApiRequest(sandbox: SandboxState, request: Request, par
   return response
 }
 
-/** Constant-time string compare (the admin token). */
-function timingSafeEqual(a: string, b: string): boolean {
-  let diff = a.length ^ b.length
-  for (let i = 0; i < Math.max(a.length, b.length); i++) diff |= (a.charCodeAt(i) || 0) ^ (b.charCodeAt(i) || 0)
-  return diff === 0
-}
-
 /** Throws 401 unless the request carries the admin token (when one is configured). */
 function checkAdmin(sandbox: SandboxState, request: Request): void {
   const token = sandbox.adminToken
   if (token === undefined) return
   const bearer = /^bearer[ \t]+(\S+)/i.exec(request.headers.get('authorization') ?? '')?.[1]
   const given = request.headers.get('x-sendbox-admin-token') ?? bearer
-  if (given !== undefined && given !== null && timingSafeEqual(given, token)) return
+  if (given !== undefined && given !== null && sameSecret(given, token)) return
   throw new ApiError(401, 'unauthorized', 'The sandbox controls need the admin token: send `Authorization: Bearer <admin token>` or `X-Sendbox-Admin-Token: <admin token>` (see --admin-token).')
 }
 

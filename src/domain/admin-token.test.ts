@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { adminTokenProblem, assertAdminToken } from './admin-token.js'
+import { adminTokenProblem, assertAdminToken, sameSecret } from './admin-token.js'
 
 describe('admin tokens', () => {
   it('refuses empty, blank and whitespace-holding tokens with a TypeError', () => {
@@ -8,5 +8,12 @@ describe('admin tokens', () => {
   it('accepts no token and any non-blank one', () => {
     expect(() => assertAdminToken(undefined)).not.toThrow()
     expect(adminTokenProblem('adm_123')).toBeUndefined()
+  })
+})
+
+describe('sameSecret', () => {
+  it('is true only for the same string', () => {
+    expect(sameSecret('adm_abc', 'adm_abc')).toBe(true)
+    for (const given of ['adm_abd', 'adm_ab', 'adm_abcd', '', 'ADM_ABC']) expect(sameSecret(given, 'adm_abc'), given).toBe(false)
   })
 })

@@ -24,3 +24,13 @@ export function assertAdminToken(token: string | undefined): void {
   const problem = adminTokenProblem(token)
   if (problem !== undefined) throw new TypeError(`adminToken: ${problem}`)
 }
+
+/**
+ * Compares a secret the client sent with the one held, in time that does not depend on where
+ * they differ (the admin token, a preview token). Different lengths are unequal.
+ */
+export function sameSecret(given: string, expected: string): boolean {
+  let diff = given.length ^ expected.length
+  for (let i = 0; i < expected.length; i++) diff |= (given.charCodeAt(i) || 0) ^ expected.charCodeAt(i)
+  return diff === 0
+}

@@ -2,6 +2,7 @@ import type { CapturedMessage, Channel, MessageOf, MessageStatus, StatusChange }
 import { CHANNELS, MESSAGE_STATUSES } from '../schemas/captured-message.js'
 import { CHANNEL_DESCRIPTORS, summaryOf, weightOf, type CaptureInput } from './channels/index.js'
 import { checkFilter, compileFilter, describeFilter, type MessagePredicate, type OutboxFilter } from './outbox-filter.js'
+import { sameSecret } from './admin-token.js'
 import type { SandboxEvents } from './events.js'
 import { newId } from './random.js'
 
@@ -402,10 +403,7 @@ export class Outbox {
   /** True when `token` is this message's preview token. */
   checkPreviewToken(id: string, token: string): boolean {
     const expected = this.previewTokens.get(id)
-    if (expected === undefined || expected.length !== token.length) return false
-    let diff = 0
-    for (let i = 0; i < expected.length; i++) diff |= expected.charCodeAt(i) ^ token.charCodeAt(i)
-    return diff === 0
+    return expected !== undefined && sameSecret(token, expected)
   }
 
   clear(): void {

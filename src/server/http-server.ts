@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
+import { sameSecret } from '../domain/admin-token.js'
 import { getResponse } from 'msw'
 import { answerTextOf, attachBufferedBody } from '../../handlers/guard.js'
 import type { Sandbox } from '../index.js'
@@ -185,13 +186,6 @@ function announcesBody(req: IncomingMessage): boolean {
   return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined
 }
 
-/** Equal-time comparison of two strings (the admin token pre-check). */
-function sameText(a: string, b: string): boolean {
-  let diff = a.length ^ b.length
-  for (let i = 0; i < b.length; i++) diff |= (a.charCodeAt(i % Math.max(a.length, 1)) ^ b.charCodeAt(i))
-  return diff === 0
-}
-
 /**
  * Whether the handlers would refuse this request from its headers alone (no valid API key under
  * the API path, no admin token when one is set under `/__sandbox`): then its body is not read —
@@ -205,7 +199,7 @@ function refusedFromHeaders(sandbox: Sandbox, apiPrefix: string, pathname: strin
   if (sandbox.adminToken !== undefined && (pathname === '/__sandbox' || pathname.startsWith('/__sandbox/'))) {
     const header = req.headers['x-sendbox-admin-token']
     const given = typeof header === 'string' ? header : /^bearer[ \t]+(\S+)/i.exec(req.headers.authorization ?? '')?.[1]
-    return given === undefined || !sameText(given, sandbox.adminToken)
+    return given === undefined || !sameSecret(given, sandbox.adminToken)
   }
   return false
 }
