@@ -91,7 +91,7 @@ export const FULL_RENDER_LIMIT = 64 * 1024
 export function htmlToText(html: string): string {
   let text: string
   if (!tools) {
-    text = html.replace(/<[^<>]{0,4096}>/g, ' ')
+    text = stripTags(html)
   } else if (html.length > FULL_RENDER_LIMIT) {
     text = plainTextOf(html)
   } else {
@@ -105,6 +105,11 @@ export function htmlToText(html: string): string {
   return tidy(text.replace(/\r\n?/g, '\n'))
 }
 
+/** The tags cut out, bounded (an unbounded `<[^>]*>` rescans a long run without `>`): the fallback before the tools load. */
+function stripTags(html: string): string {
+  return html.replace(/<[^<>]{0,4096}>/g, ' ')
+}
+
 const BLOCK_TAGS = new Set(['p', 'div', 'br', 'li', 'tr', 'table', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'section', 'article', 'header', 'footer', 'blockquote', 'pre', 'hr', 'ul', 'ol'])
 
 /**
@@ -113,7 +118,7 @@ const BLOCK_TAGS = new Set(['p', 'div', 'br', 'li', 'tr', 'table', 'h1', 'h2', '
  * `<script>` skipped. Used for bodies too large for html-to-text's layout.
  */
 export function plainTextOf(html: string, links?: LinkList): string {
-  if (!tools) return html.replace(/<[^<>]{0,4096}>/g, ' ')
+  if (!tools) return stripTags(html)
   const parts: string[] = []
   let skip = 0
   const hrefs: string[] = []
@@ -242,37 +247,11 @@ export function linksInHtml(html: string): string[] {
   if (!tools) {
     // Before the tools load: hrefs and srcs by a bounded scan, then text URLs.
     for (const match of html.matchAll(/\b(?:href|src)\s*=\s*["']([^"']{1,8192})["']/gi)) list.add(decodeBasicEntities(match[1]))
-    list.addFromText(html.replace(/<[^<>]{0,4096}>/g, ' '))
+    list.addFromText(stripTags(html))
     return list.links
   }
-  // Text arrives in pieces (split at entities): URLs are looked for in each run of text between tags.
-  let skip = 0
-  let text = ''
-  const flush = () => {
-    if (text !== '') list.addFromText(text)
-    text = ''
-  }
-  const parser = new tools.Parser(
-    {
-      onopentag(name, attribs) {
-        flush()
-        if (name === 'style' || name === 'script') skip++
-        if ((name === 'a' || name === 'area') && attribs.href) list.add(attribs.href)
-        else if (name === 'img' && attribs.src) list.add(attribs.src)
-      },
-      ontext(piece) {
-        if (skip === 0) text += piece
-      },
-      onclosetag(name) {
-        flush()
-        if ((name === 'style' || name === 'script') && skip > 0) skip--
-      },
-    },
-    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
-  )
-  parser.write(html)
-  parser.end()
-  flush()
+  // The same SAX pass that renders large bodies collects hrefs, srcs and URLs in text runs.
+  plainTextOf(html, list)
   return list.links
 }
 
