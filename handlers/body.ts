@@ -12,7 +12,36 @@ const decoder = new TextDecoder('utf-8', { fatal: true })
  * costs its creation, a tee when msw clones the request, and a read — ~50 µs a send — for bytes
  * that are in memory already. Without an entry (in-process), the guard reads the stream.
  */
-const bufferedBodies = new WeakMap<Request, Uint8Array>()
+const bufferedBodies = new WeakMap<WireRequest, Uint8Array>()
+
+/**
+ * What the guard chain reads of a request. A Fetch `Request` is one (in-process, under msw); the
+ * standalone server passes a lighter one built from node:http's own objects (see
+ * `createDispatcher` in handlers/index.ts), so that no Fetch object is made per request.
+ */
+export interface WireRequest {
+  readonly method: string
+  /** Absolute and WHATWG-normalised, as a Request's `url`. */
+  readonly url: string
+  /** Case-insensitive; repeated headers joined with `, `, as Fetch's `Headers.get`. */
+  readonly headers: { get(name: string): string | null }
+  /** Aborted when the client goes away (a long poll drops its waiter). */
+  readonly signal: AbortSignal
+}
+
+/**
+ * An answer with a JSON body, as the guard makes it: `text` is the body (null for HEAD), headers
+ * as the guard set them. A transport writes it as it is; under msw {@link toResponse} makes it a
+ * Response. A route that answers otherwise (HTML, an event stream) gives its own Response.
+ */
+export interface JsonAnswer {
+  readonly status: number
+  readonly headers: Record<string, string>
+  readonly text: string | null
+}
+
+/** What the guard chain answers: JSON it made, or a route's own Response. */
+export type Answer = JsonAnswer | Response
 
 /**
  * Gives the guard the body of a request the transport has read already (see the standalone
@@ -20,12 +49,12 @@ const bufferedBodies = new WeakMap<Request, Uint8Array>()
  * body, and the transport promises to write each answer from {@link answerTextOf}: the guard's
  * answers to such a request carry no body stream, which nobody would read.
  */
-export function attachBufferedBody(request: Request, bytes: Uint8Array): void {
+export function attachBufferedBody(request: WireRequest, bytes: Uint8Array): void {
   bufferedBodies.set(request, bytes)
 }
 
 /** True when the transport read this request's body itself (see {@link attachBufferedBody}). */
-export function isBuffered(request: Request): boolean {
+export function isBuffered(request: WireRequest): boolean {
   return bufferedBodies.has(request)
 }
 
@@ -45,30 +74,55 @@ export function answerTextOf(response: Response): string | undefined {
  * The bytes a transport attached with {@link attachBufferedBody}, or undefined. The threaded
  * transport reads them in its HTTP worker to hand them to the main thread, where the sandbox is.
  */
-export function bufferedBodyOf(request: Request): Uint8Array | undefined {
+export function bufferedBodyOf(request: WireRequest): Uint8Array | undefined {
   return bufferedBodies.get(request)
 }
 
 /**
- * An answer whose JSON text is already made (the threaded transport's HTTP worker gets it from
- * the main thread): no body stream, and {@link answerTextOf} gives the text, as for the guard's own.
+ * Headers read from an alternating name/value list — node:http's `rawHeaders`, or the pairs the
+ * threaded transport's worker sends — with Fetch's `Headers.get` semantics: any case, repeated
+ * headers joined with `, ` (node:http's parsed `headers` keep only the first of some, such as
+ * Authorization). No Fetch `Headers` object per request.
  */
-export function textAnswer(status: number, text: string, headers: HeadersInit): Response {
-  const response = new Response(null, { status, headers })
-  answerTexts.set(response, text)
-  return response
+export class RawHeaders {
+  constructor(readonly pairs: readonly string[]) {}
+
+  get(name: string): string | null {
+    const wanted = name.toLowerCase()
+    const pairs = this.pairs
+    let value: string | null = null
+    for (let i = 0; i < pairs.length; i += 2) {
+      const candidate = pairs[i]
+      if (candidate.length === wanted.length && candidate.toLowerCase() === wanted) value = value === null ? pairs[i + 1] : `${value}, ${pairs[i + 1]}`
+    }
+    return value
+  }
+}
+
+/** An answer's headers with lower-case names, as a Response lists them (a JSON answer's in the order the guard set them). */
+export function forEachAnswerHeader(answer: Answer, each: (name: string, value: string) => void): void {
+  if (answer instanceof Response) {
+    answer.headers.forEach((value, name) => each(name, value))
+    return
+  }
+  for (const name in answer.headers) each(name.toLowerCase(), answer.headers[name])
+}
+
+/** A JSON answer: the body serialised once (HEAD answers carry none). */
+export function jsonAnswer(status: number, body: unknown, headers: Record<string, string>, request: WireRequest): JsonAnswer {
+  headers['Content-Type'] = 'application/json'
+  return { status, headers, text: request.method === 'HEAD' ? null : JSON.stringify(body) }
 }
 
 /**
- * A JSON answer. For a request whose body the transport buffered, and for HEAD, the Response
- * carries no body stream (the transport writes {@link answerTextOf}; HEAD answers have none).
+ * The Response msw gets for an answer. For a request whose body the transport buffered, and for
+ * HEAD, it carries no body stream (the transport writes {@link answerTextOf}; HEAD answers have none).
  */
-export function json(status: number, body: unknown, headers: Record<string, string>, request?: Request): Response {
-  headers['Content-Type'] = 'application/json'
-  const text = JSON.stringify(body)
-  const bodiless = request !== undefined && (request.method === 'HEAD' || bufferedBodies.has(request))
-  const response = new Response(bodiless ? null : text, { status, headers })
-  if (request?.method !== 'HEAD') answerTexts.set(response, text)
+export function toResponse(answer: Answer, request: Request): Response {
+  if (answer instanceof Response) return answer
+  const bodiless = answer.text === null || bufferedBodies.has(request)
+  const response = new Response(bodiless ? null : answer.text, { status: answer.status, headers: answer.headers })
+  if (answer.text !== null) answerTexts.set(response, answer.text)
   return response
 }
 
@@ -76,16 +130,17 @@ export function json(status: number, body: unknown, headers: Record<string, stri
  * The bytes of a request body, checked against the size cap first (Content-Length, then what
  * arrives): `payload_too_large` past 1 MiB. An empty array for a request without a body.
  */
-export async function readBodyBytes(request: Request): Promise<Uint8Array> {
+export async function readBodyBytes(request: WireRequest): Promise<Uint8Array> {
   const declared = request.headers.get('content-length')
   if (declared !== null && Number(declared) > MAX_BODY_BYTES) throw tooLarge()
-  const bytes = bufferedBodies.get(request) ?? (request.body === null ? new Uint8Array(0) : await readCapped(request))
+  // Not buffered by a transport: a Fetch Request (in-process), whose stream is read here.
+  const bytes = bufferedBodies.get(request) ?? ((request as Request).body === null ? new Uint8Array(0) : await readCapped(request as Request))
   if (bytes.byteLength > MAX_BODY_BYTES) throw tooLarge()
   return bytes
 }
 
 /** The JSON object in a body, with the contract's checks in order: present → content type → JSON → object. */
-export function parseJsonObject(request: Request, bytes: Uint8Array): Record<string, unknown> {
+export function parseJsonObject(request: WireRequest, bytes: Uint8Array): Record<string, unknown> {
   if (bytes.byteLength === 0) {
     throw new ApiError(400, 'invalid_json', 'A JSON body is required. Send a JSON object with `Content-Type: application/json`.')
   }
@@ -103,11 +158,6 @@ export function parseJsonObject(request: Request, bytes: Uint8Array): Record<str
     throw new ApiError(400, 'invalid_json', 'The body must be a JSON object, like {"to": "..."}.')
   }
   return parsed as Record<string, unknown>
-}
-
-/** Reads the body of a POST/PUT and returns the JSON object (see {@link readBodyBytes}, {@link parseJsonObject}). */
-export async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
-  return parseJsonObject(request, await readBodyBytes(request))
 }
 
 /** The message a user sees when another msw handler read the body before the sandbox's. */

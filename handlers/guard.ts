@@ -7,7 +7,7 @@ import { retryAfterSeconds, type RateDecision } from '../src/domain/rate-limiter
 import type { SandboxState } from '../src/domain/sandbox.js'
 import { validateBody } from '../src/domain/validation.js'
 import { JOURNAL_BODY_LIMIT } from '../src/schemas/journal.js'
-import { json, parseJsonObject, readBodyBytes } from './body.js'
+import { jsonAnswer, parseJsonObject, readBodyBytes, type Answer, type WireRequest } from './body.js'
 import { parsePrefer } from './prefer.js'
 import { isBodySchema, type Route, type RouteResult } from './route.js'
 
@@ -24,7 +24,7 @@ function rateHeaders(decision: RateDecision, headers: Record<string, string>): v
   headers['X-RateLimit-Reset'] = String(decision.reset)
 }
 
-function authenticate(sandbox: SandboxState, request: Request): { key: ApiKeyConfig; token: string } {
+function authenticate(sandbox: SandboxState, request: WireRequest): { key: ApiKeyConfig; token: string } {
   const header = request.headers.get('authorization')
   if (header === null || header.trim() === '') {
     throw new ApiError(401, 'unauthorized', 'Missing Authorization header. Send `Authorization: Bearer <API_KEY>`; sandbox keys are listed by `sendbox keys` (defaults: test_starter, test_pro, test_enterprise).')
@@ -44,7 +44,7 @@ function authenticate(sandbox: SandboxState, request: Request): { key: ApiKeyCon
  * The one error path: whatever a guard or resolver threw becomes an {@link ApiError} — as is,
  * from a ZodError (a control's body or query), or a 500 without a stack for anything else.
  */
-export function toApiError(error: unknown, request?: Request): ApiError {
+export function toApiError(error: unknown, request?: WireRequest): ApiError {
   if (error instanceof ApiError) return error
   if (error instanceof z.ZodError) return fromZodError(error)
   // The client went away (a long poll, a stream): nobody reads this answer, and it is no sandbox bug.
@@ -98,7 +98,7 @@ function parseQuery(route: Route, url: URL): Record<string, unknown> {
 }
 
 /** Reads (API: validates in the contract's order) the body of a route that takes one. */
-async function readRouteBody(route: Route, request: Request, trace: Trace): Promise<{ body: unknown; raw: Record<string, unknown> }> {
+async function readRouteBody(route: Route, request: WireRequest, trace: Trace): Promise<{ body: unknown; raw: Record<string, unknown> }> {
   if (!route.body) return { body: undefined, raw: {} }
   const bytes = await readBodyBytes(request)
   trace.requestBody = bytes
@@ -114,17 +114,16 @@ interface Trace {
   requestBody?: Uint8Array
 }
 
-function answer(result: RouteResult, headers: Record<string, string>, request: Request): { status: number; response: Response } {
+function answer(result: RouteResult, headers: Record<string, string>, request: WireRequest): Answer {
   if (result instanceof Response) {
     for (const [name, value] of Object.entries(headers)) if (!result.headers.has(name)) result.headers.set(name, value)
     if (request.method === 'HEAD' && result.body !== null) {
       void result.body.cancel().catch(() => {})
-      return { status: result.status, response: new Response(null, { status: result.status, headers: result.headers }) }
+      return new Response(null, { status: result.status, headers: result.headers })
     }
-    return { status: result.status, response: result }
+    return result
   }
-  const status = result.status ?? 200
-  return { status, response: json(status, result.body, { ...headers, ...result.headers }, request) }
+  return jsonAnswer(result.status ?? 200, result.body, result.headers === undefined ? headers : { ...headers, ...result.headers }, request)
 }
 
 const textDecoder = new TextDecoder()
@@ -132,20 +131,20 @@ const textDecoder = new TextDecoder()
 /**
  * Runs one API request through the guard chain — auth → rate limit → faults and `Prefer` →
  * route → body → resolver — and turns whatever was thrown into the wire error. Every answer is
- * journaled. `route` is undefined for the catch-all (unknown path or method → 404).
+ * journaled. `route` is undefined for the catch-all (unknown path or method → 404). `url` is
+ * `request.url` parsed (the transport has parsed it already).
  */
-export async function runApiRequest(sandbox: SandboxState, request: Request, params: Record<string, string>, route: Route | undefined): Promise<Response> {
+export async function runApiRequest(sandbox: SandboxState, request: WireRequest, url: URL, params: Record<string, string>, route: Route | undefined): Promise<Answer> {
   const started = performance.now()
   const arrivedAt = sandbox.now()
   const headers: Record<string, string> = {}
-  const url = new URL(request.url)
   const trace: Trace = {}
   let status = 500
   let apiError: ApiError | undefined
   let key: ApiKeyConfig | undefined
   let token: string | undefined
   let delay = 0
-  let response: Response
+  let response: Answer
   try {
     await sandbox.ready
     ;({ key, token } = authenticate(sandbox, request))
@@ -171,11 +170,12 @@ export async function runApiRequest(sandbox: SandboxState, request: Request, par
     }
     const query = parseQuery(route, url)
     const { body, raw } = await readRouteBody(route, request, trace)
-    ;({ status, response } = answer(await route.resolve({ sandbox, request, key, url, params, query, body, raw, retryAfter }), headers, request))
+    response = answer(await route.resolve({ sandbox, request, key, url, params, query, body, raw, retryAfter }), headers, request)
+    status = response.status
   } catch (error) {
     apiError = toApiError(error, request)
     status = apiError.status
-    response = json(status, apiError.toBody(), { ...headers, ...apiError.headers }, request)
+    response = jsonAnswer(status, apiError.toBody(), { ...headers, ...apiError.headers }, request)
   }
   if (delay > 0) await sleep(delay)
   sandbox.journal.record({
@@ -198,7 +198,7 @@ export async function runApiRequest(sandbox: SandboxState, request: Request, par
 }
 
 /** Throws 401 unless the request carries the admin token (when one is configured). */
-function checkAdmin(sandbox: SandboxState, request: Request): void {
+function checkAdmin(sandbox: SandboxState, request: WireRequest): void {
   const token = sandbox.adminToken
   if (token === undefined) return
   const bearer = /^bearer[ \t]+(\S+)/i.exec(request.headers.get('authorization') ?? '')?.[1]
@@ -219,8 +219,7 @@ function previewTokenAdmits(sandbox: SandboxState, route: Route, url: URL, param
  * admits it) → route → query → body → resolver, through the same error path as the API. Not
  * journaled, not rate limited. `route` is undefined for the catch-all (→ 404 after the guard).
  */
-export async function runControlRequest(sandbox: SandboxState, request: Request, params: Record<string, string>, route: Route | undefined): Promise<Response> {
-  const url = new URL(request.url)
+export async function runControlRequest(sandbox: SandboxState, request: WireRequest, url: URL, params: Record<string, string>, route: Route | undefined): Promise<Answer> {
   try {
     if (!route?.public && !(route && previewTokenAdmits(sandbox, route, url, params))) checkAdmin(sandbox, request)
     if (!route) {
@@ -230,9 +229,9 @@ export async function runControlRequest(sandbox: SandboxState, request: Request,
     const query = parseQuery(route, url)
     const { body, raw } = await readRouteBody(route, request, {})
     const result = await route.resolve({ sandbox, request, url, params, query, body, raw, key: undefined as never, retryAfter: () => 0 })
-    return answer(result, {}, request).response
+    return answer(result, {}, request)
   } catch (error) {
     const apiError = toApiError(error, request)
-    return json(apiError.status, apiError.toBody(), { ...apiError.headers }, request)
+    return jsonAnswer(apiError.status, apiError.toBody(), { ...apiError.headers }, request)
   }
 }

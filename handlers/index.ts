@@ -1,10 +1,11 @@
-import type { HttpHandler } from 'msw'
+import { getResponse, type HttpHandler, type RequestHandler } from 'msw'
 import type { SandboxState } from '../src/domain/sandbox.js'
+import { attachBufferedBody, bufferedBodyOf, RawHeaders, toResponse, type Answer, type WireRequest } from './body.js'
 import { runApiRequest, runControlRequest } from './guard.js'
 import type { Route } from './route.js'
 import { compilePath, RouteHandler, type PathMatcher } from './route-handler.js'
 import { ROUTES } from './routes.js'
-import { webInboxHandlers } from './web-inbox.js'
+import { webInbox, webInboxHandlers } from './web-inbox.js'
 
 /** Where the sandbox's controls live, besides the origin's `/__sandbox`. */
 export const CONTROLS_PREFIX = '/__sandbox'
@@ -72,10 +73,62 @@ function displayOf(route: Route, base: ResolvedBase): string {
   return base.origin + path.replace(/\{([^}]+)\}/g, ':$1')
 }
 
+/** One way in: the methods it answers (undefined: any), its exact path matcher, and what runs. */
+interface Entry {
+  methods: readonly string[] | undefined
+  match: PathMatcher
+  run: (request: WireRequest, url: URL, params: Record<string, string>) => Promise<Answer>
+  /** What msw prints for it. */
+  display: string
+  label?: string
+}
+
 /**
- * Every MSW request handler of a sandbox, read off the route table: one per route, then the
- * /__sandbox catch-all (admin guard, then 404) and the API catch-all (guards, then 404 — so an
- * unknown path without a key is 401). Paths match exactly; no two handlers claim one request.
+ * The sandbox's ways in, in order, read off the route table: one per route, then the /__sandbox
+ * catch-all (admin guard, then 404) and the API catch-all (guards, then 404 — so an unknown path
+ * without a key is 401). Paths match exactly; no two entries claim one request. Both the MSW
+ * handlers ({@link createHandlers}) and the standalone server's dispatcher
+ * ({@link createDispatcher}) are made from this one list.
+ */
+function entriesOf(sandbox: SandboxState, base: ResolvedBase): { routes: Entry[]; catchAlls: Entry[] } {
+  const prefixes = controlPrefixes(base)
+  const matchers = ROUTES.map((route) => matcherOf(route, base))
+  const routes: Entry[] = ROUTES.map((route, i) => {
+    const run = route.scope === 'api' ? runApiRequest : runControlRequest
+    // A literal path wins over a template of the same method: `/messages/wait` is not `/messages/{id}`.
+    const literals = route.path.includes('{')
+      ? matchers.filter((_, j) => ROUTES[j].method === route.method && !ROUTES[j].path.includes('{'))
+      : []
+    const own = matchers[i]
+    return {
+      methods: route.method === 'GET' ? ['GET', 'HEAD'] : [route.method],
+      match: literals.length === 0 ? own : (pathname) => (literals.some((literal) => literal(pathname) !== undefined) ? undefined : own(pathname)),
+      run: (request, url, params) => run(sandbox, request, url, params, route),
+      display: displayOf(route, base),
+      label: `${route.method} ${base.origin}${route.scope === 'api' ? base.basePath : ''}${route.path}`,
+    }
+  })
+  const isControlPath = (pathname: string) => prefixes.some((prefix) => underPrefix(pathname, prefix))
+  const catchAlls: Entry[] = [
+    {
+      methods: undefined,
+      match: (pathname) => (isControlPath(pathname) ? {} : undefined),
+      run: (request, url) => runControlRequest(sandbox, request, url, {}, undefined),
+      display: `${base.origin}${CONTROLS_PREFIX}/*`,
+    },
+    {
+      methods: undefined,
+      match: (pathname) => ((base.basePath === '' || underPrefix(pathname, base.basePath)) && !isControlPath(pathname) ? {} : undefined),
+      run: (request, url) => runApiRequest(sandbox, request, url, {}, undefined),
+      display: `${base.origin}${base.basePath}/*`,
+    },
+  ]
+  return { routes, catchAlls }
+}
+
+/**
+ * Every MSW request handler of a sandbox: one per route, the web inbox, then the two catch-alls
+ * (see {@link entriesOf}).
  *
  * Where the controls answer: at `<origin>/__sandbox/...` and, when the base URL has a path, at
  * `<baseUrl>/__sandbox/...` too. The second form is always this sandbox's own, so several
@@ -86,33 +139,81 @@ function displayOf(route: Route, base: ResolvedBase): string {
  */
 export function createHandlers(sandbox: SandboxState): HttpHandler[] {
   const base = resolveBaseUrl(sandbox.baseUrl)
-  const prefixes = controlPrefixes(base)
-  const matchers = ROUTES.map((route) => matcherOf(route, base))
-  const handlers: HttpHandler[] = ROUTES.map((route, i) => {
-    const methods = route.method === 'GET' ? ['GET', 'HEAD'] : [route.method]
-    const run = route.scope === 'api' ? runApiRequest : runControlRequest
-    const label = `${route.method} ${base.origin}${route.scope === 'api' ? base.basePath : ''}${route.path}`
-    // A literal path wins over a template of the same method: `/messages/wait` is not `/messages/{id}`.
-    const literals = route.path.includes('{')
-      ? matchers.filter((_, j) => ROUTES[j].method === route.method && !ROUTES[j].path.includes('{'))
-      : []
-    const own = matchers[i]
-    const match: PathMatcher = literals.length === 0 ? own : (pathname) => (literals.some((literal) => literal(pathname) !== undefined) ? undefined : own(pathname))
-    return new RouteHandler(methods, base.origin, displayOf(route, base), match, ({ request, params }) => run(sandbox, request, params, route), label)
-  })
-  const isControlPath = (pathname: string) => prefixes.some((prefix) => underPrefix(pathname, prefix))
-  handlers.push(
+  const { routes, catchAlls } = entriesOf(sandbox, base)
+  const handlerOf = (entry: Entry) =>
+    new RouteHandler(entry.methods, base.origin, entry.display, entry.match, async ({ request, params }) => toResponse(await entry.run(request, new URL(request.url), params), request), entry.label)
+  const handlers = [
+    ...routes.map(handlerOf),
     ...webInboxHandlers(sandbox), // `/` and `/__sandbox/ui/`: before the catch-alls, so no admin guard (the page holds no data)
-    new RouteHandler(undefined, base.origin, `${base.origin}${CONTROLS_PREFIX}/*`, (pathname) => (isControlPath(pathname) ? {} : undefined), ({ request }) => runControlRequest(sandbox, request, {}, undefined)),
-    new RouteHandler(
-      undefined,
-      base.origin,
-      `${base.origin}${base.basePath}/*`,
-      (pathname) => ((base.basePath === '' || underPrefix(pathname, base.basePath)) && !isControlPath(pathname) ? {} : undefined),
-      ({ request }) => runApiRequest(sandbox, request, {}, undefined),
-    ),
-  )
+    ...catchAlls.map(handlerOf),
+  ]
+  built.set(sandbox, handlers.slice())
   return handlers
+}
+
+/** The handlers {@link createHandlers} made for each sandbox, as made: the dispatcher stands for exactly these. */
+const built = new WeakMap<SandboxState, readonly RequestHandler[]>()
+
+/** True while a handler list is exactly the one built (same handlers, same order): nobody added, removed or reordered one. */
+function unchanged(handlers: readonly RequestHandler[], original: readonly RequestHandler[]): boolean {
+  if (handlers.length !== original.length) return false
+  for (let i = 0; i < handlers.length; i++) if (handlers[i] !== original[i]) return false
+  return true
+}
+
+/**
+ * Answers one request the way {@link createHandlers}' handlers would under msw's `getResponse`,
+ * without msw and without Fetch objects: the standalone server's way in. `url` is
+ * `request.url` parsed; the transport attaches the body it read (`attachBufferedBody`). Resolves
+ * undefined when no handler would match (another origin).
+ */
+export type Dispatch = (request: WireRequest, url: URL) => Promise<Answer | undefined> | undefined
+
+/**
+ * The dispatcher of a sandbox: the same entries, in the same order, as its MSW handlers. While
+ * `sandbox.handlers` is the list {@link createHandlers} built, it runs them directly; when a user
+ * (or a test) has put handlers of their own in that list, it runs the whole list through msw's
+ * `getResponse`, as a Fetch Request, so theirs answer exactly as under `setupServer`.
+ */
+export function createDispatcher(sandbox: SandboxState & { readonly handlers: readonly RequestHandler[] }): Dispatch {
+  const base = resolveBaseUrl(sandbox.baseUrl)
+  const { routes, catchAlls } = entriesOf(sandbox, base)
+  const inbox = webInbox(sandbox)
+  const original = built.get(sandbox)
+  const find = (entries: Entry[], method: string, pathname: string): [Entry, Record<string, string>] | undefined => {
+    for (const entry of entries) {
+      if (entry.methods !== undefined && !entry.methods.includes(method)) continue
+      const params = entry.match(pathname)
+      if (params !== undefined) return [entry, params]
+    }
+    return undefined
+  }
+  return (request, url) => {
+    if (original === undefined || !unchanged(sandbox.handlers, original)) return throughMsw(sandbox.handlers, request)
+    if (url.origin !== base.origin) return undefined
+    const { method } = request
+    const found = find(routes, method, url.pathname)
+    if (found) return found[0].run(request, url, found[1])
+    if (inbox.claims(request)) return inbox.answer(request, url)
+    const fallback = find(catchAlls, method, url.pathname)
+    return fallback?.[0].run(request, url, fallback[1])
+  }
+}
+
+/** A request through msw's `getResponse` over a handler list, as a Fetch Request whose body the transport read (see attachBufferedBody). */
+async function throughMsw(handlers: readonly RequestHandler[], request: WireRequest): Promise<Answer | undefined> {
+  const headers = new Headers()
+  const pairs = request.headers instanceof RawHeaders ? request.headers.pairs : []
+  for (let i = 0; i < pairs.length; i += 2) {
+    try {
+      headers.append(pairs[i], pairs[i + 1])
+    } catch {
+      // A header value fetch's Headers refuses (control characters): drop it, as a proxy would.
+    }
+  }
+  const fetchRequest = new Request(request.url, { method: request.method, headers, signal: request.signal })
+  attachBufferedBody(fetchRequest, bufferedBodyOf(request) ?? new Uint8Array(0))
+  return getResponse(handlers as RequestHandler[], fetchRequest)
 }
 
 export { ROUTES } from './routes.js'

@@ -2,6 +2,7 @@ import type { z } from 'zod'
 import type { ApiKeyConfig } from '../src/domain/plans.js'
 import type { SandboxState } from '../src/domain/sandbox.js'
 import type { BodySchema } from '../src/schemas/messages.js'
+import type { WireRequest } from './body.js'
 
 /** Where a route lives: under the API base URL, or under `/__sandbox` (sandbox-only controls). */
 export type RouteScope = 'api' | 'sandbox'
@@ -15,7 +16,7 @@ export type QuerySchemas = Record<string, z.ZodType<unknown, string | undefined>
 /** What a resolver gets once every guard has passed. */
 export interface RouteContext<Body = undefined, Query = Record<string, unknown>> {
   sandbox: SandboxState
-  request: Request
+  request: WireRequest
   url: URL
   params: Record<string, string>
   /** Declared query parameters, validated and converted by their schemas. */

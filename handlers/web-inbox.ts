@@ -1,6 +1,6 @@
 import { http, type HttpHandler } from 'msw'
 import type { SandboxState } from '../src/domain/sandbox.js'
-import { isBuffered } from './body.js'
+import { isBuffered, type WireRequest } from './body.js'
 import { resolveBaseUrl } from './index.js'
 import { importWebAssets, type WebAssets } from '../src/web/server/asset-source.js'
 
@@ -58,19 +58,27 @@ function redirect(location: string): Response {
  * @example setupServer(...webInboxHandlers(sandbox), ...otherHandlers)
  */
 export function webInboxHandlers(sandbox: SandboxState): HttpHandler[] {
-  const { origin, basePath } = resolveBaseUrl(sandbox.baseUrl)
-  // String tests only: this runs for every request that reaches it (the API's unknown paths too).
-  const ours = (request: Request) => {
-    const url = request.url
-    if (!url.startsWith(origin) || url.charCodeAt(origin.length) !== 47 /* '/' */) return false
-    const path = url.slice(origin.length).replace(/[?#].*$/s, '')
-    if (path === '/') return basePath !== '' && isBuffered(request)
-    return path === '/__sandbox/ui' || path.startsWith(WEB_INBOX_PATH)
-  }
+  const inbox = webInbox(sandbox)
   return [
     // A predicate rather than paths: msw's matcher treats `/__sandbox/ui` and `/__sandbox/ui/` alike. GET and HEAD.
-    http.all(({ request }) => (request.method === 'GET' || request.method === 'HEAD') && ours(request), async ({ request }) => {
-      const { pathname } = new URL(request.url)
+    http.all(({ request }) => inbox.claims(request), ({ request }) => inbox.answer(request, new URL(request.url))),
+  ]
+}
+
+/** The web inbox as a predicate and an answer: {@link webInboxHandlers} under msw, the standalone server's dispatcher directly. */
+export function webInbox(sandbox: SandboxState): { claims(request: WireRequest): boolean; answer(request: WireRequest, url: URL): Promise<Response> } {
+  const { origin, basePath } = resolveBaseUrl(sandbox.baseUrl)
+  return {
+    // String tests only: this runs for every request that reaches it (the API's unknown paths too).
+    claims(request) {
+      if (request.method !== 'GET' && request.method !== 'HEAD') return false
+      const url = request.url
+      if (!url.startsWith(origin) || url.charCodeAt(origin.length) !== 47 /* '/' */) return false
+      const path = url.slice(origin.length).replace(/[?#].*$/s, '')
+      if (path === '/') return basePath !== '' && isBuffered(request)
+      return path === '/__sandbox/ui' || path.startsWith(WEB_INBOX_PATH)
+    },
+    async answer(request, { pathname }) {
       if (!pathname.startsWith(WEB_INBOX_PATH)) return redirect(WEB_INBOX_PATH)
       const name = pathname.slice(WEB_INBOX_PATH.length) || 'index.html'
       const assets = await (loading ??= importWebAssets().catch((error: unknown) => {
@@ -83,6 +91,6 @@ export function webInboxHandlers(sandbox: SandboxState): HttpHandler[] {
       const headers = { ...SECURITY_HEADERS, 'Content-Type': asset.type, ETag: asset.etag, 'Cache-Control': 'no-cache' }
       if (request.headers.get('if-none-match') === asset.etag) return new Response(null, { status: 304, headers })
       return new Response(request.method === 'HEAD' ? null : asset.body, { status: 200, headers })
-    }),
-  ]
+    },
+  }
 }

@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import { sameSecret } from '../domain/admin-token.js'
-import { getResponse } from 'msw'
-import { answerTextOf, attachBufferedBody } from '../../handlers/guard.js'
+import { answerTextOf, attachBufferedBody, forEachAnswerHeader, RawHeaders, type Answer, type WireRequest } from '../../handlers/body.js'
+import { createDispatcher, type Dispatch } from '../../handlers/index.js'
 import type { Sandbox } from '../index.js'
 import { ALLOWED_METHODS, ALLOWED_REQUEST_HEADERS, createOriginPolicy, EXPOSED_HEADERS, type OriginPolicy } from './origin-policy.js'
 
@@ -56,6 +56,8 @@ export interface ServerOptions {
    * host (`.example.test` admits its subdomains too); others get 403 `forbidden_host`.
    */
   allowedHosts?: readonly string[]
+  /** @internal What answers the requests (the threaded transport's HTTP worker forwards them); default: the sandbox's dispatcher. */
+  dispatch?: Dispatch
 }
 
 /** How long the server waits for slow or idle clients, in milliseconds. */
@@ -129,19 +131,6 @@ function readBody(req: IncomingMessage): Promise<BodyRead> {
     req.on('error', onError)
     req.on('close', onClose)
   })
-}
-
-function toHeaders(req: IncomingMessage): Headers {
-  const headers = new Headers()
-  const raw = req.rawHeaders
-  for (let i = 0; i < raw.length; i += 2) {
-    try {
-      headers.append(raw[i], raw[i + 1])
-    } catch {
-      // A header value fetch's Headers refuses (control characters): drop it, as a proxy would.
-    }
-  }
-  return headers
 }
 
 /** CORS headers for an answer to this request: the grant when the origin is allowed, `Vary: Origin` always. */
@@ -249,19 +238,22 @@ export interface ListenerOptions {
   onRequest?: (entry: RequestLog) => void
   /** Origins and hosts allowed (default: loopback only). */
   policy?: OriginPolicy
+  /** What answers the requests the transport lets through; default: the sandbox's own dispatcher (`createDispatcher`). */
+  dispatch?: Dispatch
 }
 
 /**
- * The request listener: node:http in, msw's public `getResponse` over the sandbox's handlers,
- * node:http out. No body parser, no framework: the transport checks what only it can see (Host,
+ * The request listener: node:http in, the sandbox's handlers (their route table and guard chain,
+ * run by `createDispatcher` without msw's Fetch objects), node:http out. No body parser, no
+ * framework: the transport checks what only it can see (Host,
  * Origin, the method, a form-style body sent to the controls), reads the bytes once (capped,
  * and only when the headers do not already doom the request) and hands them to the guard beside
  * the request; the answer's JSON text is written as the guard made it, any other body streamed.
- * The `Request` carries an AbortSignal that fires when the client goes away before the answer is
+ * The request carries an AbortSignal that fires when the client goes away before the answer is
  * out, so a long-poll can drop its waiter.
  */
 export function createRequestListener(sandbox: Sandbox, options: ListenerOptions | ((entry: RequestLog) => void) = {}) {
-  const { onRequest, policy = createOriginPolicy() } = typeof options === 'function' ? { onRequest: options, policy: undefined } : options
+  const { onRequest, policy = createOriginPolicy(), dispatch = createDispatcher(sandbox) } = typeof options === 'function' ? { onRequest: options } : options
   const origin = new URL(sandbox.baseUrl).origin
   const apiPrefix = new URL(sandbox.baseUrl).pathname.replace(/\/+$/, '') || '/'
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -335,35 +327,54 @@ export function createRequestListener(sandbox: Sandbox, options: ListenerOptions
       // Aborted when the client is gone (the socket closes) or has said it will send nothing more
       // (FIN while the answer is pending): a long-poll drops its waiter. The answer is still
       // written, for a client that half-closed after its request and reads on.
-      const controller = new AbortController()
+      // The controller is made when something reads the signal (most routes never do).
+      let controller: AbortController | undefined
+      let gone = false
+      const goneReason = () => new DOMException('The client closed the connection before the answer was sent.', 'AbortError')
       const socket = req.socket
       const abandon = () => {
-        if (!res.writableFinished && !controller.signal.aborted) controller.abort(new DOMException('The client closed the connection before the answer was sent.', 'AbortError'))
+        if (res.writableFinished || gone) return
+        gone = true
+        controller?.abort(goneReason())
       }
       socket.once('end', abandon)
       res.once('close', () => {
         socket.off('end', abandon)
         abandon()
       })
-      // The body goes to the guard beside the request, not as a stream inside it (see attachBufferedBody).
-      const request = new Request(origin + path, { method, headers: toHeaders(req), signal: controller.signal })
+      // No Fetch objects: the dispatcher runs the handlers' guard chain on node:http's own data,
+      // with the body beside the request (see attachBufferedBody). Parsed as a Request would.
+      const url = new URL(origin + path)
+      const request: WireRequest = {
+        method,
+        url: url.hash === '' ? url.href : url.href.slice(0, -url.hash.length),
+        headers: new RawHeaders(req.rawHeaders),
+        get signal() {
+          if (controller === undefined) {
+            controller = new AbortController()
+            if (gone) controller.abort(goneReason())
+          }
+          return controller.signal
+        },
+      }
       attachBufferedBody(request, body)
-      const response = await getResponse(sandbox.handlers, request)
-      if (!response) {
+      const answer: Answer | undefined = await dispatch(request, url)
+      if (!answer) {
         status = refuse(res, 404, 'not_found', `Nothing at ${method} ${path.split('?')[0].slice(0, 200)}. The API is under /v1 (for example POST /v1/email/send); sandbox controls are under /__sandbox.`, cors, closeAfter)
         return
       }
-      status = response.status
+      status = answer.status
       const headers: Record<string, string> = { ...cors }
-      response.headers.forEach((value, name) => {
+      forEachAnswerHeader(answer, (name, value) => {
         headers[name] = value
       })
       if (closeAfter) {
         headers.connection = 'close'
         res.on('finish', () => req.socket.destroy())
       }
-      const text = answerTextOf(response)
-      if (text !== undefined || response.body === null) {
+      const text = answer instanceof Response ? answerTextOf(answer) : (answer.text ?? '')
+      const stream = answer instanceof Response ? answer.body : null
+      if (text !== undefined || stream === null) {
         const payload = text ?? ''
         headers['content-length'] = String(Buffer.byteLength(payload))
         res.writeHead(status, headers)
@@ -373,7 +384,7 @@ export function createRequestListener(sandbox: Sandbox, options: ListenerOptions
       // A body the handlers did not give as text (an event stream, a document): stream it as it comes.
       res.writeHead(status, headers)
       res.flushHeaders()
-      await streamBody(response.body, res)
+      await streamBody(stream, res)
     } catch (error) {
       if (res.socket === null || res.socket.destroyed || (error as NodeJS.ErrnoException).code === 'ECONNRESET') {
         // The client went away mid-answer: nothing to answer, no sandbox bug.
@@ -411,7 +422,7 @@ export interface RunningServer {
  */
 export function startServer(sandbox: Sandbox, options: ServerOptions = {}): Promise<RunningServer> {
   const policy = createOriginPolicy({ corsOrigins: options.corsOrigins, allowedHosts: options.allowedHosts, boundHost: options.host ?? '127.0.0.1' })
-  const listener = createRequestListener(sandbox, { onRequest: options.onRequest, policy })
+  const listener = createRequestListener(sandbox, { onRequest: options.onRequest, policy, dispatch: options.dispatch })
   const timeouts = options.timeouts ?? {}
   const server = createServer({
     headersTimeout: timeouts.headersMs ?? 10_000,

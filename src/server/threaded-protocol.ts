@@ -1,5 +1,5 @@
 /*
- * The messages between the threaded transport's main thread (the sandbox, msw's `getResponse`)
+ * The messages between the threaded transport's main thread (the sandbox and its dispatcher)
  * and its HTTP worker (sockets, parsing, every transport rule of http-server.ts). Plain objects
  * and transferred byte arrays: structured clone, nothing shared.
  */
@@ -49,7 +49,7 @@ export type ToWorker =
   | { t: 'stream'; id: number; status: number; headers: HeaderPairs }
   | { t: 'chunk'; id: number; chunk: Uint8Array }
   | { t: 'end'; id: number }
-  /** getResponse threw on the main thread (a sandbox bug, or the client's abort): thrown in the worker alike. */
+  /** The dispatcher threw on the main thread (a sandbox bug, or the client's abort): thrown in the worker alike. */
   | { t: 'error'; id: number; name: string; message: string; stack: string | undefined }
   /** Stop accepting, answer what is in flight, close keep-alive connections as they become idle. */
   | { t: 'close' }

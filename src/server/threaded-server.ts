@@ -3,15 +3,15 @@
  *
  * The worker (threaded-worker.ts) runs the single-thread server of http-server.ts unchanged:
  * it owns the socket, parses HTTP, applies every transport rule and writes the answers. The
- * main thread keeps the one sandbox and runs msw's `getResponse` over its handlers, exactly as
- * the single-thread server does; state is never split (limits, accounts and the outbox stay in
+ * main thread keeps the one sandbox and runs its dispatcher (the handlers' route table and guard
+ * chain), exactly as the single-thread server does; state is never split (limits, accounts and the outbox stay in
  * one place). What crosses threads is the request (method, URL, headers, body bytes) and the
  * answer (status, headers, the guard's JSON text, or a body stream chunk by chunk).
  */
 import type { AddressInfo } from 'node:net'
 import { Worker } from 'node:worker_threads'
-import { getResponse } from 'msw'
-import { answerTextOf, attachBufferedBody } from '../../handlers/body.js'
+import { answerTextOf, attachBufferedBody, forEachAnswerHeader, RawHeaders, type WireRequest } from '../../handlers/body.js'
+import { createDispatcher } from '../../handlers/index.js'
 import type { Sandbox } from '../index.js'
 import { startServer, type RunningServer, type ServerOptions } from './http-server.js'
 import type { FromWorker, HeaderPairs, ToWorker, WorkerSetup } from './threaded-protocol.js'
@@ -69,26 +69,6 @@ function startWorker(options: ThreadedServerOptions, setup: WorkerSetup): Worker
   return new Worker(new URL('./threaded-worker.js', here), { workerData: setup })
 }
 
-function headersOf(pairs: HeaderPairs): Headers {
-  const headers = new Headers()
-  for (let i = 0; i < pairs.length; i += 2) {
-    try {
-      headers.append(pairs[i], pairs[i + 1])
-    } catch {
-      // The worker's Headers accepted it already; nothing else can be refused here.
-    }
-  }
-  return headers
-}
-
-function pairsOf(headers: Headers): HeaderPairs {
-  const pairs: HeaderPairs = []
-  headers.forEach((value, name) => {
-    pairs.push(name, value)
-  })
-  return pairs
-}
-
 /**
  * Starts the standalone server over a sandbox with HTTP on a worker thread (`threads` ≥ 2) or
  * on this thread (`threads` 1: exactly {@link startServer}). Same options and behaviour as
@@ -126,6 +106,7 @@ export async function startThreadedServer(sandbox: Sandbox, options: ThreadedSer
     log: options.onRequest !== undefined,
   }
   const worker = startWorker(options, setup)
+  const dispatch = createDispatcher(sandbox)
   const post = (message: ToWorker, transfer?: ArrayBuffer[]) => worker.postMessage(message, transfer)
 
   /** Aborts for requests in flight, by id (the client went away). */
@@ -143,18 +124,19 @@ export async function startThreadedServer(sandbox: Sandbox, options: ThreadedSer
     inFlight.set(id, controller)
     try {
       // The worker built `url` from the same base URL, as the single-thread server does.
-      const request = new Request(url, { method, headers: headersOf(headers), signal: controller.signal })
+      const request: WireRequest = { method, url, headers: new RawHeaders(headers), signal: controller.signal }
       attachBufferedBody(request, body ?? NO_BODY)
-      const response = await getResponse(sandbox.handlers, request)
-      if (!response) return post({ t: 'none', id })
-      const text = answerTextOf(response)
-      if (text !== undefined || response.body === null) {
-        return post({ t: 'answer', id, status: response.status, headers: pairsOf(response.headers), text: text ?? '' })
-      }
-      readers.set(id, response.body.getReader())
+      const answer = await dispatch(request, new URL(url))
+      if (!answer) return post({ t: 'none', id })
+      const pairs: HeaderPairs = []
+      forEachAnswerHeader(answer, (name, value) => pairs.push(name, value))
+      const text = answer instanceof Response ? answerTextOf(answer) : (answer.text ?? '')
+      const stream = answer instanceof Response ? answer.body : null
+      if (text !== undefined || stream === null) return post({ t: 'answer', id, status: answer.status, headers: pairs, text: text ?? '' })
+      readers.set(id, stream.getReader())
       // The request stays abortable while its body streams (see `pull`, which forgets it at the end).
       streaming.set(id, controller)
-      post({ t: 'stream', id, status: response.status, headers: pairsOf(response.headers) })
+      post({ t: 'stream', id, status: answer.status, headers: pairs })
     } catch (error) {
       // The worker's transport decides, as the single-thread server does: a gone client is no bug;
       // otherwise 500 internal_error and its line on stderr (with this error's stack).

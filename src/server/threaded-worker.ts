@@ -7,7 +7,7 @@
  */
 import type { AddressInfo } from 'node:net'
 import { parentPort, workerData } from 'node:worker_threads'
-import { bufferedBodyOf, textAnswer } from '../../handlers/body.js'
+import { bufferedBodyOf, RawHeaders, type Answer, type WireRequest } from '../../handlers/body.js'
 import type { Sandbox } from '../index.js'
 import { startServer, type RequestLog, type RunningServer } from './http-server.js'
 import type { FromWorker, HeaderPairs, ToWorker, WorkerSetup } from './threaded-protocol.js'
@@ -27,7 +27,7 @@ console.error = (...args: unknown[]) => {
 }
 
 interface Pending {
-  resolve(response: Response | undefined): void
+  resolve(answer: Answer | undefined): void
   reject(error: Error): void
 }
 /** Requests sent to the main thread, by id, until their answer (or its head, for a stream) is back. */
@@ -35,6 +35,12 @@ const pending = new Map<number, Pending>()
 /** Streamed bodies: the controller and the pull waiting for the next chunk. */
 const streams = new Map<number, { controller: ReadableStreamDefaultController<Uint8Array>; pulled?: () => void }>()
 let nextId = 1
+
+function recordOf(pairs: HeaderPairs): Record<string, string> {
+  const record: Record<string, string> = {}
+  for (let i = 0; i < pairs.length; i += 2) record[pairs[i]] = pairs[i + 1]
+  return record
+}
 
 function headersOf(pairs: HeaderPairs): Headers {
   const headers = new Headers()
@@ -71,7 +77,7 @@ port.on('message', (message: ToWorker) => {
     case 'answer': {
       const waiting = pending.get(message.id)
       pending.delete(message.id)
-      waiting?.resolve(textAnswer(message.status, message.text, headersOf(message.headers)))
+      waiting?.resolve({ status: message.status, headers: recordOf(message.headers), text: message.text })
       return
     }
     case 'none': {
@@ -105,7 +111,7 @@ port.on('message', (message: ToWorker) => {
     case 'error': {
       const waiting = pending.get(message.id)
       pending.delete(message.id)
-      // The same kind of error the single-thread server's getResponse would have thrown.
+      // The same kind of error the single-thread server's dispatcher would have thrown.
       waiting?.reject(message.name === 'AbortError' ? new DOMException(message.message, 'AbortError') : Object.assign(new Error(message.message), { name: message.name, stack: message.stack }))
       return
     }
@@ -124,19 +130,20 @@ port.on('message', (message: ToWorker) => {
   }
 })
 
-/** Sends a request the transport let through to the main thread; resolves with its answer (undefined: no handler matched). */
-function forward(request: Request): Promise<Response | undefined> {
-  return new Promise<Response | undefined>((resolve, reject) => {
+/**
+ * The worker's dispatcher: sends a request the transport let through to the main thread, as it
+ * is; resolves with its answer (undefined: no handler matched). No Fetch object is made here.
+ */
+function forward(request: WireRequest): Promise<Answer | undefined> {
+  return new Promise<Answer | undefined>((resolve, reject) => {
     const id = nextId++
-    const headers: HeaderPairs = []
-    request.headers.forEach((value, name) => {
-      headers.push(name, value)
-    })
+    // The transport builds every request's headers from node:http's raw list.
+    const headers: HeaderPairs = (request.headers as RawHeaders).pairs.slice()
     // A copy the size of the body, transferred (the transport's buffer may be a slice of a shared pool).
     const buffered = bufferedBodyOf(request)
     const body = buffered !== undefined && buffered.length > 0 ? Uint8Array.prototype.slice.call(buffered) : undefined
-    // The client went away: abort the main thread's Request too, and wait for its answer as the
-    // single-thread server waits for getResponse (a long-poll rejects, an ordinary route answers).
+    // The client went away: abort the main thread's request too, and wait for its answer as the
+    // single-thread server waits for its dispatcher (a long-poll rejects, an ordinary route answers).
     // Also while a streamed body is being written: the main thread's handler (an event stream)
     // cleans up on its request's abort.
     const onAbort = () => {
@@ -148,23 +155,10 @@ function forward(request: Request): Promise<Response | undefined> {
   })
 }
 
-/**
- * The one "handler" msw's `getResponse` runs in the worker: it forwards the request as it is.
- * msw calls a handler's `run` only; an `HttpHandler` would first clone the request and parse its
- * URL and cookies — work the main thread's handlers do again — so this one skips straight to it.
- */
-const forwardingHandler = {
-  async run({ request }: { request: Request }) {
-    const response = await forward(request)
-    return response === undefined ? null : { handler: forwardingHandler, request, response }
-  },
-}
-
 const keys = new Set(setup.keys)
-/** What http-server.ts reads of a sandbox: the base URL, the handlers, the key check and the admin token. */
+/** What http-server.ts reads of a sandbox besides its dispatcher: the base URL, the key check and the admin token. */
 const standIn = {
   baseUrl: setup.baseUrl,
-  handlers: [forwardingHandler],
   adminToken: setup.adminToken,
   authenticate: (token: string) => (keys.has(token) ? { key: token } : undefined),
 } as unknown as Sandbox
@@ -177,6 +171,7 @@ const options = {
   corsOrigins: setup.corsOrigins,
   allowedHosts: setup.allowedHosts,
   onRequest: setup.log ? (entry: RequestLog) => post({ t: 'log', entry }) : undefined,
+  dispatch: forward,
 }
 startServer(standIn, options).then(
   (started) => {
