@@ -82,10 +82,18 @@ function maxItemsOf(schema: z.ZodType): number | undefined {
   return typeof max === 'number' ? max : undefined
 }
 
+/** Each schema's answer to {@link isStringMap}: zod's `meta()` walks the registry (and copies what it finds) on every call. */
+const stringMaps = new WeakMap<z.ZodType, boolean>()
+
 /** True for a map of strings: a schema whose metadata says `additionalProperties: { type: 'string' }`. */
 function isStringMap(schema: z.ZodType): boolean {
-  const extra = (schema.meta() as { additionalProperties?: { type?: unknown } } | undefined)?.additionalProperties
-  return extra?.type === 'string'
+  let known = stringMaps.get(schema)
+  if (known === undefined) {
+    const extra = (schema.meta() as { additionalProperties?: { type?: unknown } } | undefined)?.additionalProperties
+    known = extra?.type === 'string'
+    stringMaps.set(schema, known)
+  }
+  return known
 }
 
 function fromZod(path: PropertyKey[], error: z.ZodError): FieldOutcome {
