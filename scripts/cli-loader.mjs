@@ -82,7 +82,8 @@ script.runInThisContext()(cjsModule.exports, createRequire(bundle), cjsModule, b
 
 if (cacheWanted) {
   // Written once: a second after start (so it holds what start-up compiled, never on the way of
-  // a request), or at exit for a shorter run (`npm run build` runs `sendbox --version` for that).
+  // a request), or at exit for a shorter run. `npm run build` starts the server once, sends it a
+  // first request and stops it, so the cache it writes holds the serve and request paths too.
   let written = false
   const writeCache = () => {
     if (written) return
@@ -99,6 +100,7 @@ if (cacheWanted) {
       // A read-only install: run without a cache.
     }
   }
-  setTimeout(writeCache, 1000).unref()
+  // SENDBOX_COMPILE_CACHE_AT_EXIT=1 (the build's warm-up run): only at exit, once its requests ran.
+  if (!process.env.SENDBOX_COMPILE_CACHE_AT_EXIT) setTimeout(writeCache, 1000).unref()
   process.once('exit', writeCache)
 }
