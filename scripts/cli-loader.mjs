@@ -74,7 +74,8 @@ if (useCache) {
 globalThis.__sendboxImport = (specifier) => import(new URL(specifier, import.meta.url).href)
 
 // The bundle is written wrapped in its CommonJS function already: its source is held once, by V8.
-const script = new Script(readFileSync(bundle, 'utf8'), { filename: bundle, cachedData })
+// ASCII only (scripts/bundle.mjs makes it so): latin1 gives the same one-byte string, unvalidated.
+const script = new Script(readFileSync(bundle, 'latin1'), { filename: bundle, cachedData })
 const cacheWanted = useCache && (cachedData === undefined || script.cachedDataRejected)
 cachedData = undefined
 const cjsModule = { exports: {} }
