@@ -7,9 +7,9 @@
  *   script can use V8's code cache on Node 20; an ES module cannot);
  * - sendbox-ui.mjs: the terminal UI, an ES module (ink is ESM-only), loaded lazily;
  * - sendbox.js: the small loader (scripts/cli-loader.mjs), over tsc's output of bin/sendbox.ts.
- * First it builds the web inbox into dist/web (scripts/build-web.mjs).
- * Then starts the server once and sends it a first request, which writes the code cache. The library entry
- * (dist/src/index.js) stays unbundled.
+ * First it builds the web inbox into dist/web (scripts/build-web.mjs), and the library entries
+ * (`sendbox`, `sendbox/matchers`, `sendbox/server`) into dist/lib (see buildLibrary below).
+ * Last it starts the server once and sends it a first request, which writes the code cache.
  */
 import { build } from 'esbuild'
 import { spawn, spawnSync } from 'node:child_process'
@@ -35,6 +35,9 @@ const common = {
 
 // The web inbox (dist/web): the CLI bundle below serves it, so it comes first.
 await buildWebInbox(root)
+
+// The library: `sendbox`, `sendbox/matchers` and `sendbox/server` (package.json "exports").
+await buildLibrary()
 
 // The terminal UI: an ES module importing ink and react from node_modules, as before.
 await build({
@@ -176,4 +179,77 @@ async function warmCodeCache() {
   // `--version` run writes a cache of the bundle's top level at least.
   const warm = spawnSync(process.execPath, [loader, '--version'], { env, encoding: 'utf8' })
   if (warm.status !== 0) throw new Error(`the bundled CLI does not run: ${warm.stderr}`)
+}
+
+/**
+ * The library entries as ES modules in dist/lib, split into shared chunks: `import('sendbox')`
+ * read ~80 files of tsc output and zod's ~100 (with every locale), ~1.6× `import('msw')`.
+ * - One copy of every module behind the entries (splitting): `sendbox/server` and
+ *   `sendbox/matchers` see the same guard, outbox and classes as `sendbox`.
+ * - msw stays external (the peer dependency: the handlers extend the user's msw), and so does
+ *   every other dependency, so the lazy `import()`s of @msw/data, faker, html-to-text and
+ *   htmlparser2 stay lazy. zod is bundled (measured: bundled and tree-shaken it loads in a
+ *   fraction of its package, whose entry evaluates every locale).
+ * - The types stay tsc's (dist/src/*.d.ts, *.d.cts); tsc's JavaScript in dist/src stays beside,
+ *   for the bench scripts that import internal modules.
+ */
+async function buildLibrary() {
+  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
+  const bundled = new Set(['zod'])
+  const external = Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies }).filter((name) => !bundled.has(name))
+  const result = await build({
+    ...common,
+    entryPoints: { index: 'src/index.ts', matchers: 'src/matchers.ts', server: 'src/server/http-server.ts' },
+    outdir: join(root, 'dist/lib'),
+    format: 'esm',
+    splitting: true,
+    chunkNames: '[name]-[hash]', // beside the entries: one directory, so import.meta.url means one place
+    external: [...external, ...external.map((name) => `${name}/*`)],
+    metafile: true,
+    plugins: [zodNamespace(), libraryAssetSource()],
+  })
+  // A module that finds files by its own URL (import.meta.url) would look for them beside a chunk
+  // of dist/lib. The one such module is handled above; a new one must be handled too.
+  for (const input of Object.keys(result.metafile.inputs)) {
+    if (input.startsWith('node_modules/') || /asset-source\.ts$/.test(input)) continue
+    if (readFileSync(join(root, input), 'utf8').includes('import.meta')) {
+      throw new Error(`${input} reads import.meta, which means dist/lib/ once bundled: handle it in scripts/bundle.mjs (buildLibrary)`)
+    }
+  }
+}
+
+/**
+ * `import { z } from 'zod'` gives zod's namespace as a value, which esbuild keeps whole (~750 KB,
+ * every locale); `import * as z from 'zod'` lets it keep what is used (~170 KB). Same object for
+ * every `z.…` use, so the sources are read with the second form.
+ */
+function zodNamespace() {
+  return {
+    name: 'zod-namespace',
+    setup(b) {
+      b.onLoad({ filter: /[\\/](src|handlers|fixtures)[\\/].*\.tsx?$/ }, (args) => {
+        const text = readFileSync(args.path, 'utf8')
+        if (!/import \{ z \} from 'zod'/.test(text)) return undefined
+        return { contents: text.replace(/import \{ z \} from 'zod'/g, "import * as z from 'zod'"), loader: args.path.endsWith('x') ? 'tsx' : 'ts' }
+      })
+    },
+  }
+}
+
+/**
+ * The web inbox's files (dist/web/assets.js), which asset-source.ts finds by its own URL from
+ * dist/src/web/server/: from a chunk in dist/lib they are one level up.
+ */
+function libraryAssetSource() {
+  return {
+    name: 'library-asset-source',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]src[\\/]web[\\/]server[\\/]asset-source\.ts$/ }, (args) => {
+        const text = readFileSync(args.path, 'utf8')
+        const candidates = /const CANDIDATES = \[[^\]]*\]/
+        if (!candidates.test(text)) throw new Error('asset-source.ts: no CANDIDATES list to point at dist/web')
+        return { contents: text.replace(candidates, "const CANDIDATES = ['../web/assets.js']"), loader: 'ts' }
+      })
+    },
+  }
 }
