@@ -46,6 +46,7 @@ await build({
   outfile: join(outdir, 'sendbox-ui.mjs'),
   format: 'esm',
   external: [...uiPackages, 'html-to-text'],
+  plugins: [zodNamespace()],
 })
 
 // The threaded transport's worker (`sendbox --threads 2`): an ES module of its own, started by
@@ -55,6 +56,7 @@ await build({
   entryPoints: ['src/server/threaded-worker.ts'],
   outfile: join(outdir, 'sendbox-http-worker.mjs'),
   format: 'esm',
+  plugins: [zodNamespace()],
   // Some bundled CommonJS dependencies call require(); give the ES module one.
   banner: { js: "import { createRequire as __sendboxCreateRequire } from 'node:module'; const require = __sendboxCreateRequire(import.meta.url);" },
 })
@@ -75,6 +77,7 @@ const result = await build({
   // a bundled module into a lazy require.
   external: [...uiPackages, 'express', '@mswjs/http-middleware'],
   plugins: [
+    zodNamespace(),
     {
       name: 'lazy-ui',
       setup(b) {
