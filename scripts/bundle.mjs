@@ -78,6 +78,7 @@ const result = await build({
   external: [...uiPackages, 'express', '@mswjs/http-middleware'],
   plugins: [
     zodNamespace(),
+    await seedNames(),
     {
       name: 'lazy-ui',
       setup(b) {
@@ -253,6 +254,34 @@ function libraryAssetSource() {
         if (!candidates.test(text)) throw new Error('asset-source.ts: no CANDIDATES list to point at dist/web')
         return { contents: text.replace(candidates, "const CANDIDATES = ['../web/assets.js']"), loader: 'ts' }
       })
+    },
+  }
+}
+
+/**
+ * Seeding (fixtures/subscribers.ts) builds its Faker from the English locale's definitions, of
+ * which it reads `person.first_name`, `person.last_name` and `person.last_name_pattern` (any
+ * other would throw: faker reports missing locale data). In the CLI, the seeding's import of
+ * `@faker-js/faker/locale/en` (~470 KB of definitions, ~10 ms to evaluate at every start) is
+ * replaced by faker's `base` entry (the same Faker class) and those three definitions, copied at
+ * build time from the installed faker: the same data, so the same subscribers for a seed.
+ */
+async function seedNames() {
+  const { faker } = await import('@faker-js/faker/locale/en')
+  const { first_name, last_name, last_name_pattern } = faker.rawDefinitions.person
+  const definitions = { person: { first_name, last_name, last_name_pattern } }
+  return {
+    name: 'seed-names',
+    setup(b) {
+      b.onResolve({ filter: /^@faker-js\/faker\/locale\/en$/ }, (args) => {
+        if (!/[\\/]fixtures[\\/]subscribers\.ts$/.test(args.importer)) return undefined
+        return { path: 'seed-names', namespace: 'sendbox-seed-names' }
+      })
+      b.onLoad({ filter: /.*/, namespace: 'sendbox-seed-names' }, () => ({
+        contents: `import { faker as base } from '@faker-js/faker/locale/base'\nconst Faker = base.constructor\nexport const faker = new Faker({ locale: ${JSON.stringify(definitions)} })\n`,
+        loader: 'js',
+        resolveDir: root,
+      }))
     },
   }
 }
