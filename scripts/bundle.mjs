@@ -13,7 +13,8 @@
  */
 import { build } from 'esbuild'
 import { spawn, spawnSync } from 'node:child_process'
-import { chmodSync, copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -22,6 +23,7 @@ import { buildWebInbox } from './build-web.mjs'
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const outdir = join(root, 'dist/bin')
 const UI_TOKEN = 'sendbox-ui-bundle'
+const BUNDLE_HASH_PLACEHOLDER = '@@SENDBOX_BUNDLE_HASH@@'
 const uiPackages = ['ink', 'react', 'react/*', 'terminal-link']
 
 const common = {
@@ -102,7 +104,12 @@ const uiImport = `import("${UI_TOKEN}")`
 if (code.split(uiImport).length !== 2) throw new Error(`expected one ${uiImport} in the CLI bundle`)
 code = code.replace(uiImport, 'globalThis.__sendboxImport("./sendbox-ui.mjs")')
 // Wrapped as Node wraps a CommonJS module, so the loader compiles the file as it is (one copy of the source).
-writeFileSync(join(outdir, 'sendbox.cjs'), `(function (exports, require, module, __filename, __dirname) {${asciiOnly(code)}\n})`)
+const wrapped = `(function (exports, require, module, __filename, __dirname) {${asciiOnly(code)}\n})`
+writeFileSync(join(outdir, 'sendbox.cjs'), wrapped)
+// The loader names its code cache after the bundle's content: V8 checks a cache against the
+// source's length only, and npm gives every installed file one mtime, so size and mtime could
+// pair a new bundle of the same size with an old cache.
+const bundleHash = createHash('sha256').update(wrapped).digest('hex').slice(0, 16)
 
 /**
  * The bundle in ASCII. Fourteen non-ASCII characters (in comments and two regular expressions)
@@ -122,7 +129,9 @@ function asciiOnly(text) {
   })
 }
 
-copyFileSync(join(root, 'scripts/cli-loader.mjs'), join(outdir, 'sendbox.js'))
+const loaderSource = readFileSync(join(root, 'scripts/cli-loader.mjs'), 'utf8')
+if (loaderSource.split(BUNDLE_HASH_PLACEHOLDER).length !== 2) throw new Error(`expected one ${BUNDLE_HASH_PLACEHOLDER} in scripts/cli-loader.mjs`)
+writeFileSync(join(outdir, 'sendbox.js'), loaderSource.replace(BUNDLE_HASH_PLACEHOLDER, bundleHash))
 chmodSync(join(outdir, 'sendbox.js'), 0o755)
 if (!readFileSync(join(outdir, 'sendbox.js'), 'utf8').startsWith('#!/usr/bin/env node\n')) throw new Error('the loader lost its hashbang')
 // Leftovers of the previous layout (an ESM bundle split in chunks).

@@ -6,7 +6,7 @@
  * ~2 MB of bundled msw, zod and @msw/data is most of what start-up costs after bundling, and
  * Node 20 has no compile cache for modules (module.enableCompileCache is Node 22), so the
  * bundle is compiled as a classic script with `cachedData`. The cache lives in
- * node_modules/.cache/sendbox, keyed by the bundle's size, mtime, the Node version, arch and flags;
+ * node_modules/.cache/sendbox, keyed by the bundle's content hash, the Node version, arch and flags;
  * V8 rejects a cache that does not fit and a fresh one is written (see the end of this file).
  * SENDBOX_NO_COMPILE_CACHE=1 turns it off. The terminal UI is an ES module (ink is ESM-only)
  * loaded lazily through `globalThis.__sendboxImport`.
@@ -89,9 +89,11 @@ function cacheDirectory() {
 }
 
 const useCache = !process.env.SENDBOX_NO_COMPILE_CACHE
-const { size, mtimeMs } = statSync(bundle)
 const cacheDir = cacheDirectory()
-const bundleKey = `cli-${size}-${Math.trunc(mtimeMs)}-`
+// The bundle's content hash, written in by scripts/bundle.mjs; size and mtime for a loader run
+// from scripts/ as it is (never, in practice).
+const BUNDLE_HASH = '@@SENDBOX_BUNDLE_HASH@@'
+const bundleKey = BUNDLE_HASH.startsWith('@@') ? `cli-${statSync(bundle).size}-${Math.trunc(statSync(bundle).mtimeMs)}-` : `cli-${BUNDLE_HASH}-`
 // V8 also rejects a cache made under other V8 flags: flags given to node itself (`node
 // --max-old-space-size=… sendbox.js`, NODE_OPTIONS) get a cache of their own, instead of replacing
 // the default one at every alternate start.
