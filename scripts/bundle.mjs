@@ -7,13 +7,15 @@
  *   script can use V8's code cache on Node 20; an ES module cannot);
  * - sendbox-ui.mjs: the terminal UI, an ES module (ink is ESM-only), loaded lazily;
  * - sendbox.js: the small loader (scripts/cli-loader.mjs), over tsc's output of bin/sendbox.ts.
- * First it builds the web inbox into dist/web (scripts/build-web.mjs).
- * Then runs `sendbox --version` once, which writes the code cache. The library entry
- * (dist/src/index.js) stays unbundled.
+ * First it builds the web inbox into dist/web (scripts/build-web.mjs), and the library entries
+ * (`sendbox`, `sendbox/matchers`, `sendbox/server`) into dist/lib (see buildLibrary below).
+ * Last it starts the server once and sends it a first request, which writes the code cache.
  */
 import { build } from 'esbuild'
-import { spawnSync } from 'node:child_process'
-import { chmodSync, copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { spawn, spawnSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { buildWebInbox } from './build-web.mjs'
@@ -21,6 +23,7 @@ import { buildWebInbox } from './build-web.mjs'
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const outdir = join(root, 'dist/bin')
 const UI_TOKEN = 'sendbox-ui-bundle'
+const BUNDLE_HASH_PLACEHOLDER = '@@SENDBOX_BUNDLE_HASH@@'
 const uiPackages = ['ink', 'react', 'react/*', 'terminal-link']
 
 const common = {
@@ -35,6 +38,9 @@ const common = {
 // The web inbox (dist/web): the CLI bundle below serves it, so it comes first.
 await buildWebInbox(root)
 
+// The library: `sendbox`, `sendbox/matchers` and `sendbox/server` (package.json "exports").
+await buildLibrary()
+
 // The terminal UI: an ES module importing ink and react from node_modules, as before.
 await build({
   ...common,
@@ -42,6 +48,7 @@ await build({
   outfile: join(outdir, 'sendbox-ui.mjs'),
   format: 'esm',
   external: [...uiPackages, 'html-to-text'],
+  plugins: [zodNamespace()],
 })
 
 // The threaded transport's worker (`sendbox --threads 2`): an ES module of its own, started by
@@ -51,6 +58,7 @@ await build({
   entryPoints: ['src/server/threaded-worker.ts'],
   outfile: join(outdir, 'sendbox-http-worker.mjs'),
   format: 'esm',
+  plugins: [zodNamespace()],
   // Some bundled CommonJS dependencies call require(); give the ES module one.
   banner: { js: "import { createRequire as __sendboxCreateRequire } from 'node:module'; const require = __sendboxCreateRequire(import.meta.url);" },
 })
@@ -71,6 +79,8 @@ const result = await build({
   // a bundled module into a lazy require.
   external: [...uiPackages, 'express', '@mswjs/http-middleware'],
   plugins: [
+    zodNamespace(),
+    await seedNames(),
     {
       name: 'lazy-ui',
       setup(b) {
@@ -94,16 +104,193 @@ const uiImport = `import("${UI_TOKEN}")`
 if (code.split(uiImport).length !== 2) throw new Error(`expected one ${uiImport} in the CLI bundle`)
 code = code.replace(uiImport, 'globalThis.__sendboxImport("./sendbox-ui.mjs")')
 // Wrapped as Node wraps a CommonJS module, so the loader compiles the file as it is (one copy of the source).
-writeFileSync(join(outdir, 'sendbox.cjs'), `(function (exports, require, module, __filename, __dirname) {${code}\n})`)
+const wrapped = `(function (exports, require, module, __filename, __dirname) {${asciiOnly(code)}\n})`
+writeFileSync(join(outdir, 'sendbox.cjs'), wrapped)
+// The loader names its code cache after the bundle's content: V8 checks a cache against the
+// source's length only, and npm gives every installed file one mtime, so size and mtime could
+// pair a new bundle of the same size with an old cache.
+const bundleHash = createHash('sha256').update(wrapped).digest('hex').slice(0, 16)
 
-copyFileSync(join(root, 'scripts/cli-loader.mjs'), join(outdir, 'sendbox.js'))
+/**
+ * The bundle in ASCII. Fourteen non-ASCII characters (in comments and two regular expressions)
+ * made the whole 2.3 MB source a two-byte string: ~8 ms to decode and 4.6 MB held by V8; ASCII
+ * reads in ~1–2 ms as a one-byte string of 2.3 MB, and the loader reads it as latin1, which for
+ * ASCII gives the same string without UTF-8 validation. esbuild escapes strings,
+ * templates and identifiers already; what is left is comments and regular expression literals,
+ * where `\uXXXX` (one per UTF-16 unit) means the same character, with or without the `u` flag.
+ * An escaped character (`\€`) would change meaning: the build fails instead.
+ */
+function asciiOnly(text) {
+  return text.replace(/[^\x00-\x7f]/g, (char, at) => {
+    let backslashes = 0
+    while (text[at - 1 - backslashes] === '\\') backslashes++
+    if (backslashes % 2 === 1) throw new Error(`an escaped non-ASCII character in the CLI bundle: ${JSON.stringify(text.slice(at - 40, at + 40))}`)
+    return `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`
+  })
+}
+
+const loaderSource = readFileSync(join(root, 'scripts/cli-loader.mjs'), 'utf8')
+if (loaderSource.split(BUNDLE_HASH_PLACEHOLDER).length !== 2) throw new Error(`expected one ${BUNDLE_HASH_PLACEHOLDER} in scripts/cli-loader.mjs`)
+writeFileSync(join(outdir, 'sendbox.js'), loaderSource.replace(BUNDLE_HASH_PLACEHOLDER, bundleHash))
 chmodSync(join(outdir, 'sendbox.js'), 0o755)
 if (!readFileSync(join(outdir, 'sendbox.js'), 'utf8').startsWith('#!/usr/bin/env node\n')) throw new Error('the loader lost its hashbang')
 // Leftovers of the previous layout (an ESM bundle split in chunks).
 rmSync(join(outdir, 'chunks'), { recursive: true, force: true })
 
-// One short run writes V8's code cache for this bundle, so the first start after a build is warm too.
-const env = { ...process.env }
-delete env.SENDBOX_NO_COMPILE_CACHE
-const warm = spawnSync(process.execPath, [join(outdir, 'sendbox.js'), '--version'], { env, encoding: 'utf8' })
-if (warm.status !== 0) throw new Error(`the bundled CLI does not run: ${warm.stderr}`)
+// One run of the server writes V8's code cache for this bundle, so the first start after a build
+// is warm too: a start, the first list request and an email send, then SIGTERM (the cache is
+// written at exit). A cache written after `--version` alone held only the bundle's top level;
+// every start then compiled the serve path and the request path lazily (~50–70 ms).
+await warmCodeCache()
+
+/** Runs the server once through the loader and asks it what a start and a first request run. */
+async function warmCodeCache() {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('SENDBOX_')))
+  env.SENDBOX_COMPILE_CACHE_AT_EXIT = '1'
+  const cwd = mkdtempSync(join(tmpdir(), 'sendbox-warm-')) // no sendbox.config.json here
+  const loader = join(outdir, 'sendbox.js')
+  try {
+    const served = await new Promise((resolve) => {
+      const child = spawn(process.execPath, [loader, '--no-ui', '--host', '127.0.0.1', '--port', '0'], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
+      let out = ''
+      let asked = false
+      let answered = false
+      const timer = setTimeout(() => child.kill('SIGKILL'), 30_000)
+      child.once('exit', (code) => {
+        clearTimeout(timer)
+        resolve(answered && code === 0)
+      })
+      child.stdout.setEncoding('utf8')
+      child.stdout.on('data', async (chunk) => {
+        out += chunk
+        const url = /listening on (http:\/\/\S+\/v1)/.exec(out)?.[1]
+        if (!url || asked) return
+        asked = true
+        try {
+          const headers = { authorization: 'Bearer test_pro', 'content-type': 'application/json' }
+          const list = await fetch(`${url}/subscribers?limit=1`, { headers })
+          await list.text()
+          const body = JSON.stringify({ to: 'ana@example.com', subject: 'Your code', html: '<p>Your code is <b>123456</b>: <a href="https://example.com/verify">verify</a></p>' })
+          const send = await fetch(`${url}/email/send`, { method: 'POST', headers, body })
+          await send.text()
+          answered = list.ok && send.ok
+        } catch {
+          // not answered: the `--version` run below
+        } finally {
+          child.kill('SIGTERM')
+        }
+      })
+      child.stderr.resume()
+    })
+    if (served) return
+  } catch {
+    // fall through to the short run
+  } finally {
+    rmSync(cwd, { recursive: true, force: true })
+  }
+  // No server could run here (no loopback, or a platform where SIGTERM skips exit handlers): a
+  // `--version` run writes a cache of the bundle's top level at least.
+  const warm = spawnSync(process.execPath, [loader, '--version'], { env, encoding: 'utf8' })
+  if (warm.status !== 0) throw new Error(`the bundled CLI does not run: ${warm.stderr}`)
+}
+
+/**
+ * The library entries as ES modules in dist/lib, split into shared chunks: `import('sendbox')`
+ * read ~80 files of tsc output and zod's ~100 (with every locale), ~1.6× `import('msw')`.
+ * - One copy of every module behind the entries (splitting): `sendbox/server` and
+ *   `sendbox/matchers` see the same guard, outbox and classes as `sendbox`.
+ * - msw stays external (the peer dependency: the handlers extend the user's msw), and so does
+ *   every other dependency, so the lazy `import()`s of @msw/data, faker, html-to-text and
+ *   htmlparser2 stay lazy. zod is bundled (measured: bundled and tree-shaken it loads in a
+ *   fraction of its package, whose entry evaluates every locale).
+ * - The types stay tsc's (dist/src/*.d.ts, *.d.cts); tsc's JavaScript in dist/src stays beside,
+ *   for the bench scripts that import internal modules.
+ */
+async function buildLibrary() {
+  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
+  const bundled = new Set(['zod'])
+  const external = Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies }).filter((name) => !bundled.has(name))
+  const result = await build({
+    ...common,
+    entryPoints: { index: 'src/index.ts', matchers: 'src/matchers.ts', server: 'src/server/http-server.ts' },
+    outdir: join(root, 'dist/lib'),
+    format: 'esm',
+    splitting: true,
+    chunkNames: '[name]-[hash]', // beside the entries: one directory, so import.meta.url means one place
+    external: [...external, ...external.map((name) => `${name}/*`)],
+    metafile: true,
+    plugins: [zodNamespace(), libraryAssetSource()],
+  })
+  // A module that finds files by its own URL (import.meta.url) would look for them beside a chunk
+  // of dist/lib. The one such module is handled above; a new one must be handled too.
+  for (const input of Object.keys(result.metafile.inputs)) {
+    if (input.startsWith('node_modules/') || /asset-source\.ts$/.test(input)) continue
+    if (readFileSync(join(root, input), 'utf8').includes('import.meta')) {
+      throw new Error(`${input} reads import.meta, which means dist/lib/ once bundled: handle it in scripts/bundle.mjs (buildLibrary)`)
+    }
+  }
+}
+
+/**
+ * `import { z } from 'zod'` gives zod's namespace as a value, which esbuild keeps whole (~750 KB,
+ * every locale); `import * as z from 'zod'` lets it keep what is used (~170 KB). Same object for
+ * every `z.…` use, so the sources are read with the second form.
+ */
+function zodNamespace() {
+  return {
+    name: 'zod-namespace',
+    setup(b) {
+      b.onLoad({ filter: /[\\/](src|handlers|fixtures)[\\/].*\.tsx?$/ }, (args) => {
+        const text = readFileSync(args.path, 'utf8')
+        if (!/import \{ z \} from 'zod'/.test(text)) return undefined
+        return { contents: text.replace(/import \{ z \} from 'zod'/g, "import * as z from 'zod'"), loader: args.path.endsWith('x') ? 'tsx' : 'ts' }
+      })
+    },
+  }
+}
+
+/**
+ * The web inbox's files (dist/web/assets.js), which asset-source.ts finds by its own URL from
+ * dist/src/web/server/: from a chunk in dist/lib they are one level up.
+ */
+function libraryAssetSource() {
+  return {
+    name: 'library-asset-source',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]src[\\/]web[\\/]server[\\/]asset-source\.ts$/ }, (args) => {
+        const text = readFileSync(args.path, 'utf8')
+        const candidates = /const CANDIDATES = \[[^\]]*\]/
+        if (!candidates.test(text)) throw new Error('asset-source.ts: no CANDIDATES list to point at dist/web')
+        return { contents: text.replace(candidates, "const CANDIDATES = ['../web/assets.js']"), loader: 'ts' }
+      })
+    },
+  }
+}
+
+/**
+ * Seeding (fixtures/subscribers.ts) builds its Faker from the English locale's definitions, of
+ * which it reads `person.first_name`, `person.last_name` and `person.last_name_pattern` (any
+ * other would throw: faker reports missing locale data). In the CLI, the seeding's import of
+ * `@faker-js/faker/locale/en` (~470 KB of definitions, ~10 ms to evaluate at every start) is
+ * replaced by faker's `base` entry (the same Faker class) and those three definitions, copied at
+ * build time from the installed faker: the same data, so the same subscribers for a seed.
+ */
+async function seedNames() {
+  const { faker } = await import('@faker-js/faker/locale/en')
+  const { first_name, last_name, last_name_pattern } = faker.rawDefinitions.person
+  const definitions = { person: { first_name, last_name, last_name_pattern } }
+  return {
+    name: 'seed-names',
+    setup(b) {
+      b.onResolve({ filter: /^@faker-js\/faker\/locale\/en$/ }, (args) => {
+        if (!/[\\/]fixtures[\\/]subscribers\.ts$/.test(args.importer)) return undefined
+        return { path: 'seed-names', namespace: 'sendbox-seed-names' }
+      })
+      b.onLoad({ filter: /.*/, namespace: 'sendbox-seed-names' }, () => ({
+        contents: `import { faker as base } from '@faker-js/faker/locale/base'\nconst Faker = base.constructor\nexport const faker = new Faker({ locale: ${JSON.stringify(definitions)} })\n`,
+        loader: 'js',
+        resolveDir: root,
+      }))
+    },
+  }
+}

@@ -6,7 +6,7 @@
  * ~2 MB of bundled msw, zod and @msw/data is most of what start-up costs after bundling, and
  * Node 20 has no compile cache for modules (module.enableCompileCache is Node 22), so the
  * bundle is compiled as a classic script with `cachedData`. The cache lives in
- * node_modules/.cache/sendbox, keyed by the bundle's size, mtime, the Node version and arch;
+ * node_modules/.cache/sendbox, keyed by the bundle's content hash, the Node version, arch and flags;
  * V8 rejects a cache that does not fit and a fresh one is written (see the end of this file).
  * SENDBOX_NO_COMPILE_CACHE=1 turns it off. The terminal UI is an ES module (ink is ESM-only)
  * loaded lazily through `globalThis.__sendboxImport`.
@@ -20,10 +20,29 @@ import { runInNewContext, Script } from 'node:vm'
 
 // Memory under load (docs/performance.md): V8 lets the old generation grow to ~4× what is live
 // (~30 MB: the outbox's 10,000 messages, the journal, the subscribers) before a full collection,
-// and keeps the pages. The heap-growing flag is read at each limit computation, so setting it here,
-// before any of the bundle runs, takes effect. SENDBOX_V8_FLAGS replaces these (empty: V8's own).
+// and keeps the pages. The heap-growing flag is read at each limit computation, the semi-space one
+// at each young-generation resize, so they take effect whenever they are set. SENDBOX_V8_FLAGS
+// replaces these (empty: V8's own).
+//
+// They are set once the server is up (see `afterStart`), not here: any flag set at run time changes
+// V8's flag hash, and Node's built-in modules then no longer match their embedded code cache, so
+// each one loaded afterwards is compiled from source. Start-up loads undici (Request, Response)
+// and node:http: setting the flags first cost ~30–45 ms of a ~200 ms start. The same hash guards
+// the bundle's own code cache: it is only written while the flags are still those of the start.
 const V8_FLAGS = process.env.SENDBOX_V8_FLAGS ?? '--heap-growing-percent=50 --semi-space-growth-factor=1'
-for (const flag of V8_FLAGS.split(' ').filter(Boolean)) setFlagsFromString(flag)
+let flagsAsAtStart = true
+let beforeFlagsChange = () => {} // writes the code cache when one is wanted (below)
+function changeFlags(flags) {
+  if (flagsAsAtStart) beforeFlagsChange()
+  flagsAsAtStart = false
+  for (const flag of flags.split(' ').filter(Boolean)) setFlagsFromString(flag)
+}
+let memoryFlagsSet = false
+function setMemoryFlags() {
+  if (memoryFlagsSet) return
+  memoryFlagsSet = true
+  changeFlags(V8_FLAGS)
+}
 
 // Settling after load: V8 keeps the young generation at the size the load grew it to, and the old
 // generation's garbage until its next limit, for as long as the process idles. One full collection
@@ -40,12 +59,23 @@ if (!process.env.SENDBOX_NO_SETTLE) {
     else if (busy && utilization < 0.01) {
       busy = false
       if (!collect) {
-        setFlagsFromString('--expose-gc')
+        setMemoryFlags()
+        changeFlags('--expose-gc')
         collect = runInNewContext('gc')
       }
       collect()
     }
   }, 2000).unref()
+}
+
+/**
+ * Called by the CLI (src/cli/run.ts) once the server listens and its seeded data is in place: a
+ * second later (start-up and its first requests done), the memory flags are set. The build's
+ * warm-up run (SENDBOX_COMPILE_CACHE_AT_EXIT=1) keeps V8's flags, so its cache, written at exit,
+ * fits the next start.
+ */
+globalThis.__sendboxStarted = () => {
+  if (!process.env.SENDBOX_COMPILE_CACHE_AT_EXIT) setTimeout(setMemoryFlags, 1000).unref()
 }
 
 const bundle = fileURLToPath(new URL('./sendbox.cjs', import.meta.url))
@@ -59,9 +89,16 @@ function cacheDirectory() {
 }
 
 const useCache = !process.env.SENDBOX_NO_COMPILE_CACHE
-const { size, mtimeMs } = statSync(bundle)
 const cacheDir = cacheDirectory()
-const cacheName = `cli-${size}-${Math.trunc(mtimeMs)}-${process.version}-${process.arch}.v8cache`
+// The bundle's content hash, written in by scripts/bundle.mjs; size and mtime for a loader run
+// from scripts/ as it is (never, in practice).
+const BUNDLE_HASH = '@@SENDBOX_BUNDLE_HASH@@'
+const bundleKey = BUNDLE_HASH.startsWith('@@') ? `cli-${statSync(bundle).size}-${Math.trunc(statSync(bundle).mtimeMs)}-` : `cli-${BUNDLE_HASH}-`
+// V8 also rejects a cache made under other V8 flags: flags given to node itself (`node
+// --max-old-space-size=… sendbox.js`, NODE_OPTIONS) get a cache of their own, instead of replacing
+// the default one at every alternate start.
+const flagsKey = fnv1a(`${process.execArgv.join(' ')}|${process.env.NODE_OPTIONS ?? ''}`)
+const cacheName = `${bundleKey}${process.version}-${process.arch}-${flagsKey}.v8cache`
 let cachedData
 if (useCache) {
   try {
@@ -71,21 +108,32 @@ if (useCache) {
   }
 }
 
+/** A short hash of a string (FNV-1a, 32 bits, hex): node:crypto would cost more to load than it saves. */
+function fnv1a(text) {
+  let hash = 0x811c9dc5
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193)
+  return (hash >>> 0).toString(16)
+}
+
 globalThis.__sendboxImport = (specifier) => import(new URL(specifier, import.meta.url).href)
 
 // The bundle is written wrapped in its CommonJS function already: its source is held once, by V8.
-const script = new Script(readFileSync(bundle, 'utf8'), { filename: bundle, cachedData })
+// ASCII only (scripts/bundle.mjs makes it so): latin1 gives the same one-byte string, unvalidated.
+const script = new Script(readFileSync(bundle, 'latin1'), { filename: bundle, cachedData })
 const cacheWanted = useCache && (cachedData === undefined || script.cachedDataRejected)
 cachedData = undefined
 const cjsModule = { exports: {} }
 script.runInThisContext()(cjsModule.exports, createRequire(bundle), cjsModule, bundle, here)
 
 if (cacheWanted) {
-  // Written once: a second after start (so it holds what start-up compiled, never on the way of
-  // a request), or at exit for a shorter run (`npm run build` runs `sendbox --version` for that).
+  // Written once, while V8's flags are those of the start (else the next start rejects it): when
+  // the memory flags are about to be set (a second after the server is up, so it holds what
+  // start-up and the first requests compiled, never on the way of one), or at exit for a shorter
+  // run. `npm run build` starts the server once, sends it a first request and stops it, so the
+  // cache it writes at exit holds the serve and request paths too.
   let written = false
   const writeCache = () => {
-    if (written) return
+    if (written || !flagsAsAtStart) return
     written = true
     try {
       mkdirSync(cacheDir, { recursive: true })
@@ -93,12 +141,13 @@ if (cacheWanted) {
       writeFileSync(temporary, script.createCachedData())
       renameSync(temporary, join(cacheDir, cacheName))
       for (const name of readdirSync(cacheDir)) {
-        if (name.startsWith('cli-') && name !== cacheName && !name.endsWith('.tmp')) rmSync(join(cacheDir, name), { force: true })
+        // Caches of earlier builds go; this build's, for other Node versions or flags, stay.
+        if (name.startsWith('cli-') && !name.startsWith(bundleKey) && !name.endsWith('.tmp')) rmSync(join(cacheDir, name), { force: true })
       }
     } catch {
       // A read-only install: run without a cache.
     }
   }
-  setTimeout(writeCache, 1000).unref()
+  beforeFlagsChange = writeCache
   process.once('exit', writeCache)
 }

@@ -150,6 +150,10 @@ export async function runCli(argv: string[], io = { stdout: process.stdout, stde
     sandbox.dispose()
     return 1
   }
+  // The bundled CLI's loader (scripts/cli-loader.mjs) sets its V8 memory flags after start-up:
+  // set earlier, they made Node compile its built-in modules without their code cache.
+  const started = (globalThis as { __sendboxStarted?: () => void }).__sendboxStarted
+  if (started) sandbox.ready.then(started, started)
   if (settings.corsOrigins.includes('*')) {
     io.stderr.write('sendbox: warning: --cors-origin * lets any web page you visit read and change this sandbox (outbox, journal, faults); name the origins you need instead\n')
   }

@@ -1,0 +1,71 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { describe, expect, it } from 'vitest'
+
+/**
+ * The library as package.json "exports" serves it: esbuild's bundle in dist/lib (scripts/bundle.mjs),
+ * three entries over shared chunks. What must hold once bundled: one copy of the domain behind
+ * `sendbox`, `sendbox/server` and `sendbox/matchers`; msw and the lazily loaded packages left to
+ * node_modules.
+ */
+const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+const LIB = join(ROOT, 'dist/lib')
+if (!existsSync(join(LIB, 'index.js'))) throw new Error('dist/lib is missing: run `npm run build` (npm test does) before this suite')
+
+const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, any> }
+const entry = (name: string, condition = 'import') => {
+  const target = manifest.exports[name]
+  return pathToFileURL(join(ROOT, (target[condition] ?? target).default)).href
+}
+const files = readdirSync(LIB).filter((f) => f.endsWith('.js'))
+const source = files.map((f) => readFileSync(join(LIB, f), 'utf8')).join('\n')
+
+describe('the bundled library (dist/lib)', () => {
+  it('is what "exports" names, for import and require', () => {
+    for (const name of ['.', './server']) expect(entry(name, 'import')).toBe(entry(name, 'require'))
+    expect(entry('.')).toMatch(/\/dist\/lib\/index\.js$/)
+    expect(entry('./matchers')).toMatch(/\/dist\/lib\/matchers\.js$/)
+    expect(entry('./server')).toMatch(/\/dist\/lib\/server\.js$/)
+  })
+
+  it('defines each class of the domain once, whichever entries import it', () => {
+    for (const name of ['Outbox', 'WaitTimeoutError', 'ApiError', 'SubscriberStore', 'SandboxState']) {
+      expect(source.match(new RegExp(`\\b(var|class) ${name}\\b`, 'g')) ?? [], name).toHaveLength(1)
+    }
+  })
+
+  it('leaves msw, @msw/data, faker, html-to-text and htmlparser2 to node_modules, the last four loaded lazily', () => {
+    const staticImports = [...source.matchAll(/^(?:import|export)\b[^;]*?from\s*"([^"]+)"|^import\s*"([^"]+)"/gm)].map((m) => m[1] ?? m[2])
+    const packages = staticImports.filter((s) => !s.startsWith('./'))
+    expect(new Set(packages)).toEqual(new Set(['msw', 'node:http']))
+    for (const lazy of ['@msw/data', '@faker-js/faker/locale/en', 'html-to-text', 'htmlparser2']) expect(source).toContain(`import("${lazy}")`)
+    // msw itself is not in the bundle: the handlers extend the user's msw.
+    expect(source).not.toMatch(/\bclass HttpHandler\b|\bvar HttpHandler = class\b/)
+  })
+
+  it('serves over sendbox/server what sendbox handles (one guard: the server hands it the buffered body)', async () => {
+    const { createSandbox } = (await import(entry('.'))) as typeof import('../../src/index.js')
+    const { startServer } = (await import(entry('./server'))) as typeof import('../../src/server/http-server.js')
+    const { matchers } = (await import(entry('./matchers'))) as typeof import('../../src/matchers.js')
+    const sandbox = createSandbox({ subscribers: 2 })
+    const running = await startServer(sandbox, { port: 0 })
+    try {
+      const sent = await fetch(`${running.url}/v1/email/send`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer test_pro', 'content-type': 'application/json' },
+        body: JSON.stringify({ to: 'ana@example.com', subject: 'Hi', html: '<p>Your code is 123456</p>' }),
+      })
+      expect(sent.status).toBe(200)
+      const list = (await (await fetch(`${running.url}/v1/subscribers?limit=5`, { headers: { authorization: 'Bearer test_pro' } })).json()) as { data: unknown[] }
+      expect(list.data).toHaveLength(2)
+      const inbox = await fetch(`${running.url}/__sandbox/ui/`)
+      expect(inbox.status, 'the web inbox, found from a chunk of dist/lib').toBe(200)
+      expect.extend(matchers)
+      expect(sandbox).toHaveSent({ channel: 'email', to: 'ana@example.com', codes: ['123456'] })
+    } finally {
+      await running.close()
+      sandbox.dispose()
+    }
+  })
+})
