@@ -216,7 +216,10 @@ if (parts.has('scale')) {
 let soak
 if (parts.has('soak')) {
   log(`soak: ${SOAK_REQUESTS.toLocaleString('en-US')} mixed requests…`)
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/soak.mts', '--requests', String(SOAK_REQUESTS)], { encoding: 'utf8', timeout: 1_800_000 })
+  // Without the soak's flood of 900 KB emails (`--flood 0`): that phase fills the outbox's byte
+  // budget (256 MB by default, issue 11) on purpose and is reported in docs/reliability.md; the
+  // figure here is what 1,000,000 mixed requests hold.
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/soak.mts', '--requests', String(SOAK_REQUESTS), '--flood', '0'], { encoding: 'utf8', timeout: 1_800_000 })
   const max = /server RSS \(MB\): idle (\d+);.*max (\d+)/.exec(r.stdout ?? '')
   const rate = /result: .* \((\d+) req\/s\)/.exec(r.stdout ?? '')
   const unexpected = /unexpected answers: (\d+)/.exec(r.stdout ?? '')
@@ -345,7 +348,7 @@ if (scaleSubscribers && scaleSends) {
 }
 if (parts.has('soak')) {
   lines.push('')
-  lines.push('## Soak (`scripts/soak.mts`: mixed requests against the CLI, RSS sampled every 2 s)')
+  lines.push('## Soak (`scripts/soak.mts --flood 0`: hostile shapes, then mixed requests against the CLI, RSS sampled every 2 s; the 900 KB-email flood that fills the outbox byte budget is in docs/reliability.md)')
   lines.push('')
   if (soak) {
     lines.push(`${fmt(soak.requests)} requests at ${fmt(soak.rps)} req/s, ${fmt(soak.unexpected)} unexpected answers; server RSS idle ${fmt(soak.idleMb)} MB, max ${fmt(soak.maxMb)} MB.`)
