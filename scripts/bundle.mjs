@@ -210,6 +210,9 @@ async function buildLibrary() {
   const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
   const bundled = new Set(['zod'])
   const external = Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies }).filter((name) => !bundled.has(name))
+  // Chunk names carry a content hash: without this, a rebuild leaves the old chunks beside the
+  // new ones (and `npm pack` ships them).
+  rmSync(join(root, 'dist/lib'), { recursive: true, force: true })
   const result = await build({
     ...common,
     entryPoints: { index: 'src/index.ts', matchers: 'src/matchers.ts', server: 'src/server/http-server.ts' },
