@@ -99,6 +99,28 @@ export class RawHeaders {
   }
 }
 
+/** A Fetch `Headers` from an alternating name/value list; a value Fetch refuses (control characters) is dropped, as a proxy would. */
+export function fetchHeaders(pairs: readonly string[]): Headers {
+  const headers = new Headers()
+  for (let i = 0; i < pairs.length; i += 2) {
+    try {
+      headers.append(pairs[i], pairs[i + 1])
+    } catch {
+      // Refused by Fetch's Headers: drop it.
+    }
+  }
+  return headers
+}
+
+/**
+ * An answer's body as a transport writes it: the JSON text (empty for HEAD or a body-less
+ * Response), or the stream of a Response the guard did not make as text (an event stream, a page).
+ */
+export function bodyOf(answer: Answer): string | ReadableStream<Uint8Array> {
+  if (!(answer instanceof Response)) return answer.text ?? ''
+  return answerTextOf(answer) ?? answer.body ?? ''
+}
+
 /** An answer's headers with lower-case names, as a Response lists them (a JSON answer's in the order the guard set them). */
 export function forEachAnswerHeader(answer: Answer, each: (name: string, value: string) => void): void {
   if (answer instanceof Response) {

@@ -1,11 +1,11 @@
 import { getResponse, type HttpHandler, type RequestHandler } from 'msw'
 import type { SandboxState } from '../src/domain/sandbox.js'
-import { attachBufferedBody, bufferedBodyOf, RawHeaders, toResponse, type Answer, type WireRequest } from './body.js'
+import { attachBufferedBody, bufferedBodyOf, fetchHeaders, RawHeaders, toResponse, type Answer, type WireRequest } from './body.js'
 import { runApiRequest, runControlRequest } from './guard.js'
 import type { Route } from './route.js'
 import { compilePath, RouteHandler, type PathMatcher } from './route-handler.js'
 import { ROUTES } from './routes.js'
-import { webInbox, webInboxHandlers } from './web-inbox.js'
+import { webInbox, webInboxHandlers, type WebInbox } from './web-inbox.js'
 
 /** Where the sandbox's controls live, besides the origin's `/__sandbox`. */
 export const CONTROLS_PREFIX = '/__sandbox'
@@ -140,19 +140,23 @@ function entriesOf(sandbox: SandboxState, base: ResolvedBase): { routes: Entry[]
 export function createHandlers(sandbox: SandboxState): HttpHandler[] {
   const base = resolveBaseUrl(sandbox.baseUrl)
   const { routes, catchAlls } = entriesOf(sandbox, base)
+  const inbox = webInbox(sandbox)
   const handlerOf = (entry: Entry) =>
     new RouteHandler(entry.methods, base.origin, entry.display, entry.match, async ({ request, params }) => toResponse(await entry.run(request, new URL(request.url), params), request), entry.label)
   const handlers = [
     ...routes.map(handlerOf),
-    ...webInboxHandlers(sandbox), // `/` and `/__sandbox/ui/`: before the catch-alls, so no admin guard (the page holds no data)
+    ...webInboxHandlers(sandbox, inbox), // `/` and `/__sandbox/ui/`: before the catch-alls, so no admin guard (the page holds no data)
     ...catchAlls.map(handlerOf),
   ]
-  built.set(sandbox, handlers.slice())
+  built.set(sandbox, { handlers: handlers.slice(), base, routes, catchAlls, inbox })
   return handlers
 }
 
-/** The handlers {@link createHandlers} made for each sandbox, as made: the dispatcher stands for exactly these. */
-const built = new WeakMap<SandboxState, readonly RequestHandler[]>()
+/**
+ * What {@link createHandlers} made for each sandbox: its handlers as made (the dispatcher stands
+ * for exactly these) and the entries and web inbox behind them, which the dispatcher runs.
+ */
+const built = new WeakMap<SandboxState, { handlers: readonly RequestHandler[]; base: ResolvedBase; routes: Entry[]; catchAlls: Entry[]; inbox: WebInbox }>()
 
 /** True while a handler list is exactly the one built (same handlers, same order): nobody added, removed or reordered one. */
 function unchanged(handlers: readonly RequestHandler[], original: readonly RequestHandler[]): boolean {
@@ -176,10 +180,9 @@ export type Dispatch = (request: WireRequest, url: URL) => Promise<Answer | unde
  * `getResponse`, as a Fetch Request, so theirs answer exactly as under `setupServer`.
  */
 export function createDispatcher(sandbox: SandboxState & { readonly handlers: readonly RequestHandler[] }): Dispatch {
-  const base = resolveBaseUrl(sandbox.baseUrl)
-  const { routes, catchAlls } = entriesOf(sandbox, base)
-  const inbox = webInbox(sandbox)
-  const original = built.get(sandbox)
+  const own = built.get(sandbox)
+  if (own === undefined) return (request) => throughMsw(sandbox.handlers, request)
+  const { base, routes, catchAlls, inbox } = own
   const find = (entries: Entry[], method: string, pathname: string): [Entry, Record<string, string>] | undefined => {
     for (const entry of entries) {
       if (entry.methods !== undefined && !entry.methods.includes(method)) continue
@@ -189,7 +192,7 @@ export function createDispatcher(sandbox: SandboxState & { readonly handlers: re
     return undefined
   }
   return (request, url) => {
-    if (original === undefined || !unchanged(sandbox.handlers, original)) return throughMsw(sandbox.handlers, request)
+    if (!unchanged(sandbox.handlers, own.handlers)) return throughMsw(sandbox.handlers, request)
     if (url.origin !== base.origin) return undefined
     const { method } = request
     const found = find(routes, method, url.pathname)
@@ -202,15 +205,7 @@ export function createDispatcher(sandbox: SandboxState & { readonly handlers: re
 
 /** A request through msw's `getResponse` over a handler list, as a Fetch Request whose body the transport read (see attachBufferedBody). */
 async function throughMsw(handlers: readonly RequestHandler[], request: WireRequest): Promise<Answer | undefined> {
-  const headers = new Headers()
-  const pairs = request.headers instanceof RawHeaders ? request.headers.pairs : []
-  for (let i = 0; i < pairs.length; i += 2) {
-    try {
-      headers.append(pairs[i], pairs[i + 1])
-    } catch {
-      // A header value fetch's Headers refuses (control characters): drop it, as a proxy would.
-    }
-  }
+  const headers = fetchHeaders(request.headers instanceof RawHeaders ? request.headers.pairs : [])
   const fetchRequest = new Request(request.url, { method: request.method, headers, signal: request.signal })
   attachBufferedBody(fetchRequest, bufferedBodyOf(request) ?? new Uint8Array(0))
   return getResponse(handlers as RequestHandler[], fetchRequest)

@@ -57,8 +57,7 @@ function redirect(location: string): Response {
  * process, the origin's `/` is the application's own (a page under setupWorker, say), never ours.
  * @example setupServer(...webInboxHandlers(sandbox), ...otherHandlers)
  */
-export function webInboxHandlers(sandbox: SandboxState): HttpHandler[] {
-  const inbox = webInbox(sandbox)
+export function webInboxHandlers(sandbox: SandboxState, inbox: WebInbox = webInbox(sandbox)): HttpHandler[] {
   return [
     // A predicate rather than paths: msw's matcher treats `/__sandbox/ui` and `/__sandbox/ui/` alike. GET and HEAD.
     http.all(({ request }) => inbox.claims(request), ({ request }) => inbox.answer(request, new URL(request.url))),
@@ -66,7 +65,13 @@ export function webInboxHandlers(sandbox: SandboxState): HttpHandler[] {
 }
 
 /** The web inbox as a predicate and an answer: {@link webInboxHandlers} under msw, the standalone server's dispatcher directly. */
-export function webInbox(sandbox: SandboxState): { claims(request: WireRequest): boolean; answer(request: WireRequest, url: URL): Promise<Response> } {
+export interface WebInbox {
+  claims(request: WireRequest): boolean
+  answer(request: WireRequest, url: URL): Promise<Response>
+}
+
+/** The web inbox of a sandbox (see {@link WebInbox}). */
+export function webInbox(sandbox: SandboxState): WebInbox {
   const { origin, basePath } = resolveBaseUrl(sandbox.baseUrl)
   return {
     // String tests only: this runs for every request that reaches it (the API's unknown paths too).

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import { sameSecret } from '../domain/admin-token.js'
-import { answerTextOf, attachBufferedBody, forEachAnswerHeader, RawHeaders, type Answer, type WireRequest } from '../../handlers/body.js'
+import { attachBufferedBody, bodyOf, forEachAnswerHeader, RawHeaders, type Answer, type WireRequest } from '../../handlers/body.js'
 import { createDispatcher, type Dispatch } from '../../handlers/index.js'
 import type { Sandbox } from '../index.js'
 import { ALLOWED_METHODS, ALLOWED_REQUEST_HEADERS, createOriginPolicy, EXPOSED_HEADERS, type OriginPolicy } from './origin-policy.js'
@@ -193,15 +193,6 @@ function refusedFromHeaders(sandbox: Sandbox, apiPrefix: string, pathname: strin
   return false
 }
 
-/** The path as the handlers will see it (`/v1/%2e%2e/__sandbox/x` is `/__sandbox/x`), or undefined. */
-function normalizedPath(path: string): string | undefined {
-  try {
-    return new URL(path, 'http://sandbox.invalid').pathname
-  } catch {
-    return undefined
-  }
-}
-
 /**
  * Writes a Response body the handlers did not give as text (a stream: server-sent events, a
  * long file) chunk by chunk, waiting for `drain` when the socket is full; stops reading it when
@@ -285,7 +276,15 @@ export function createRequestListener(sandbox: Sandbox, options: ListenerOptions
         status = refuse(res, 404, 'not_found', 'Request target must be a path.', cors, announcesBody(req))
         return
       }
-      const pathname = normalizedPath(path) ?? path
+      // Parsed once, as the handlers see it: `/v1/%2e%2e/__sandbox/x` is `/__sandbox/x`, and
+      // `//x/__sandbox/y` is a path under this origin (not a host), as `origin + path` makes it.
+      let url: URL | undefined
+      try {
+        url = new URL(origin + path)
+      } catch {
+        url = undefined
+      }
+      const pathname = url?.pathname ?? path
       const control = pathname === '/__sandbox' || pathname.startsWith('/__sandbox/')
       if (control && STATE_CHANGING.has(method)) {
         const requestOrigin = req.headers.origin
@@ -344,7 +343,7 @@ export function createRequestListener(sandbox: Sandbox, options: ListenerOptions
       })
       // No Fetch objects: the dispatcher runs the handlers' guard chain on node:http's own data,
       // with the body beside the request (see attachBufferedBody). Parsed as a Request would.
-      const url = new URL(origin + path)
+      url ??= new URL(origin + path)
       const request: WireRequest = {
         method,
         url: url.hash === '' ? url.href : url.href.slice(0, -url.hash.length),
@@ -372,10 +371,8 @@ export function createRequestListener(sandbox: Sandbox, options: ListenerOptions
         headers.connection = 'close'
         res.on('finish', () => req.socket.destroy())
       }
-      const text = answer instanceof Response ? answerTextOf(answer) : (answer.text ?? '')
-      const stream = answer instanceof Response ? answer.body : null
-      if (text !== undefined || stream === null) {
-        const payload = text ?? ''
+      const payload = bodyOf(answer)
+      if (typeof payload === 'string') {
         headers['content-length'] = String(Buffer.byteLength(payload))
         res.writeHead(status, headers)
         res.end(payload)
@@ -384,7 +381,7 @@ export function createRequestListener(sandbox: Sandbox, options: ListenerOptions
       // A body the handlers did not give as text (an event stream, a document): stream it as it comes.
       res.writeHead(status, headers)
       res.flushHeaders()
-      await streamBody(stream, res)
+      await streamBody(payload, res)
     } catch (error) {
       if (res.socket === null || res.socket.destroyed || (error as NodeJS.ErrnoException).code === 'ECONNRESET') {
         // The client went away mid-answer: nothing to answer, no sandbox bug.

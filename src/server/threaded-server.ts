@@ -10,7 +10,7 @@
  */
 import type { AddressInfo } from 'node:net'
 import { Worker } from 'node:worker_threads'
-import { answerTextOf, attachBufferedBody, forEachAnswerHeader, RawHeaders, type WireRequest } from '../../handlers/body.js'
+import { attachBufferedBody, bodyOf, forEachAnswerHeader, RawHeaders, type WireRequest } from '../../handlers/body.js'
 import { createDispatcher } from '../../handlers/index.js'
 import type { Sandbox } from '../index.js'
 import { startServer, type RunningServer, type ServerOptions } from './http-server.js'
@@ -130,10 +130,9 @@ export async function startThreadedServer(sandbox: Sandbox, options: ThreadedSer
       if (!answer) return post({ t: 'none', id })
       const pairs: HeaderPairs = []
       forEachAnswerHeader(answer, (name, value) => pairs.push(name, value))
-      const text = answer instanceof Response ? answerTextOf(answer) : (answer.text ?? '')
-      const stream = answer instanceof Response ? answer.body : null
-      if (text !== undefined || stream === null) return post({ t: 'answer', id, status: answer.status, headers: pairs, text: text ?? '' })
-      readers.set(id, stream.getReader())
+      const payload = bodyOf(answer)
+      if (typeof payload === 'string') return post({ t: 'answer', id, status: answer.status, headers: pairs, text: payload })
+      readers.set(id, payload.getReader())
       // The request stays abortable while its body streams (see `pull`, which forgets it at the end).
       streaming.set(id, controller)
       post({ t: 'stream', id, status: answer.status, headers: pairs })

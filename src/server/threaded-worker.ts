@@ -7,7 +7,7 @@
  */
 import type { AddressInfo } from 'node:net'
 import { parentPort, workerData } from 'node:worker_threads'
-import { bufferedBodyOf, RawHeaders, type Answer, type WireRequest } from '../../handlers/body.js'
+import { bufferedBodyOf, fetchHeaders, RawHeaders, type Answer, type WireRequest } from '../../handlers/body.js'
 import type { Sandbox } from '../index.js'
 import { startServer, type RequestLog, type RunningServer } from './http-server.js'
 import type { FromWorker, HeaderPairs, ToWorker, WorkerSetup } from './threaded-protocol.js'
@@ -42,12 +42,6 @@ function recordOf(pairs: HeaderPairs): Record<string, string> {
   return record
 }
 
-function headersOf(pairs: HeaderPairs): Headers {
-  const headers = new Headers()
-  for (let i = 0; i < pairs.length; i += 2) headers.append(pairs[i], pairs[i + 1])
-  return headers
-}
-
 function streamedResponse(id: number, status: number, pairs: HeaderPairs): Response {
   const body = new ReadableStream<Uint8Array>(
     {
@@ -69,7 +63,7 @@ function streamedResponse(id: number, status: number, pairs: HeaderPairs): Respo
     },
     { highWaterMark: 0 },
   )
-  return new Response(body, { status, headers: headersOf(pairs) })
+  return new Response(body, { status, headers: fetchHeaders(pairs) })
 }
 
 port.on('message', (message: ToWorker) => {

@@ -118,4 +118,14 @@ describe('the dispatcher and msw getResponse answer byte for byte alike', () => 
     }
     expect((await send(direct.running.port, 'GET', '/v1/hello', KEY)).status).toBe(404)
   })
+
+  it('sees the path the handlers see: `//host/__sandbox/...` is a path of this origin outside the API and the controls', async () => {
+    const before = JSON.parse((await send(direct.running.port, 'GET', '/__sandbox/messages?limit=1', [])).body).pagination.total
+    await send(direct.running.port, 'POST', '/v1/sms/send', [...KEY, ...JSON_BODY], JSON.stringify({ to: '+14155550123', message: 'kept' }))
+    const answer = await send(direct.running.port, 'DELETE', '//evil.test/__sandbox/messages', ['Origin', 'http://evil.test'])
+    expect(answer.status).toBe(404)
+    expect(JSON.parse(answer.body).error.code).toBe('not_found')
+    const after = JSON.parse((await send(direct.running.port, 'GET', '/__sandbox/messages?limit=1', [])).body).pagination.total
+    expect(after).toBe(before + 1)
+  })
 })
