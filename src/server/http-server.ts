@@ -159,12 +159,52 @@ function sendJson(res: ServerResponse, status: number, body: unknown, extra: Rec
   res.end(text)
 }
 
+/** Connections answered with `Connection: close` whose client may still be sending (see `closeAfterAnswer`). */
+const lingering = new WeakSet<Socket>()
+
+/**
+ * True for a request pipelined behind one whose answer closes the connection: it is never
+ * answered (the client was told the connection closes) nor run, and its bytes flow past unread.
+ */
+function pipelinedAfterClose(req: IncomingMessage): boolean {
+  if (!lingering.has(req.socket)) return false
+  req.resume()
+  return true
+}
+
+/** How long a connection closed mid-body still reads (and drops) what its client sends after the answer. */
+export const LINGER_MS = 1_000
+
+/**
+ * Closes the connection once `res` is answered, for a request whose body was not read to its end
+ * (too large, refused from its headers). Closing at once with the client's bytes unread makes the
+ * kernel reset the connection (RST), and a client that had not yet read the answer loses it: it
+ * sees ECONNRESET, not the error object (CI caught it on the threaded transport, whose answer
+ * races the client's own event loop). So, the lingering close of Apache and nginx: FIN after the
+ * answer, then drop what still arrives until the client closes its side or `LINGER_MS` passes,
+ * then close. The time cap bounds what a client that never stops sending can cost.
+ */
+function closeAfterAnswer(res: ServerResponse, socket: Socket): void {
+  res.setHeader('Connection', 'close')
+  lingering.add(socket)
+  res.on('finish', () => {
+    // Node's own close for `Connection: close` (destroySoon, run before this listener) destroys
+    // the socket as soon as the FIN is out: take that back and linger instead.
+    socket.removeListener('finish', socket.destroy)
+    if (socket.destroyed) return
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS)
+    timer.unref()
+    socket.once('close', () => clearTimeout(timer))
+    socket.once('end', () => socket.destroy())
+    socket.end()
+    // The body reader paused the request at the cap: let the rest flow past, unread.
+    res.req.resume()
+  })
+}
+
 /** A transport-level refusal: the error object, and the connection closed when a body may still be on its way. */
 function refuse(res: ServerResponse, status: number, code: string, message: string, headers: Record<string, string>, closeAfter = false): number {
-  if (closeAfter) {
-    headers = { ...headers, Connection: 'close' }
-    res.on('finish', () => res.socket?.destroySoon())
-  }
+  if (closeAfter && res.socket !== null) closeAfterAnswer(res, res.socket)
   sendJson(res, status, { error: { code, message } }, headers)
   return status
 }
@@ -248,6 +288,7 @@ export function createRequestListener(sandbox: Sandbox, options: ListenerOptions
   const origin = new URL(sandbox.baseUrl).origin
   const apiPrefix = new URL(sandbox.baseUrl).pathname.replace(/\/+$/, '') || '/'
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (pipelinedAfterClose(req)) return
     const started = performance.now()
     const method = req.method ?? 'GET'
     const path = req.url ?? '/'
@@ -367,10 +408,7 @@ export function createRequestListener(sandbox: Sandbox, options: ListenerOptions
       forEachAnswerHeader(answer, (name, value) => {
         headers[name] = value
       })
-      if (closeAfter) {
-        headers.connection = 'close'
-        res.on('finish', () => req.socket.destroy())
-      }
+      if (closeAfter) closeAfterAnswer(res, req.socket)
       const payload = bodyOf(answer)
       if (typeof payload === 'string') {
         headers['content-length'] = String(Buffer.byteLength(payload))
@@ -442,6 +480,7 @@ export function startServer(sandbox: Sandbox, options: ServerOptions = {}): Prom
   ;(server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true
   // Node answers an unknown `Expect` with an empty 417 (not in the API's status list) unless asked.
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    if (pipelinedAfterClose(req)) return
     const started = performance.now()
     const status = refuse(res, 400, 'invalid_request', `Unsupported \`Expect: ${String(req.headers.expect).slice(0, 100)}\`; only \`Expect: 100-continue\` is understood.`, corsHeaders(policy, req), true)
     options.onRequest?.({ method: req.method ?? '?', path: req.url ?? '/', status, ms: performance.now() - started })

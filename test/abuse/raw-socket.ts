@@ -1,6 +1,7 @@
 /**
  * Raw TCP exchanges with the standalone server, for requests no HTTP client would send.
  */
+import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import net from 'node:net'
 
 /** What came back on one connection. */
@@ -29,11 +30,16 @@ export interface Pause {
 /**
  * Connects to 127.0.0.1:`port`, writes `parts` in order (strings, buffers, pauses; each write
  * waits for `drain`), then half-closes when `end` is set, and collects what the server sends until
- * it closes the connection or `deadlineMs` passes.
+ * it closes the connection or `deadlineMs` passes. With `readAfterMs`, nothing is read before then.
  */
-export function exchange(port: number, parts: Array<string | Buffer | Pause>, options: { end?: boolean; deadlineMs: number }): Promise<Exchange> {
+export function exchange(port: number, parts: Array<string | Buffer | Pause>, options: { end?: boolean; deadlineMs: number; readAfterMs?: number }): Promise<Exchange> {
   return new Promise((resolve) => {
     const socket = net.connect(port, '127.0.0.1')
+    if (options.readAfterMs !== undefined) {
+      // A client busy elsewhere: what the server sends waits in the kernel, unread, meanwhile.
+      socket.pause()
+      setTimeout(() => socket.resume(), options.readAfterMs)
+    }
     const started = performance.now()
     const received: Buffer[] = []
     let written = 0
@@ -81,4 +87,17 @@ export function trickle(text: string, pauseMs: number): Array<string | Pause> {
 export function chunks(count: number, size: number, fill = 0x61): Buffer[] {
   const chunk = Buffer.alloc(size, fill)
   return Array.from({ length: count }, () => chunk)
+}
+
+/**
+ * How many bytes each connection of `server` had read when each answer was out, in answer order.
+ * What a server reads after its answer (the bytes it drops while it lingers before closing, see
+ * `closeAfterAnswer`) is not counted: this is what it read to decide.
+ */
+export function bytesReadAtAnswer(server: Server): number[] {
+  const read: number[] = []
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    res.once('finish', () => read.push(req.socket.bytesRead))
+  })
+  return read
 }
