@@ -185,6 +185,7 @@ export const LINGER_MS = 1_000
  * then close. The time cap bounds what a client that never stops sending can cost.
  */
 function closeAfterAnswer(res: ServerResponse, socket: Socket): void {
+  if (lingering.has(socket)) return
   res.setHeader('Connection', 'close')
   lingering.add(socket)
   res.on('finish', () => {
@@ -364,6 +365,9 @@ export function createRequestListener(sandbox: Sandbox, options: ListenerOptions
         return
       }
       const closeAfter = overflow || skipBody
+      // Decided now, before the answer is awaited: a request pipelined behind this one may be
+      // parsed meanwhile (its bytes were already here), and must find the connection closing.
+      if (closeAfter) closeAfterAnswer(res, req.socket)
       // Aborted when the client is gone (the socket closes) or has said it will send nothing more
       // (FIN while the answer is pending): a long-poll drops its waiter. The answer is still
       // written, for a client that half-closed after its request and reads on.
@@ -408,7 +412,6 @@ export function createRequestListener(sandbox: Sandbox, options: ListenerOptions
       forEachAnswerHeader(answer, (name, value) => {
         headers[name] = value
       })
-      if (closeAfter) closeAfterAnswer(res, req.socket)
       const payload = bodyOf(answer)
       if (typeof payload === 'string') {
         headers['content-length'] = String(Buffer.byteLength(payload))
