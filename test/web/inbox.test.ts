@@ -209,7 +209,7 @@ describe.skipIf(chromiumMissing)('web inbox in Chromium', () => {
     const bad = await fetch(`${server.url}/v1/sms/send`, { method: 'POST', headers: { Authorization: 'Bearer test_pro', 'Content-Type': 'application/json' }, body: '{"to":"+14155550123"}' })
     expect(bad.status).toBe(400)
     const list = page.locator('#request-list [role=option]')
-    await list.filter({ hasText: 'missing_parameter' }).waitFor({ timeout: 2_000 })
+    await list.filter({ hasText: 'missing_parameter' }).waitFor({ timeout: 5_000 })
     await page.getByLabel('Errors only').check()
     await expect.poll(() => list.count()).toBe(1)
     await list.first().click()

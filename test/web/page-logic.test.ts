@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { PagedFeed } from '../../src/web/app/feed.js'
 import { tokenizeHtml } from '../../src/web/app/html-tokens.js'
 import { matchesFilters, summarize } from '../../src/web/app/format.js'
 import { EventStreamParser } from '../../src/web/app/sse.js'
@@ -43,5 +44,39 @@ describe('web inbox logic', () => {
     expect(q('account=acct_b')).toBe(false)
     for (const term of ['ANA@', 'shop.test', 'confirm', 'code is 1234']) expect(q(`q=${encodeURIComponent(term)}`), term).toBe(true)
     expect(q('q=nowhere')).toBe(false)
+  })
+
+  describe('the live list (PagedFeed)', () => {
+    afterEach(() => vi.unstubAllGlobals())
+
+    /** fetch answers held until `answer(n, items)`: the list's page 1 read on the server before the events. */
+    function heldFetch() {
+      const held: Array<(items: string[]) => void> = []
+      vi.stubGlobal('fetch', () => new Promise<Response>((resolve) => {
+        held.push((items) => resolve(new Response(JSON.stringify({ data: items.map((id) => ({ id })), pagination: { page: 1, limit: 100, total: items.length, pages: 1 } }))))
+      }))
+      return { answer: (n: number, items: string[]) => held[n](items), count: () => held.length }
+    }
+    const ids = (feed: PagedFeed<{ id: string }>) => feed.rows.map((row) => row?.id)
+
+    it('keeps what arrived live while its first page was on the way (the page read on the server before it)', async () => {
+      const server = heldFetch()
+      const feed = new PagedFeed<{ id: string }>({ path: '/__sandbox/requests', key: (e) => e.id })
+      const loading = feed.reload()
+      feed.prepend({ id: 'new' }) // the event stream was quicker than the list
+      feed.remove('gone') // deleted meanwhile, still in the page the server read
+      server.answer(0, ['gone', 'older'])
+      await loading
+      expect(ids(feed)).toEqual(['new', 'older'])
+      // An item the page already holds is not listed twice.
+      const again = feed.reload()
+      feed.prepend({ id: 'new' })
+      server.answer(1, ['new', 'older'])
+      await again
+      expect(ids(feed)).toEqual(['new', 'older'])
+      // Once page 1 is in, live changes apply once, as before.
+      feed.prepend({ id: 'newer' })
+      expect(ids(feed)).toEqual(['newer', 'new', 'older'])
+    })
   })
 })

@@ -28,6 +28,12 @@ export class PagedFeed<T> {
   private readonly listeners = new Set<() => void>()
   private scheduled = false
   private controller = new AbortController()
+  /**
+   * Live changes made while page 1 of a reload is on its way, replayed onto its answer: that
+   * answer may have been read on the server before them (another connection than the event
+   * stream), and would otherwise drop an item that arrived as the page opened.
+   */
+  private sinceReload: Array<() => void> | undefined
   readonly pageSize: number
 
   constructor(private readonly options: FeedOptions<T>) {
@@ -59,6 +65,7 @@ export class PagedFeed<T> {
     this.controller = new AbortController()
     this.inFlight.clear()
     this.listed.clear()
+    this.sinceReload = []
     return this.load(1, true)
   }
 
@@ -90,6 +97,11 @@ export class PagedFeed<T> {
           this.rows[offset + i] = item
           this.listed.add(this.options.key(item))
         })
+        if (first) {
+          const replay = this.sinceReload ?? []
+          this.sinceReload = undefined
+          for (const change of replay) change()
+        }
         this.loaded = true
         this.error = null
         this.changed()
@@ -99,6 +111,7 @@ export class PagedFeed<T> {
       },
       (error: Error) => {
         if (generation !== this.generation || error.name === 'AbortError') return
+        if (first) this.sinceReload = undefined
         this.error = error.message
         this.changed()
       },
@@ -111,6 +124,7 @@ export class PagedFeed<T> {
 
   /** A new item at the top (a live event); ignored when it is already listed. */
   prepend(item: T): void {
+    this.sinceReload?.push(() => this.prepend(item))
     const key = this.options.key(item)
     if (this.listed.has(key)) return
     this.listed.add(key)
@@ -120,6 +134,7 @@ export class PagedFeed<T> {
 
   /** Replaces the listed item with the same key, if it is listed. */
   patch(item: T): void {
+    this.sinceReload?.push(() => this.patch(item))
     const key = this.options.key(item)
     if (!this.listed.has(key)) return
     const index = this.rows.findIndex((row) => row !== undefined && this.options.key(row) === key)
@@ -130,6 +145,7 @@ export class PagedFeed<T> {
 
   /** Drops the item with this key (a deleted message). */
   remove(key: string): void {
+    this.sinceReload?.push(() => this.remove(key))
     if (!this.listed.delete(key)) return
     const index = this.rows.findIndex((row) => row !== undefined && this.options.key(row) === key)
     if (index === -1) return
