@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { PagedFeed } from '../../src/web/app/feed.js'
+import { follow } from '../../src/web/app/follow.js'
 import { tokenizeHtml } from '../../src/web/app/html-tokens.js'
-import { matchesFilters, summarize } from '../../src/web/app/format.js'
+import { matchesFilters, newerStatus, summarize } from '../../src/web/app/format.js'
 import { EventStreamParser } from '../../src/web/app/sse.js'
 import type { CapturedMessage } from '../../src/web/app/types.js'
 
@@ -46,6 +47,22 @@ describe('web inbox logic', () => {
     expect(q('q=nowhere')).toBe(false)
   })
 
+  it('keeps the furthest status of a message whose step arrived while it was being fetched', () => {
+    const queued = { status: 'queued', reason: null, status_history: [{ status: 'queued', at: '2026-11-22T10:00:00.000Z' }] } as const
+    const sent = { status: 'sent', reason: null, status_history: [...queued.status_history, { status: 'sent', at: '2026-11-22T10:00:01.000Z' }] } as const
+    // The event came first; the fetched copy was read on the server before that step.
+    const stepped = newerStatus(undefined, sent)
+    expect(stepped).toEqual(sent)
+    const fetched = { message_id: 'msg_1', channel: 'sms', ...queued } as unknown as CapturedMessage
+    const shown = newerStatus(fetched, stepped)
+    expect(shown).toMatchObject({ message_id: 'msg_1', channel: 'sms', status: 'sent' })
+    expect(shown.status_history).toHaveLength(2)
+    // An older step (or the same one again) changes nothing.
+    expect(newerStatus(shown, queued)).toBe(shown)
+    expect(newerStatus(shown, sent)).toBe(shown)
+    expect(newerStatus(fetched, undefined)).toBe(fetched)
+  })
+
   describe('the live list (PagedFeed)', () => {
     afterEach(() => vi.unstubAllGlobals())
 
@@ -77,6 +94,25 @@ describe('web inbox logic', () => {
       // Once page 1 is in, live changes apply once, as before.
       feed.prepend({ id: 'newer' })
       expect(ids(feed)).toEqual(['newer', 'new', 'older'])
+    })
+
+    it('re-renders a component whose feed changed between its render and its subscription', async () => {
+      const feed = new PagedFeed<{ id: string }>({ path: '/__sandbox/requests', key: (e) => e.id })
+      const source = { subscribe: (listener: () => void) => feed.subscribe(listener), snapshot: () => feed.version }
+      // Rendered, then an event before the effect subscribes (effects run after paint).
+      const rendered = feed.version
+      feed.prepend({ id: 'during-mount' })
+      const rerender = vi.fn()
+      const unsubscribe = follow(source, rendered, rerender)
+      expect(rerender).toHaveBeenCalledTimes(1)
+      // Nothing changed since the render: no extra render, and later changes still reach it.
+      const quiet = vi.fn()
+      const stop = follow(source, feed.version, quiet)
+      expect(quiet).not.toHaveBeenCalled()
+      feed.prepend({ id: 'later' })
+      await vi.waitFor(() => expect(quiet).toHaveBeenCalledTimes(1))
+      unsubscribe()
+      stop()
     })
   })
 })

@@ -99,3 +99,14 @@ export function prettyBody(body: string | null | undefined): string {
     return body
   }
 }
+
+export type StatusFields = Pick<CapturedMessage, 'status' | 'reason' | 'status_history'>
+
+/**
+ * `message` with the status fields of `step` when `step` is further along (a longer history):
+ * status fields only, as the stream's copy may be a summary (no email HTML, no request).
+ */
+export function newerStatus<M extends StatusFields | undefined>(message: M, step: StatusFields | undefined): M {
+  if (!step || (message && message.status_history.length >= step.status_history.length)) return message
+  return (message ? { ...message, status: step.status, reason: step.reason, status_history: step.status_history } : { status: step.status, reason: step.reason, status_history: step.status_history }) as M
+}

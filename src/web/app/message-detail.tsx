@@ -4,7 +4,7 @@ import type { ComponentChildren } from 'preact'
 import { useEffect, useMemo, useState } from 'preact/hooks'
 import { segmentSms } from '../../domain/sms-encoding.js'
 import { ApiFailure, call, needsAdminToken } from './api.js'
-import { fullTime, senderOf } from './format.js'
+import { fullTime, newerStatus, senderOf, type StatusFields } from './format.js'
 import { tokenizeHtml } from './html-tokens.js'
 import { navigate } from './router.js'
 import { markSeen } from './seen.js'
@@ -18,11 +18,12 @@ function useMessage(id: string): { message: CapturedMessage | null; error: strin
   const [error, setError] = useState<string | null>(null)
   useEffect(() => {
     const controller = new AbortController()
+    let stepped: StatusFields | undefined
     setMessage(null)
     setError(null)
     call<CapturedMessage>('GET', `/__sandbox/messages/${encodeURIComponent(id)}`, undefined, controller.signal)
       .then((m) => {
-        setMessage(m)
+        setMessage(newerStatus(m, stepped))
         markSeen(id)
       })
       .catch((e: Error) => {
@@ -30,8 +31,9 @@ function useMessage(id: string): { message: CapturedMessage | null; error: strin
       })
     const stop = onSandboxEvent((event) => {
       if (event.type === 'message.status' && event.message.message_id === id) {
-        // Status fields only: the stream's copy may be a summary (no email HTML, no request).
-        setMessage((current) => (current ? { ...current, status: event.message.status, reason: event.message.reason, status_history: event.message.status_history } : current))
+        // Kept for the fetch's answer too: the server may have read it before this step.
+        stepped = newerStatus(stepped, event.message)
+        setMessage((current) => (current ? newerStatus(current, event.message) : current))
       }
     })
     return () => {

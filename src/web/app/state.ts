@@ -5,6 +5,7 @@
 import { useEffect, useState } from 'preact/hooks'
 import { call, getPage } from './api.js'
 import { PagedFeed } from './feed.js'
+import { follow } from './follow.js'
 import { matchesFilters, summarize } from './format.js'
 import { openEventStream } from './sse.js'
 import { CHANNELS, type Channel, type JournalEntry, type MessageSummary, type SandboxEvent } from './types.js'
@@ -30,15 +31,17 @@ export class Store<T> {
 /** Re-renders the component when the store (or a feed) changes. */
 export function useStore<T>(store: { get(): T; subscribe(listener: () => void): () => void }): T {
   const [, bump] = useState(0)
-  useEffect(() => store.subscribe(() => bump((n) => n + 1)), [store])
-  return store.get()
+  const value = store.get()
+  useEffect(() => follow({ subscribe: (l) => store.subscribe(l), snapshot: () => store.get() }, value, () => bump((n) => n + 1)), [store])
+  return value
 }
 
 /** Re-renders the component when the feed changes; gives its version. */
 export function useFeed<T>(feed: PagedFeed<T>): number {
   const [, bump] = useState(0)
-  useEffect(() => feed.subscribe(() => bump((n) => n + 1)), [feed])
-  return feed.version
+  const version = feed.version
+  useEffect(() => follow({ subscribe: (l) => feed.subscribe(l), snapshot: () => feed.version }, version, () => bump((n) => n + 1)), [feed])
+  return version
 }
 
 export const messages = new PagedFeed<MessageSummary>({ path: '/__sandbox/messages', key: (m) => m.message_id })
