@@ -1,6 +1,6 @@
 /**
  * What a test (or a person) looks for in a captured message: its readable text, its links and
- * its one-time codes. Computed once at capture (see channels/), never at read time.
+ * its one-time codes. Computed once per message (see channels/), never again at read time.
  *
  * The HTML tools (html-to-text and htmlparser2, a real parser: never regexes over HTML) are
  * loaded on first use, not at `import('sendbox')`: {@link loadHtmlTools} is awaited by the

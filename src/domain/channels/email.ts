@@ -1,7 +1,14 @@
 import type { EmailSendRequest } from '../../schemas/messages.js'
 import { findCodes, renderEmail } from '../extract.js'
+import { defineDerived, LAZY_DERIVE_LIMIT, underived, type Derived } from './derived.js'
 import { base, outcomeFor, stringWeight } from './shared.js'
-import type { ChannelDescriptor } from './types.js'
+import type { CaptureInputOf, ChannelDescriptor } from './types.js'
+
+/** An email's text (its HTML rendered), links (hrefs, image sources, URLs in text) and codes (subject and text). */
+function deriveEmail(subject: string, html: string): Derived {
+  const { text, links } = renderEmail(html)
+  return { text, links, codes: findCodes(`${subject}\n${text}`) }
+}
 
 /** Email: from, subject and HTML; text is the HTML rendered, links its hrefs and image sources. */
 export const emailChannel: ChannelDescriptor<'email', EmailSendRequest> = {
@@ -9,24 +16,23 @@ export const emailChannel: ChannelDescriptor<'email', EmailSendRequest> = {
   label: 'Email',
   capture(sender, body, raw, retryAfter) {
     const outcome = outcomeFor(body.to, retryAfter)
-    const { text, links } = renderEmail(body.html)
-    return {
-      ...base(sender, 'email', body.to, raw),
-      text,
-      links,
-      codes: findCodes(`${body.subject}\n${text}`),
-      outcome,
-      email: {
-        from: body.from ? { email: body.from.email, name: body.from.name ?? null } : null,
-        subject: body.subject,
-        html: body.html,
-      },
+    const { subject, html } = body
+    const message = base(sender, 'email', body.to, raw) as Record<string, unknown>
+    defineDerived(message, () => deriveEmail(subject, html), html.length > LAZY_DERIVE_LIMIT)
+    message.outcome = outcome
+    message.email = {
+      from: body.from ? { email: body.from.email, name: body.from.name ?? null } : null,
+      subject,
+      html,
     }
+    return message as unknown as CaptureInputOf<'email'>
   },
   from: (m) => (m.email.from ? (m.email.from.name ? `${m.email.from.name} <${m.email.from.email}>` : m.email.from.email) : null),
   subject: (m) => m.email.subject,
   template: () => null,
   summary: (m) => m.email.subject,
   summaryPart: (m) => ({ email: { from: m.email.from, subject: m.email.subject } }),
-  weight: (m) => stringWeight(m.email.html) + stringWeight(m.text) + stringWeight(m.email.subject) + m.links.reduce((n, l) => n + l.length * 2, 0),
+  // Underived (short HTML): the text and links estimated at the HTML's size each, not computed for it.
+  weight: (m) =>
+    stringWeight(m.email.html) + stringWeight(m.email.subject) + (underived(m) ? 2 * stringWeight(m.email.html) : stringWeight(m.text) + m.links.reduce((n, l) => n + l.length * 2, 0)),
 }

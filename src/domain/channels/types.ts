@@ -16,7 +16,7 @@ export type Sender = ApiKeyConfig
 
 /**
  * Everything one channel means to the sandbox, in one place: how an accepted send becomes a
- * captured message (with its text, links and codes computed once, here), and how the outbox,
+ * captured message (with its text, links and codes, computed once: here, or on first read for a small email), and how the outbox,
  * its filters, the list and the UIs read it. `CapturedMessage` is discriminated by `channel`,
  * and `CHANNEL_DESCRIPTORS` is a record over every channel: a new channel is a compile error
  * until it has a descriptor.

@@ -1,0 +1,66 @@
+import { inspect } from 'node:util'
+import { describe, expect, it, vi } from 'vitest'
+import { copyFields, defineDerived, underived, type Derived } from './derived.js'
+
+const DERIVED: Derived = { text: 'Your code is 482913', links: ['https://shop.test/a'], codes: ['482913'] }
+
+function message(compute = vi.fn(() => DERIVED), eager = false) {
+  const target: Record<string, unknown> = { message_id: 'msg_1', channel: 'email' }
+  defineDerived(target, compute, eager)
+  target.email = { subject: 'Hi', html: '<p>Your code is 482913</p>' }
+  return { target, compute }
+}
+
+describe('derived fields (text, links, codes)', () => {
+  it('are computed once, on first read of any of them, and read as plain values', () => {
+    const { target, compute } = message()
+    expect(compute).not.toHaveBeenCalled()
+    expect(underived(target)).toBe(true)
+    expect(target.codes).toEqual(['482913'])
+    expect(target.text).toBe('Your code is 482913')
+    expect(target.links).toEqual(['https://shop.test/a'])
+    expect(compute).toHaveBeenCalledTimes(1)
+    expect(underived(target)).toBe(false)
+  })
+
+  it('keep their place in the field order for JSON, spread, structuredClone and inspect', () => {
+    const { target } = message()
+    const keys = ['message_id', 'channel', 'text', 'links', 'codes', 'email']
+    expect(Object.keys(JSON.parse(JSON.stringify(target)))).toEqual(keys)
+    expect(JSON.parse(JSON.stringify(target)).codes).toEqual(['482913'])
+    expect({ ...target }).toEqual({ message_id: 'msg_1', channel: 'email', ...DERIVED, email: target.email })
+    expect(structuredClone(target)).toEqual({ ...target })
+    const shown = inspect(target)
+    expect(shown).toContain("text: 'Your code is 482913'")
+    expect(shown).not.toContain('Getter')
+  })
+
+  it('are computed at once when eager', () => {
+    const compute = vi.fn(() => DERIVED)
+    const { target } = message(compute, true)
+    expect(compute).toHaveBeenCalledTimes(1)
+    expect(underived(target)).toBe(false)
+  })
+
+  it('stay underived in a copy, which shares the one computation', () => {
+    const { target, compute } = message()
+    const copy = copyFields<Record<string, unknown>>(target, 'email')
+    expect(Object.keys(copy)).toEqual(['message_id', 'channel', 'text', 'links', 'codes'])
+    expect(compute).not.toHaveBeenCalled()
+    expect(copy.text).toBe(DERIVED.text)
+    expect(target.codes).toEqual(DERIVED.codes)
+    expect(compute).toHaveBeenCalledTimes(1)
+    // A copy of a plain object is a plain copy.
+    expect(copyFields({ a: 1, b: 2 }, 'b')).toEqual({ a: 1 })
+  })
+
+  it('can be assigned, as fields of a plain object can', () => {
+    const { target, compute } = message()
+    target.text = 'replaced'
+    expect(target.text).toBe('replaced')
+    expect(compute).not.toHaveBeenCalled()
+    const copy = copyFields<Record<string, unknown>>(target)
+    expect(copy.text).toBe('replaced')
+    expect(copy.codes).toEqual(DERIVED.codes)
+  })
+})

@@ -1,0 +1,136 @@
+/**
+ * An email's `text`, `links` and `codes`, derived once, on first read rather than at capture:
+ * most captured emails are never read (a bulk test, a load run), and deriving them was a fifth of
+ * an email send's CPU. See docs/decisions/channels-and-derived-fields.md.
+ *
+ * The three fields are enumerable own accessors, so JSON, object spread, structuredClone and
+ * test matchers see plain values; they share one getter per field (V8 keeps one hidden class for
+ * every message) and look up the message's {@link Derivation}, which computes all three together
+ * once. A message copied by the outbox (a status step) shares its original's derivation.
+ * Large HTML is derived at capture, as before: a page of a hundred hostile emails listed at once
+ * must not pay a hundred derivations in one request.
+ */
+
+/** What is derived from a message's content. */
+export interface Derived {
+  text: string
+  links: string[]
+  codes: string[]
+}
+
+/** HTML longer than this (UTF-16 units) is derived at capture; shorter, on first read. */
+export const LAZY_DERIVE_LIMIT = 4 * 1024
+
+class Derivation {
+  private value: Derived | undefined
+  constructor(private compute: (() => Derived) | undefined) {}
+
+  get(): Derived {
+    if (this.value === undefined) {
+      this.value = this.compute!()
+      this.compute = undefined
+    }
+    return this.value
+  }
+
+  get done(): boolean {
+    return this.value !== undefined
+  }
+}
+
+const derivations = new WeakMap<object, Derivation>()
+const FIELDS = ['text', 'links', 'codes'] as const
+type Field = (typeof FIELDS)[number]
+
+function derivationOf(target: object): Derivation {
+  return derivations.get(target)!
+}
+
+/** Replaces the accessor by a plain value: assigning a derived field is allowed, as on a plain object. */
+function overwrite(target: object, field: Field, value: unknown): void {
+  Object.defineProperty(target, field, { value, writable: true, enumerable: true, configurable: true })
+}
+
+const ACCESSORS: Record<Field, PropertyDescriptor> = {
+  text: {
+    get(this: object) {
+      return derivationOf(this).get().text
+    },
+    set(this: object, value: unknown) {
+      overwrite(this, 'text', value)
+    },
+    enumerable: true,
+    configurable: true,
+  },
+  links: {
+    get(this: object) {
+      return derivationOf(this).get().links
+    },
+    set(this: object, value: unknown) {
+      overwrite(this, 'links', value)
+    },
+    enumerable: true,
+    configurable: true,
+  },
+  codes: {
+    get(this: object) {
+      return derivationOf(this).get().codes
+    },
+    set(this: object, value: unknown) {
+      overwrite(this, 'codes', value)
+    },
+    enumerable: true,
+    configurable: true,
+  },
+}
+
+// console.log / util.inspect would print `[Getter/Setter]` for the accessors: show the values.
+const INSPECT = Symbol.for('nodejs.util.inspect.custom')
+function inspectPlain(this: Record<string, unknown>, _depth: number, options: object, inspect: (value: unknown, options: object) => string): string {
+  const plain: Record<string, unknown> = {}
+  for (const name of Object.keys(this)) plain[name] = this[name]
+  return inspect(plain, options)
+}
+const INSPECT_DESCRIPTOR: PropertyDescriptor = { value: inspectPlain, enumerable: false, configurable: true, writable: true }
+
+/**
+ * Adds `text`, `links` and `codes` to `target` (at this point of its field order), computed by
+ * `compute` on first read; at once when `eager`.
+ */
+export function defineDerived(target: object, compute: () => Derived, eager = false): void {
+  const derivation = new Derivation(compute)
+  if (eager) derivation.get()
+  attach(target, derivation)
+  for (const field of FIELDS) Object.defineProperty(target, field, ACCESSORS[field])
+}
+
+function attach(target: object, derivation: Derivation): void {
+  derivations.set(target, derivation)
+  Object.defineProperty(target, INSPECT, INSPECT_DESCRIPTOR)
+}
+
+/**
+ * A shallow copy of `source`'s own fields, in their order, without `omit`: derived fields still
+ * underived stay so (the copy shares the derivation); everything else is copied by value.
+ */
+export function copyFields<T>(source: object, omit?: string): T {
+  const copy: Record<string, unknown> = {}
+  const derivation = derivations.get(source)
+  for (const name of Object.keys(source)) {
+    if (name === omit) continue
+    if (derivation !== undefined && (name === 'text' || name === 'links' || name === 'codes') && isAccessor(source, name)) Object.defineProperty(copy, name, ACCESSORS[name])
+    else copy[name] = (source as Record<string, unknown>)[name]
+  }
+  if (derivation !== undefined) attach(copy, derivation)
+  return copy as T
+}
+
+function isAccessor(source: object, name: string): boolean {
+  return Object.getOwnPropertyDescriptor(source, name)?.get !== undefined
+}
+
+/** Whether `message`'s derived fields are still to be computed (what the outbox's weight estimates). */
+export function underived(message: object): boolean {
+  const derivation = derivations.get(message)
+  return derivation !== undefined && !derivation.done
+}
