@@ -20,9 +20,9 @@ import { runInNewContext, Script } from 'node:vm'
 
 // Memory under load (docs/performance.md): V8 lets the old generation grow to ~4× what is live
 // (~30 MB: the outbox's 10,000 messages, the journal, the subscribers) before a full collection,
-// and keeps the pages; these flags let it grow to 2.5× and keep the young generation at its
-// initial size (the measured trade of RSS after load against CPU and p99 is in docs/performance.md,
-// *Heap flags, revisited*). The heap-growing flag is read at each limit computation, the semi-space one
+// and keeps the pages; these flags let it grow to 1.5× and keep the young generation at its
+// initial size (the measured trade of RSS after load and in the soak against CPU and p99 is in
+// docs/performance.md, *Heap flags, revisited*). The heap-growing flag is read at each limit computation, the semi-space one
 // at each young-generation resize, so they take effect whenever they are set. SENDBOX_V8_FLAGS
 // replaces these (empty: V8's own).
 //
@@ -31,7 +31,7 @@ import { runInNewContext, Script } from 'node:vm'
 // each one loaded afterwards is compiled from source. Start-up loads undici (Request, Response)
 // and node:http: setting the flags first cost ~30–45 ms of a ~200 ms start. The same hash guards
 // the bundle's own code cache: it is only written while the flags are still those of the start.
-const V8_FLAGS = process.env.SENDBOX_V8_FLAGS ?? '--heap-growing-percent=150 --semi-space-growth-factor=1'
+const V8_FLAGS = process.env.SENDBOX_V8_FLAGS ?? '--heap-growing-percent=50 --semi-space-growth-factor=1'
 let flagsAsAtStart = true
 let beforeFlagsChange = () => {} // writes the code cache when one is wanted (below)
 function changeFlags(flags) {
