@@ -51,38 +51,22 @@ function overwrite(target: object, field: Field, value: unknown): void {
   Object.defineProperty(target, field, { value, writable: true, enumerable: true, configurable: true })
 }
 
-const ACCESSORS: Record<Field, PropertyDescriptor> = {
-  text: {
-    get(this: object) {
-      return derivationOf(this).get().text
+/** One accessor pair per field, shared by every message (so V8 gives them all one hidden class). */
+const ACCESSORS = Object.fromEntries(
+  FIELDS.map((field): [Field, PropertyDescriptor] => [
+    field,
+    {
+      get(this: object) {
+        return derivationOf(this).get()[field]
+      },
+      set(this: object, value: unknown) {
+        overwrite(this, field, value)
+      },
+      enumerable: true,
+      configurable: true,
     },
-    set(this: object, value: unknown) {
-      overwrite(this, 'text', value)
-    },
-    enumerable: true,
-    configurable: true,
-  },
-  links: {
-    get(this: object) {
-      return derivationOf(this).get().links
-    },
-    set(this: object, value: unknown) {
-      overwrite(this, 'links', value)
-    },
-    enumerable: true,
-    configurable: true,
-  },
-  codes: {
-    get(this: object) {
-      return derivationOf(this).get().codes
-    },
-    set(this: object, value: unknown) {
-      overwrite(this, 'codes', value)
-    },
-    enumerable: true,
-    configurable: true,
-  },
-}
+  ]),
+) as Record<Field, PropertyDescriptor>
 
 // console.log / util.inspect would print `[Getter/Setter]` for the accessors: show the values.
 const INSPECT = Symbol.for('nodejs.util.inspect.custom')
