@@ -63,4 +63,14 @@ describe('derived fields (text, links, codes)', () => {
     expect(copy.text).toBe('replaced')
     expect(copy.codes).toEqual(DERIVED.codes)
   })
+
+  it('read as empty, once, when the derivation fails, instead of failing every read', () => {
+    const compute = vi.fn((): Derived => {
+      throw new Error('boom')
+    })
+    const { target } = message(compute)
+    expect(JSON.parse(JSON.stringify(target))).toMatchObject({ text: '', links: [], codes: [] })
+    expect(target.codes).toEqual([])
+    expect(compute).toHaveBeenCalledTimes(1)
+  })
 })

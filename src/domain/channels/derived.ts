@@ -27,7 +27,13 @@ class Derivation {
 
   get(): Derived {
     if (this.value === undefined) {
-      this.value = this.compute!()
+      try {
+        this.value = this.compute!()
+      } catch {
+        // The extractors do not throw (they fall back to plainer renderings); if one ever did, a
+        // read of one message must not fail every list and wait that meets it, again and again.
+        this.value = { text: '', links: [], codes: [] }
+      }
       this.compute = undefined
     }
     return this.value
