@@ -1,40 +1,36 @@
 /**
- * Side-by-side A/B of sendbox CLIs or V8 flags: each variant started as the bench starts sendbox
- * (`--no-ui --subscribers 1000`, an enterprise key), the three endpoints under autocannon
- * (50 connections, 2 s warm-up, 6 s), variants interleaved round by round so the machine's
- * noise falls on all of them. Prints req/s, server CPU µs per request, p99, idle RSS and RSS after.
+ * Side-by-side A/B of sendbox CLIs or V8 flags: each variant started as `npm run bench` starts
+ * sendbox (bench/lib/workload.mjs), its endpoints under autocannon (50 connections, 2 s warm-up,
+ * 6 s), variants interleaved round by round so the machine's noise falls on all of them. Prints
+ * req/s, server CPU µs per request, p99, idle RSS and RSS after.
  *
- *   node bench/ab.mjs '{"now":{},"v8":{"flags":""},"old":{"bin":"/path/to/old/dist/bin/sendbox.js"}}' [rounds] [send,list,id]
+ *   node bench/ab.mjs '{"now":{},"v8":{"flags":""},"old":{"bin":"/path/to/old/dist/bin/sendbox.js"}}' [rounds] [send,list,byId]
  *
  * `bin` defaults to dist/bin/sendbox.js; `flags` sets SENDBOX_V8_FLAGS (absent: the loader's own).
  * An old build must sit inside a folder whose node_modules resolve (e.g. a copy under this repo).
  */
 import { measure } from './lib/load.mjs'
 import { freePort, getText, rssMb, startTarget, stopTarget } from './lib/processes.mjs'
+import { AUTH, benchEndpoints, READY_PATH, sandboxFlags } from './lib/workload.mjs'
 
-const AUTH = { authorization: 'Bearer bench', 'content-type': 'application/json' }
-const SEND_BODY = JSON.stringify({ to: 'ana@example.com', subject: 'Hello', html: '<p>Hi Ana</p>' })
 const variants = JSON.parse(process.argv[2] ?? '{"now":{}}')
 const rounds = Number(process.argv[3] ?? 2)
-const endpoints = (process.argv[4] ?? 'send,list,id').split(',')
+const wanted = (process.argv[4] ?? 'send,list,byId').split(',')
 
 for (let round = 1; round <= rounds; round++) {
   for (const [name, { bin = 'dist/bin/sendbox.js', flags }] of Object.entries(variants)) {
     const port = await freePort()
     const env = { ...process.env }
     if (flags !== undefined) env.SENDBOX_V8_FLAGS = flags
-    const args = [bin, '--no-ui', '--port', String(port), '--subscribers', '1000', '--api-key', 'bench:enterprise', '--limit', 'enterprise=1000000']
-    const { child } = await startTarget({ args, port, readyPath: '/v1/subscribers?limit=1', readyHeaders: AUTH, env })
+    const { child } = await startTarget({ args: [bin, ...sandboxFlags(port)], port, readyPath: READY_PATH, readyHeaders: AUTH, env })
     try {
       await new Promise((resolve) => setTimeout(resolve, 1200))
       const idle = await rssMb(child.pid)
       const first = JSON.parse((await getText(port, '/v1/subscribers?page=1&limit=20', AUTH)).text).data[0].id
-      const targets = { send: ['/v1/email/send', 'POST', SEND_BODY], list: ['/v1/subscribers?page=1&limit=20', 'GET'], id: [`/v1/subscribers/${first}`, 'GET'] }
       const cells = []
-      for (const endpoint of endpoints) {
-        const [path, method, body] = targets[endpoint]
-        const m = await measure({ url: `http://127.0.0.1:${port}${path}`, method, headers: AUTH, body, warmupSeconds: 2, seconds: 6, pid: child.pid })
-        cells.push(`${endpoint} ${m.rps} req/s ${Math.round(m.cpuUsPerRequest)} µs p99 ${m.p99} ms`)
+      for (const endpoint of benchEndpoints(first).filter((e) => wanted.includes(e.id))) {
+        const m = await measure({ url: `http://127.0.0.1:${port}${endpoint.path}`, method: endpoint.method, headers: AUTH, body: endpoint.body, warmupSeconds: 2, seconds: 6, pid: child.pid })
+        cells.push(`${endpoint.id} ${m.rps} req/s ${Math.round(m.cpuUsPerRequest)} µs p99 ${m.p99} ms`)
       }
       console.log(`round ${round} ${name.padEnd(10)} ${cells.join(' | ')} | RSS idle ${Math.round(idle)} MB, after ${Math.round(await rssMb(child.pid))} MB`)
     } finally {

@@ -8,6 +8,7 @@
 import { http, HttpResponse } from 'msw'
 import { setupServer } from 'msw/node'
 import { createSandbox } from '../dist/src/index.js'
+import { AUTH, SEND_BODY } from './lib/workload.mjs'
 
 const quick = process.argv.includes('--quick')
 const ROUNDS = quick ? 4 : 15
@@ -18,11 +19,10 @@ const sandbox = createSandbox({ apiKeys: ['bench:enterprise'], limits: { enterpr
 await sandbox.ready
 const account = sandbox.keys[0].account
 const first = sandbox.subscribers.list(account, 1, 1).data[0]
-const headers = { authorization: 'Bearer bench', 'content-type': 'application/json' }
-const sendBody = JSON.stringify({ to: 'ana@example.com', subject: 'Hello', html: '<p>Hi Ana</p>' })
+const headers = AUTH
 
 const endpoints = {
-  send: () => fetch(`${BASE}/email/send`, { method: 'POST', headers, body: sendBody }),
+  send: () => fetch(`${BASE}/email/send`, { method: 'POST', headers, body: SEND_BODY }),
   list: () => fetch(`${BASE}/subscribers?page=1&limit=20`, { headers }),
   byId: () => fetch(`${BASE}/subscribers/${first.id}`, { headers }),
 }

@@ -19,6 +19,7 @@ import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { measure } from './lib/load.mjs'
+import { AUTH, benchEndpoints, READY_PATH, SEND_BODY, SUBSCRIBERS, sandboxFlags } from './lib/workload.mjs'
 import { findJava, wiremockArgs, writeStubs } from './targets/wiremock.mjs'
 import { freePort, getText, median, postText, rssMb, runJsonScript, startTarget, stopTarget } from './lib/processes.mjs'
 
@@ -41,7 +42,6 @@ const WARMUP_S = quick ? 1 : 3
 const MEASURE_S = quick ? 2 : 10
 const CONNECTIONS = 50
 const START_SAMPLES = quick ? 3 : 7
-const SUBSCRIBERS = 1000
 const parts = new Set(flags.only.split(','))
 /** Threads of the threaded target (main + HTTP worker): 2 unless --threads says otherwise. */
 const THREADS = Number(flags.threads) || 2
@@ -76,13 +76,6 @@ if (builtMtime < sourceMtime || !bundled) {
 }
 
 // ---------------------------------------------------------------------------------------------
-const AUTH = { authorization: 'Bearer bench', 'content-type': 'application/json' }
-const SEND_BODY = JSON.stringify({ to: 'ana@example.com', subject: 'Hello', html: '<p>Hi Ana</p>' })
-const sandboxFlags = (port, subscribers = SUBSCRIBERS) => [
-  '--no-ui', '--port', String(port), '--subscribers', String(subscribers),
-  '--api-key', 'bench:enterprise', '--limit', 'enterprise=1000000',
-]
-const READY_PATH = '/v1/subscribers?limit=1'
 
 /** The servers, each started alone. `args(port)` is what follows `node`. */
 const allTargets = [
@@ -126,11 +119,7 @@ let subscriberId
   }
 }
 
-const endpoints = [
-  { id: 'send', label: 'POST /v1/email/send', path: '/v1/email/send', method: 'POST', body: SEND_BODY },
-  { id: 'list', label: 'GET /v1/subscribers?page=1&limit=20', path: '/v1/subscribers?page=1&limit=20', method: 'GET' },
-  { id: 'byId', label: 'GET /v1/subscribers/{id}', path: () => `/v1/subscribers/${subscriberId}`, method: 'GET' },
-]
+const endpoints = benchEndpoints(subscriberId)
 
 // ---------------------------------------------------------------------------------------------
 // Throughput, latency and memory: each target alone, every endpoint, `runs` times.
@@ -145,10 +134,9 @@ for (let run = 0; parts.has('throughput') && run < runs; run++) {
       const mem = (memory[target.id] ??= { idle: [], afterLoad: [] })
       mem.idle.push(await rssMb(child.pid))
       for (const endpoint of endpoints) {
-        const path = typeof endpoint.path === 'function' ? endpoint.path() : endpoint.path
         log(`run ${run + 1}/${runs}  ${target.id.padEnd(8)}  ${endpoint.label}`)
         const result = await measure({
-          url: `http://127.0.0.1:${port}${path}`,
+          url: `http://127.0.0.1:${port}${endpoint.path}`,
           method: endpoint.method,
           headers: AUTH,
           body: endpoint.body,
