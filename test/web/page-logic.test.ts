@@ -98,16 +98,16 @@ describe('web inbox logic', () => {
 
     it('re-renders a component whose feed changed between its render and its subscription', async () => {
       const feed = new PagedFeed<{ id: string }>({ path: '/__sandbox/requests', key: (e) => e.id })
-      const source = { subscribe: (listener: () => void) => feed.subscribe(listener), snapshot: () => feed.version }
+      const version = () => feed.version
       // Rendered, then an event before the effect subscribes (effects run after paint).
       const rendered = feed.version
       feed.prepend({ id: 'during-mount' })
       const rerender = vi.fn()
-      const unsubscribe = follow(source, rendered, rerender)
+      const unsubscribe = follow(feed, version, rendered, rerender)
       expect(rerender).toHaveBeenCalledTimes(1)
       // Nothing changed since the render: no extra render, and later changes still reach it.
       const quiet = vi.fn()
-      const stop = follow(source, feed.version, quiet)
+      const stop = follow(feed, version, feed.version, quiet)
       expect(quiet).not.toHaveBeenCalled()
       feed.prepend({ id: 'later' })
       await vi.waitFor(() => expect(quiet).toHaveBeenCalledTimes(1))

@@ -5,7 +5,7 @@
 import { useEffect, useState } from 'preact/hooks'
 import { call, getPage } from './api.js'
 import { PagedFeed } from './feed.js'
-import { follow } from './follow.js'
+import { follow, type Subscribable } from './follow.js'
 import { matchesFilters, summarize } from './format.js'
 import { openEventStream } from './sse.js'
 import { CHANNELS, type Channel, type JournalEntry, type MessageSummary, type SandboxEvent } from './types.js'
@@ -28,20 +28,22 @@ export class Store<T> {
   }
 }
 
-/** Re-renders the component when the store (or a feed) changes. */
-export function useStore<T>(store: { get(): T; subscribe(listener: () => void): () => void }): T {
+/** Re-renders the component when `source` changes; gives `snapshot()` as read at this render. */
+function useFollowed<S>(source: Subscribable, snapshot: () => S): S {
   const [, bump] = useState(0)
-  const value = store.get()
-  useEffect(() => follow({ subscribe: (l) => store.subscribe(l), snapshot: () => store.get() }, value, () => bump((n) => n + 1)), [store])
+  const value = snapshot()
+  useEffect(() => follow(source, snapshot, value, () => bump((n) => n + 1)), [source])
   return value
+}
+
+/** Re-renders the component when the store changes. */
+export function useStore<T>(store: { get(): T } & Subscribable): T {
+  return useFollowed(store, () => store.get())
 }
 
 /** Re-renders the component when the feed changes; gives its version. */
 export function useFeed<T>(feed: PagedFeed<T>): number {
-  const [, bump] = useState(0)
-  const version = feed.version
-  useEffect(() => follow({ subscribe: (l) => feed.subscribe(l), snapshot: () => feed.version }, version, () => bump((n) => n + 1)), [feed])
-  return version
+  return useFollowed(feed, () => feed.version)
 }
 
 export const messages = new PagedFeed<MessageSummary>({ path: '/__sandbox/messages', key: (m) => m.message_id })
