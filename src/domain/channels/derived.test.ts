@@ -56,12 +56,25 @@ describe('derived fields (text, links, codes)', () => {
 
   it('can be assigned, as fields of a plain object can', () => {
     const { target, compute } = message()
+    const sibling = copyFields<Record<string, unknown>>(target)
     target.text = 'replaced'
     expect(target.text).toBe('replaced')
     expect(compute).not.toHaveBeenCalled()
     const copy = copyFields<Record<string, unknown>>(target)
     expect(copy.text).toBe('replaced')
     expect(copy.codes).toEqual(DERIVED.codes)
+    // A copy made before the assignment still derives its own text.
+    expect(copyFields<Record<string, unknown>>(sibling).text).toBe(DERIVED.text)
+    expect(compute).toHaveBeenCalledTimes(1)
+  })
+
+  it('leave no trace of their bookkeeping in keys, equality or copies', () => {
+    const { target } = message()
+    const plain = JSON.parse(JSON.stringify(target))
+    expect(Object.keys(target)).toEqual(Object.keys(plain))
+    expect(target).toEqual(plain)
+    expect(plain).toStrictEqual({ ...target })
+    expect(Object.getOwnPropertySymbols({ ...target })).toEqual([])
   })
 
   it('read as empty, once, when the derivation fails, instead of failing every read', () => {

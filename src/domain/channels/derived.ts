@@ -23,6 +23,8 @@ export const LAZY_DERIVE_LIMIT = 4 * 1024
 
 class Derivation {
   private value: Derived | undefined
+  /** Set once a derived field of any message sharing this derivation was assigned (then copies look closer). */
+  overwritten = false
   constructor(private compute: (() => Derived) | undefined) {}
 
   get(): Derived {
@@ -44,16 +46,22 @@ class Derivation {
   }
 }
 
-const derivations = new WeakMap<object, Derivation>()
+/**
+ * Where a message keeps its derivation: a non-enumerable symbol property, which JSON, spread,
+ * structuredClone, `Object.keys` and test matchers skip (a WeakMap did the same at ~3 % of an
+ * email send's CPU, and its ephemerons cost every garbage collection).
+ */
+const DERIVATION = Symbol('sendbox.derivation')
 const FIELDS = ['text', 'links', 'codes'] as const
 type Field = (typeof FIELDS)[number]
 
-function derivationOf(target: object): Derivation {
-  return derivations.get(target)!
+function derivationOf(target: object): Derivation | undefined {
+  return (target as { [DERIVATION]?: Derivation })[DERIVATION]
 }
 
 /** Replaces the accessor by a plain value: assigning a derived field is allowed, as on a plain object. */
 function overwrite(target: object, field: Field, value: unknown): void {
+  derivationOf(target)!.overwritten = true
   Object.defineProperty(target, field, { value, writable: true, enumerable: true, configurable: true })
 }
 
@@ -63,7 +71,7 @@ const ACCESSORS = Object.fromEntries(
     field,
     {
       get(this: object) {
-        return derivationOf(this).get()[field]
+        return derivationOf(this)!.get()[field]
       },
       set(this: object, value: unknown) {
         overwrite(this, field, value)
@@ -95,8 +103,10 @@ export function defineDerived(target: object, compute: () => Derived, eager = fa
 }
 
 function attach(target: object, derivation: Derivation): void {
-  derivations.set(target, derivation)
-  Object.defineProperty(target, INSPECT, INSPECT_DESCRIPTOR)
+  Object.defineProperties(target, {
+    [INSPECT]: INSPECT_DESCRIPTOR,
+    [DERIVATION]: { value: derivation, enumerable: false, configurable: true, writable: false },
+  })
 }
 
 /**
@@ -105,10 +115,12 @@ function attach(target: object, derivation: Derivation): void {
  */
 export function copyFields<T>(source: object, omit?: string): T {
   const copy: Record<string, unknown> = {}
-  const derivation = derivations.get(source)
+  const derivation = derivationOf(source)
+  // Until a derived field is assigned somewhere, every message of this derivation still has all three accessors.
+  const allAccessors = derivation !== undefined && !derivation.overwritten
   for (const name of Object.keys(source)) {
     if (name === omit) continue
-    if (derivation !== undefined && (name === 'text' || name === 'links' || name === 'codes') && isAccessor(source, name)) Object.defineProperty(copy, name, ACCESSORS[name])
+    if (derivation !== undefined && (name === 'text' || name === 'links' || name === 'codes') && (allAccessors || isAccessor(source, name))) Object.defineProperty(copy, name, ACCESSORS[name])
     else copy[name] = (source as Record<string, unknown>)[name]
   }
   if (derivation !== undefined) attach(copy, derivation)
@@ -121,6 +133,6 @@ function isAccessor(source: object, name: string): boolean {
 
 /** Whether `message`'s derived fields are still to be computed (what the outbox's weight estimates). */
 export function underived(message: object): boolean {
-  const derivation = derivations.get(message)
+  const derivation = derivationOf(message)
   return derivation !== undefined && !derivation.done
 }
