@@ -136,9 +136,9 @@ export class Outbox {
   capture(input: CaptureInput): CapturedMessage {
     const createdMs = this.now()
     const createdAt = new Date(createdMs).toISOString()
-    // Same fields in the same order as `{ ...fields, status, … }` after `const { outcome, ...fields } = input`,
-    // copied by hand: V8 runs object rest on a slow runtime path (~6 µs a capture, more than all the rest).
-    const message = copyFields<CapturedMessage>(input, 'outcome')
+    // The channel built the message for the outbox alone: it is kept as it is, with its lifecycle
+    // fields added after the channel's (a copy cost ~3 % of an email send's CPU).
+    const message = input.message as CapturedMessage
     message.status = 'queued'
     message.reason = null
     message.status_history = [{ status: 'queued', at: createdAt }]

@@ -110,16 +110,15 @@ function attach(target: object, derivation: Derivation): void {
 }
 
 /**
- * A shallow copy of `source`'s own fields, in their order, without `omit`: derived fields still
+ * A shallow copy of `source`'s own fields, in their order: derived fields still
  * underived stay so (the copy shares the derivation); everything else is copied by value.
  */
-export function copyFields<T>(source: object, omit?: string): T {
+export function copyFields<T>(source: object): T {
   const copy: Record<string, unknown> = {}
   const derivation = derivationOf(source)
   // Until a derived field is assigned somewhere, every message of this derivation still has all three accessors.
   const allAccessors = derivation !== undefined && !derivation.overwritten
   for (const name of Object.keys(source)) {
-    if (name === omit) continue
     if (derivation !== undefined && (name === 'text' || name === 'links' || name === 'codes') && (allAccessors || isAccessor(source, name))) Object.defineProperty(copy, name, ACCESSORS[name])
     else copy[name] = (source as Record<string, unknown>)[name]
   }

@@ -19,13 +19,12 @@ export const emailChannel: ChannelDescriptor<'email', EmailSendRequest> = {
     const { subject, html } = body
     const message = base(sender, 'email', body.to, raw) as Record<string, unknown>
     defineDerived(message, () => deriveEmail(subject, html), html.length > LAZY_DERIVE_LIMIT)
-    message.outcome = outcome
     message.email = {
       from: body.from ? { email: body.from.email, name: body.from.name ?? null } : null,
       subject,
       html,
     }
-    return message as unknown as CaptureInputOf<'email'>
+    return { message, outcome } as unknown as CaptureInputOf<'email'>
   },
   from: (m) => (m.email.from ? (m.email.from.name ? `${m.email.from.name} <${m.email.from.email}>` : m.email.from.email) : null),
   subject: (m) => m.email.subject,

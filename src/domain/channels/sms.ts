@@ -10,14 +10,14 @@ export const smsChannel: ChannelDescriptor<'sms', SmsSendRequest> = {
   label: 'SMS',
   capture(sender, body, raw, retryAfter) {
     const outcome = outcomeFor(body.to, retryAfter)
-    return {
+    const message = {
       ...base(sender, 'sms', body.to, raw),
       text: body.message,
       links: linksInText(body.message),
       codes: findCodes(body.message, { onlyNumberCounts: [...body.message].length <= SHORT_SMS_LENGTH }),
-      outcome,
       sms: { text: body.message, from: body.from ?? null, ...encodeSms(body.message) },
     }
+    return { message, outcome }
   },
   from: (m) => m.sms.from,
   subject: () => null,

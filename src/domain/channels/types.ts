@@ -4,8 +4,12 @@ import type { ApiKeyConfig } from '../plans.js'
 /** How a captured message will end (from the magic-recipient table). */
 export type CaptureOutcome = { kind: 'delivered' } | { kind: 'failed'; reason: string }
 
-/** What the outbox needs to capture a message of one channel: the message but its lifecycle, and how it will end. */
-export type CaptureInputOf<C extends Channel> = Omit<MessageOf<C>, 'status' | 'reason' | 'status_history' | 'created_at'> & {
+/**
+ * What the outbox needs to capture a message of one channel: the message but its lifecycle (a
+ * fresh object the outbox takes as it is, adding the lifecycle fields), and how it will end.
+ */
+export type CaptureInputOf<C extends Channel> = {
+  message: Omit<MessageOf<C>, 'status' | 'reason' | 'status_history' | 'created_at'>
   outcome: CaptureOutcome
 }
 /** What the outbox captures, whatever the channel. */

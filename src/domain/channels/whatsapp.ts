@@ -24,14 +24,14 @@ export const whatsappChannel: ChannelDescriptor<'whatsapp', WhatsappSendRequest>
     // The template's name announces its codes too (`otp_login` with {"1": "482913"}): one line per
     // parameter, `template name: value`, so a keyword in either stands beside the value.
     const lines = Object.entries(parameters).map(([name, value]) => `${body.template.replace(/_/g, ' ')} ${name}: ${value}`)
-    return {
+    const message = {
       ...base(sender, 'whatsapp', body.to, raw),
       text: preview,
       links: linksInText(...values),
       codes: findCodes(lines.join('\n')),
-      outcome,
       whatsapp: { template: body.template, language: body.language, parameters, preview },
     }
+    return { message, outcome }
   },
   from: () => null,
   subject: () => null,
