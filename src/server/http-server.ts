@@ -133,16 +133,19 @@ function readBody(req: IncomingMessage): Promise<BodyRead> {
   })
 }
 
+/** The CORS headers of an answer to a request without an allowed origin (most of them): one shared, frozen object. */
+const VARY_ORIGIN: Readonly<Record<string, string>> = Object.freeze({ Vary: 'Origin' })
+
 /** CORS headers for an answer to this request: the grant when the origin is allowed, `Vary: Origin` always. */
-export function corsHeaders(policy: OriginPolicy, req: IncomingMessage): Record<string, string> {
+export function corsHeaders(policy: OriginPolicy, req: IncomingMessage): Readonly<Record<string, string>> {
   const granted = policy.corsOriginFor(req.headers.origin, req.headers.host)
   return granted === undefined
-    ? { Vary: 'Origin' }
+    ? VARY_ORIGIN
     : { 'Access-Control-Allow-Origin': granted, 'Access-Control-Expose-Headers': EXPOSED_HEADERS, Vary: 'Origin' }
 }
 
 /** The answer to a preflight: the grant only for an allowed origin (others get a bare 204 and the browser refuses). */
-export function preflightHeaders(policy: OriginPolicy, req: IncomingMessage): Record<string, string> {
+export function preflightHeaders(policy: OriginPolicy, req: IncomingMessage): Readonly<Record<string, string>> {
   const headers = corsHeaders(policy, req)
   if (headers['Access-Control-Allow-Origin'] === undefined) return { ...headers, Allow: ALLOWED_METHODS }
   return {
@@ -153,7 +156,7 @@ export function preflightHeaders(policy: OriginPolicy, req: IncomingMessage): Re
   }
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown, extra: Record<string, string>): void {
+function sendJson(res: ServerResponse, status: number, body: unknown, extra: Readonly<Record<string, string>>): void {
   const text = JSON.stringify(body)
   res.writeHead(status, { ...extra, 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(text)) })
   res.end(text)
@@ -204,7 +207,7 @@ function closeAfterAnswer(res: ServerResponse, socket: Socket): void {
 }
 
 /** A transport-level refusal: the error object, and the connection closed when a body may still be on its way. */
-function refuse(res: ServerResponse, status: number, code: string, message: string, headers: Record<string, string>, closeAfter = false): number {
+function refuse(res: ServerResponse, status: number, code: string, message: string, headers: Readonly<Record<string, string>>, closeAfter = false): number {
   if (closeAfter && res.socket !== null) closeAfterAnswer(res, res.socket)
   sendJson(res, status, { error: { code, message } }, headers)
   return status

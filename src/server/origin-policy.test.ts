@@ -88,4 +88,14 @@ describe('flags', () => {
     expect(() => parseAllowedHost('http://x')).toThrow(/--allowed-host must be a host name/)
     expect(parseAllowedHost('My-Box.LAN.')).toBe('my-box.lan')
   })
+
+  it('answers the same for a Host asked again, also after a flood of made-up ones', () => {
+    const policy = createOriginPolicy({ allowedHosts: ['my-box.lan'] })
+    for (let round = 0; round < 2; round++) {
+      expect(policy.allowsHost('127.0.0.1:4010')).toBe(true)
+      expect(policy.allowsHost('evil.test:4010')).toBe(false)
+      expect(policy.allowsHost('my-box.lan')).toBe(true)
+      for (let i = 0; i < 1_000; i++) expect(policy.allowsHost(`rebind-${i}.evil.test`)).toBe(false)
+    }
+  })
 })

@@ -122,6 +122,9 @@ export function parseAllowedHost(value: string): string {
   return name
 }
 
+/** Host header values whose answer a policy remembers. */
+const HOST_MEMO = 64
+
 /**
  * Builds the policy. Loopback origins and hosts are always allowed; IP literals are allowed as
  * `Host` (as in Vite: DNS rebinding needs a name, an address cannot be rebound), so a server
@@ -153,6 +156,7 @@ export function createOriginPolicy(options: OriginPolicyOptions = {}): OriginPol
     exactHosts.add(bound.includes(':') && !bound.startsWith('[') ? `[${bound}]` : bound)
   }
 
+  const hostAnswers = new Map<string, boolean>()
   const allowsHostname = (name: string): boolean => {
     if (isLoopbackHostname(name) || isIpv4(name) || isIpv6Literal(name) || exactHosts.has(name)) return true
     for (const domain of domainHosts) if (name === domain.slice(1) || name.endsWith(domain)) return true
@@ -184,8 +188,16 @@ export function createOriginPolicy(options: OriginPolicyOptions = {}): OriginPol
       return allowsOrigin(origin, host) ? origin : undefined
     },
     allowsHost(host) {
-      const name = hostnameOfHostHeader(host)
-      return name !== undefined && allowsHostname(name)
+      // Every request asks, nearly always with the same one or two values: remembered (the policy
+      // never changes), at most HOST_MEMO of them so a flood of made-up Host headers stays small.
+      let allowed = hostAnswers.get(host)
+      if (allowed === undefined) {
+        const name = hostnameOfHostHeader(host)
+        allowed = name !== undefined && allowsHostname(name)
+        if (hostAnswers.size >= HOST_MEMO) hostAnswers.clear()
+        hostAnswers.set(host, allowed)
+      }
+      return allowed
     },
   }
 }
