@@ -163,6 +163,19 @@ export function createOriginPolicy(options: OriginPolicyOptions = {}): OriginPol
     return false
   }
 
+  // Every request asks, nearly always with the same one or two values: remembered (the policy
+  // never changes), at most HOST_MEMO of them so a flood of made-up Host headers stays small.
+  const allowsHost = (host: string): boolean => {
+    let allowed = hostAnswers.get(host)
+    if (allowed === undefined) {
+      const name = hostnameOfHostHeader(host)
+      allowed = name !== undefined && allowsHostname(name)
+      if (hostAnswers.size >= HOST_MEMO) hostAnswers.clear()
+      hostAnswers.set(host, allowed)
+    }
+    return allowed
+  }
+
   const allowsOrigin = (origin: string, host?: string): boolean => {
     if (wildcard) return true
     if (listed.has(origin)) return true
@@ -172,10 +185,7 @@ export function createOriginPolicy(options: OriginPolicyOptions = {}): OriginPol
     const url = new URL(normalized)
     if (isLoopbackHostname(url.hostname)) return true
     // Same origin as the request: a page the server itself served (the web inbox on a LAN address).
-    if (host !== undefined && url.host === host.trim().toLowerCase()) {
-      const name = hostnameOfHostHeader(host)
-      return name !== undefined && allowsHostname(name)
-    }
+    if (host !== undefined && url.host === host.trim().toLowerCase()) return allowsHost(host)
     return false
   }
 
@@ -187,17 +197,6 @@ export function createOriginPolicy(options: OriginPolicyOptions = {}): OriginPol
       if (wildcard) return '*'
       return allowsOrigin(origin, host) ? origin : undefined
     },
-    allowsHost(host) {
-      // Every request asks, nearly always with the same one or two values: remembered (the policy
-      // never changes), at most HOST_MEMO of them so a flood of made-up Host headers stays small.
-      let allowed = hostAnswers.get(host)
-      if (allowed === undefined) {
-        const name = hostnameOfHostHeader(host)
-        allowed = name !== undefined && allowsHostname(name)
-        if (hostAnswers.size >= HOST_MEMO) hostAnswers.clear()
-        hostAnswers.set(host, allowed)
-      }
-      return allowed
-    },
+    allowsHost,
   }
 }
