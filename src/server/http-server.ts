@@ -268,6 +268,44 @@ async function streamBody(body: ReadableStream<Uint8Array>, res: ServerResponse)
   if (!res.destroyed) res.end()
 }
 
+/**
+ * The request the dispatcher gets from this transport. A class, not an object literal with a
+ * `get signal()`: a literal's getter is a new closure per request, and V8 keeps each such accessor
+ * in an old-generation AccessorPair. That pair held the getter's closure (the listener's scope:
+ * `req`, `res`, the socket's buffers) alive through every young collection, so each request's
+ * ~4 KB was promoted and a full collection ran every ~140 ms under load (docs/performance.md).
+ */
+class ListenerRequest implements WireRequest {
+  /** Made when something reads the signal (most routes never do). */
+  #controller: AbortController | undefined
+  #gone = false
+
+  constructor(
+    readonly method: string,
+    readonly url: string,
+    readonly headers: RawHeaders,
+  ) {}
+
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController()
+      if (this.#gone) this.#controller.abort(goneReason())
+    }
+    return this.#controller.signal
+  }
+
+  /** The client went away before the answer was out: aborts the signal, now or when it is made. */
+  abandon(): void {
+    if (this.#gone) return
+    this.#gone = true
+    this.#controller?.abort(goneReason())
+  }
+}
+
+function goneReason(): DOMException {
+  return new DOMException('The client closed the connection before the answer was sent.', 'AbortError')
+}
+
 /** What the request listener needs besides the sandbox. */
 export interface ListenerOptions {
   onRequest?: (entry: RequestLog) => void
@@ -374,36 +412,19 @@ export function createRequestListener(sandbox: Sandbox, options: ListenerOptions
       // Aborted when the client is gone (the socket closes) or has said it will send nothing more
       // (FIN while the answer is pending): a long-poll drops its waiter. The answer is still
       // written, for a client that half-closed after its request and reads on.
-      // The controller is made when something reads the signal (most routes never do).
-      let controller: AbortController | undefined
-      let gone = false
-      const goneReason = () => new DOMException('The client closed the connection before the answer was sent.', 'AbortError')
+      // No Fetch objects: the dispatcher runs the handlers' guard chain on node:http's own data,
+      // with the body beside the request (see attachBufferedBody). Parsed as a Request would.
+      url ??= new URL(origin + path)
+      const request = new ListenerRequest(method, url.hash === '' ? url.href : url.href.slice(0, -url.hash.length), new RawHeaders(req.rawHeaders))
       const socket = req.socket
       const abandon = () => {
-        if (res.writableFinished || gone) return
-        gone = true
-        controller?.abort(goneReason())
+        if (!res.writableFinished) request.abandon()
       }
       socket.once('end', abandon)
       res.once('close', () => {
         socket.off('end', abandon)
         abandon()
       })
-      // No Fetch objects: the dispatcher runs the handlers' guard chain on node:http's own data,
-      // with the body beside the request (see attachBufferedBody). Parsed as a Request would.
-      url ??= new URL(origin + path)
-      const request: WireRequest = {
-        method,
-        url: url.hash === '' ? url.href : url.href.slice(0, -url.hash.length),
-        headers: new RawHeaders(req.rawHeaders),
-        get signal() {
-          if (controller === undefined) {
-            controller = new AbortController()
-            if (gone) controller.abort(goneReason())
-          }
-          return controller.signal
-        },
-      }
       attachBufferedBody(request, body)
       const answer: Answer | undefined = await dispatch(request, url)
       if (!answer) {
@@ -511,6 +532,14 @@ export function startServer(sandbox: Sandbox, options: ServerOptions = {}): Prom
 }
 
 /**
+ * Requests of a connection not yet answered (pipelined ones count too). A count on the socket,
+ * not a Set of busy sockets: adding and deleting a socket per request churned the Set's hash
+ * table, and each table lived long enough to be promoted to the old generation.
+ */
+const IN_FLIGHT = Symbol('sendbox.inFlight')
+type CountedSocket = Socket & { [IN_FLIGHT]?: number }
+
+/**
  * Listens on `options.host` (loopback by default) and `options.port`, and resolves with the
  * running server; rejects with the OS error (a port in use). `close()` stops accepting, answers
  * what is in flight, and closes each keep-alive connection as soon as it is idle. Shared by the
@@ -526,21 +555,22 @@ export function startServer(sandbox: Sandbox, options: ServerOptions = {}): Prom
 export function listenOn(server: Server, options: ServerOptions, onClosing?: () => void): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1'
   const sockets = new Set<Socket>()
-  const busy = new Set<Socket>()
   server.on('connection', (socket: Socket) => {
     sockets.add(socket)
     socket.once('close', () => {
       sockets.delete(socket)
-      busy.delete(socket)
     })
   })
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    busy.add(req.socket)
-    res.once('close', () => busy.delete(req.socket))
+    const socket: CountedSocket = req.socket
+    socket[IN_FLIGHT] = (socket[IN_FLIGHT] ?? 0) + 1
+    res.once('close', () => {
+      socket[IN_FLIGHT]!--
+    })
   })
   /** Ends idle connections (FIN) and resolves when their clients have closed them too, or after `ms`. */
   const endIdle = (ms: number) => {
-    const idle = [...sockets].filter((socket) => !busy.has(socket))
+    const idle = [...sockets].filter((socket: CountedSocket) => (socket[IN_FLIGHT] ?? 0) === 0)
     return Promise.all(idle.map((socket) => new Promise<void>((closed) => {
       const timer = setTimeout(() => socket.destroy(), ms)
       socket.once('close', () => {
