@@ -132,8 +132,13 @@ export function forEachAnswerHeader(answer: Answer, each: (name: string, value: 
 
 /** A JSON answer: the body serialised once (HEAD answers carry none). */
 export function jsonAnswer(status: number, body: unknown, headers: Record<string, string>, request: WireRequest): JsonAnswer {
+  return jsonTextAnswer(status, request.method === 'HEAD' ? null : JSON.stringify(body), headers)
+}
+
+/** {@link jsonAnswer} for a body that is JSON text already (HEAD: pass null). */
+export function jsonTextAnswer(status: number, text: string | null, headers: Record<string, string>): JsonAnswer {
   headers['Content-Type'] = 'application/json'
-  return { status, headers, text: request.method === 'HEAD' ? null : JSON.stringify(body) }
+  return { status, headers, text }
 }
 
 /**

@@ -7,7 +7,7 @@ import { retryAfterSeconds, type RateDecision } from '../src/domain/rate-limiter
 import type { SandboxState } from '../src/domain/sandbox.js'
 import { validateBody } from '../src/domain/validation.js'
 import { JOURNAL_BODY_LIMIT } from '../src/schemas/journal.js'
-import { jsonAnswer, parseJsonObject, readBodyBytes, type Answer, type WireRequest } from './body.js'
+import { jsonAnswer, jsonTextAnswer, parseJsonObject, readBodyBytes, type Answer, type WireRequest } from './body.js'
 import { parsePrefer } from './prefer.js'
 import { isBodySchema, type Route, type RouteResult } from './route.js'
 
@@ -123,7 +123,9 @@ function answer(result: RouteResult, headers: Record<string, string>, request: W
     }
     return result
   }
-  return jsonAnswer(result.status ?? 200, result.body, result.headers === undefined ? headers : { ...headers, ...result.headers }, request)
+  const merged = result.headers === undefined ? headers : { ...headers, ...result.headers }
+  if ('json' in result) return jsonTextAnswer(result.status ?? 200, request.method === 'HEAD' ? null : result.json, merged)
+  return jsonAnswer(result.status ?? 200, result.body, merged, request)
 }
 
 const textDecoder = new TextDecoder()

@@ -30,8 +30,15 @@ export interface RouteContext<Body = undefined, Query = Record<string, unknown>>
   retryAfter: () => number
 }
 
-/** A resolver answers with a status and a JSON body (errors are thrown as ApiError), or with a Response of its own (HTML, a stream). */
-export type RouteResult = { status?: number; body: unknown; headers?: Record<string, string> } | Response
+/**
+ * A resolver answers with a status and a JSON body (errors are thrown as ApiError), the same as
+ * JSON text it already has (`json`: a cached serialisation, written as it is), or with a
+ * Response of its own (HTML, a stream).
+ */
+export type RouteResult =
+  | { status?: number; body: unknown; headers?: Record<string, string> }
+  | { status?: number; json: string; headers?: Record<string, string> }
+  | Response
 
 /** How the 200 answer is documented: a JSON schema, HTML, or a Server-Sent Events stream. */
 export type RouteResponse = z.ZodType | { html: true } | { eventStream: z.ZodType }

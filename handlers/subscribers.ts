@@ -1,5 +1,5 @@
 import { ApiError } from '../src/domain/errors.js'
-import { paginated, toPage } from '../src/schemas/pagination.js'
+import { paginated } from '../src/schemas/pagination.js'
 import { pageQuery } from '../src/schemas/query.js'
 import { subscriberCreateRequest, subscriberSchema, subscriberUpdateRequest } from '../src/schemas/subscriber.js'
 import { apiRoute, type Route } from './route.js'
@@ -17,10 +17,7 @@ export const subscriberRoutes: Route[] = [
     query: pageQuery,
     response: subscriberList,
     resolve: ({ sandbox, key, query }) => {
-      const page = query.page ?? 1
-      const limit = query.limit ?? 20
-      const { data, total } = sandbox.subscribers.list(key.account, page, limit)
-      return { body: toPage(data, page, limit, total) }
+      return { json: sandbox.subscribers.listJson(key.account, query.page ?? 1, query.limit ?? 20) }
     },
   }),
   apiRoute({
@@ -31,7 +28,7 @@ export const subscriberRoutes: Route[] = [
     summary: 'Fetch a subscriber',
     description: 'Another account\'s subscriber answers 404 like an unknown id.',
     response: subscriberSchema,
-    resolve: ({ sandbox, key, params }) => ({ body: sandbox.subscribers.get(key.account, params.id) }),
+    resolve: ({ sandbox, key, params }) => ({ json: sandbox.subscribers.getJson(key.account, params.id) }),
   }),
   apiRoute({
     method: 'POST',

@@ -1,4 +1,5 @@
 import type { Collection } from '@msw/data'
+import { pageJson } from '../schemas/pagination.js'
 import { normalizeTags, subscriberSchema, type Subscriber, type SubscriberInput } from '../schemas/subscriber.js'
 import { ApiError } from './errors.js'
 import { newId } from './random.js'
@@ -26,6 +27,8 @@ interface AccountStore {
   order: string[]
   /** Lower-cased email → id, for `duplicate_email` (case-insensitive, per account). */
   byEmail: Map<string, string>
+  /** id → the subscriber's wire JSON, made on first read and dropped when the subscriber is written. */
+  json: Map<string, string>
   /** Writes are serialised per account so concurrent updates never interleave. */
   writes: Promise<unknown>
 }
@@ -52,6 +55,7 @@ export class SubscriberStore {
         byId: new Map(),
         order: [],
         byEmail: new Map(),
+        json: new Map(),
         writes: Promise.resolve(),
       }
       this.accounts.set(account, store)
@@ -109,6 +113,7 @@ export class SubscriberStore {
     return this.serialize(store, async () => {
       const created = await (await this.collectionOf(store)).create(record)
       store.byId.set(created.id, created)
+      store.json.delete(created.id)
       return toPlain(created)
     })
   }
@@ -147,6 +152,7 @@ export class SubscriberStore {
       if (before.email) store.byEmail.delete(before.email.toLowerCase())
       if (stored.email) store.byEmail.set(stored.email.toLowerCase(), id)
       store.byId.set(id, stored)
+      store.json.delete(id)
       return toPlain(stored)
     })
   }
@@ -164,6 +170,22 @@ export class SubscriberStore {
     const start = (page - 1) * limit
     const ids = start < store.order.length ? store.order.slice(start, start + limit) : []
     return { data: ids.map((id) => toPlain(store.byId.get(id)!)), total: store.order.length }
+  }
+
+  /** {@link SubscriberStore.get} as the wire's JSON text: serialised once per stored version of the subscriber. */
+  getJson(account: string, id: string): string {
+    const store = this.accounts.get(account)
+    if (!store?.byId.has(id)) throw notFound(id)
+    return jsonOf(store, id)
+  }
+
+  /** {@link SubscriberStore.list} as the wire's JSON text of the page envelope (`toPage`), from each subscriber's cached JSON. */
+  listJson(account: string, page: number, limit: number): string {
+    const store = this.accounts.get(account)
+    if (!store) return pageJson([], page, limit, 0)
+    const start = (page - 1) * limit
+    const ids = start < store.order.length ? store.order.slice(start, start + limit) : []
+    return pageJson(ids.map((id) => jsonOf(store, id)), page, limit, store.order.length)
   }
 
   count(account: string): number {
@@ -204,6 +226,16 @@ export class SubscriberStore {
 
 function notFound(id: string): ApiError {
   return new ApiError(404, 'not_found', `No subscriber with id "${id}" in this account. List them with GET /subscribers.`)
+}
+
+/** A stored subscriber's wire JSON, cached until its next write. */
+function jsonOf(store: AccountStore, id: string): string {
+  let text = store.json.get(id)
+  if (text === undefined) {
+    text = JSON.stringify(toPlain(store.byId.get(id)!))
+    store.json.set(id, text)
+  }
+  return text
 }
 
 /** A plain copy in the wire's field order (records carry @msw/data's internal symbols). */

@@ -29,3 +29,14 @@ export function toPage<T>(data: T[], page: number, limit: number, total: number)
 export function pageOf<T>(all: readonly T[], page: number, limit: number): Page<T> {
   return toPage(all.slice((page - 1) * limit, page * limit), page, limit, all.length)
 }
+
+/**
+ * The envelope's JSON text around items that are JSON text already: exactly
+ * `JSON.stringify(toPage(items.map(JSON.parse), page, limit, total))`, without parsing or
+ * re-serialising the items (a list page of cached records costs a join, not a stringify).
+ */
+export function pageJson(items: readonly string[], page: number, limit: number, total: number): string {
+  const { data: _, ...rest } = toPage([], page, limit, total)
+  // `data` is the envelope's first key (toPage builds it so); the rest follows in its own order.
+  return `{"data":[${items.join(',')}],${JSON.stringify(rest).slice(1)}`
+}
