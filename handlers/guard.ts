@@ -97,14 +97,60 @@ function parseQuery(route: Route, url: URL): Record<string, unknown> {
   return out
 }
 
-/** Reads (API: validates in the contract's order) the body of a route that takes one. */
-async function readRouteBody(route: Route, request: WireRequest, trace: Trace): Promise<{ body: unknown; raw: Record<string, unknown> }> {
-  if (!route.body) return { body: undefined, raw: {} }
+/** The last journal time made: requests of one millisecond share its ISO text. */
+let lastAt = Number.NaN
+let lastIso = ''
+function isoAt(ms: number): string {
+  if (ms !== lastAt) {
+    lastIso = new Date(ms).toISOString()
+    lastAt = ms
+  }
+  return lastIso
+}
+
+/** Each configured key as the journal shows it (a key's config lives as long as its sandbox). */
+const maskedKeys = new WeakMap<ApiKeyConfig, string>()
+function maskedKeyOf(key: ApiKeyConfig): string {
+  let masked = maskedKeys.get(key)
+  if (masked === undefined) {
+    masked = maskKey(key.key)
+    maskedKeys.set(key, masked)
+  }
+  return masked
+}
+
+/** Promises of `sandbox.ready` seen settled: a request need not wait a microtask turn for them again. */
+const settled = new WeakSet<Promise<void>>()
+
+/**
+ * Undefined once the sandbox is ready (seeded, its tools loaded), else what to await first.
+ * `sandbox.ready` is replaced by a reset of the subscribers, so the promise is what is remembered.
+ */
+function whenReady(sandbox: SandboxState): Promise<void> | undefined {
+  const ready = sandbox.ready
+  if (settled.has(ready)) return undefined
+  return ready.then(() => {
+    settled.add(ready)
+  })
+}
+
+/** What a route without a body gets: no body, `{}` as the raw one. */
+const NO_BODY = Object.freeze({ body: undefined, raw: Object.freeze({}) as Record<string, unknown> })
+
+/**
+ * Reads (API: validates in the contract's order) the body of a route that takes one. Synchronous
+ * for a route without one: an `await` costs a turn of the microtask queue, and most reads have no body.
+ */
+function readRouteBody(route: Route, request: WireRequest, trace: Trace): Promise<{ body: unknown; raw: Record<string, unknown> }> | typeof NO_BODY {
+  return route.body ? readBodyOf(route.body, request, trace) : NO_BODY
+}
+
+async function readBodyOf(spec: NonNullable<Route['body']>, request: WireRequest, trace: Trace): Promise<{ body: unknown; raw: Record<string, unknown> }> {
   const bytes = await readBodyBytes(request)
   trace.requestBody = bytes
   const raw = parseJsonObject(request, bytes)
-  if (isBodySchema(route.body)) return { body: validateBody(route.body, raw), raw }
-  const result = route.body.safeParse(raw)
+  if (isBodySchema(spec)) return { body: validateBody(spec, raw), raw }
+  const result = spec.safeParse(raw)
   if (!result.success) throw fromZodError(result.error, raw)
   return { body: result.data, raw }
 }
@@ -148,7 +194,8 @@ export async function runApiRequest(sandbox: SandboxState, request: WireRequest,
   let delay = 0
   let response: Answer
   try {
-    await sandbox.ready
+    const starting = whenReady(sandbox)
+    if (starting) await starting
     ;({ key, token } = authenticate(sandbox, request))
     const decision = sandbox.limiter.take(key.key, arrivedAt)
     rateHeaders(decision, headers)
@@ -171,8 +218,10 @@ export async function runApiRequest(sandbox: SandboxState, request: WireRequest,
       throw new ApiError(404, 'not_found', `No endpoint ${request.method} ${url.pathname}. Paths match exactly (case and trailing slash count). See the endpoint list in the sendbox README (GET /__sandbox/openapi.json for the full document).`)
     }
     const query = parseQuery(route, url)
-    const { body, raw } = await readRouteBody(route, request, trace)
-    response = answer(await route.resolve({ sandbox, request, key, url, params, query, body, raw, retryAfter }), headers, request)
+    const read = readRouteBody(route, request, trace)
+    const { body, raw } = read instanceof Promise ? await read : read
+    const result = route.resolve({ sandbox, request, key, url, params, query, body, raw, retryAfter })
+    response = answer(result instanceof Promise ? await result : result, headers, request)
     status = response.status
   } catch (error) {
     apiError = toApiError(error, request)
@@ -181,7 +230,7 @@ export async function runApiRequest(sandbox: SandboxState, request: WireRequest,
   }
   if (delay > 0) await sleep(delay)
   sandbox.journal.record({
-    at: new Date(arrivedAt).toISOString(),
+    at: isoAt(arrivedAt),
     kind: 'api',
     method: request.method,
     path: url.pathname,
@@ -189,7 +238,7 @@ export async function runApiRequest(sandbox: SandboxState, request: WireRequest,
     duration_ms: Math.round((performance.now() - started) * 100) / 100,
     error_code: apiError?.code ?? null,
     account: key?.account ?? null,
-    key: key ? maskKey(key.key) : token ? maskKey(token) : null,
+    key: key ? maskedKeyOf(key) : token ? maskKey(token) : null,
     // The journal cuts each of these to JOURNAL_BODY_LIMIT characters; decode no more than that.
     query: url.search === '' ? null : url.search.slice(1),
     error_message: apiError?.message ?? null,
@@ -227,11 +276,13 @@ export async function runControlRequest(sandbox: SandboxState, request: WireRequ
     if (!route) {
       throw new ApiError(404, 'not_found', `No sandbox control ${request.method} ${url.pathname}. Paths match exactly; see the README's "Sandbox controls" (GET /__sandbox/openapi.json lists them).`)
     }
-    await sandbox.ready
+    const starting = whenReady(sandbox)
+    if (starting) await starting
     const query = parseQuery(route, url)
-    const { body, raw } = await readRouteBody(route, request, {})
-    const result = await route.resolve({ sandbox, request, url, params, query, body, raw, key: undefined as never, retryAfter: () => 0 })
-    return answer(result, {}, request)
+    const read = readRouteBody(route, request, {})
+    const { body, raw } = read instanceof Promise ? await read : read
+    const result = route.resolve({ sandbox, request, url, params, query, body, raw, key: undefined as never, retryAfter: () => 0 })
+    return answer(result instanceof Promise ? await result : result, {}, request)
   } catch (error) {
     const apiError = toApiError(error, request)
     return jsonAnswer(apiError.status, apiError.toBody(), { ...apiError.headers }, request)
