@@ -15,6 +15,13 @@ const decoder = new TextDecoder('utf-8', { fatal: true })
 const bufferedBodies = new WeakMap<WireRequest, Uint8Array>()
 
 /**
+ * Where a transport's own request object (not a Fetch `Request`) carries those bytes: a property,
+ * not a `WeakMap` entry per request (each entry is an ephemeron the collector has to walk).
+ */
+const BUFFERED = Symbol('sendbox.bufferedBody')
+type Carrier = WireRequest & { [BUFFERED]?: Uint8Array }
+
+/**
  * What the guard chain reads of a request. A Fetch `Request` is one (in-process, under msw); the
  * standalone server passes a lighter one built from node:http's own objects (see
  * `createDispatcher` in handlers/index.ts), so that no Fetch object is made per request.
@@ -50,12 +57,13 @@ export type Answer = JsonAnswer | Response
  * answers to such a request carry no body stream, which nobody would read.
  */
 export function attachBufferedBody(request: WireRequest, bytes: Uint8Array): void {
-  bufferedBodies.set(request, bytes)
+  if (request instanceof Request) bufferedBodies.set(request, bytes)
+  else (request as Carrier)[BUFFERED] = bytes
 }
 
 /** True when the transport read this request's body itself (see {@link attachBufferedBody}). */
 export function isBuffered(request: WireRequest): boolean {
-  return bufferedBodies.has(request)
+  return bufferedBodyOf(request) !== undefined
 }
 
 /** The JSON text of every answer the guard built, so a transport writes it without reading the Response stream back. */
@@ -75,7 +83,7 @@ export function answerTextOf(response: Response): string | undefined {
  * transport reads them in its HTTP worker to hand them to the main thread, where the sandbox is.
  */
 export function bufferedBodyOf(request: WireRequest): Uint8Array | undefined {
-  return bufferedBodies.get(request)
+  return request instanceof Request ? bufferedBodies.get(request) : (request as Carrier)[BUFFERED]
 }
 
 /**
@@ -161,7 +169,7 @@ export async function readBodyBytes(request: WireRequest): Promise<Uint8Array> {
   const declared = request.headers.get('content-length')
   if (declared !== null && Number(declared) > MAX_BODY_BYTES) throw tooLarge()
   // Not buffered by a transport: a Fetch Request (in-process), whose stream is read here.
-  const bytes = bufferedBodies.get(request) ?? ((request as Request).body === null ? new Uint8Array(0) : await readCapped(request as Request))
+  const bytes = bufferedBodyOf(request) ?? ((request as Request).body === null ? new Uint8Array(0) : await readCapped(request as Request))
   if (bytes.byteLength > MAX_BODY_BYTES) throw tooLarge()
   return bytes
 }
