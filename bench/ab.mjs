@@ -29,7 +29,7 @@ for (let round = 1; round <= rounds; round++) {
       const first = JSON.parse((await getText(port, '/v1/subscribers?page=1&limit=20', AUTH)).text).data[0].id
       const cells = []
       for (const endpoint of benchEndpoints(first).filter((e) => wanted.includes(e.id))) {
-        const m = await measure({ url: `http://127.0.0.1:${port}${endpoint.path}`, method: endpoint.method, headers: AUTH, body: endpoint.body, warmupSeconds: 2, seconds: 6, pid: child.pid })
+        const m = await measure({ url: `http://127.0.0.1:${port}${endpoint.path}`, method: endpoint.method, headers: endpoint.headers, body: endpoint.body, warmupSeconds: 2, seconds: 6, pid: child.pid })
         cells.push(`${endpoint.id} ${m.rps} req/s${m.non2xx || m.errors ? ` (${m.non2xx} non-2xx, ${m.errors} errors!)` : ''} ${Math.round(m.cpuUsPerRequest)} µs p99 ${m.p99} ms`)
       }
       console.log(`round ${round} ${name.padEnd(10)} ${cells.join(' | ')} | RSS idle ${Math.round(idle)} MB, after ${Math.round(await rssMb(child.pid))} MB`)

@@ -138,7 +138,7 @@ for (let run = 0; parts.has('throughput') && run < runs; run++) {
         const result = await measure({
           url: `http://127.0.0.1:${port}${endpoint.path}`,
           method: endpoint.method,
-          headers: AUTH,
+          headers: endpoint.headers,
           body: endpoint.body,
           connections: CONNECTIONS,
           // The JVM compiles hot code seconds into a run: WireMock gets a longer warm-up, in its favour.
