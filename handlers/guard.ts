@@ -139,7 +139,8 @@ const NO_BODY = Object.freeze({ body: undefined, raw: Object.freeze({}) as Recor
 
 /**
  * Reads (API: validates in the contract's order) the body of a route that takes one. Synchronous
- * for a route without one: an `await` costs a turn of the microtask queue, and most reads have no body.
+ * for a route without one: an `await` costs a turn of the microtask queue, and most API reads
+ * have no body (the controls, off the hot path, simply await it).
  */
 function readRouteBody(route: Route, request: WireRequest, trace: Trace): Promise<{ body: unknown; raw: Record<string, unknown> }> | typeof NO_BODY {
   return route.body ? readBodyOf(route.body, request, trace) : NO_BODY
@@ -276,13 +277,11 @@ export async function runControlRequest(sandbox: SandboxState, request: WireRequ
     if (!route) {
       throw new ApiError(404, 'not_found', `No sandbox control ${request.method} ${url.pathname}. Paths match exactly; see the README's "Sandbox controls" (GET /__sandbox/openapi.json lists them).`)
     }
-    const starting = whenReady(sandbox)
-    if (starting) await starting
+    await sandbox.ready
     const query = parseQuery(route, url)
-    const read = readRouteBody(route, request, {})
-    const { body, raw } = read instanceof Promise ? await read : read
-    const result = route.resolve({ sandbox, request, url, params, query, body, raw, key: undefined as never, retryAfter: () => 0 })
-    return answer(result instanceof Promise ? await result : result, {}, request)
+    const { body, raw } = await readRouteBody(route, request, {})
+    const result = await route.resolve({ sandbox, request, url, params, query, body, raw, key: undefined as never, retryAfter: () => 0 })
+    return answer(result, {}, request)
   } catch (error) {
     const apiError = toApiError(error, request)
     return jsonAnswer(apiError.status, apiError.toBody(), { ...apiError.headers }, request)

@@ -167,9 +167,7 @@ export class SubscriberStore {
   list(account: string, page: number, limit: number): { data: Subscriber[]; total: number } {
     const store = this.accounts.get(account)
     if (!store) return { data: [], total: 0 }
-    const start = (page - 1) * limit
-    const ids = start < store.order.length ? store.order.slice(start, start + limit) : []
-    return { data: ids.map((id) => toPlain(store.byId.get(id)!)), total: store.order.length }
+    return { data: pageIds(store, page, limit).map((id) => toPlain(store.byId.get(id)!)), total: store.order.length }
   }
 
   /** {@link SubscriberStore.get} as the wire's JSON text: serialised once per stored version of the subscriber. */
@@ -183,9 +181,7 @@ export class SubscriberStore {
   listJson(account: string, page: number, limit: number): string {
     const store = this.accounts.get(account)
     if (!store) return pageJson([], page, limit, 0)
-    const start = (page - 1) * limit
-    const ids = start < store.order.length ? store.order.slice(start, start + limit) : []
-    return pageJson(ids.map((id) => jsonOf(store, id)), page, limit, store.order.length)
+    return pageJson(pageIds(store, page, limit).map((id) => jsonOf(store, id)), page, limit, store.order.length)
   }
 
   count(account: string): number {
@@ -226,6 +222,12 @@ export class SubscriberStore {
 
 function notFound(id: string): ApiError {
   return new ApiError(404, 'not_found', `No subscriber with id "${id}" in this account. List them with GET /subscribers.`)
+}
+
+/** The ids of one page in creation order: O(limit). */
+function pageIds(store: AccountStore, page: number, limit: number): string[] {
+  const start = (page - 1) * limit
+  return start < store.order.length ? store.order.slice(start, start + limit) : []
 }
 
 /** A stored subscriber's wire JSON, cached until its next write. */
