@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'node:http'
+import { connect } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Answer, WireRequest } from '../../handlers/body.js'
 import { createSandbox } from '../index.js'
@@ -68,5 +69,38 @@ describe('the request the node:http transport hands to its dispatcher', () => {
     })
     hangUp(`${url}/v1/wait`)
     expect(await result).toBe(true)
+  })
+
+  it('answers 30 requests pipelined on one connection without stacking a listener per request', async () => {
+    const warnings: string[] = []
+    const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`)
+    process.on('warning', onWarning)
+    let inFlight = 0
+    let most = 0
+    const url = await serve(async () => {
+      most = Math.max(most, ++inFlight)
+      await new Promise((resolve) => setTimeout(resolve, 20))
+      inFlight--
+      return OK
+    })
+    const { port } = new URL(url)
+    const text = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1')
+      let got = ''
+      socket.setEncoding('utf8')
+      socket.on('data', (chunk: string) => {
+        got += chunk
+        if (got.split('HTTP/1.1 200').length - 1 === 30) socket.end()
+      })
+      socket.on('close', () => resolve(got))
+      socket.on('error', reject)
+      socket.write(`GET /v1/x HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`.repeat(30))
+    })
+    await new Promise((resolve) => setImmediate(resolve))
+    process.off('warning', onWarning)
+    expect(text.split('HTTP/1.1 200').length - 1).toBe(30)
+    // They were all in flight at once, each watched for its client going away.
+    expect(most).toBeGreaterThan(10)
+    expect(warnings).toEqual([])
   })
 })

@@ -302,6 +302,34 @@ class ListenerRequest implements WireRequest {
   }
 }
 
+/** The requests of a connection whose answer is not finished, for that connection's one `end` listener. */
+const UNANSWERED = Symbol('sendbox.unanswered')
+type WatchedSocket = Socket & { [UNANSWERED]?: Map<ListenerRequest, ServerResponse> }
+
+/**
+ * Aborts the request's signal when its client goes away before the answer is finished: the
+ * connection closes, or the client says it will send nothing more (FIN). One `end` listener per
+ * connection for all its requests, not one per request: requests pipelined on one connection
+ * stacked a listener each, and Node warned of a leak past ten (MaxListenersExceededWarning,
+ * printed under the terminal UI).
+ */
+function watchClient(socket: WatchedSocket, request: ListenerRequest, res: ServerResponse): void {
+  let unanswered = socket[UNANSWERED]
+  if (unanswered === undefined) {
+    const pending = new Map<ListenerRequest, ServerResponse>()
+    unanswered = socket[UNANSWERED] = pending
+    socket.once('end', () => {
+      for (const [each, answer] of pending) if (!answer.writableFinished) each.abandon()
+    })
+  }
+  const own = unanswered
+  own.set(request, res)
+  res.once('close', () => {
+    own.delete(request)
+    if (!res.writableFinished) request.abandon()
+  })
+}
+
 function goneReason(): DOMException {
   return new DOMException('The client closed the connection before the answer was sent.', 'AbortError')
 }
@@ -409,22 +437,14 @@ export function createRequestListener(sandbox: Sandbox, options: ListenerOptions
       // Decided now, before the answer is awaited: a request pipelined behind this one may be
       // parsed meanwhile (its bytes were already here), and must find the connection closing.
       if (closeAfter) closeAfterAnswer(res, req.socket)
-      // Aborted when the client is gone (the socket closes) or has said it will send nothing more
-      // (FIN while the answer is pending): a long-poll drops its waiter. The answer is still
-      // written, for a client that half-closed after its request and reads on.
       // No Fetch objects: the dispatcher runs the handlers' guard chain on node:http's own data,
       // with the body beside the request (see attachBufferedBody). Parsed as a Request would.
       url ??= new URL(origin + path)
       const request = new ListenerRequest(method, url.hash === '' ? url.href : url.href.slice(0, -url.hash.length), new RawHeaders(req.rawHeaders))
-      const socket = req.socket
-      const abandon = () => {
-        if (!res.writableFinished) request.abandon()
-      }
-      socket.once('end', abandon)
-      res.once('close', () => {
-        socket.off('end', abandon)
-        abandon()
-      })
+      // Its signal aborts when the client is gone (the socket closes) or has said it will send
+      // nothing more (FIN while the answer is pending): a long-poll drops its waiter. The answer
+      // is still written, for a client that half-closed after its request and reads on.
+      watchClient(req.socket, request, res)
       attachBufferedBody(request, body)
       const answer: Answer | undefined = await dispatch(request, url)
       if (!answer) {
