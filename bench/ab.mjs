@@ -6,7 +6,8 @@
  *
  *   node bench/ab.mjs '{"now":{},"v8":{"flags":""},"old":{"bin":"/path/to/old/dist/bin/sendbox.js"}}' [rounds] [send,list,byId]
  *
- * `bin` defaults to dist/bin/sendbox.js; `flags` sets SENDBOX_V8_FLAGS (absent: the loader's own).
+ * `bin` defaults to dist/bin/sendbox.js; `flags` sets SENDBOX_V8_FLAGS (absent: the loader's own);
+ * `args` are more CLI flags (e.g. `["--delivery-ms","0"]`).
  * An old build must sit inside a folder whose node_modules resolve (e.g. a copy under this repo).
  */
 import { measure } from './lib/load.mjs'
@@ -18,11 +19,11 @@ const rounds = Number(process.argv[3] ?? 2)
 const wanted = (process.argv[4] ?? 'send,list,byId').split(',')
 
 for (let round = 1; round <= rounds; round++) {
-  for (const [name, { bin = 'dist/bin/sendbox.js', flags }] of Object.entries(variants)) {
+  for (const [name, { bin = 'dist/bin/sendbox.js', flags, args = [] }] of Object.entries(variants)) {
     const port = await freePort()
     const env = { ...process.env }
     if (flags !== undefined) env.SENDBOX_V8_FLAGS = flags
-    const { child } = await startTarget({ args: [bin, ...sandboxFlags(port)], port, readyPath: READY_PATH, readyHeaders: AUTH, env })
+    const { child } = await startTarget({ args: [bin, ...sandboxFlags(port), ...args], port, readyPath: READY_PATH, readyHeaders: AUTH, env })
     try {
       await new Promise((resolve) => setTimeout(resolve, 1200))
       const idle = await rssMb(child.pid)

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { sameSecret } from '../src/domain/admin-token.js'
+import { isoAt } from '../src/domain/clock.js'
 import { ApiError, forcedError } from '../src/domain/errors.js'
 import type { ApiKeyConfig } from '../src/domain/plans.js'
 import { maskKey } from '../src/domain/plans.js'
@@ -95,17 +96,6 @@ function parseQuery(route: Route, url: URL): Record<string, unknown> {
     out[name] = result.data
   }
   return out
-}
-
-/** The last journal time made: requests of one millisecond share its ISO text. */
-let lastAt = Number.NaN
-let lastIso = ''
-function isoAt(ms: number): string {
-  if (ms !== lastAt) {
-    lastIso = new Date(ms).toISOString()
-    lastAt = ms
-  }
-  return lastIso
 }
 
 /** Each configured key as the journal shows it (a key's config lives as long as its sandbox). */

@@ -123,7 +123,7 @@ export async function runCli(argv: string[], io = { stdout: process.stdout, stde
   const log = useUi ? undefined : (entry: { method: string; path: string; status: number; ms: number }) => {
     if (!logging) return
     if (lines === '') setImmediate(flushLog)
-    lines += `${entry.method} ${entry.path} ${entry.status} ${entry.ms.toFixed(1)}ms\n`
+    lines += `${entry.method} ${entry.path} ${entry.status} ${tenths(entry.ms)}ms\n`
     if (lines.length >= 64 * 1024) flushLog()
   }
   // A promise nobody awaited failing (a sendbox bug) is reported, not fatal: the request it
@@ -188,4 +188,11 @@ export async function runCli(argv: string[], io = { stdout: process.stdout, stde
     renderUi({ sandbox, apiUrl, onQuit: shutdown, stdout: io.stdout, stderr: io.stderr })
   }
   return running
+}
+
+/** `ms.toFixed(1)` for the log line, in integer arithmetic (V8's toFixed formats through a printf: ~0.5 % of a send's CPU). */
+export function tenths(ms: number): string {
+  if (!(ms >= 0 && ms < 1e9)) return ms.toFixed(1)
+  const t = Math.round(ms * 10)
+  return `${Math.floor(t / 10)}.${t % 10}`
 }

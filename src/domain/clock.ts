@@ -1,5 +1,20 @@
 import { ApiError } from './errors.js'
 
+/**
+ * `new Date(ms).toISOString()`, remembered for the last millisecond asked: a request's journal
+ * entry, its captured message and its status steps mostly fall in one millisecond, and V8 formats
+ * each date through a printf (~1 % of an email send's CPU when each made its own).
+ */
+export function isoAt(ms: number): string {
+  if (ms !== lastAt) {
+    lastIso = new Date(ms).toISOString()
+    lastAt = ms
+  }
+  return lastIso
+}
+let lastAt = Number.NaN
+let lastIso = ''
+
 /** What `GET /__sandbox/clock` answers. */
 export interface ClockState {
   /** Sandbox time, ISO 8601 UTC. */

@@ -6,6 +6,7 @@ import { checkFilter, compileFilter, describeFilter, type MessagePredicate, type
 import { sameSecret } from './admin-token.js'
 import type { SandboxEvents } from './events.js'
 import { newId } from './random.js'
+import { isoAt } from './clock.js'
 
 export { CHANNELS, MESSAGE_STATUSES }
 export type { CapturedMessage, Channel, MessageOf, MessageStatus, StatusChange, CaptureInput, OutboxFilter }
@@ -135,7 +136,7 @@ export class Outbox {
   /** Captures an accepted send (built by the channel's descriptor, which derives text, links and codes). */
   capture(input: CaptureInput): CapturedMessage {
     const createdMs = this.now()
-    const createdAt = new Date(createdMs).toISOString()
+    const createdAt = isoAt(createdMs)
     // The channel built the message for the outbox alone: it is kept as it is, with its lifecycle
     // fields added after the channel's (a copy cost ~3 % of an email send's CPU).
     const message = input.message as CapturedMessage
@@ -211,7 +212,7 @@ export class Outbox {
       const index = this.indexOf(item.id)
       if (index === undefined) continue // evicted or deleted before it finished
       const current = this.entries[index]!
-      const at = new Date(dueMs).toISOString()
+      const at = isoAt(dueMs)
       const change: StatusChange =
         item.step === 0
           ? { status: 'sent', at }

@@ -3,6 +3,7 @@ import { pageJson } from '../schemas/pagination.js'
 import { normalizeTags, subscriberSchema, type Subscriber, type SubscriberInput } from '../schemas/subscriber.js'
 import { ApiError } from './errors.js'
 import { newId } from './random.js'
+import { isoAt } from './clock.js'
 
 type DataModule = typeof import('@msw/data')
 
@@ -96,7 +97,7 @@ export class SubscriberStore {
       throw new ApiError(400, 'missing_parameter', 'A subscriber needs at least one of `email` and `phone`.', 'email')
     }
     this.assertEmailFree(store, input.email)
-    const at = new Date(this.now()).toISOString()
+    const at = isoAt(this.now())
     const record: Subscriber = {
       id: preset?.id ?? newId('sub_'),
       email: input.email ?? null,
@@ -132,7 +133,7 @@ export class SubscriberStore {
         phone: patch.phone === undefined ? before.phone : patch.phone,
         first_name: patch.first_name === undefined ? before.first_name : patch.first_name,
         tags: patch.tags === undefined ? before.tags : normalizeTags(patch.tags),
-        updated_at: new Date(this.now()).toISOString(),
+        updated_at: isoAt(this.now()),
       }
       if (next.email === null && next.phone === null) {
         throw new ApiError(400, 'missing_parameter', 'A subscriber must keep at least one of `email` and `phone`; this update would clear both.', patch.email === null ? 'email' : 'phone')

@@ -1,5 +1,6 @@
 import type { Journal } from './journal.js'
 import type { MessageTransition } from './outbox.js'
+import { isoAt } from './clock.js'
 
 /** Where and how lifecycle events are posted. */
 export interface WebhookOptions {
@@ -69,7 +70,7 @@ export class WebhookSender {
   private attempt(body: string, attempt: number, account: string): void {
     if (this.stopped) return
     const started = performance.now()
-    const at = new Date(this.now()).toISOString()
+    const at = isoAt(this.now())
     const path = safePath(this.options.url)
     const task = signWebhook(body, this.options.secret ?? DEFAULT_WEBHOOK_SECRET)
       .then((signature) =>

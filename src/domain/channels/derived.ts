@@ -102,11 +102,16 @@ export function defineDerived(target: object, compute: () => Derived, eager = fa
   for (const field of FIELDS) Object.defineProperty(target, field, ACCESSORS[field])
 }
 
+/** Reused for every message (its `value` set just before each use): no descriptor object per message. */
+const DERIVATION_DESCRIPTOR: PropertyDescriptor = { value: undefined, enumerable: false, configurable: true, writable: false }
+
 function attach(target: object, derivation: Derivation): void {
-  Object.defineProperties(target, {
-    [INSPECT]: INSPECT_DESCRIPTOR,
-    [DERIVATION]: { value: derivation, enumerable: false, configurable: true, writable: false },
-  })
+  // Two defineProperty calls with shared descriptors: an `Object.defineProperties` with a fresh
+  // literal of symbol keys was ~3 % of an email send's CPU.
+  Object.defineProperty(target, INSPECT, INSPECT_DESCRIPTOR)
+  DERIVATION_DESCRIPTOR.value = derivation
+  Object.defineProperty(target, DERIVATION, DERIVATION_DESCRIPTOR)
+  DERIVATION_DESCRIPTOR.value = undefined
 }
 
 /**
