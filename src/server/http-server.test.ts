@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http'
 import { connect } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { Answer, WireRequest } from '../../handlers/body.js'
+import { bufferedBodyOf, type Answer, type WireRequest } from '../../handlers/body.js'
 import { createSandbox } from '../index.js'
 import { startServer, type RunningServer } from './http-server.js'
 
@@ -102,5 +102,66 @@ describe('the request the node:http transport hands to its dispatcher', () => {
     // They were all in flight at once, each watched for its client going away.
     expect(most).toBeGreaterThan(10)
     expect(warnings).toEqual([])
+  })
+
+  describe('gives the dispatcher the whole body however it arrives', () => {
+    /** Writes `parts` to a raw connection (each after `gapMs`), and gives the bodies the dispatcher saw once `expected` answers are in. */
+    const exchange = async (parts: Array<string | Buffer>, expected: number, gapMs = 30) => {
+      const seen: string[] = []
+      const url = await serve(async (request) => {
+        seen.push(Buffer.from(bufferedBodyOf(request) ?? new Uint8Array(0)).toString('utf8'))
+        return OK
+      })
+      const { port } = new URL(url)
+      const text = await new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(port), '127.0.0.1')
+        let got = ''
+        socket.setEncoding('utf8')
+        socket.on('data', (chunk: string) => {
+          got += chunk
+          if (got.split('HTTP/1.1 200').length - 1 === expected) socket.end()
+        })
+        socket.on('close', () => resolve(got))
+        socket.on('error', reject)
+        socket.setNoDelay(true)
+        void (async () => {
+          for (const [i, part] of parts.entries()) {
+            if (i > 0) await new Promise((resolve) => setTimeout(resolve, gapMs))
+            socket.write(part)
+          }
+        })()
+      })
+      expect(text.split('HTTP/1.1 200').length - 1).toBe(expected)
+      return seen
+    }
+    const head = (length: number | 'chunked') =>
+      `POST /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n${length === 'chunked' ? 'Transfer-Encoding: chunked' : `Content-Length: ${length}`}\r\n\r\n`
+    const body = JSON.stringify({ to: 'ana@example.com', subject: 'Grüße ✓', html: '<p>Hi Ana</p>' })
+    const length = Buffer.byteLength(body)
+
+    it('with its headers, in one write', async () => {
+      expect(await exchange([head(length) + body], 1)).toEqual([body])
+    })
+
+    it('after its headers, or split across writes', async () => {
+      expect(await exchange([head(length), body], 1)).toEqual([body])
+      const bytes = Buffer.from(body)
+      // Split inside a multi-byte character.
+      const cut = bytes.indexOf(Buffer.from('ü')) + 1
+      expect(await exchange([Buffer.concat([Buffer.from(head(length)), bytes.subarray(0, cut)]), bytes.subarray(cut)], 1)).toEqual([body])
+    })
+
+    it('chunked, whole or in pieces', async () => {
+      const chunked = `${length.toString(16)}\r\n${body}\r\n0\r\n\r\n`
+      expect(await exchange([head('chunked') + chunked], 1)).toEqual([body])
+      expect(await exchange([head('chunked') + chunked.slice(0, 10), chunked.slice(10)], 1)).toEqual([body])
+    })
+
+    it('pipelined behind another request, each body to its own request', async () => {
+      const other = JSON.stringify({ n: 2 })
+      const third = ''
+      const parts = [head(length) + body + head(Buffer.byteLength(other)) + other + head(0) + third]
+      expect(await exchange(parts, 3)).toEqual([body, other, third])
+    })
   })
 })
