@@ -62,9 +62,14 @@ function underPrefix(pathname: string, prefix: string): boolean {
 
 /** The exact matcher of a route: under the base path for the API; at the origin and under the base path for a control. */
 function matcherOf(route: Route, base: ResolvedBase): PathMatcher {
-  if (route.scope === 'api') return compilePath(base.basePath + route.path)
-  const matchers = controlPrefixes(base).map((prefix) => compilePath(prefix + route.path.slice(CONTROLS_PREFIX.length)))
+  const matchers = fullPathsOf(route, base).map(compilePath)
   return matchers.length === 1 ? matchers[0] : (pathname) => matchers[0](pathname) ?? matchers[1](pathname)
+}
+
+/** The path templates a route answers at: under the base path for the API; at the origin and under the base path for a control. */
+function fullPathsOf(route: Route, base: ResolvedBase): string[] {
+  if (route.scope === 'api') return [base.basePath + route.path]
+  return controlPrefixes(base).map((prefix) => prefix + route.path.slice(CONTROLS_PREFIX.length))
 }
 
 /** msw's display notation of a route (`https://api.example.com/v1/subscribers/:id`). */
@@ -96,13 +101,16 @@ function entriesOf(sandbox: SandboxState, base: ResolvedBase): { routes: Entry[]
   const routes: Entry[] = ROUTES.map((route, i) => {
     const run = route.scope === 'api' ? runApiRequest : runControlRequest
     // A literal path wins over a template of the same method: `/messages/wait` is not `/messages/{id}`.
-    const literals = route.path.includes('{')
-      ? matchers.filter((_, j) => ROUTES[j].method === route.method && !ROUTES[j].path.includes('{'))
-      : []
+    // (A literal matches only its own text: one Set lookup instead of a call per literal route.)
+    const literals = new Set(
+      route.path.includes('{')
+        ? ROUTES.filter((other) => other.method === route.method && !other.path.includes('{')).flatMap((other) => fullPathsOf(other, base))
+        : [],
+    )
     const own = matchers[i]
     return {
       methods: route.method === 'GET' ? ['GET', 'HEAD'] : [route.method],
-      match: literals.length === 0 ? own : (pathname) => (literals.some((literal) => literal(pathname) !== undefined) ? undefined : own(pathname)),
+      match: literals.size === 0 ? own : (pathname) => (literals.has(pathname) ? undefined : own(pathname)),
       run: (request, url, params) => run(sandbox, request, url, params, route),
       display: displayOf(route, base),
       label: `${route.method} ${base.origin}${route.scope === 'api' ? base.basePath : ''}${route.path}`,

@@ -48,6 +48,29 @@ describe('the request the node:http transport hands to its dispatcher', () => {
     expect(accessors.map(([name]) => name)).toEqual([])
   })
 
+  it('parses each request target on the sandbox origin, once per distinct path, bounded', async () => {
+    const seen: Array<{ url: URL; href: string }> = []
+    running = await startServer(createSandbox({ baseUrl: 'http://127.0.0.1:4010/v1', subscribers: 0 }), {
+      port: 0,
+      dispatch: async (request, url) => {
+        seen.push({ url, href: request.url })
+        return OK
+      },
+    })
+    const base = running.url
+    for (const path of ['/v1/a?x=1', '/v1/a?x=1', '/v1/%2e%2e/v1/b', '/v1/a?x=2']) expect((await fetch(base + path)).status).toBe(200)
+    expect(seen.map(({ url }) => url.pathname + url.search)).toEqual(['/v1/a?x=1', '/v1/a?x=1', '/v1/b', '/v1/a?x=2'])
+    expect(seen.map(({ href }) => href)).toEqual(['http://127.0.0.1:4010/v1/a?x=1', 'http://127.0.0.1:4010/v1/a?x=1', 'http://127.0.0.1:4010/v1/b', 'http://127.0.0.1:4010/v1/a?x=2'])
+    // The same path: the same parsed URL (shared, so never changed by what is handed it).
+    expect(seen[1].url).toBe(seen[0].url)
+    expect(seen[3].url).not.toBe(seen[0].url)
+    // 600 distinct paths (past the cache's bound), then the first again: still right.
+    for (let i = 0; i < 600; i++) await fetch(`${base}/v1/p${i}`)
+    expect((await fetch(`${base}/v1/a?x=1`)).status).toBe(200)
+    expect(seen.at(-1)!.url.href).toBe('http://127.0.0.1:4010/v1/a?x=1')
+    expect(seen).toHaveLength(605)
+  })
+
   it('aborts the signal when the client goes away before the answer', async () => {
     let aborted: (reason: unknown) => void = () => {}
     const reason = new Promise((resolve) => (aborted = resolve))

@@ -322,32 +322,45 @@ class ListenerRequest implements WireRequest {
   }
 }
 
-/** The requests of a connection whose answer is not finished, for that connection's one `end` listener. */
+/** A request target as the handlers see it: parsed on the sandbox's origin, its path, and its URL without the fragment. */
+interface Target {
+  url: URL
+  pathname: string
+  href: string
+}
+const MAX_CACHED_TARGETS = 512
+const MAX_CACHED_PATH = 512
+
+/** The requests of a connection still being answered, for that connection's one pair of listeners. */
 const UNANSWERED = Symbol('sendbox.unanswered')
-type WatchedSocket = Socket & { [UNANSWERED]?: Map<ListenerRequest, ServerResponse> }
+type WatchedSocket = Socket & { [UNANSWERED]?: Set<ListenerRequest> }
 
 /**
- * Aborts the request's signal when its client goes away before the answer is finished: the
- * connection closes, or the client says it will send nothing more (FIN). One `end` listener per
- * connection for all its requests, not one per request: requests pipelined on one connection
- * stacked a listener each, and Node warned of a leak past ten (MaxListenersExceededWarning,
- * printed under the terminal UI).
+ * Aborts the request's signal when its client goes away before the answer is out: the
+ * connection closes, or the client says it will send nothing more (FIN). One `end` and one
+ * `close` listener per connection for all its requests, not one per request: requests pipelined
+ * on one connection stacked a listener each, and Node warned of a leak past ten
+ * (MaxListenersExceededWarning, printed under the terminal UI). The listener calls
+ * {@link answered} once it has written the answer (or given up on it).
  */
-function watchClient(socket: WatchedSocket, request: ListenerRequest, res: ServerResponse): void {
+function watchClient(socket: WatchedSocket, request: ListenerRequest): void {
   let unanswered = socket[UNANSWERED]
   if (unanswered === undefined) {
-    const pending = new Map<ListenerRequest, ServerResponse>()
+    const pending = new Set<ListenerRequest>()
     unanswered = socket[UNANSWERED] = pending
-    socket.once('end', () => {
-      for (const [each, answer] of pending) if (!answer.writableFinished) each.abandon()
-    })
+    const abandonAll = () => {
+      for (const each of pending) each.abandon()
+      pending.clear()
+    }
+    socket.once('end', abandonAll)
+    socket.once('close', abandonAll)
   }
-  const own = unanswered
-  own.set(request, res)
-  res.once('close', () => {
-    own.delete(request)
-    if (!res.writableFinished) request.abandon()
-  })
+  unanswered.add(request)
+}
+
+/** The request's answer is written (or abandoned): its client leaving no longer concerns it. */
+function answered(socket: WatchedSocket, request: ListenerRequest): void {
+  socket[UNANSWERED]?.delete(request)
 }
 
 function goneReason(): DOMException {
@@ -377,6 +390,26 @@ export function createRequestListener(sandbox: Sandbox, options: ListenerOptions
   const { onRequest, policy = createOriginPolicy(), dispatch = createDispatcher(sandbox) } = typeof options === 'function' ? { onRequest: options } : options
   const origin = new URL(sandbox.baseUrl).origin
   const apiPrefix = new URL(sandbox.baseUrl).pathname.replace(/\/+$/, '') || '/'
+  // Request targets parsed once per distinct path (clients repeat theirs): a URL parse was ~1 %
+  // of a request's CPU. Bounded (cleared when full; long paths not kept). The URL is shared by
+  // every request to that path: nothing that is handed it may change it (handlers copy first).
+  const targets = new Map<string, Target>()
+  const targetOf = (path: string): Target | undefined => {
+    let target = targets.get(path)
+    if (target !== undefined) return target
+    let url: URL
+    try {
+      url = new URL(origin + path)
+    } catch {
+      return undefined
+    }
+    target = { url, pathname: url.pathname, href: url.hash === '' ? url.href : url.href.slice(0, -url.hash.length) }
+    if (path.length <= MAX_CACHED_PATH) {
+      if (targets.size >= MAX_CACHED_TARGETS) targets.clear()
+      targets.set(path, target)
+    }
+    return target
+  }
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (pipelinedAfterClose(req)) return
     const started = performance.now()
@@ -384,6 +417,7 @@ export function createRequestListener(sandbox: Sandbox, options: ListenerOptions
     const path = req.url ?? '/'
     let status = 500
     let aborted = false
+    let watched: ListenerRequest | undefined
     const cors = corsHeaders(policy, req)
     try {
       const host = req.headers.host
@@ -409,13 +443,8 @@ export function createRequestListener(sandbox: Sandbox, options: ListenerOptions
       }
       // Parsed once, as the handlers see it: `/v1/%2e%2e/__sandbox/x` is `/__sandbox/x`, and
       // `//x/__sandbox/y` is a path under this origin (not a host), as `origin + path` makes it.
-      let url: URL | undefined
-      try {
-        url = new URL(origin + path)
-      } catch {
-        url = undefined
-      }
-      const pathname = url?.pathname ?? path
+      const target = targetOf(path)
+      const pathname = target?.pathname ?? path
       const control = pathname === '/__sandbox' || pathname.startsWith('/__sandbox/')
       if (control && STATE_CHANGING.has(method)) {
         const requestOrigin = req.headers.origin
@@ -459,12 +488,14 @@ export function createRequestListener(sandbox: Sandbox, options: ListenerOptions
       if (closeAfter) closeAfterAnswer(res, req.socket)
       // No Fetch objects: the dispatcher runs the handlers' guard chain on node:http's own data,
       // with the body beside the request (see attachBufferedBody). Parsed as a Request would.
-      url ??= new URL(origin + path)
-      const request = new ListenerRequest(method, url.hash === '' ? url.href : url.href.slice(0, -url.hash.length), new RawHeaders(req.rawHeaders))
+      if (target === undefined) throw new TypeError(`Invalid URL: ${path.slice(0, 200)}`)
+      const { url } = target
+      const request = new ListenerRequest(method, target.href, new RawHeaders(req.rawHeaders))
       // Its signal aborts when the client is gone (the socket closes) or has said it will send
       // nothing more (FIN while the answer is pending): a long-poll drops its waiter. The answer
       // is still written, for a client that half-closed after its request and reads on.
-      watchClient(req.socket, request, res)
+      watched = request
+      watchClient(req.socket, request)
       attachBufferedBody(request, body)
       const answer: Answer | undefined = await dispatch(request, url)
       if (!answer) {
@@ -502,6 +533,7 @@ export function createRequestListener(sandbox: Sandbox, options: ListenerOptions
       if (!res.headersSent) sendJson(res, 500, { error: { code: 'internal_error', message: 'Unexpected sandbox failure. This is a bug in sendbox; stderr has the details.' } }, { ...cors, Connection: 'close' })
       else res.destroy()
     } finally {
+      if (watched !== undefined) answered(req.socket, watched)
       if (!aborted) onRequest?.({ method, path, status, ms: performance.now() - started })
     }
   }

@@ -41,6 +41,11 @@ const TABLE: Array<[method: string, url: string, expected: string]> = [
   ['PUT', `${O}/v1/subscribers/sub_1`, `PUT ${O}/v1/subscribers/{id}`],
   ['GET', `${O}/__sandbox/messages`, `GET ${O}/__sandbox/messages`],
   ['GET', `${O}/__sandbox/messages/msg_1/html`, `GET ${O}/__sandbox/messages/{id}/html`],
+  // A literal path wins over a template of its method, at the origin and under the base path.
+  ['GET', `${O}/__sandbox/messages/wait`, `GET ${O}/__sandbox/messages/wait`],
+  ['GET', `${O}/v1/__sandbox/messages/wait`, `GET ${O}/__sandbox/messages/wait`],
+  ['GET', `${O}/__sandbox/messages/msg_1`, `GET ${O}/__sandbox/messages/{id}`],
+  ['GET', `${O}/v1/__sandbox/messages/msg_1`, `GET ${O}/__sandbox/messages/{id}`],
   ['GET', `${O}/v1/__sandbox/health`, `GET ${O}/__sandbox/health`],
   ['GET', `https://API.SENDBOX.TEST:443/v1/subscribers`, `GET ${O}/v1/subscribers`], // host case and default port are URL normalisation
   // Near misses: case, trailing slash, escapes, empty params, extra segments, wrong method → the catch-alls.
