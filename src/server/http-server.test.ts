@@ -15,6 +15,28 @@ function hangUp(url: string): void {
   setTimeout(() => req.destroy(), 50)
 }
 
+/** Writes `parts` to a raw connection (each after `gapMs`) and resolves with all it got once `expected` 200 answers are in. */
+function rawExchange(port: number, parts: Array<string | Buffer>, expected: number, gapMs = 30): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1')
+    let got = ''
+    socket.setEncoding('utf8')
+    socket.setNoDelay(true)
+    socket.on('data', (chunk: string) => {
+      got += chunk
+      if (got.split('HTTP/1.1 200').length - 1 === expected) socket.end()
+    })
+    socket.on('close', () => resolve(got))
+    socket.on('error', reject)
+    void (async () => {
+      for (const [i, part] of parts.entries()) {
+        if (i > 0) await new Promise((resolve) => setTimeout(resolve, gapMs))
+        socket.write(part)
+      }
+    })()
+  })
+}
+
 describe('the request the node:http transport hands to its dispatcher', () => {
   let running: RunningServer | undefined
   afterEach(async () => {
@@ -107,18 +129,7 @@ describe('the request the node:http transport hands to its dispatcher', () => {
       return OK
     })
     const { port } = new URL(url)
-    const text = await new Promise<string>((resolve, reject) => {
-      const socket = connect(Number(port), '127.0.0.1')
-      let got = ''
-      socket.setEncoding('utf8')
-      socket.on('data', (chunk: string) => {
-        got += chunk
-        if (got.split('HTTP/1.1 200').length - 1 === 30) socket.end()
-      })
-      socket.on('close', () => resolve(got))
-      socket.on('error', reject)
-      socket.write(`GET /v1/x HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`.repeat(30))
-    })
+    const text = await rawExchange(Number(port), [`GET /v1/x HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`.repeat(30)], 30)
     await new Promise((resolve) => setImmediate(resolve))
     process.off('warning', onWarning)
     expect(text.split('HTTP/1.1 200').length - 1).toBe(30)
@@ -128,32 +139,14 @@ describe('the request the node:http transport hands to its dispatcher', () => {
   })
 
   describe('gives the dispatcher the whole body however it arrives', () => {
-    /** Writes `parts` to a raw connection (each after `gapMs`), and gives the bodies the dispatcher saw once `expected` answers are in. */
+    /** The bodies the dispatcher saw for `parts` written to a raw connection (see rawExchange). */
     const exchange = async (parts: Array<string | Buffer>, expected: number, gapMs = 30) => {
       const seen: string[] = []
       const url = await serve(async (request) => {
         seen.push(Buffer.from(bufferedBodyOf(request) ?? new Uint8Array(0)).toString('utf8'))
         return OK
       })
-      const { port } = new URL(url)
-      const text = await new Promise<string>((resolve, reject) => {
-        const socket = connect(Number(port), '127.0.0.1')
-        let got = ''
-        socket.setEncoding('utf8')
-        socket.on('data', (chunk: string) => {
-          got += chunk
-          if (got.split('HTTP/1.1 200').length - 1 === expected) socket.end()
-        })
-        socket.on('close', () => resolve(got))
-        socket.on('error', reject)
-        socket.setNoDelay(true)
-        void (async () => {
-          for (const [i, part] of parts.entries()) {
-            if (i > 0) await new Promise((resolve) => setTimeout(resolve, gapMs))
-            socket.write(part)
-          }
-        })()
-      })
+      const text = await rawExchange(Number(new URL(url).port), parts, expected, gapMs)
       expect(text.split('HTTP/1.1 200').length - 1).toBe(expected)
       return seen
     }
