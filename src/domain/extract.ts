@@ -23,8 +23,12 @@ let loading: Promise<void> | undefined
 export function loadHtmlTools(): Promise<void> {
   loading ??= Promise.all([import('html-to-text'), import('htmlparser2')]).then(([h2t, hp2]) => {
     // Compiled once: `convert(html, options)` compiles the options (its selector decision tree)
-    // on every call, which was a quarter of an email send's CPU in the standalone server.
-    tools = { convert: h2t.compile(TEXT_OPTIONS as Parameters<typeof h2t.compile>[0]) as Convert, Parser: hp2.Parser as unknown as ParserClass }
+    // on every call, which was a quarter of an email send's CPU in the standalone server. And
+    // compiled on the first conversion, not here: emails are derived on first read, so a server
+    // that never shows one never pays for it, and its start does not.
+    let compiled: Convert | undefined
+    const convert: Convert = (html) => (compiled ??= h2t.compile(TEXT_OPTIONS as Parameters<typeof h2t.compile>[0]) as Convert)(html)
+    tools = { convert, Parser: hp2.Parser as unknown as ParserClass }
   })
   return loading
 }
