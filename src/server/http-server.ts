@@ -4,6 +4,7 @@ import { sameSecret } from '../domain/admin-token.js'
 import { attachBufferedBody, bodyOf, forEachAnswerHeader, RawHeaders, type Answer, type WireRequest } from '../../handlers/body.js'
 import { createDispatcher, type Dispatch } from '../../handlers/index.js'
 import type { Sandbox } from '../index.js'
+import { boundedMemo } from './bounded-memo.js'
 import { ALLOWED_METHODS, ALLOWED_REQUEST_HEADERS, createOriginPolicy, EXPOSED_HEADERS, type OriginPolicy } from './origin-policy.js'
 
 /** The body of a request that has none. */
@@ -393,23 +394,19 @@ export function createRequestListener(sandbox: Sandbox, options: ListenerOptions
   // Request targets parsed once per distinct path (clients repeat theirs): a URL parse was ~1 %
   // of a request's CPU. Bounded (cleared when full; long paths not kept). The URL is shared by
   // every request to that path: nothing that is handed it may change it (handlers copy first).
-  const targets = new Map<string, Target>()
-  const targetOf = (path: string): Target | undefined => {
-    let target = targets.get(path)
-    if (target !== undefined) return target
-    let url: URL
-    try {
-      url = new URL(origin + path)
-    } catch {
-      return undefined
-    }
-    target = { url, pathname: url.pathname, href: url.hash === '' ? url.href : url.href.slice(0, -url.hash.length) }
-    if (path.length <= MAX_CACHED_PATH) {
-      if (targets.size >= MAX_CACHED_TARGETS) targets.clear()
-      targets.set(path, target)
-    }
-    return target
-  }
+  const targetOf = boundedMemo(
+    MAX_CACHED_TARGETS,
+    (path: string): Target | undefined => {
+      let url: URL
+      try {
+        url = new URL(origin + path)
+      } catch {
+        return undefined
+      }
+      return { url, pathname: url.pathname, href: url.hash === '' ? url.href : url.href.slice(0, -url.hash.length) }
+    },
+    (path) => path.length <= MAX_CACHED_PATH,
+  )
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (pipelinedAfterClose(req)) return
     const started = performance.now()

@@ -5,6 +5,8 @@
  * webpack-dev-server (CVE-2025-30359/30360: Origin checks), Next.js `allowedDevOrigins`.
  */
 
+import { boundedMemo } from './bounded-memo.js'
+
 /** Options of the policy, from `startServer` (and the CLI's `--cors-origin`, `--allowed-host`). */
 export interface OriginPolicyOptions {
   /** Origins granted CORS besides loopback ones (`http://app.test:3000`), or `*` for any. */
@@ -156,7 +158,6 @@ export function createOriginPolicy(options: OriginPolicyOptions = {}): OriginPol
     exactHosts.add(bound.includes(':') && !bound.startsWith('[') ? `[${bound}]` : bound)
   }
 
-  const hostAnswers = new Map<string, boolean>()
   const allowsHostname = (name: string): boolean => {
     if (isLoopbackHostname(name) || isIpv4(name) || isIpv6Literal(name) || exactHosts.has(name)) return true
     for (const domain of domainHosts) if (name === domain.slice(1) || name.endsWith(domain)) return true
@@ -165,16 +166,10 @@ export function createOriginPolicy(options: OriginPolicyOptions = {}): OriginPol
 
   // Every request asks, nearly always with the same one or two values: remembered (the policy
   // never changes), at most HOST_MEMO of them so a flood of made-up Host headers stays small.
-  const allowsHost = (host: string): boolean => {
-    let allowed = hostAnswers.get(host)
-    if (allowed === undefined) {
-      const name = hostnameOfHostHeader(host)
-      allowed = name !== undefined && allowsHostname(name)
-      if (hostAnswers.size >= HOST_MEMO) hostAnswers.clear()
-      hostAnswers.set(host, allowed)
-    }
-    return allowed
-  }
+  const allowsHost = boundedMemo(HOST_MEMO, (host: string): boolean => {
+    const name = hostnameOfHostHeader(host)
+    return name !== undefined && allowsHostname(name)
+  })
 
   const allowsOrigin = (origin: string, host?: string): boolean => {
     if (wildcard) return true
