@@ -40,8 +40,8 @@ export const CELLS = {
   'node20-msw2': { node: 20, deps: { msw: '^2.15.0', vitest: '^4', typescript: '~5.9', ...JEST }, checks: ['vitest', 'types', 'jest'], modules: ['nodenext ESM', 'nodenext CJS', 'bundler'] },
   'node22-msw3': { node: 22, deps: { msw: '^3', vitest: '^4', typescript: '~5.9', ...JEST }, checks: ['vitest', 'types', 'jest'], modules: ['nodenext ESM', 'nodenext CJS', 'bundler'] },
   // msw 1.x: npm refuses the tarball (the peer range); forced in, the first import says what to do.
-  'node20-msw1': { node: 20, deps: { msw: '^1' }, checks: ['msw1'], modules: [], peerConflict: true },
-  'node24-msw3': { node: 24, deps: { msw: '^3', vitest: '^5', typescript: '^7', ...JEST, esbuild: '^0.28', 'playwright-core': '^1.65' }, checks: ['vitest', 'types', 'jest', 'jest-cjs', 'browser'], modules: ['nodenext ESM', 'nodenext CJS', 'bundler', 'commonjs'] },
+  'node20-msw1': { node: 20, deps: { msw: '^1' }, checks: ['msw1', 'cli'], modules: [], peerConflict: true },
+  'node24-msw3': { node: 24, deps: { msw: '^3', vitest: '^5', typescript: '^7', ...JEST, esbuild: '^0.28', 'playwright-core': '^1.65' }, checks: ['vitest', 'types', 'jest', 'jest-cjs', 'browser', 'cli'], modules: ['nodenext ESM', 'nodenext CJS', 'bundler', 'commonjs'] },
 }
 
 /** Module settings the types are checked under, and the consumer file each one compiles. */
@@ -100,6 +100,15 @@ const CHECKS = {
     const { output } = await exec(cell, cell.nodeBin, ['--input-type=module', '-e', script])
     const named = /^Error: sendbox needs msw \^2\.15\.0 \|\| \^3\.0\.0 .*npm install --save-dev msw@latest\n/.test(output)
     return [['msw 1.x: npm refuses the tarball, and forced in, the first import names the supported range', { ok: named, output }]]
+  },
+  /** The bundled CLI carries its own msw: it must run whatever msw the project has. */
+  async cli(cell) {
+    const result = await exec(cell, cell.nodeBin, ['node_modules/sendbox/dist/bin/sendbox.js', 'openapi'])
+    let ok = false
+    try {
+      ok = result.ok && typeof JSON.parse(result.stdout).openapi === 'string'
+    } catch {}
+    return [['the sendbox command (its own msw) prints the OpenAPI document', { ...result, ok }]]
   },
   async vitest(cell) {
     return [['vitest suite', await exec(cell, cell.nodeBin, ['node_modules/vitest/vitest.mjs', 'run', 'sends.test.ts'])]]
