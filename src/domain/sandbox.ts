@@ -1,5 +1,5 @@
 import { seededSubscribers } from '../../fixtures/subscribers.js'
-import type { Health } from '../schemas/controls.js'
+import { RESET_SCOPES, type Health, type ResetScope } from '../schemas/controls.js'
 import { VERSION } from '../version.js'
 import { assertAdminToken } from './admin-token.js'
 import { SandboxClock } from './clock.js'
@@ -58,9 +58,8 @@ export interface SandboxOptions {
   adminToken?: string
 }
 
-/** What `reset()` may reset alone. */
-export type ResetScope = 'subscribers' | 'messages' | 'limits' | 'faults' | 'journal'
-export const RESET_SCOPES: readonly ResetScope[] = ['subscribers', 'messages', 'limits', 'faults', 'journal']
+// The scopes are part of the contract (the reset control's schema lists them): declared there.
+export { RESET_SCOPES, type ResetScope } from '../schemas/controls.js'
 
 /** Throws a TypeError naming the valid scopes for anything else (a typo must not reset nothing). */
 export function checkResetScope(scope: unknown): asserts scope is ResetScope | undefined {
