@@ -4,7 +4,7 @@ import { attachBufferedBody, bufferedBodyOf, fetchHeaders, RawHeaders, toRespons
 import { runApiRequest, runControlRequest } from './guard.js'
 import type { Route } from './route.js'
 import { compilePath, RouteHandler, type PathMatcher } from './route-handler.js'
-import { ROUTES } from './routes.js'
+import { ROUTES } from '../src/openapi.js'
 import { resolveBaseUrl, type ResolvedBase } from './base-url.js'
 import { webInbox, webInboxHandlers, type WebInbox } from './web-inbox.js'
 
@@ -189,4 +189,4 @@ async function throughMsw(handlers: readonly RequestHandler[], request: WireRequ
   return getResponse(handlers as RequestHandler[], fetchRequest)
 }
 
-export { ROUTES } from './routes.js'
+export { ROUTES } from '../src/openapi.js'

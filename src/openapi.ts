@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { isBodySchema, type Route } from '../handlers/route.js'
-import { ROUTES } from '../handlers/routes.js'
+import { controlRoute, isBodySchema, type Route } from '../handlers/route.js'
+import { ROUTES as TABLE } from '../handlers/routes.js'
 import { DEFAULT_BASE_URL } from './domain/sandbox.js'
 import { errorSchema } from './schemas/error.js'
 import { VERSION } from './version.js'
@@ -14,6 +14,36 @@ import { VERSION } from './version.js'
 // ---------------------------------------------------------------------------------------------
 // Headers, also as zod schemas so that they are rendered the same way.
 // ---------------------------------------------------------------------------------------------
+
+/** OpenAPI documents, one per base URL, built on first request (a few milliseconds) and kept. */
+const documents = new Map<string, OpenApiDocument>()
+
+/**
+ * `GET /__sandbox/openapi.json`. It serves a document built from the whole route table, itself
+ * included, so it is declared here and added to the table by the handler factory
+ * (handlers/index.ts) instead of in handlers/sandbox-controls.ts: a route of that table importing
+ * this builder, which reads the table, was an import cycle.
+ */
+export const openApiRoute: Route = controlRoute({
+  method: 'GET',
+  path: '/__sandbox/openapi.json',
+  operationId: 'sandboxOpenApi',
+  summary: 'This document',
+  description: 'Served without the admin token: it describes the API and holds no state, keys or messages, so tools (Swagger UI, client generators) can fetch it.',
+  public: true,
+  response: z.record(z.string(), z.unknown()),
+  resolve: ({ sandbox }) => {
+    let document = documents.get(sandbox.baseUrl)
+    if (!document) {
+      document = buildOpenApiDocument({ baseUrl: sandbox.baseUrl })
+      documents.set(sandbox.baseUrl, document)
+    }
+    return { body: document }
+  },
+})
+
+/** Every route the handlers serve: the table, then this document's own route. */
+export const ROUTES: readonly Route[] = [...TABLE, openApiRoute]
 
 const rateLimitHeaders = {
   'X-RateLimit-Limit': z.int().meta({ description: 'Requests per minute of the key\'s plan.' }),
