@@ -46,9 +46,9 @@ export const CELLS = {
 
 /** Module settings the types are checked under, and the consumer file each one compiles. */
 const TYPE_SETTINGS = [
-  { name: 'nodenext ESM', dir: '.', options: { module: 'nodenext' }, file: 'types-vitest.ts' },
+  { name: 'nodenext ESM', dir: '.', options: { module: 'nodenext' }, file: 'types-vitest.ts', alongside: ['sends.test.ts'] },
   { name: 'nodenext CJS', dir: 'cjs', options: { module: 'nodenext' }, file: 'types-cjs.ts' },
-  { name: 'bundler', dir: '.', options: { module: 'esnext', moduleResolution: 'bundler' }, file: 'types-vitest.ts' },
+  { name: 'bundler', dir: '.', options: { module: 'esnext', moduleResolution: 'bundler' }, file: 'types-vitest.ts', alongside: ['sends.test.ts'] },
   { name: 'commonjs', dir: 'cjs', options: { module: 'commonjs', esModuleInterop: true }, file: 'types-cjs.ts' },
 ]
 
@@ -117,7 +117,7 @@ const CHECKS = {
     const results = []
     for (const setting of TYPE_SETTINGS.filter(({ name }) => cell.modules.includes(name))) {
       const dir = join(cell.dir, setting.dir)
-      const fileList = [setting.file, ...(setting.file === 'types-vitest.ts' && cell.deps.jest ? ['types-jest.ts'] : [])]
+      const fileList = [setting.file, ...(setting.alongside ?? []), ...(setting.file === 'types-vitest.ts' && cell.deps.jest ? ['types-jest.ts'] : [])]
       const config = { compilerOptions: { strict: true, noEmit: true, skipLibCheck: false, target: 'es2022', lib: ['es2023', 'dom'], types: cell.deps.jest ? ['node', 'jest'] : ['node'], ...setting.options }, files: fileList }
       writeFileSync(join(dir, `tsconfig.${setting.name.replace(/\W+/g, '-')}.json`), JSON.stringify(config, null, 2))
       const tsc = join(cell.dir, 'node_modules/typescript/bin/tsc')
