@@ -66,7 +66,7 @@ export const sandboxControlRoutes: Route[] = [
     path: '/__sandbox/messages',
     operationId: 'listCapturedMessages',
     summary: 'Captured messages, newest first',
-    description: 'Every account unless `account` is given. Each item is a summary: no `request`, no email `html`, `text` cut to 2000 characters (`text_truncated`), at most 100 `links` (`links_total`); `GET /__sandbox/messages/{id}` has the whole message.',
+    description: 'Every account unless `account` is given. Each item is a summary: no `request`, no email `html`, `text` cut to 2000 characters (`text_truncated`), at most 100 `links` (`links_total`) and 100 `images` (`images_total`); `GET /__sandbox/messages/{id}` has the whole message.',
     query: { ...pageQuery, ...outboxFilterQuery },
     response: paginated(capturedMessageSummarySchema, 'CapturedMessagePage'),
     resolve: ({ sandbox, query }) => {

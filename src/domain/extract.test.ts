@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { FULL_RENDER_LIMIT, findCodes, htmlToText, linksInHtml, linksInText, loadHtmlTools, renderEmail } from './extract.js'
+import { FULL_RENDER_LIMIT, findCodes, htmlToText, linksAndImagesInHtml, linksInHtml, linksInText, loadHtmlTools, renderEmail } from './extract.js'
 
 beforeAll(() => loadHtmlTools())
 
@@ -115,19 +115,29 @@ describe('htmlToText', () => {
 })
 
 describe('links', () => {
-  it('takes href and img src in order, de-duplicated, entities decoded', () => {
+  it('takes the hrefs of <a> and <area> and URLs in the text in order, de-duplicated, entities decoded; img src apart', () => {
     const html = `
       <style>.x{background:url(https://evil.test/in-css.png)}</style>
       <a href="https://acme.test/verify?u=1&amp;t=abc">Verify</a>
       <img src="https://cdn.acme.test/logo.png" alt="Acme">
       <p>Or paste https://acme.test/verify?u=1&amp;t=abc into your browser.</p>
       <a href="mailto:help@acme.test">Help</a> <a href="/relative">rel</a>
+      <map><area href="https://acme.test/map-area" alt="area"></map>
+      <img src="https://cdn.acme.test/logo.png" alt="Acme again">
       <a HREF='http://acme.test/unsubscribe'>Unsubscribe</a>`
     expect(linksInHtml(html)).toEqual([
       'https://acme.test/verify?u=1&t=abc',
-      'https://cdn.acme.test/logo.png',
+      'https://acme.test/map-area',
       'http://acme.test/unsubscribe',
     ])
+    expect(linksAndImagesInHtml(html).images).toEqual(['https://cdn.acme.test/logo.png'])
+  })
+
+  it('puts the anchor first even when a logo image comes before it', () => {
+    const html = '<img src="https://cdn.example.com/logo.png" alt="Acme"><h1>Reset</h1><p>Your code is 482913.</p><a href="https://app.example.com/reset?token=abc">Reset your password</a>'
+    const { links, images } = renderEmail(html)
+    expect(links).toEqual(['https://app.example.com/reset?token=abc'])
+    expect(images).toEqual(['https://cdn.example.com/logo.png'])
   })
 
   it('finds URLs in SMS text, trimming sentence punctuation but keeping balanced parentheses', () => {
@@ -146,11 +156,12 @@ describe('large bodies (past FULL_RENDER_LIMIT): one SAX pass for text and links
 
   it('keeps headings as written, link URLs after their text, blocks on their own lines, no CSS', () => {
     expect(html.length).toBeGreaterThan(FULL_RENDER_LIMIT)
-    const { text, links } = renderEmail(html)
+    const { text, links, images } = renderEmail(html)
     expect(text.startsWith('Reset Your Password\n')).toBe(true)
     expect(text).toContain('Reset [https://acme.test/r?a=1&b=2] or see https://acme.test/help.')
     expect(text).not.toContain('evil.test')
-    expect(links).toEqual(['https://acme.test/r?a=1&b=2', 'https://acme.test/help', 'https://cdn.acme.test/logo.png'])
+    expect(links).toEqual(['https://acme.test/r?a=1&b=2', 'https://acme.test/help'])
+    expect(images).toEqual(['https://cdn.acme.test/logo.png'])
     expect(findCodes(text)).toEqual(['582930'])
   })
 
@@ -158,6 +169,7 @@ describe('large bodies (past FULL_RENDER_LIMIT): one SAX pass for text and links
     const small = html.slice(0, html.indexOf(filler))
     expect(renderEmail(small).links).toEqual(renderEmail(html).links)
     expect(renderEmail(small).links).toEqual(linksInHtml(small))
+    expect(renderEmail(small).images).toEqual(renderEmail(html).images)
   })
 })
 

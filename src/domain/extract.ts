@@ -121,7 +121,7 @@ const BLOCK_TAGS = new Set(['p', 'div', 'br', 'li', 'tr', 'table', 'h1', 'h2', '
  * decoded), a line break at each block element, a link's URL after its text, `<style>` and
  * `<script>` skipped. Used for bodies too large for html-to-text's layout.
  */
-export function plainTextOf(html: string, links?: LinkList): string {
+export function plainTextOf(html: string, links?: LinkList, images?: LinkList): string {
   if (!tools) return stripTags(html)
   const parts: string[] = []
   let skip = 0
@@ -138,10 +138,8 @@ export function plainTextOf(html: string, links?: LinkList): string {
         if (name === 'style' || name === 'script') skip++
         else if (BLOCK_TAGS.has(name)) parts.push('\n')
         if (name === 'a') hrefs.push(attribs.href && /^https?:/i.test(attribs.href) ? attribs.href : '')
-        if (links) {
-          if ((name === 'a' || name === 'area') && attribs.href) links.add(attribs.href)
-          else if (name === 'img' && attribs.src) links.add(attribs.src)
-        }
+        if (links && (name === 'a' || name === 'area') && attribs.href) links.add(attribs.href)
+        else if (images && name === 'img' && attribs.src) images.add(attribs.src)
       },
       ontext(piece) {
         if (skip > 0) return
@@ -166,16 +164,18 @@ export function plainTextOf(html: string, links?: LinkList): string {
 }
 
 /**
- * An email's text and links. Up to {@link FULL_RENDER_LIMIT}, html-to-text's layout and a link
- * pass; past it, one SAX pass gives both, so a hostile body costs the event loop one read.
+ * An email's text, links and image sources. Up to {@link FULL_RENDER_LIMIT}, html-to-text's
+ * layout and a link pass; past it, one SAX pass gives all three, so a hostile body costs the
+ * event loop one read.
  */
-export function renderEmail(html: string): { text: string; links: string[] } {
+export function renderEmail(html: string): { text: string; links: string[]; images: string[] } {
   if (tools && html.length > FULL_RENDER_LIMIT) {
-    const list = new LinkList()
-    const text = tidy(plainTextOf(html, list).replace(/\r\n?/g, '\n'))
-    return { text, links: list.links }
+    const links = new LinkList()
+    const images = new LinkList()
+    const text = tidy(plainTextOf(html, links, images).replace(/\r\n?/g, '\n'))
+    return { text, links: links.links, images: images.links }
   }
-  return { text: htmlToText(html), links: linksInHtml(html) }
+  return { text: htmlToText(html), ...linksAndImagesInHtml(html) }
 }
 
 /** At most this many links are kept per message (a hostile email may hold 100,000). */
@@ -219,7 +219,8 @@ function isHttpUrl(value: string): boolean {
   }
 }
 
-class LinkList {
+/** An ordered, de-duplicated, bounded list of absolute http(s) URLs. */
+export class LinkList {
   readonly links: string[] = []
   private readonly seen = new Set<string>()
   add(raw: string): void {
@@ -242,21 +243,29 @@ export function linksInText(...texts: string[]): string[] {
 }
 
 /**
- * Absolute http(s) URLs of an email, in order of appearance, de-duplicated: `href` of links,
- * `src` of images, and URLs written in the text. Entities are decoded by the parser
- * (`&amp;` → `&`).
+ * The links a person can click in an email, in order of appearance, de-duplicated: `href` of
+ * `<a>` and `<area>`, and URLs written in the text. Entities are decoded by the parser
+ * (`&amp;` → `&`). Image sources are not links: see {@link linksAndImagesInHtml}.
  */
 export function linksInHtml(html: string): string[] {
-  const list = new LinkList()
+  return linksAndImagesInHtml(html).links
+}
+
+/** An email's links (as {@link linksInHtml}) and its `<img src>` URLs (in order, de-duplicated), in one pass. */
+export function linksAndImagesInHtml(html: string): { links: string[]; images: string[] } {
+  const links = new LinkList()
+  const images = new LinkList()
   if (!tools) {
     // Before the tools load: hrefs and srcs by a bounded scan, then text URLs.
-    for (const match of html.matchAll(/\b(?:href|src)\s*=\s*["']([^"']{1,8192})["']/gi)) list.add(decodeBasicEntities(match[1]))
-    list.addFromText(stripTags(html))
-    return list.links
+    for (const match of html.matchAll(/\b(href|src)\s*=\s*["']([^"']{1,8192})["']/gi)) {
+      ;(match[1].toLowerCase() === 'src' ? images : links).add(decodeBasicEntities(match[2]))
+    }
+    links.addFromText(stripTags(html))
+    return { links: links.links, images: images.links }
   }
   // The same SAX pass that renders large bodies collects hrefs, srcs and URLs in text runs.
-  plainTextOf(html, list)
-  return list.links
+  plainTextOf(html, links, images)
+  return { links: links.links, images: images.links }
 }
 
 function decodeBasicEntities(value: string): string {

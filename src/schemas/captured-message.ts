@@ -34,7 +34,8 @@ const common = {
   status_history: z.array(statusChangeSchema),
   created_at: isoTime,
   text: z.string().meta({ description: 'The readable text: the email HTML rendered as text (headings as written), the SMS text, or the WhatsApp preview line.' }),
-  links: z.array(z.string()).meta({ description: 'Absolute http(s) URLs in order of appearance, de-duplicated, entities decoded (href and img src of an email; URLs in an SMS or in template parameters).' }),
+  links: z.array(z.string()).meta({ description: 'The links a person can click: absolute http(s) URLs in order of appearance, de-duplicated, entities decoded, as WHATWG-serialized URLs (href of an email\'s <a> and <area>, and URLs in its text; URLs in an SMS or in template parameters).' }),
+  images: z.array(z.string()).meta({ description: 'Image sources of an email (<img src>): absolute http(s) URLs in order, de-duplicated, WHATWG-serialized. Always empty for SMS and WhatsApp.' }),
   codes: z.array(z.string()).meta({ description: 'One-time codes found in the message (the rule: docs/links-and-codes.md).' }),
 }
 
@@ -84,6 +85,7 @@ export const SUMMARY_LINKS = 100
 const summaryExtras = {
   text_truncated: z.boolean().meta({ description: `True when \`text\` was cut to ${SUMMARY_TEXT_LENGTH} characters for the list.` }),
   links_total: z.int().meta({ description: `How many links the message has (the list carries at most ${SUMMARY_LINKS}).` }),
+  images_total: z.int().meta({ description: `How many image sources the message has (the list carries at most ${SUMMARY_LINKS}).` }),
 }
 
 /**

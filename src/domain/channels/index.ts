@@ -44,7 +44,7 @@ export function searchTextOf(message: CapturedMessage): string {
 
 /** A message as the list shows it: no request body, no HTML, the text and links bounded. */
 export function summarize(message: CapturedMessage): CapturedMessageSummary {
-  const { request: _request, email: _email, sms: _sms, whatsapp: _whatsapp, text, links, ...rest } = message as CapturedMessage & Record<string, unknown>
+  const { request: _request, email: _email, sms: _sms, whatsapp: _whatsapp, text, links, images, ...rest } = message as CapturedMessage & Record<string, unknown>
   void _request; void _email; void _sms; void _whatsapp
   const cut = text.length > SUMMARY_TEXT_LENGTH
   return {
@@ -54,6 +54,8 @@ export function summarize(message: CapturedMessage): CapturedMessageSummary {
     text_truncated: cut,
     links: links.length > SUMMARY_LINKS ? links.slice(0, SUMMARY_LINKS) : links,
     links_total: links.length,
+    images: images.length > SUMMARY_LINKS ? images.slice(0, SUMMARY_LINKS) : images,
+    images_total: images.length,
   } as CapturedMessageSummary
 }
 

@@ -54,6 +54,8 @@ export function summarize(message: CapturedMessage): MessageSummary {
     text_truncated: message.text.length > SUMMARY_TEXT_LENGTH,
     links: message.links.slice(0, SUMMARY_LINKS),
     links_total: message.links.length,
+    images: (message.images ?? []).slice(0, SUMMARY_LINKS),
+    images_total: (message.images ?? []).length,
   }
   switch (message.channel) {
     case 'email': {
