@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { FULL_RENDER_LIMIT, findCodes, htmlToText, linksAndImagesInHtml, linksInHtml, linksInText, loadHtmlTools, renderEmail } from './extract.js'
+import { FULL_RENDER_LIMIT, findCodes, htmlToText, linksAndImagesInHtml, linksInHtml, linksInText, loadHtmlTools, renderEmail, serializeHttpUrl } from './extract.js'
 
 beforeAll(() => loadHtmlTools())
 
@@ -138,6 +138,26 @@ describe('links', () => {
     const { links, images } = renderEmail(html)
     expect(links).toEqual(['https://app.example.com/reset?token=abc'])
     expect(images).toEqual(['https://cdn.example.com/logo.png'])
+  })
+
+  it('stores each link as the WHATWG URL serialization: no raw whitespace or control left', () => {
+    const html = '<a href="https://Acme.test/p\nath?q=a b">x</a><a href="https://acme.test/x\u001b]8;;https://evil.test\u0007y">o</a><a href="https://acme.test/\u009b31m\u202ez">c1</a>'
+    const links = linksInHtml(html)
+    expect(links).toEqual(['https://acme.test/path?q=a%20b', 'https://acme.test/x%1B]8;;https://evil.test%07y', 'https://acme.test/%C2%9B31m%E2%80%AEz'])
+    for (const link of links) expect(link).not.toMatch(/[\u0000-\u0020\u007f-\u009f\u202a-\u202e\u2066-\u2069]/)
+    expect(serializeHttpUrl('https:\n//acme.test/a')).toBe('https://acme.test/a')
+    expect(serializeHttpUrl('  https://acme.test/a\t ')).toBe('https://acme.test/a')
+    expect(serializeHttpUrl('javascript:alert(1)')).toBeUndefined()
+    expect(serializeHttpUrl('https://exa\u0000mple.test/')).toBeUndefined()
+  })
+
+  it('never lets ESC, BEL or a C0/C1 control into a URL found in text', () => {
+    expect(linksInText('Open https://acme.test/a\u001b[2J now, https://acme.test/b\u0007c, https://acme.test/c\u009b2Jd')).toEqual([
+      'https://acme.test/a',
+      'https://acme.test/b',
+      'https://acme.test/c',
+    ])
+    expect(linksInText('https://acme.test/\u001b]52;c;aGk=\u0007')).toEqual(['https://acme.test/'])
   })
 
   it('finds URLs in SMS text, trimming sentence punctuation but keeping balanced parentheses', () => {

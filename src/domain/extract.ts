@@ -181,8 +181,10 @@ export function renderEmail(html: string): { text: string; links: string[]; imag
 /** At most this many links are kept per message (a hostile email may hold 100,000). */
 export const MAX_LINKS = 10_000
 
-// A URL in text runs until whitespace, a quote or an angle bracket.
-const URL_IN_TEXT = /\bhttps?:\/\/[^\s<>"'`]+/gi
+// A URL in text runs until whitespace, a quote, an angle bracket or a control character (C0,
+// DEL, C1: never ESC or BEL inside a link a terminal prints).
+// eslint-disable-next-line no-control-regex
+const URL_IN_TEXT = /\bhttps?:\/\/[^\s<>"'`\u0000-\u001f\u007f-\u009f]+/gi
 const TRAILING_PUNCTUATION = new Set(['.', ',', ';', ':', '!', '?', "'", '"', '*', '_'])
 const CLOSERS: Record<string, string> = { ')': '(', ']': '[', '}': '{' }
 
@@ -209,13 +211,22 @@ function trimUrl(url: string): string {
   }
 }
 
-/** True for an absolute http(s) URL with a host. */
-function isHttpUrl(value: string): boolean {
-  if (!/^https?:\/\//i.test(value)) return false
+/**
+ * An absolute http(s) URL with a host as the WHATWG URL parser serializes it (`new URL(x).href`:
+ * tabs and line breaks removed, controls, spaces and non-ASCII percent-encoded, the host
+ * lower-cased and punycoded), or undefined for anything else (relative, `mailto:`, no host).
+ */
+export function serializeHttpUrl(raw: string): string | undefined {
+  // The parser drops every tab and line break, and leading/trailing C0 controls and spaces: so
+  // does this scheme check, so `https:\n//x` is what a browser would open, no more.
+  // eslint-disable-next-line no-control-regex
+  const value = raw.replace(/[\t\n\r]/g, '').replace(/^[\u0000-\u0020]+/, '')
+  if (!/^https?:\/\//i.test(value)) return undefined
   try {
-    return new URL(value).host !== ''
+    const url = new URL(value)
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.host !== '' ? url.href : undefined
   } catch {
-    return false
+    return undefined
   }
 }
 
@@ -224,8 +235,9 @@ export class LinkList {
   readonly links: string[] = []
   private readonly seen = new Set<string>()
   add(raw: string): void {
-    const url = raw.trim()
-    if (this.links.length >= MAX_LINKS || this.seen.has(url) || !isHttpUrl(url)) return
+    if (this.links.length >= MAX_LINKS) return
+    const url = serializeHttpUrl(raw)
+    if (url === undefined || this.seen.has(url)) return
     this.seen.add(url)
     this.links.push(url)
   }

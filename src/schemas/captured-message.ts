@@ -81,10 +81,26 @@ export type MessageOf<C extends Channel> = Extract<CapturedMessage, { channel: C
 export const SUMMARY_TEXT_LENGTH = 2_000
 /** Most links a listed message carries. */
 export const SUMMARY_LINKS = 100
+/** Longest link (or image source) a listed message carries whole; a longer one ends with `…[cut: N chars]`. */
+export const SUMMARY_LINK_LENGTH = 2_048
+
+/** A link as a summary carries it: whole up to {@link SUMMARY_LINK_LENGTH}, else cut with a marker saying how much is missing. */
+export function summaryLink(url: string): string {
+  // A summary summarized again (the web inbox re-summarizes what an event carries) stays as it is.
+  if (url.length <= SUMMARY_LINK_LENGTH || CUT_MARK.test(url.slice(SUMMARY_LINK_LENGTH))) return url
+  return `${url.slice(0, SUMMARY_LINK_LENGTH)}…[cut: ${url.length - SUMMARY_LINK_LENGTH} chars]`
+}
+const CUT_MARK = /^…\[cut: [0-9]+ chars\]$/
+
+/** At most {@link SUMMARY_LINKS} links, each cut by {@link summaryLink}. */
+export function summaryLinks(urls: readonly string[]): string[] {
+  const shown = urls.length > SUMMARY_LINKS ? urls.slice(0, SUMMARY_LINKS) : urls
+  return shown.some((url) => url.length > SUMMARY_LINK_LENGTH) ? shown.map(summaryLink) : (shown as string[])
+}
 
 const summaryExtras = {
   text_truncated: z.boolean().meta({ description: `True when \`text\` was cut to ${SUMMARY_TEXT_LENGTH} characters for the list.` }),
-  links_total: z.int().meta({ description: `How many links the message has (the list carries at most ${SUMMARY_LINKS}).` }),
+  links_total: z.int().meta({ description: `How many links the message has (the list carries at most ${SUMMARY_LINKS}, each cut to ${SUMMARY_LINK_LENGTH} characters plus a \`…[cut: N chars]\` marker; the whole link is in the message by id).` }),
   images_total: z.int().meta({ description: `How many image sources the message has (the list carries at most ${SUMMARY_LINKS}).` }),
 }
 

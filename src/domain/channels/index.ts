@@ -1,4 +1,4 @@
-import { SUMMARY_LINKS, SUMMARY_TEXT_LENGTH, type CapturedMessage, type CapturedMessageSummary, type Channel, type MessageOf } from '../../schemas/captured-message.js'
+import { summaryLinks, SUMMARY_TEXT_LENGTH, type CapturedMessage, type CapturedMessageSummary, type Channel, type MessageOf } from '../../schemas/captured-message.js'
 import { emailChannel } from './email.js'
 import { smsChannel } from './sms.js'
 import type { ChannelDescriptor } from './types.js'
@@ -52,9 +52,9 @@ export function summarize(message: CapturedMessage): CapturedMessageSummary {
     ...descriptorOf(message).summaryPart(message as never),
     text: cut ? text.slice(0, SUMMARY_TEXT_LENGTH) : text,
     text_truncated: cut,
-    links: links.length > SUMMARY_LINKS ? links.slice(0, SUMMARY_LINKS) : links,
+    links: summaryLinks(links),
     links_total: links.length,
-    images: images.length > SUMMARY_LINKS ? images.slice(0, SUMMARY_LINKS) : images,
+    images: summaryLinks(images),
     images_total: images.length,
   } as CapturedMessageSummary
 }

@@ -46,15 +46,23 @@ export function senderOf(message: MessageSummary | CapturedMessage): string {
 
 const SUMMARY_TEXT_LENGTH = 2_000
 const SUMMARY_LINKS = 100
+const SUMMARY_LINK_LENGTH = 2_048
+const CUT_MARK = /^…\[cut: [0-9]+ chars\]$/
+
+/** As the server's summaryLink (src/schemas/captured-message.ts, not imported: zod stays out of the bundle). */
+function summaryLink(url: string): string {
+  if (url.length <= SUMMARY_LINK_LENGTH || CUT_MARK.test(url.slice(SUMMARY_LINK_LENGTH))) return url
+  return `${url.slice(0, SUMMARY_LINK_LENGTH)}…[cut: ${url.length - SUMMARY_LINK_LENGTH} chars]`
+}
 
 /** What `GET /__sandbox/messages` would list for a full message (events carry full messages). */
 export function summarize(message: CapturedMessage): MessageSummary {
   const extras = {
     text: message.text.slice(0, SUMMARY_TEXT_LENGTH),
     text_truncated: message.text.length > SUMMARY_TEXT_LENGTH,
-    links: message.links.slice(0, SUMMARY_LINKS),
+    links: message.links.slice(0, SUMMARY_LINKS).map(summaryLink),
     links_total: message.links.length,
-    images: (message.images ?? []).slice(0, SUMMARY_LINKS),
+    images: (message.images ?? []).slice(0, SUMMARY_LINKS).map(summaryLink),
     images_total: (message.images ?? []).length,
   }
   switch (message.channel) {
