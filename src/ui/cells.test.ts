@@ -11,8 +11,8 @@ describe('cell widths', () => {
     expect(cellWidth('e\u0301e\u0301')).toBe(2)
   })
 
-  it('counts a control character as the one space it is shown as', () => {
-    expect(printable('a\u001b[2Jb\u0007\u2028')).toBe('a [2Jb  ')
+  it('shows an escape sequence or a control as one marker, a line separator as a space', () => {
+    expect(printable('a\u001b[2Jb\u0007\u2028')).toBe('a\ufffdb\ufffd ')
     expect(cellWidth('a\u001bb')).toBe(3)
     expect(printable('x\ud800y')).toBe('x\ufffdy')
     expect(printable('😀')).toBe('😀')

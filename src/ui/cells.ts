@@ -1,5 +1,6 @@
 import cliTruncate from 'cli-truncate'
 import stringWidth from 'string-width'
+import { printable, safeText } from './safe-text.js'
 
 /**
  * Terminal cells: how wide text is on screen, cutting it to a width, wrapping it into rows.
@@ -124,19 +125,8 @@ export function cellWidth(text: string): number {
   return width
 }
 
-/**
- * Client text is untrusted: a subject carrying `ESC[2J` or an OSC sequence must not drive the
- * terminal, and a newline must not break a row. Control characters (C0, DEL, C1, line and
- * paragraph separators) become spaces; lone surrogates become U+FFFD. A no-break space is drawn
- * as the space it looks like (it still does not break when wrapping, which happens before): rows
- * of plain ASCII take Ink's fast path, where rows of U+00A0 went through `Intl.Segmenter` on
- * every frame. One linear pass.
- */
-export function printable(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f-\u00a0\u2028\u2029]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, (c) =>
-    c.charCodeAt(0) >= 0xd800 ? '\ufffd' : ' ')
-}
+/** A row of client text made safe to print: see ./safe-text.ts, the one place that decides. */
+export { printable, safeText } from './safe-text.js'
 
 /**
  * The longest start of `text` that fits in `width` cells, as a UTF-16 index. Stops scanning at
@@ -159,12 +149,17 @@ export function fitIndex(text: string, width: number): { end: number; width: num
  * One row of a list: `text` cut to `width` cells with `…` (by `cli-truncate`), control characters
  * neutralised. Only the part that can show is measured, however long the value is.
  */
-export function fitCells(text: string, width: number): string {
+export function fitCells(raw: string, width: number): string {
   if (width <= 0) return ''
+  // Made safe first (a removed escape sequence takes no cells), a bounded start only: a sequence
+  // cut at the bound loses its introducer, so nothing of it reaches the terminal either way.
+  const bound = maxRowUnits(width + 1) * 4
+  const cut = raw.length > bound
+  const text = safeText(cut ? raw.slice(0, bound) : raw)
   // At most width + 1 cells are needed to know whether it is cut; the rest is never looked at.
   const { end } = fitIndex(text, width + 1)
   const head = printable(text.slice(0, end))
-  if (end >= text.length) return cliTruncate(head, width)
+  if (end >= text.length && !cut) return cliTruncate(head, width)
   return cliTruncate(`${head}…`, width)
 }
 
@@ -241,10 +236,11 @@ export function wrapSpans(line: string, width: number, out: RowSpan[], start = 0
 
 /**
  * `text` as screen rows of at most `width` cells, all at once: split at newlines (`\r\n`, `\r`,
- * `\n`), wrapped by {@link wrapSpans}, each row made {@link printable}. For short text (labels,
+ * `\n`) once made {@link safeText}, wrapped by {@link wrapSpans}, each row made {@link printable}. For short text (labels,
  * notices); a message body goes through `RowSource`, a slice at a time.
  */
-export function wrapRows(text: string, width: number): string[] {
+export function wrapRows(raw: string, width: number): string[] {
+  const text = safeText(raw)
   const rows: string[] = []
   const spans: RowSpan[] = []
   let from = 0
