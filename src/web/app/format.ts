@@ -97,8 +97,12 @@ export function matchesFilters(message: MessageSummary, filters: URLSearchParams
 }
 
 export function prettyJson(value: unknown): string {
-  return JSON.stringify(value, null, 2)
+  // Bidi controls, invisible fillers and C1 controls as \u escapes (the same JSON value): shown
+  // raw, an override would reorder the rest of the line and a filler would hide.
+  return JSON.stringify(value, null, 2).replace(INVISIBLE_IN_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
 }
+// eslint-disable-next-line no-control-regex
+const INVISIBLE_IN_JSON = /[\u007f-\u009f\u061c\u115f\u1160\u180e\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\u3164\ufeff\uffa0]/g
 
 /** The body of a journal entry, pretty-printed when it is JSON. */
 export function prettyBody(body: string | null | undefined): string {

@@ -3,14 +3,16 @@
 import type { ComponentChildren } from 'preact'
 import { useEffect, useMemo, useState } from 'preact/hooks'
 import { segmentSms } from '../../domain/sms-encoding.js'
+import { safeText } from '../../ui/safe-text.js'
 import { ApiFailure, call, needsAdminToken } from './api.js'
-import { fullTime, newerStatus, senderOf, type StatusFields } from './format.js'
+import { fullTime, newerStatus, type StatusFields } from './format.js'
 import { tokenizeHtml } from './html-tokens.js'
+import { LinksList } from './links-list.js'
 import { navigate } from './router.js'
 import { markSeen } from './seen.js'
 import { deleteMessage, onSandboxEvent } from './state.js'
 import type { CapturedMessage, EmailMessage, SmsMessage, WhatsappMessage } from './types.js'
-import { ChannelTag, confirmAction, CopyButton, JsonBlock, StatusBadge, StatusHistory, Tabs } from './widgets.js'
+import { ChannelTag, confirmAction, CopyButton, JsonBlock, Sender, Shown, StatusBadge, StatusHistory, Tabs } from './widgets.js'
 
 /** Fetches the message and follows its status steps from the event stream. */
 function useMessage(id: string): { message: CapturedMessage | null; error: string | null } {
@@ -85,7 +87,9 @@ export function MessageDetail({ id, narrow }: { id: string; narrow: boolean }) {
     <article class={`detail detail-${message.channel}`} aria-labelledby="detail-title">
       {narrow ? back : null}
       <header class="detail-head">
-        <h2 id="detail-title">{title}</h2>
+        <h2 id="detail-title">
+          <Shown text={title} />
+        </h2>
         <div class="detail-actions">
           <StatusBadge status={message.status} />
           <button type="button" class="small danger-outline" onClick={remove}>
@@ -102,12 +106,14 @@ export function MessageDetail({ id, narrow }: { id: string; narrow: boolean }) {
         </div>
         <div>
           <dt>To</dt>
-          <dd>{message.to}</dd>
+          <dd>
+            <Shown text={message.to} />
+          </dd>
         </div>
         {message.channel === 'email' ? (
           <div>
             <dt>From</dt>
-            <dd>{senderOf(message) || 'not set'}</dd>
+            <dd>{message.email.from ? <Sender from={message.email.from} /> : 'not set'}</dd>
           </div>
         ) : null}
         <div>
@@ -131,7 +137,9 @@ export function MessageDetail({ id, narrow }: { id: string; narrow: boolean }) {
         {message.reason ? (
           <div>
             <dt>Reason</dt>
-            <dd>{message.reason}</dd>
+            <dd>
+              <Shown text={message.reason} />
+            </dd>
           </div>
         ) : null}
       </dl>
@@ -217,26 +225,13 @@ function EmailView({ message }: { message: EmailMessage }) {
             )}
           </>
         ) : tab === 'text' ? (
-          <pre class="text-body" tabIndex={0}>
-            {message.text || '(no text)'}
+          <pre class="text-body" tabIndex={0} dir="auto">
+            {safeText(message.text) || '(no text)'}
           </pre>
         ) : tab === 'source' ? (
           <HtmlSource html={message.email.html} />
         ) : tab === 'links' ? (
-          links.length === 0 ? (
-            <p>No links in this email.</p>
-          ) : (
-            <ol class="links">
-              {links.map((link) => (
-                <li key={link}>
-                  <a href={link} target="_blank" rel="noopener noreferrer">
-                    {link}
-                  </a>
-                  <CopyButton text={link} label={`Copy ${link}`} />
-                </li>
-              ))}
-            </ol>
-          )
+          <LinksList links={links} />
         ) : (
           <JsonBlock value={message.request} label="Request body" />
         )}
@@ -252,8 +247,8 @@ function HtmlSource({ html }: { html: string }) {
   return (
     <pre class="code source" aria-label="HTML source" tabIndex={0}>
       <code>
-        {tokens.map((t, i) => (t.kind === 'text' ? t.text : <span key={i} class={`tok-${t.kind}`}>{t.text}</span>))}
-        {html.length > SOURCE_HIGHLIGHT_CAP ? html.slice(SOURCE_HIGHLIGHT_CAP) : null}
+        {tokens.map((t, i) => (t.kind === 'text' ? safeText(t.text) : <span key={i} class={`tok-${t.kind}`}>{safeText(t.text)}</span>))}
+        {html.length > SOURCE_HIGHLIGHT_CAP ? safeText(html.slice(SOURCE_HIGHLIGHT_CAP)) : null}
       </code>
     </pre>
   )
@@ -274,8 +269,8 @@ function SmsView({ message }: { message: SmsMessage }) {
   return (
     <section class="sms-view">
       <div class="phone" aria-label="Phone preview">
-        <div class="phone-head">{sms.from ?? 'Sender not set'}</div>
-        <div class="bubble sms-bubble" aria-label={`SMS text in ${segmented.parts.length} segment${segmented.parts.length === 1 ? '' : 's'}`}>
+        <div class="phone-head">{sms.from === null ? 'Sender not set' : <Shown text={sms.from} />}</div>
+        <div dir="auto" class="bubble sms-bubble" aria-label={`SMS text in ${segmented.parts.length} segment${segmented.parts.length === 1 ? '' : 's'}`}>
           {segmented.parts.map((part, i) => (
             <span key={i} class={`segment seg-${i % 2}`} data-segment={i + 1}>
               {segmented.parts.length > 1 ? (
@@ -283,7 +278,7 @@ function SmsView({ message }: { message: SmsMessage }) {
                   {i + 1}
                 </span>
               ) : null}
-              {withCodes(part, codes)}
+              {withCodes(safeText(part), codes)}
             </span>
           ))}
         </div>
@@ -291,7 +286,7 @@ function SmsView({ message }: { message: SmsMessage }) {
       <dl class="meta sms-meta">
         <div>
           <dt>Sender</dt>
-          <dd>{sms.from ?? 'not set'}</dd>
+          <dd>{sms.from === null ? 'not set' : <Shown text={sms.from} />}</dd>
         </div>
         <div>
           <dt>Encoding</dt>
@@ -343,21 +338,25 @@ function WhatsappView({ message }: { message: WhatsappMessage }) {
     <section class="whatsapp-view">
       <div class="chat" aria-label="WhatsApp preview">
         <div class="bubble wa-bubble">
-          <div class="wa-template">{whatsapp.template}</div>
-          <div class="wa-text">{withCodes(whatsapp.preview, values)}</div>
-          <div class="wa-meta">{whatsapp.language}</div>
+          <div class="wa-template" dir="auto">{safeText(whatsapp.template)}</div>
+          <div class="wa-text" dir="auto">{withCodes(safeText(whatsapp.preview), values.map(safeText))}</div>
+          <div class="wa-meta" dir="auto">{safeText(whatsapp.language)}</div>
         </div>
       </div>
       <dl class="meta">
         <div>
           <dt>Template</dt>
           <dd>
-            <code>{whatsapp.template}</code>
+            <code>
+              <Shown text={whatsapp.template} />
+            </code>
           </dd>
         </div>
         <div>
           <dt>Language</dt>
-          <dd>{whatsapp.language}</dd>
+          <dd>
+            <Shown text={whatsapp.language} />
+          </dd>
         </div>
       </dl>
       <table class="params">
@@ -378,9 +377,11 @@ function WhatsappView({ message }: { message: WhatsappMessage }) {
             rows.map((row) => (
               <tr key={row.name} class={row.placed ? '' : 'unplaced'}>
                 <th scope="row">
-                  <code>{row.name}</code>
+                  <code>
+                    <Shown text={row.name} />
+                  </code>
                 </th>
-                <td>{row.value === '' ? <em>(empty)</em> : row.value}</td>
+                <td>{row.value === '' ? <em>(empty)</em> : <Shown text={row.value} />}</td>
                 <td>{row.placed ? 'placed' : <strong class="flag">⚠ not placed in the preview</strong>}</td>
               </tr>
             ))

@@ -1,15 +1,16 @@
 /** @jsxImportSource preact */
 /** The inbox: filters, per-channel counts, the live virtualised list, and the open message. */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks'
+import { safeText } from '../../ui/safe-text.js'
 import { call } from './api.js'
-import { senderOf, shortTime, summaryLine } from './format.js'
+import { shortTime, summaryLine } from './format.js'
 import { MessageDetail } from './message-detail.js'
 import { navigate, useNarrow } from './router.js'
 import { isSeen, onSeen } from './seen.js'
 import { counts, filters, messages, setFilters, useFeed, useStore } from './state.js'
 import { CHANNEL_LABELS, CHANNELS, STATUSES, type KeyUsage, type MessageSummary } from './types.js'
 import { VirtualList } from './virtual-list.js'
-import { ChannelTag, StatusBadge } from './widgets.js'
+import { ChannelTag, Sender, Shown, StatusBadge } from './widgets.js'
 
 function isTyping(target: EventTarget | null): boolean {
   const element = target as HTMLElement | null
@@ -88,6 +89,7 @@ function Filters({ accounts }: { accounts: string[] }) {
 function Row({ message }: { message: MessageSummary | undefined }) {
   if (!message) return <span class="cell placeholder">loading…</span>
   const unseen = !isSeen(message.message_id)
+  const from = message.channel === 'email' ? message.email.from : message.channel === 'sms' ? message.sms.from : null
   return (
     <>
       <span class="cell time">
@@ -102,12 +104,17 @@ function Row({ message }: { message: MessageSummary | undefined }) {
       <span class="cell channel-cell">
         <ChannelTag channel={message.channel} />
       </span>
-      <span class="cell to" title={message.to}>
-        {message.to}
+      <span class="cell to" title={safeText(message.to)}>
+        <Shown text={message.to} />
       </span>
-      <span class="cell subject" title={summaryLine(message)}>
-        {summaryLine(message) || <em>(empty)</em>}
-        {senderOf(message) ? <span class="from"> — {senderOf(message)}</span> : null}
+      <span class="cell subject" title={safeText(summaryLine(message))}>
+        {summaryLine(message) ? <Shown text={summaryLine(message)} /> : <em>(empty)</em>}
+        {from ? (
+          <span class="from">
+            {' — '}
+            <Sender from={from} />
+          </span>
+        ) : null}
       </span>
       <span class="cell status">
         <StatusBadge status={message.status} />
