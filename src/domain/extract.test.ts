@@ -145,6 +145,8 @@ describe('links', () => {
     const links = linksInHtml(html)
     expect(links).toEqual(['https://acme.test/path?q=a%20b', 'https://acme.test/x%1B]8;;https://evil.test%07y', 'https://acme.test/%C2%9B31m%E2%80%AEz'])
     for (const link of links) expect(link).not.toMatch(/[\u0000-\u0020\u007f-\u009f\u202a-\u202e\u2066-\u2069]/)
+    expect(htmlToText(html)).toContain('x [https://acme.test/path?q=a%20b]')
+    expect(renderEmail(`${html}${'<p>filler</p>'.repeat(FULL_RENDER_LIMIT / 10)}`).text).toContain('x [https://acme.test/path?q=a%20b]')
     expect(serializeHttpUrl('https:\n//acme.test/a')).toBe('https://acme.test/a')
     expect(serializeHttpUrl('  https://acme.test/a\t ')).toBe('https://acme.test/a')
     expect(serializeHttpUrl('javascript:alert(1)')).toBeUndefined()
