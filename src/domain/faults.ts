@@ -26,7 +26,7 @@ export const faultSpecSchema = z
       // The document's form of the same rule (any case, as the transform above accepts).
       .meta({ pattern: '^(?:[Gg][Ee][Tt]|[Pp][Oo][Ss][Tt]|[Pp][Uu][Tt]|[Dd][Ee][Ll][Ee][Tt][Ee]|[Pp][Aa][Tt][Cc][Hh])$' })
       .optional(),
-    times: z.number().int().min(1, { error: '`times` must be a whole number of at least 1.' }).optional(),
+    times: z.number().int().min(1, { error: '`times` must be a whole number from 1 to 1000000000.' }).max(1_000_000_000, { error: '`times` must be a whole number from 1 to 1000000000.' }).optional(),
     probability: z.number().min(0).max(1, { error: '`probability` must be between 0 and 1.' }).optional(),
     delay_ms: z.number().int().min(0).max(60_000, { error: '`delay_ms` must be 0 to 60000.' }).optional(),
   })

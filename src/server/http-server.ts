@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net'
 import { sameSecret } from '../domain/admin-token.js'
 import { attachBufferedBody, bodyOf, forEachAnswerHeader, RawHeaders, type Answer, type WireRequest } from '../../handlers/body.js'
+import { isControlPath, resolveBaseUrl } from '../../handlers/base-url.js'
 import { createDispatcher, type Dispatch } from '../../handlers/index.js'
 import type { Sandbox } from '../index.js'
 import { boundedMemo } from './bounded-memo.js'
@@ -245,12 +246,12 @@ function announcesBody(req: IncomingMessage): boolean {
  * the API path, no admin token when one is set under `/__sandbox`): then its body is not read —
  * a keyless client cannot make the server buffer anything.
  */
-function refusedFromHeaders(sandbox: Sandbox, apiPrefix: string, pathname: string, req: IncomingMessage): boolean {
-  if (pathname === apiPrefix || pathname.startsWith(`${apiPrefix}/`)) {
+function refusedFromHeaders(sandbox: Sandbox, apiPrefix: string, control: boolean, pathname: string, req: IncomingMessage): boolean {
+  if (!control && (pathname === apiPrefix || pathname.startsWith(`${apiPrefix}/`))) {
     const token = BEARER.exec(req.headers.authorization ?? '')?.[1]
     return token === undefined || sandbox.authenticate(token) === undefined
   }
-  if (sandbox.adminToken !== undefined && (pathname === '/__sandbox' || pathname.startsWith('/__sandbox/'))) {
+  if (sandbox.adminToken !== undefined && control) {
     const header = req.headers['x-sendbox-admin-token']
     const given = typeof header === 'string' ? header : /^bearer[ \t]+(\S+)/i.exec(req.headers.authorization ?? '')?.[1]
     return given === undefined || !sameSecret(given, sandbox.adminToken)
@@ -391,6 +392,7 @@ export function createRequestListener(sandbox: Sandbox, options: ListenerOptions
   const { onRequest, policy = createOriginPolicy(), dispatch = createDispatcher(sandbox) } = typeof options === 'function' ? { onRequest: options } : options
   const origin = new URL(sandbox.baseUrl).origin
   const apiPrefix = new URL(sandbox.baseUrl).pathname.replace(/\/+$/, '') || '/'
+  const base = resolveBaseUrl(sandbox.baseUrl)
   // Request targets parsed once per distinct path (clients repeat theirs): a URL parse was ~1 %
   // of a request's CPU. Bounded (cleared when full; long paths not kept). The URL is shared by
   // every request to that path: nothing that is handed it may change it (handlers copy first).
@@ -442,7 +444,9 @@ export function createRequestListener(sandbox: Sandbox, options: ListenerOptions
       // `//x/__sandbox/y` is a path under this origin (not a host), as `origin + path` makes it.
       const target = targetOf(path)
       const pathname = target?.pathname ?? path
-      const control = pathname === '/__sandbox' || pathname.startsWith('/__sandbox/')
+      // Both forms of the controls (`/__sandbox/reset`, `/v1/__sandbox/reset`): the base-URL form
+      // once skipped the origin check (a foreign page could reset) and lost its body (issue 27).
+      const control = isControlPath(base, pathname)
       if (control && STATE_CHANGING.has(method)) {
         const requestOrigin = req.headers.origin
         if (requestOrigin !== undefined && !policy.allowsOrigin(requestOrigin, host)) {
@@ -457,7 +461,7 @@ export function createRequestListener(sandbox: Sandbox, options: ListenerOptions
       }
       const hasBody = method !== 'GET' && method !== 'HEAD'
       // A request the guard will refuse from its headers (401) is answered without reading its body.
-      const skipBody = hasBody && announcesBody(req) && refusedFromHeaders(sandbox, apiPrefix, pathname, req)
+      const skipBody = hasBody && announcesBody(req) && refusedFromHeaders(sandbox, apiPrefix, control, pathname, req)
       let body: Uint8Array = NO_BODY
       let overflow = false
       if (hasBody && !skipBody) {
