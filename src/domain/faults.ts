@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { FAULT_CODE_PATTERN } from '../schemas/error.js'
 import { ApiError, isForceableStatus } from './errors.js'
 
 /** Faults armed at once, at most: each request looks at the faults of its path and those of every path. */
@@ -13,7 +14,7 @@ export const faultSpecSchema = z
     status: z.number().int().refine(isForceableStatus, {
       error: '`status` must be 400, 401, 404, 429 or a 5xx status.',
     }).meta({ enum: [400, 401, 404, 429, ...Array.from({ length: 100 }, (_, i) => 500 + i)] }),
-    code: z.string().max(MAX_FAULT_TEXT, { error: `\`code\` may be at most ${MAX_FAULT_TEXT} characters long.`, abort: true }).regex(/^[a-z][a-z0-9_]{0,63}$/, { error: '`code` must be a snake_case error code, like service_unavailable.' }).optional(),
+    code: z.string().max(MAX_FAULT_TEXT, { error: `\`code\` may be at most ${MAX_FAULT_TEXT} characters long.`, abort: true }).regex(FAULT_CODE_PATTERN, { error: '`code` must be a snake_case error code, like service_unavailable.' }).optional(),
     path: z
       .string()
       .max(MAX_FAULT_TEXT, { error: `\`path\` may be at most ${MAX_FAULT_TEXT} characters long.`, abort: true })

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import { sameSecret } from '../domain/admin-token.js'
-import { attachBufferedBody, bodyOf, forEachAnswerHeader, RawHeaders, type Answer, type WireRequest } from '../../handlers/body.js'
+import { attachBufferedBody, bodyOf, MAX_BODY_BYTES, forEachAnswerHeader, RawHeaders, type Answer, type WireRequest } from '../../handlers/body.js'
 import { isControlPath, resolveBaseUrl } from '../../handlers/base-url.js'
 import { createDispatcher, type Dispatch } from '../../handlers/index.js'
 import type { Sandbox } from '../index.js'
@@ -12,7 +12,7 @@ import { ALLOWED_METHODS, ALLOWED_REQUEST_HEADERS, createOriginPolicy, EXPOSED_H
 const NO_BODY = new Uint8Array(0)
 
 /** Bytes the server reads of a body before it stops: one more than the API accepts. */
-const BODY_READ_CAP = 1024 * 1024 + 1
+const BODY_READ_CAP = MAX_BODY_BYTES + 1
 
 /** First allocation of a body buffer when the length is not announced; doubled as bytes arrive. */
 const BODY_FIRST_ALLOCATION = 16 * 1024
