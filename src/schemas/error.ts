@@ -22,6 +22,7 @@ export const ERROR_CODES = [
   'forbidden_host',
   'forbidden_origin',
   'wait_timeout',
+  'too_many_clients',
 ] as const
 
 export type ErrorCodeName = (typeof ERROR_CODES)[number]

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
+import { setImmediate as nextTurn } from 'node:timers'
 import { sameSecret } from '../domain/admin-token.js'
 import { attachBufferedBody, bodyOf, MAX_BODY_BYTES, forEachAnswerHeader, RawHeaders, type Answer, type WireRequest } from '../../handlers/body.js'
 import { isControlPath, resolveBaseUrl } from '../../handlers/base-url.js'
@@ -513,6 +514,18 @@ export function createRequestListener(sandbox: Sandbox, options: ListenerOptions
       })
       const payload = bodyOf(answer)
       if (typeof payload === 'string') {
+        if (payload.length >= SHARED_PAYLOAD_CHARS) {
+          // One buffer for the same big text written to many sockets (a burst of waiters answered
+          // with one message): each socket holds a reference until flushed, not a copy.
+          const bytes = sharedBytes(payload)
+          headers.push('content-length', String(bytes.byteLength))
+          writeInTurn(bytes.byteLength, () => {
+            if (res.destroyed) return
+            res.writeHead(status, headers)
+            res.end(bytes)
+          })
+          return
+        }
         headers.push('content-length', String(Buffer.byteLength(payload)))
         res.writeHead(status, headers)
         res.end(payload)
@@ -538,6 +551,56 @@ export function createRequestListener(sandbox: Sandbox, options: ListenerOptions
       if (!aborted) onRequest?.({ method, path, status, ms: performance.now() - started })
     }
   }
+}
+
+/** Answers this long (in UTF-16 units) are written from one encoded buffer per text, see {@link sharedBytes}. */
+const SHARED_PAYLOAD_CHARS = 64 * 1024
+let lastShared: { text: string; bytes: Buffer } | undefined
+
+/**
+ * The UTF-8 bytes of a big answer text, encoded once for consecutive answers with the same text
+ * (`res.end(text)` encodes a copy per socket: 1,000 waiters × a 3 MB message was 3 GB). One entry:
+ * the same text comes in a burst; the comparison is by identity first, so it costs nothing then.
+ */
+function sharedBytes(text: string): Buffer {
+  if (lastShared === undefined || lastShared.text !== text) lastShared = { text, bytes: Buffer.from(text) }
+  return lastShared.bytes
+}
+
+/** Bytes of big answers written per event-loop turn; the rest waits for the next turn. */
+const WRITE_BYTES_PER_TURN = 2 * 1024 * 1024
+const waitingWrites: Array<{ bytes: number; write: () => void }> = []
+let writtenThisTurn = 0
+let turnScheduled = false
+
+/**
+ * Writes a big answer now if this event-loop turn has room, else in a later turn. Each write
+ * copies up to a socket buffer's worth into the kernel at once: a thousand 3 MB answers in one
+ * turn held the loop for seconds (health, every other request waited). Spread over turns, other
+ * requests are answered between them. `setImmediate` from node:timers: a test's fake timers
+ * (which replace the global one) never stall the server's writes.
+ */
+function writeInTurn(bytes: number, write: () => void): void {
+  if (waitingWrites.length === 0 && writtenThisTurn < WRITE_BYTES_PER_TURN) {
+    writtenThisTurn += bytes
+    write()
+  } else waitingWrites.push({ bytes, write })
+  scheduleTurn()
+}
+
+function scheduleTurn(): void {
+  if (turnScheduled) return
+  turnScheduled = true
+  nextTurn(() => {
+    turnScheduled = false
+    writtenThisTurn = 0
+    while (waitingWrites.length > 0 && writtenThisTurn < WRITE_BYTES_PER_TURN) {
+      const next = waitingWrites.shift()!
+      writtenThisTurn += next.bytes
+      next.write()
+    }
+    if (waitingWrites.length > 0 || writtenThisTurn > 0) scheduleTurn()
+  })
 }
 
 /** The raw answer for a socket that never became a request (parser errors, CONNECT). */
