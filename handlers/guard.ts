@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { sameSecret } from '../src/domain/admin-token.js'
+import { GUESS_WINDOW_MS, guessingClient, MAX_WRONG_SECRETS } from '../src/domain/guess-limiter.js'
 import { isoAt } from '../src/domain/clock.js'
 import { ApiError, forcedError } from '../src/domain/errors.js'
 import type { ApiKeyConfig } from '../src/domain/plans.js'
@@ -34,11 +35,22 @@ function authenticate(sandbox: SandboxState, request: WireRequest): { key: ApiKe
   if (!match) {
     throw new ApiError(401, 'unauthorized', 'Malformed Authorization header. Use the Bearer scheme: `Authorization: Bearer <API_KEY>`.')
   }
+  const client = guessingClient(request.headers.get('origin'), request.clientAddress)
+  refuseWhileGuessing(sandbox, client)
   const key = sandbox.authenticate(match[1])
   if (!key) {
+    sandbox.guesses.miss(client, sandbox.now())
     throw new ApiError(401, 'unauthorized', `Invalid API key "${maskKey(match[1])}". Use a key listed by \`sendbox keys\` (defaults: test_starter, test_pro, test_enterprise).`)
   }
   return { key, token: match[1] }
+}
+
+/** 429 for a client that presented too many wrong keys or tokens lately, whatever it presents now. */
+function refuseWhileGuessing(sandbox: SandboxState, client: string | undefined): void {
+  const wait = sandbox.guesses.lockedFor(client, sandbox.now())
+  if (wait > 0) {
+    throw new ApiError(429, 'rate_limit_exceeded', `Too many wrong API keys or admin tokens from this ${client!.startsWith('origin') ? 'web page' : 'address'} (${MAX_WRONG_SECRETS} in ${GUESS_WINDOW_MS / 1000} s): every key and token is refused for ${wait} s more. Retry after ${wait} s (see the Retry-After header).`, undefined, { 'Retry-After': String(wait) })
+  }
 }
 
 /**
@@ -249,9 +261,12 @@ export async function runApiRequest(sandbox: SandboxState, request: WireRequest,
 function checkAdmin(sandbox: SandboxState, request: WireRequest): void {
   const token = sandbox.adminToken
   if (token === undefined) return
+  const client = guessingClient(request.headers.get('origin'), request.clientAddress)
+  refuseWhileGuessing(sandbox, client)
   const bearer = /^bearer[ \t]+(\S+)/i.exec(request.headers.get('authorization') ?? '')?.[1]
   const given = request.headers.get('x-sendbox-admin-token') ?? bearer
   if (given !== undefined && given !== null && sameSecret(given, token)) return
+  if (given !== undefined && given !== null) sandbox.guesses.miss(client, sandbox.now())
   throw new ApiError(401, 'unauthorized', 'The sandbox controls need the admin token: send `Authorization: Bearer <admin token>` or `X-Sendbox-Admin-Token: <admin token>` (see --admin-token).')
 }
 

@@ -19,6 +19,7 @@ import {
   type Plan,
 } from './plans.js'
 import { seededRandom } from './random.js'
+import { GuessLimiter } from './guess-limiter.js'
 import { RateLimiter } from './rate-limiter.js'
 import { SubscriberStore, type SubscriberPatch } from './subscribers.js'
 import { WebhookSender, type WebhookOptions } from './webhooks.js'
@@ -110,6 +111,8 @@ export class SandboxState {
   readonly keys: readonly ApiKeyConfig[]
   readonly limits: Record<Plan, number>
   readonly limiter: RateLimiter
+  /** Wrong keys and admin tokens per client (issue 27, N11). */
+  readonly guesses = new GuessLimiter()
   readonly subscribers: SubscriberStore
   readonly outbox: Outbox
   readonly journal: Journal

@@ -307,6 +307,7 @@ class ListenerRequest implements WireRequest {
     readonly method: string,
     readonly url: string,
     readonly headers: RawHeaders,
+    readonly clientAddress?: string,
   ) {}
 
   get signal(): AbortSignal {
@@ -492,7 +493,7 @@ export function createRequestListener(sandbox: Sandbox, options: ListenerOptions
       // with the body beside the request (see attachBufferedBody). Parsed as a Request would.
       if (target === undefined) throw new TypeError(`Invalid URL: ${path.slice(0, 200)}`)
       const { url } = target
-      const request = new ListenerRequest(method, target.href, new RawHeaders(req.rawHeaders))
+      const request = new ListenerRequest(method, target.href, new RawHeaders(req.rawHeaders), req.socket.remoteAddress)
       // Its signal aborts when the client is gone (the socket closes) or has said it will send
       // nothing more (FIN while the answer is pending): a long-poll drops its waiter. The answer
       // is still written, for a client that half-closed after its request and reads on.
