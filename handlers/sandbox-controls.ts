@@ -7,7 +7,7 @@ import { CHANNELS, MESSAGE_STATUSES, type OutboxFilter } from '../src/domain/out
 import { maskKey } from '../src/domain/plans.js'
 import { RESET_SCOPES, type ResetScope } from '../src/domain/sandbox.js'
 import { buildOpenApiDocument, type OpenApiDocument } from '../src/openapi.js'
-import { capturedMessageSchema, capturedMessageSummarySchema } from '../src/schemas/captured-message.js'
+import { capturedMessageSchema, capturedMessageSummarySchema, DIRECTIONS } from '../src/schemas/captured-message.js'
 import {
   clockChangeSchema,
   clockStateSchema,
@@ -40,6 +40,7 @@ export const outboxFilterQuery = {
   from: textParam('from', 'Case-insensitive substring of the sender (`Name <address>`, or an SMS sender id).'),
   subject: textParam('subject', 'Case-insensitive substring of the email subject.'),
   template: textParam('template', 'The WhatsApp template name, exactly.'),
+  direction: enumParam('direction', DIRECTIONS, '`outbound` (sent through the API) or `inbound` (a simulated reply).'),
 }
 
 /** The filter the validated query asks for (parameters that were not given are left out). */

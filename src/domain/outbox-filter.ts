@@ -1,4 +1,4 @@
-import { CHANNELS, MESSAGE_STATUSES, type CapturedMessage, type Channel, type MessageStatus } from '../schemas/captured-message.js'
+import { CHANNELS, DIRECTIONS, MESSAGE_STATUSES, type CapturedMessage, type Channel, type Direction, type MessageStatus } from '../schemas/captured-message.js'
 import { CHANNEL_DESCRIPTORS, searchTextOf, senderOf } from './channels/index.js'
 
 /** What the outbox can be narrowed to. Every field is optional; all given ones must match. */
@@ -21,10 +21,12 @@ export interface OutboxFilter {
   subject?: string
   /** The WhatsApp template name, exactly. */
   template?: string
+  /** `outbound` (sent through the API) or `inbound` (a simulated reply). */
+  direction?: Direction
 }
 
 /** The keys an {@link OutboxFilter} takes, in the order an error message lists them. */
-export const FILTER_KEYS = ['channel', 'to', 'status', 'since', 'account', 'q', 'from', 'subject', 'template'] as const satisfies ReadonlyArray<keyof OutboxFilter>
+export const FILTER_KEYS = ['channel', 'to', 'status', 'since', 'account', 'q', 'from', 'subject', 'template', 'direction'] as const satisfies ReadonlyArray<keyof OutboxFilter>
 
 /** A filter compiled once: lower-cased needles, the `+` of a phone restored. */
 export type MessagePredicate = (message: CapturedMessage) => boolean
@@ -42,6 +44,7 @@ export function checkFilter(filter: object, where: string): asserts filter is Ou
   }
   const f = filter as OutboxFilter
   if (f.channel !== undefined && !CHANNELS.includes(f.channel)) throw new TypeError(`${where}: channel must be one of ${CHANNELS.join(', ')} (got ${JSON.stringify(f.channel)}).`)
+  if (f.direction !== undefined && !DIRECTIONS.includes(f.direction)) throw new TypeError(`${where}: direction must be one of ${DIRECTIONS.join(', ')} (got ${JSON.stringify(f.direction)}).`)
   if (f.status !== undefined && !MESSAGE_STATUSES.includes(f.status)) throw new TypeError(`${where}: status must be one of ${MESSAGE_STATUSES.join(', ')} (got ${JSON.stringify(f.status)}).`)
 }
 
@@ -57,9 +60,10 @@ export function compileFilter(filter: OutboxFilter): MessagePredicate {
   const q = filter.q?.toLowerCase()
   const from = filter.from?.toLowerCase()
   const subject = filter.subject?.toLowerCase()
-  const { channel, status, since, account, template } = filter
+  const { channel, status, since, account, template, direction } = filter
   return (m) => {
     if (channel !== undefined && m.channel !== channel) return false
+    if (direction !== undefined && m.direction !== direction) return false
     if (status !== undefined && m.status !== status) return false
     if (account !== undefined && m.account !== account) return false
     if (to !== undefined && m.to.toLowerCase() !== to) return false
@@ -75,6 +79,7 @@ export function compileFilter(filter: OutboxFilter): MessagePredicate {
 /** Describes a filter for messages: `sms to +14155550123 with "code"`. */
 export function describeFilter(filter: OutboxFilter): string {
   const parts: string[] = [filter.channel ? CHANNEL_DESCRIPTORS[filter.channel].label : 'message']
+  if (filter.direction !== undefined) parts.unshift(filter.direction)
   if (filter.to !== undefined) parts.push(`to ${recipientKey(filter.to)}`)
   if (filter.from !== undefined) parts.push(`from "${filter.from}"`)
   if (filter.subject !== undefined) parts.push(`with subject containing "${filter.subject}"`)

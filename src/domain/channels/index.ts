@@ -64,4 +64,4 @@ export function weightOf(message: CapturedMessage): number {
 }
 
 export { emailChannel, smsChannel, whatsappChannel }
-export type { CaptureInput, CaptureInputOf, CaptureOutcome, ChannelDescriptor, Sender } from './types.js'
+export type { CaptureContext, InboundReply, CaptureInput, CaptureInputOf, CaptureOutcome, ChannelDescriptor, Sender } from './types.js'
