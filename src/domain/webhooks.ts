@@ -123,7 +123,13 @@ export class WebhookSender {
     private readonly now: () => number,
   ) {
     this.secret = options.secret ?? generateWebhookSecret()
-    this.signer = this.secret.startsWith('whsec_') ? new Webhook(this.secret) : new Webhook(this.secret, { format: 'raw' })
+    try {
+      this.signer = this.secret.startsWith('whsec_') ? new Webhook(this.secret) : new Webhook(this.secret, { format: 'raw' })
+    } catch {
+      throw new TypeError('webhook secret: expected "whsec_" followed by base64 (at least one byte), like whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw')
+    }
+    const p = options.duplicates ?? 0
+    if (typeof p !== 'number' || !(p >= 0 && p <= 1)) throw new RangeError(`webhook duplicates: a probability from 0 to 1 (got ${String(p)})`)
     this.random = seededRandom(options.seed ?? 1)
   }
 
