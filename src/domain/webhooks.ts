@@ -5,6 +5,7 @@ import { isoAt } from './clock.js'
 import { failureCode, type FailureCode } from './magic-recipients.js'
 import { newId, seededRandom } from './random.js'
 import { WebhookAttemptStore, type WebhookAttempt } from './webhook-attempts.js'
+import { postWebhook, WebhookPostError } from './webhook-transport.js'
 
 /** Where and how lifecycle events are posted. */
 export interface WebhookOptions {
@@ -66,34 +67,6 @@ export async function signWebhook(body: string, secret: string): Promise<string>
   let hex = ''
   for (const byte of mac) hex += byte.toString(16).padStart(2, '0')
   return `sha256=${hex}`
-}
-
-/** Reads at most `limit` bytes of an answer, then lets the rest go unread (never awaiting the cancel: see below). */
-async function excerpt(response: Response, limit: number): Promise<string> {
-  const reader = response.body?.getReader()
-  if (!reader) return ''
-  const chunks: Uint8Array[] = []
-  let size = 0
-  try {
-    while (size < limit) {
-      const { done, value } = await reader.read()
-      if (done) break
-      chunks.push(value)
-      size += value.byteLength
-    }
-  } finally {
-    // Cancelling an msw-mocked response's stream may never settle: release it without waiting.
-    reader.cancel().catch(() => {})
-  }
-  const all = new Uint8Array(Math.min(size, limit))
-  let at = 0
-  for (const chunk of chunks) {
-    const part = chunk.subarray(0, all.length - at)
-    all.set(part, at)
-    at += part.length
-    if (at >= all.length) break
-  }
-  return new TextDecoder().decode(all)
 }
 
 /**
@@ -213,14 +186,12 @@ export class WebhookSender {
     record.state = 'sending'
     record.request.headers = await this.headersFor(record)
     const started = performance.now()
-    const signal = AbortSignal.timeout(this.options.timeoutMs ?? 5_000)
     try {
-      const response = await fetch(this.options.url, { method: 'POST', headers: record.request.headers, body: record.request.body, signal, redirect: 'manual' })
-      const text = await excerpt(response, WEBHOOK_RESPONSE_EXCERPT_BYTES)
-      record.response = { status: response.status, body_excerpt: text, latency_ms: round(performance.now() - started) }
-      record.error = response.status >= 200 && response.status < 300 ? null : `http_${response.status}`
-    } catch {
-      record.error = signal.aborted ? 'timeout' : 'network_error'
+      const answer = await postWebhook(this.options.url, record.request.headers, record.request.body, this.options.timeoutMs ?? 5_000, WEBHOOK_RESPONSE_EXCERPT_BYTES)
+      record.response = { status: answer.status, body_excerpt: answer.excerpt, latency_ms: round(performance.now() - started) }
+      record.error = answer.status >= 200 && answer.status < 300 ? null : `http_${answer.status}`
+    } catch (error) {
+      record.error = error instanceof WebhookPostError ? error.kind : 'network_error'
     }
     record.state = record.error === null ? 'done' : 'failed'
     this.journal.record({

@@ -1,0 +1,102 @@
+/**
+ * One webhook POST with a hard deadline and a bounded read. On Node it goes through node:http
+ * with a socket of its own (`agent: false`, `Connection: close`) that is destroyed at the
+ * deadline or once the excerpt is read, so the sockets open to a receiver never outnumber the
+ * attempts in flight (fetch's timed-out sockets closed later: 20 open at 16 in flight against
+ * a receiver that never answers). Elsewhere (a browser under msw's setupWorker) it uses fetch.
+ */
+
+/** What came back: the status and the first bytes of the answer. */
+export interface WebhookAnswer {
+  status: number
+  excerpt: string
+}
+
+/** Why a post got no answer. */
+export class WebhookPostError extends Error {
+  constructor(readonly kind: 'timeout' | 'network_error') {
+    super(kind)
+  }
+}
+
+type NodeHttp = typeof import('node:http')
+let nodeHttp: Promise<[NodeHttp, NodeHttp] | undefined> | undefined
+
+function loadNodeHttp(): Promise<[NodeHttp, NodeHttp] | undefined> {
+  const isNode = typeof process !== 'undefined' && typeof process.versions?.node === 'string'
+  nodeHttp ??= isNode
+    ? // The modules' default exports, which msw's setupServer patches (the ESM namespace keeps the originals).
+      Promise.all([import('node:http').then((m) => m.default), import('node:https').then((m) => m.default as unknown as NodeHttp)]).catch(() => undefined)
+    : Promise.resolve(undefined)
+  return nodeHttp
+}
+
+/** Posts `body` to `url`; resolves with the status and at most `limit` bytes of the answer, within `timeoutMs`. */
+export async function postWebhook(url: string, headers: Record<string, string>, body: string, timeoutMs: number, limit: number): Promise<WebhookAnswer> {
+  const modules = await loadNodeHttp()
+  return modules ? postWithNode(modules, url, headers, body, timeoutMs, limit) : postWithFetch(url, headers, body, timeoutMs, limit)
+}
+
+function postWithNode([http, https]: [NodeHttp, NodeHttp], url: string, headers: Record<string, string>, body: string, timeoutMs: number, limit: number): Promise<WebhookAnswer> {
+  return new Promise((resolve, reject) => {
+    let settled = false
+    const chunks: Buffer[] = []
+    let size = 0
+    const finish = (error: WebhookPostError | undefined, status = 0) => {
+      if (settled) return
+      settled = true
+      clearTimeout(deadline)
+      // Whatever is left unread is never read: the socket goes with the request.
+      request.destroy()
+      if (error) reject(error)
+      else resolve({ status, excerpt: Buffer.concat(chunks).subarray(0, limit).toString('utf8') })
+    }
+    const module = url.startsWith('https:') ? https : http
+    const request = module.request(url, { method: 'POST', agent: false, headers: { ...headers, connection: 'close', 'content-length': String(Buffer.byteLength(body)) } }, (response) => {
+      const status = response.statusCode ?? 0
+      response.on('data', (chunk: Buffer) => {
+        if (size < limit) chunks.push(chunk)
+        size += chunk.length
+        if (size >= limit) finish(undefined, status)
+      })
+      response.on('end', () => finish(undefined, status))
+      response.on('error', () => finish(undefined, status))
+    })
+    const deadline = setTimeout(() => finish(new WebhookPostError('timeout')), timeoutMs)
+    request.on('error', () => finish(new WebhookPostError('network_error')))
+    request.end(body)
+  })
+}
+
+async function postWithFetch(url: string, headers: Record<string, string>, body: string, timeoutMs: number, limit: number): Promise<WebhookAnswer> {
+  const signal = AbortSignal.timeout(timeoutMs)
+  let response: Response
+  try {
+    response = await fetch(url, { method: 'POST', headers, body, signal, redirect: 'manual' })
+  } catch {
+    throw new WebhookPostError(signal.aborted ? 'timeout' : 'network_error')
+  }
+  const reader = response.body?.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  try {
+    while (reader && size < limit) {
+      const { done, value } = await reader.read()
+      if (done) break
+      chunks.push(value)
+      size += value.byteLength
+    }
+  } catch {
+    // A body cut short still gives its status.
+  } finally {
+    // Cancelling an msw-mocked response's stream may never settle: release it without waiting.
+    reader?.cancel().catch(() => {})
+  }
+  const all = new Uint8Array(size)
+  let at = 0
+  for (const chunk of chunks) {
+    all.set(chunk, at)
+    at += chunk.byteLength
+  }
+  return { status: response.status, excerpt: new TextDecoder().decode(all.subarray(0, limit)) }
+}
