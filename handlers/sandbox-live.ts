@@ -127,9 +127,13 @@ export const sandboxLiveRoutes: Route[] = [
     operationId: 'streamEvents',
     summary: 'Live events (Server-Sent Events)',
     description: `\`text/event-stream\`: \`event: <type>\` and \`data: <JSON>\` for ${SANDBOX_EVENT_TYPES.map((t) => `\`${t}\``).join(', ')}; a \`: ping\` comment every ${HEARTBEAT_MS / 1000} s. A client more than ${EVENT_BUFFER_BYTES / 1024 / 1024} MiB behind is dropped (the stream ends with a comment saying so).`,
+    query: { direction: outboxFilterQuery.direction },
     response: { eventStream: sandboxEventSchema },
-    resolve: ({ sandbox, request }) =>
-      new Response(eventStream((listener) => sandbox.events.subscribe(listener), request.signal), {
+    resolve: ({ sandbox, request, query }) =>
+      // `direction` keeps only the message events of that direction (every other event passes).
+      new Response(eventStream((listener) => sandbox.events.subscribe((event) => {
+        if (query.direction === undefined || !('message' in event) || event.message.direction === query.direction) listener(event)
+      }), request.signal), {
         status: 200,
         headers: { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' },
       }),
