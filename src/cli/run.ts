@@ -47,7 +47,7 @@ export async function sandboxFromSettings(settings: CliSettings): Promise<Sandbo
     maxRequests: settings.maxRequests,
     maxOutboxBytes: settings.maxOutboxMb * 1024 * 1024,
     webhook: settings.webhookUrl ? { url: settings.webhookUrl, secret: settings.webhookSecret, duplicates: settings.webhookDuplicates } : undefined,
-    templates: settings.templates,
+    templates: settings.templates === undefined ? undefined : (await import('./templates-file.js')).loadTemplatesFile(settings.templates),
     adminToken: settings.adminToken,
   }
   return createSandbox(options)

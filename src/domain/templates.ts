@@ -5,7 +5,6 @@
  * checked against them after the field rules, and a captured message reads as the recipient
  * reads it (see docs/decisions/whatsapp-templates.md).
  */
-import { readFileSync } from 'node:fs'
 import { ApiError } from './errors.js'
 
 /** A button of a template: a quick reply (`text`) or a link (`text` and `url`, which may hold placeholders). */
@@ -144,23 +143,6 @@ export class TemplateBook {
     return new TemplateBook(list.map((entry, i) => compileEntry(entry, i, source)), source)
   }
 
-  /** Reads and checks a templates file (JSON). */
-  static load(path: string): TemplateBook {
-    let text: string
-    try {
-      text = readFileSync(path, 'utf8')
-    } catch (error) {
-      throw new TemplatesFileError(`${path}: cannot read the templates file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`)
-    }
-    let data: unknown
-    try {
-      data = JSON.parse(text)
-    } catch (error) {
-      throw new TemplatesFileError(`${path}: not valid JSON (${(error as Error).message})`)
-    }
-    return TemplateBook.from(data, path)
-  }
-
   /** Every template, each with its placeholders, in file order. */
   list(): Array<WhatsappTemplate & { placeholders: string[] }> {
     return [...this.byName.values()].flatMap((languages) => [...languages.values()].map((c) => ({ ...c.template, placeholders: c.placeholders })))
@@ -206,12 +188,12 @@ export function renderedText(rendered: RenderedTemplate): string {
   return [rendered.header, rendered.body, rendered.footer, ...buttons].filter((line): line is string => line !== null && line !== '').join('\n')
 }
 
-/** The `templates` option: a book, a parsed file (`{ templates }` or the list), or a file path. */
-export type TemplatesOption = TemplateBook | TemplatesFile | WhatsappTemplate[] | string
+/** The `templates` option: a book, or a parsed templates file (`{ templates }` or the list). The CLI reads `--templates FILE` into a book. */
+export type TemplatesOption = TemplateBook | TemplatesFile | WhatsappTemplate[]
 
-/** Resolves the `templates` option (throws a {@link TemplatesFileError} for a bad file). */
+/** Resolves the `templates` option (throws a {@link TemplatesFileError} for bad templates). */
 export function templateBookOf(option: TemplatesOption | undefined): TemplateBook | undefined {
   if (option === undefined) return undefined
   if (option instanceof TemplateBook) return option
-  return typeof option === 'string' ? TemplateBook.load(option) : TemplateBook.from(option, 'templates option')
+  return TemplateBook.from(option, 'templates option')
 }

@@ -5,7 +5,7 @@ import { isoAt } from './clock.js'
 import { failureCode, type FailureCode } from './magic-recipients.js'
 import { newId, seededRandom } from './random.js'
 import { WebhookAttemptStore, type WebhookAttempt } from './webhook-attempts.js'
-import { postWebhook, WebhookPostError } from './webhook-transport.js'
+import { postWithFetch, WebhookPostError, type WebhookPost } from './webhook-post-fetch.js'
 
 /** Where and how lifecycle events are posted. */
 export interface WebhookOptions {
@@ -28,6 +28,8 @@ export interface WebhookOptions {
   seed?: number
   /** Attempts in flight at once; default and maximum {@link WEBHOOK_CONCURRENCY}. */
   concurrency?: number
+  /** How a post is made; default fetch (on Node, `createSandbox` passes a node:http post that closes its socket at the deadline). */
+  post?: WebhookPost
 }
 
 /** Most attempts in flight at once: at most this many sockets to the receiver, whatever it does. */
@@ -187,7 +189,7 @@ export class WebhookSender {
     record.request.headers = await this.headersFor(record)
     const started = performance.now()
     try {
-      const answer = await postWebhook(this.options.url, record.request.headers, record.request.body, this.options.timeoutMs ?? 5_000, WEBHOOK_RESPONSE_EXCERPT_BYTES)
+      const answer = await (this.options.post ?? postWithFetch)(this.options.url, record.request.headers, record.request.body, this.options.timeoutMs ?? 5_000, WEBHOOK_RESPONSE_EXCERPT_BYTES)
       record.response = { status: answer.status, body_excerpt: answer.excerpt, latency_ms: round(performance.now() - started) }
       record.error = answer.status >= 200 && answer.status < 300 ? null : `http_${answer.status}`
     } catch (error) {

@@ -4,20 +4,10 @@
  * deadline or once the excerpt is read, so the sockets open to a receiver never outnumber the
  * attempts in flight (fetch's timed-out sockets closed later: 20 open at 16 in flight against
  * a receiver that never answers). Elsewhere (a browser under msw's setupWorker) it uses fetch.
+ * The composition root (`createSandbox`) gives it to the domain's webhook sender.
  */
 
-/** What came back: the status and the first bytes of the answer. */
-export interface WebhookAnswer {
-  status: number
-  excerpt: string
-}
-
-/** Why a post got no answer. */
-export class WebhookPostError extends Error {
-  constructor(readonly kind: 'timeout' | 'network_error') {
-    super(kind)
-  }
-}
+import { postWithFetch, WebhookPostError, type WebhookAnswer } from '../domain/webhook-post-fetch.js'
 
 type NodeHttp = typeof import('node:http')
 let nodeHttp: Promise<[NodeHttp, NodeHttp] | undefined> | undefined
@@ -32,7 +22,7 @@ function loadNodeHttp(): Promise<[NodeHttp, NodeHttp] | undefined> {
 }
 
 /** Posts `body` to `url`; resolves with the status and at most `limit` bytes of the answer, within `timeoutMs`. */
-export async function postWebhook(url: string, headers: Record<string, string>, body: string, timeoutMs: number, limit: number): Promise<WebhookAnswer> {
+export async function postWebhookNode(url: string, headers: Record<string, string>, body: string, timeoutMs: number, limit: number): Promise<WebhookAnswer> {
   const modules = await loadNodeHttp()
   return modules ? postWithNode(modules, url, headers, body, timeoutMs, limit) : postWithFetch(url, headers, body, timeoutMs, limit)
 }
@@ -68,35 +58,3 @@ function postWithNode([http, https]: [NodeHttp, NodeHttp], url: string, headers:
   })
 }
 
-async function postWithFetch(url: string, headers: Record<string, string>, body: string, timeoutMs: number, limit: number): Promise<WebhookAnswer> {
-  const signal = AbortSignal.timeout(timeoutMs)
-  let response: Response
-  try {
-    response = await fetch(url, { method: 'POST', headers, body, signal, redirect: 'manual' })
-  } catch {
-    throw new WebhookPostError(signal.aborted ? 'timeout' : 'network_error')
-  }
-  const reader = response.body?.getReader()
-  const chunks: Uint8Array[] = []
-  let size = 0
-  try {
-    while (reader && size < limit) {
-      const { done, value } = await reader.read()
-      if (done) break
-      chunks.push(value)
-      size += value.byteLength
-    }
-  } catch {
-    // A body cut short still gives its status.
-  } finally {
-    // Cancelling an msw-mocked response's stream may never settle: release it without waiting.
-    reader?.cancel().catch(() => {})
-  }
-  const all = new Uint8Array(size)
-  let at = 0
-  for (const chunk of chunks) {
-    all.set(chunk, at)
-    at += chunk.byteLength
-  }
-  return { status: response.status, excerpt: new TextDecoder().decode(all.subarray(0, limit)) }
-}
