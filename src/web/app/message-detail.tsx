@@ -11,6 +11,7 @@ import { markSeen } from './seen.js'
 import { deleteMessage, onSandboxEvent } from './state.js'
 import type { CapturedMessage, EmailMessage, SmsMessage, WhatsappMessage } from './types.js'
 import { ChannelTag, confirmAction, CopyButton, JsonBlock, StatusBadge, StatusHistory, Tabs } from './widgets.js'
+import { markCodes, WhatsappBubble } from './whatsapp-bubble.js'
 
 /** Fetches the message and follows its status steps from the event stream. */
 function useMessage(id: string): { message: CapturedMessage | null; error: string | null } {
@@ -260,11 +261,7 @@ function HtmlSource({ html }: { html: string }) {
 }
 
 /** Splits text around the codes, marking each occurrence. */
-function withCodes(text: string, codes: string[]): ComponentChildren {
-  if (codes.length === 0) return text
-  const pattern = new RegExp(`(${codes.map((c) => c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})`, 'g')
-  return text.split(pattern).map((part, i) => (i % 2 === 1 ? <mark class="code-mark">{part}</mark> : part))
-}
+const withCodes = markCodes
 
 function SmsView({ message }: { message: SmsMessage }) {
   const { sms } = message
@@ -341,13 +338,7 @@ function WhatsappView({ message }: { message: WhatsappMessage }) {
   const values = rows.filter((r) => r.placed).map((r) => r.value)
   return (
     <section class="whatsapp-view">
-      <div class="chat" aria-label="WhatsApp preview">
-        <div class="bubble wa-bubble">
-          <div class="wa-template">{whatsapp.template}</div>
-          <div class="wa-text">{withCodes(whatsapp.preview, values)}</div>
-          <div class="wa-meta">{whatsapp.language}</div>
-        </div>
-      </div>
+      <WhatsappBubble message={message} values={values} />
       <dl class="meta">
         <div>
           <dt>Template</dt>
