@@ -30,6 +30,8 @@ export interface WebhookAttempt {
   next_retry_at: string | null
   /** The account whose message the event is about. */
   account: string
+  /** The attempt's line in the request journal, once it is done (null before). */
+  journal_id: number | null
 }
 
 /** Attempts kept for the inspector, newest last; the oldest are dropped first. */
@@ -49,6 +51,12 @@ export class WebhookAttemptStore {
 
   get(id: string): WebhookAttempt | undefined {
     return this.attempts.get(id)
+  }
+
+  /** The attempt journaled as entry `id` (the terminal UI opens it from the Requests tab). */
+  byJournalId(id: number): WebhookAttempt | undefined {
+    for (const attempt of this.attempts.values()) if (attempt.journal_id === id) return structuredClone(attempt)
+    return undefined
   }
 
   /** Newest first, as plain copies; of one account when given. */

@@ -142,7 +142,7 @@ export class WebhookSender {
   private enqueue(webhookId: string, type: string, body: string, attempt: number, trigger: WebhookAttempt['trigger'], account: string): WebhookAttempt {
     const record = this.attempts.add({
       id: newId('wha_'), webhook_id: webhookId, event: type, url: this.options.url, attempt, trigger, at: isoAt(this.now()),
-      state: 'queued', request: { headers: {}, body }, response: null, error: null, next_retry_at: null, account,
+      state: 'queued', request: { headers: {}, body }, response: null, error: null, next_retry_at: null, account, journal_id: null,
     })
     this.waiting.push(record)
     if (this.waiting.length > WEBHOOK_QUEUE_LIMIT) {
@@ -196,14 +196,18 @@ export class WebhookSender {
       record.error = error instanceof WebhookPostError ? error.kind : 'network_error'
     }
     record.state = record.error === null ? 'done' : 'failed'
-    this.journal.record({
+    if (record.error !== null) this.scheduleRetry(record)
+    const entry = this.journal.record({
       at: record.at, kind: 'webhook', method: 'POST', path: safePath(this.options.url), status: record.response?.status ?? 0,
       duration_ms: round(performance.now() - started), error_code: record.error === 'timeout' ? 'network_error' : record.error, account: record.account, key: null,
+      error_message: `${record.event} attempt ${record.attempt} (${record.trigger}) · webhook-id ${record.webhook_id}${record.error === 'timeout' ? ' · timed out' : ''}${record.next_retry_at ? ` · next retry ${record.next_retry_at}` : ''}`,
+      request_body: record.request.body,
+      response_body: record.response?.body_excerpt ?? null,
     })
-    if (record.error !== null) this.retry(record)
+    record.journal_id = entry.id
   }
 
-  private retry(record: WebhookAttempt): void {
+  private scheduleRetry(record: WebhookAttempt): void {
     const attempts = this.options.attempts ?? 5
     if (record.attempt >= attempts || this.stopped || record.trigger === 'replay') return
     const delay = (this.options.baseDelayMs ?? 500) * 2 ** (record.attempt - 1)

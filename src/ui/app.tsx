@@ -149,7 +149,7 @@ export function App({ sandbox, apiUrl, onQuit, console: captured, system: givenS
     }
   } else if (page.kind === 'request') {
     if (!entry) head = [[seg('This request is no longer in the journal. Esc goes back.', { color: 'yellow' })]]
-    else body = cache.get(`req:${entry.id}:${width}`, () => requestPage(entry, width, now))
+    else body = cache.get(`req:${entry.id}:${width}`, () => requestPage(entry, width, now, entry.kind === 'webhook' ? sandbox.webhooks?.attempts.byJournalId(entry.id) : undefined))
   }
   const onPage = page.kind !== 'list'
   // What is on screen is wrapped now; the rest in slices (useBackgroundFill).
