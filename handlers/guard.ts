@@ -183,6 +183,7 @@ export async function runApiRequest(sandbox: SandboxState, request: WireRequest,
   let key: ApiKeyConfig | undefined
   let token: string | undefined
   let delay = 0
+  let messageId: string | null = null
   let response: Answer
   try {
     const starting = whenReady(sandbox)
@@ -212,7 +213,10 @@ export async function runApiRequest(sandbox: SandboxState, request: WireRequest,
     const read = readRouteBody(route, request, trace)
     const { body, raw } = read instanceof Promise ? await read : read
     const result = route.resolve({ sandbox, request, key, url, params, query, body, raw, retryAfter })
-    response = answer(result instanceof Promise ? await result : result, headers, request)
+    const resolved = result instanceof Promise ? await result : result
+    // An accepted send names its captured message, so the journal entry links to it.
+    if ('body' in resolved && (resolved.body as { message_id?: unknown } | null)?.message_id !== undefined) messageId = String((resolved.body as { message_id: unknown }).message_id)
+    response = answer(resolved, headers, request)
     status = response.status
   } catch (error) {
     apiError = toApiError(error, request)
@@ -235,6 +239,7 @@ export async function runApiRequest(sandbox: SandboxState, request: WireRequest,
     error_message: apiError?.message ?? null,
     request_body: trace.requestBody && trace.requestBody.byteLength > 0 ? textDecoder.decode(trace.requestBody.subarray(0, JOURNAL_BODY_LIMIT * 4 + 4)) : null,
     response_body: apiError ? JSON.stringify(apiError.toBody()) : null,
+    message_id: messageId,
   })
   return response
 }

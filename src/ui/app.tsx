@@ -143,7 +143,7 @@ export function App({ sandbox, apiUrl, onQuit, console: captured, system: givenS
     if (!opened) head = [[seg('This message is no longer in the outbox (deleted, cleared, reset or evicted). Esc goes back.', { color: 'yellow' })]]
     else {
       if (opened.channel === 'email') preview = previewUrl(origin, opened.message_id, sandbox.outbox.previewToken(opened.message_id))
-      head = messageHeaderRows(opened, width, now, preview, state.source)
+      head = messageHeaderRows(opened, width, now, preview, state.source, requests.find((e) => e.message_id === opened.message_id))
       const source = state.source
       body = cache.get(`msg:${opened.message_id}:${width}:${source}`, () => messageBodySource(opened, width, source))
     }

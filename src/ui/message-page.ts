@@ -32,7 +32,7 @@ export function previewUrl(origin: string, id: string, token: string | undefined
  * (highlighted) and the preview URL. Built on each render (it follows the message live); every
  * value is short and wrapped in full.
  */
-export function messageHeaderRows(message: CapturedMessage, width: number, now: number, preview: string | null, source: boolean): StyledLine[] {
+export function messageHeaderRows(message: CapturedMessage, width: number, now: number, preview: string | null, source: boolean, request?: JournalEntry): StyledLine[] {
   const badge = CHANNEL_BADGES[message.channel]
   const rows: StyledLine[] = [[
     seg(` ${badge.label} `, { background: badge.background, color: badge.foreground, bold: true }),
@@ -70,6 +70,7 @@ export function messageHeaderRows(message: CapturedMessage, width: number, now: 
     }
   }
   if (message.direction === 'inbound') add(...field('Direction', 'inbound: a reply to this account (POST /__sandbox/inbound)', width, { color: 'cyan' }))
+  if (request) add(...field('Request', `#${request.id} ${request.method} ${request.path} ${request.status} (Tab: Requests)`, width))
   add(...field('Key', `${message.key} · ${PLAN_NAMES[message.plan]} · account ${message.account}`, width))
   message.status_history.forEach((change, i) => {
     add([

@@ -126,6 +126,16 @@ describe('replies and opt-outs', () => {
   })
 })
 
+describe('tracing', () => {
+  it("an email's first link is its anchor and its journal entry names it", async () => {
+    const sent = await post('/email/send', { to: 'ana@example.com', subject: 'Reset', html: '<p>Hi</p><a href="https://app.test/reset?t=1">Reset</a> <img src="https://cdn.test/logo.png">' })
+    const { message_id } = (await sent.json()) as { message_id: string }
+    expect(box.sandbox.outbox.get(message_id)!.links[0]).toBe('https://app.test/reset?t=1')
+    const journal = (await (await fetch(`${control}/requests?limit=5`)).json()) as { data: Array<{ path: string; message_id: string | null }> }
+    expect(journal.data.find((e) => e.path === '/v1/email/send')).toMatchObject({ message_id })
+  })
+})
+
 describe('webhooks an app can trust', () => {
   it('verify with standardwebhooks; a replay reaches the receiver with the same id', async () => {
     await box.sandbox.webhooks!.idle()

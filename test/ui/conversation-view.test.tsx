@@ -38,3 +38,15 @@ describe('terminal UI: conversations', () => {
     expect(frame).toContain('thanks')
   })
 })
+
+describe('tracing, for QA', () => {
+  it('a message names the request that sent it, and the journal entry names the message', async () => {
+    app = mountUi()
+    const id = await app.send('sms', { to: '+14155550123', message: 'Your code is 123456' })
+    const entry = app.sandbox.journal.list().find((e) => e.message_id === id)
+    expect(entry).toMatchObject({ method: 'POST', path: '/v1/sms/send', status: 200 })
+    await app.waitFor((f) => f.includes('Your code is 123456'))
+    await app.press(KEYS.enter)
+    await app.waitFor((f) => f.includes(`Request   #${entry!.id} POST /v1/sms/send 200`))
+  })
+})

@@ -11,7 +11,7 @@ import { markSeen } from './seen.js'
 import { deleteMessage, onSandboxEvent } from './state.js'
 import type { CapturedMessage, EmailMessage, SmsMessage, WhatsappMessage } from './types.js'
 import { ChannelTag, confirmAction, CopyButton, JsonBlock, StatusBadge, StatusHistory, Tabs } from './widgets.js'
-import { markCodes, WhatsappBubble } from './whatsapp-bubble.js'
+import { markCodes, RequestLink, WhatsappBubble } from './whatsapp-bubble.js'
 
 /** Fetches the message and follows its status steps from the event stream. */
 function useMessage(id: string): { message: CapturedMessage | null; error: string | null } {
@@ -81,7 +81,7 @@ export function MessageDetail({ id, narrow }: { id: string; narrow: boolean }) {
       body = <WhatsappView message={message} />
       break
   }
-  const title = message.channel === 'email' ? message.email.subject || '(no subject)' : message.channel === 'sms' ? `SMS to ${message.to}` : `WhatsApp to ${message.to}`
+  const title = message.direction === 'inbound' ? `Reply from ${senderOf(message)}` : message.channel === 'email' ? message.email.subject || '(no subject)' : message.channel === 'sms' ? `SMS to ${message.to}` : `WhatsApp to ${message.to}`
   return (
     <article class={`detail detail-${message.channel}`} aria-labelledby="detail-title">
       {narrow ? back : null}
@@ -126,7 +126,7 @@ export function MessageDetail({ id, narrow }: { id: string; narrow: boolean }) {
         <div>
           <dt>Id</dt>
           <dd>
-            <code>{message.message_id}</code>
+            <code>{message.message_id}</code> <RequestLink messageId={message.message_id} />
           </dd>
         </div>
         {message.reason ? (

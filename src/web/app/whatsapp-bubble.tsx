@@ -5,7 +5,16 @@
  * Without configured templates the bubble shows the one-line preview, as before.
  */
 import type { ComponentChildren } from 'preact'
-import type { WhatsappMessage } from './types.js'
+import { hrefOf } from './router.js'
+import { requests, useFeed } from './state.js'
+import type { JournalEntry, WhatsappMessage } from './types.js'
+
+/** A link from a captured message to the journal entry of the request that sent it, while the journal holds it. */
+export function RequestLink({ messageId }: { messageId: string }) {
+  useFeed(requests)
+  const entry = requests.rows.find((e): e is JournalEntry => e !== undefined && e.message_id === messageId)
+  return entry ? <a href={hrefOf('requests', String(entry.id))}>request #{entry.id}</a> : null
+}
 
 /** Marks every occurrence of the codes in a text. */
 export function markCodes(text: string, codes: readonly string[]): ComponentChildren {
