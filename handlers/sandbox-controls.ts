@@ -36,7 +36,7 @@ export const outboxFilterQuery = {
   status: enumParam('status', MESSAGE_STATUSES, 'Only messages in this lifecycle status.'),
   since: sinceParam,
   account: accountParam,
-  q: textParam('q', 'Case-insensitive substring of recipient, sender, subject, text, template and its parameters.'),
+  q: textParam('q', 'Words that must all appear, in any order, case-insensitive, in recipient, sender, subject, text, template and its parameters ("maria reset").'),
   from: textParam('from', 'Case-insensitive substring of the sender (`Name <address>`, or an SMS sender id).'),
   subject: textParam('subject', 'Case-insensitive substring of the email subject.'),
   template: textParam('template', 'The WhatsApp template name, exactly.'),

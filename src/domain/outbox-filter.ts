@@ -13,7 +13,7 @@ export interface OutboxFilter {
   /** Unix milliseconds: only messages created at or after it. */
   since?: number
   account?: string
-  /** Case-insensitive substring of recipient, sender, subject, text, template and its parameters. */
+  /** Words that must all appear (any order, case-insensitive) in recipient, sender, subject, text, template and its parameters. */
   q?: string
   /** Case-insensitive substring of the sender (`Name <address>`, or an SMS sender id). */
   from?: string
@@ -54,10 +54,22 @@ function recipientKey(to: string): string {
   return lower.startsWith(' ') && /^ [0-9]/.test(lower) ? `+${lower.slice(1)}` : lower.trim()
 }
 
+/** A search's words, lower-cased: "Maria  reset" → ["maria", "reset"] (an empty search is one empty word, which matches all). */
+export function searchWords(query: string): string[] {
+  const words = query.toLowerCase().split(/\s+/).filter((w) => w !== '')
+  return words.length === 0 ? [''] : words
+}
+
+/** True when `text` (lower-cased) holds every word, in any order: "maria reset" finds "Reset, Maria". */
+export function matchesWords(text: string, words: readonly string[]): boolean {
+  for (const word of words) if (!text.includes(word)) return false
+  return true
+}
+
 /** Compiles a filter into a predicate. */
 export function compileFilter(filter: OutboxFilter): MessagePredicate {
   const to = filter.to === undefined ? undefined : recipientKey(filter.to)
-  const q = filter.q?.toLowerCase()
+  const words = filter.q === undefined ? undefined : searchWords(filter.q)
   const from = filter.from?.toLowerCase()
   const subject = filter.subject?.toLowerCase()
   const { channel, status, since, account, template, direction } = filter
@@ -71,7 +83,7 @@ export function compileFilter(filter: OutboxFilter): MessagePredicate {
     if (template !== undefined && (m.channel !== 'whatsapp' || m.whatsapp.template !== template)) return false
     if (subject !== undefined && (m.channel !== 'email' || !m.email.subject.toLowerCase().includes(subject))) return false
     if (from !== undefined && !(senderOf(m) ?? '').toLowerCase().includes(from)) return false
-    if (q !== undefined && !searchTextOf(m).includes(q)) return false
+    if (words !== undefined && !matchesWords(searchTextOf(m), words)) return false
     return true
   }
 }

@@ -35,3 +35,14 @@ describe('direction', () => {
     expect(() => api.sandbox.inbound({ channel: 'sms', account: 'nobody', from: '+14155550123', text: 'hi' })).toThrow(/"nobody" is not an account/)
   })
 })
+
+describe('search', () => {
+  it('matches every word of a query in any order ("maria reset")', async () => {
+    await api.call('POST', '/email/send', { to: 'maria@example.com', subject: 'Reset your password', html: '<p>Hi</p>' })
+    await api.call('POST', '/email/send', { to: 'maria@example.com', subject: 'Welcome', html: '<p>Hi</p>' })
+    expect(api.sandbox.outbox.list({ q: 'maria reset' }).map((m) => m.channel === 'email' && m.email.subject)).toEqual(['Reset your password'])
+    expect(api.sandbox.outbox.list({ q: '  RESET   maria ' })).toHaveLength(1)
+    const listed = (await (await fetch(`${C}/messages?q=${encodeURIComponent('reset maria')}`)).json()) as { pagination: { total: number } }
+    expect(listed.pagination.total).toBe(1)
+  })
+})
