@@ -78,4 +78,18 @@ describe.skipIf(chromiumMissing)('web inbox: WhatsApp bubble and webhooks', () =
     await page.locator('.webhook-detail pre[aria-label="Request headers"]').waitFor()
     expect(await page.locator('.webhook-detail pre[aria-label="Request headers"]').first().textContent()).toContain('webhook-signature: v1,')
   })
+
+  it('the email view: codes with copy buttons, a desktop preview of at least 600 px with presets; d deletes, y copies', async () => {
+    const sent = await fetch(`${server.url}/v1/email/send`, { method: 'POST', headers: { Authorization: 'Bearer test_pro', 'Content-Type': 'application/json' }, body: JSON.stringify({ to: 'maria@example.com', subject: 'Reset', html: '<p>Your code is 482913</p>' }) })
+    const { message_id } = (await sent.json()) as { message_id: string }
+    await page.goto(`${server.url}/__sandbox/ui/#/messages/${message_id}`)
+    await page.getByRole('button', { name: 'Copy code 482913' }).waitFor()
+    for (const preset of ['Desktop', 'Tablet', 'Phone']) await page.getByRole('button', { name: preset, exact: true }).waitFor()
+    expect((await page.locator('.frame-wrap').boundingBox())!.width).toBeGreaterThanOrEqual(600)
+    await page.getByRole('button', { name: 'Tablet', exact: true }).click()
+    expect((await page.locator('.frame-wrap').boundingBox())!.width).toBe(768)
+    await page.locator('body').press('d')
+    await page.getByRole('button', { name: 'Delete message' }).click()
+    await expect.poll(() => sandbox.outbox.get(message_id)).toBeUndefined()
+  })
 })

@@ -11,7 +11,7 @@ import { markSeen } from './seen.js'
 import { deleteMessage, onSandboxEvent } from './state.js'
 import type { CapturedMessage, EmailMessage, SmsMessage, WhatsappMessage } from './types.js'
 import { ChannelTag, confirmAction, CopyButton, JsonBlock, StatusBadge, StatusHistory, Tabs } from './widgets.js'
-import { markCodes, RequestLink, WhatsappBubble } from './whatsapp-bubble.js'
+import { CodesList, markCodes, RequestLink, WhatsappBubble } from './message-parts.js'
 
 /** Fetches the message and follows its status steps from the event stream. */
 function useMessage(id: string): { message: CapturedMessage | null; error: string | null } {
@@ -148,10 +148,13 @@ export function hasRemoteContent(html: string): boolean {
 }
 
 type EmailTab = 'html' | 'text' | 'source' | 'links' | 'request'
+type PreviewWidth = 'desktop' | 'tablet' | 'mobile'
+/** The preview's presets: desktop at least 600 px (the pane scrolls when narrower), tablet 768, phone 375. */
+const PREVIEW_WIDTHS: [PreviewWidth, string][] = [['desktop', 'Desktop'], ['tablet', 'Tablet'], ['mobile', 'Phone']]
 
 function EmailView({ message }: { message: EmailMessage }) {
   const [tab, setTab] = useState<EmailTab>('html')
-  const [width, setWidth] = useState<'desktop' | 'mobile'>('desktop')
+  const [width, setWidth] = useState<PreviewWidth>('desktop')
   const [remote, setRemote] = useState(false)
   // Behind an admin token the iframe (which cannot send a header) needs the message's preview token.
   const [preview, setPreview] = useState<{ token: string | null; error: string | null }>({ token: null, error: null })
@@ -183,18 +186,18 @@ function EmailView({ message }: { message: EmailMessage }) {
   ]
   return (
     <section class="email-view">
+      <CodesList codes={message.codes} />
       <Tabs<EmailTab> label="Email views" idPrefix="email" tabs={tabs} current={tab} onChange={setTab} />
       <div id="email-panel" role="tabpanel" aria-labelledby={`email-tab-${tab}`} class="panel">
         {tab === 'html' ? (
           <>
             <div class="toolbar">
               <div role="group" aria-label="Preview width" class="segmented">
-                <button type="button" aria-pressed={width === 'desktop'} onClick={() => setWidth('desktop')}>
-                  Desktop
-                </button>
-                <button type="button" aria-pressed={width === 'mobile'} onClick={() => setWidth('mobile')}>
-                  Mobile
-                </button>
+                {PREVIEW_WIDTHS.map(([id, label]) => (
+                  <button key={id} type="button" aria-pressed={width === id} onClick={() => setWidth(id)}>
+                    {label}
+                  </button>
+                ))}
               </div>
               {remoteRefs && !remote ? (
                 // The preview itself says remote content is blocked (the server's banner); the button loads it.
@@ -307,18 +310,7 @@ function SmsView({ message }: { message: SmsMessage }) {
           </dd>
         </div>
       </dl>
-      {codes.length > 0 ? (
-        <section class="codes" aria-label="One-time codes">
-          <h3>Codes</h3>
-          <ul>
-            {codes.map((code) => (
-              <li key={code}>
-                <code class="code-mark">{code}</code> <CopyButton text={code} label={`Copy code ${code}`} />
-              </li>
-            ))}
-          </ul>
-        </section>
-      ) : null}
+      <CodesList codes={codes} />
       <details>
         <summary>Request</summary>
         <JsonBlock value={message.request} label="Request body" />
@@ -339,6 +331,7 @@ function WhatsappView({ message }: { message: WhatsappMessage }) {
   return (
     <section class="whatsapp-view">
       <WhatsappBubble message={message} values={values} />
+      <CodesList codes={message.codes} />
       <dl class="meta">
         <div>
           <dt>Template</dt>

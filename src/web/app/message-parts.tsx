@@ -2,10 +2,12 @@
 /**
  * A WhatsApp message as the recipient reads it: the filled template (header, body, footer) in a
  * chat bubble with its buttons under it; a reply (`direction: "inbound"`) on the other side.
- * Without configured templates the bubble shows the one-line preview, as before.
+ * Without configured templates the bubble shows the one-line preview, as before. Also the codes
+ * list and the link to a message's request, shared by every channel's view.
  */
 import type { ComponentChildren } from 'preact'
 import { hrefOf } from './router.js'
+import { CopyButton } from './widgets.js'
 import { requests, useFeed } from './state.js'
 import type { JournalEntry, WhatsappMessage } from './types.js'
 
@@ -14,6 +16,23 @@ export function RequestLink({ messageId }: { messageId: string }) {
   useFeed(requests)
   const entry = requests.rows.find((e): e is JournalEntry => e !== undefined && e.message_id === messageId)
   return entry ? <a href={hrefOf('requests', String(entry.id))}>request #{entry.id}</a> : null
+}
+
+/** The codes the API extracted from a message, each with a copy button (email, SMS and WhatsApp alike). */
+export function CodesList({ codes }: { codes: readonly string[] }) {
+  if (codes.length === 0) return null
+  return (
+    <section class="codes" aria-label="One-time codes">
+      <h3>Codes</h3>
+      <ul>
+        {codes.map((code) => (
+          <li key={code}>
+            <code class="code-mark">{code}</code> <CopyButton text={code} label={`Copy code ${code}`} />
+          </li>
+        ))}
+      </ul>
+    </section>
+  )
 }
 
 /** Marks every occurrence of the codes in a text. */
