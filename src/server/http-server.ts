@@ -1,3 +1,4 @@
+import { gzipAnswer } from './compress.js'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import { sameSecret } from '../domain/admin-token.js'
@@ -508,6 +509,13 @@ export function createRequestListener(sandbox: Sandbox, options: ListenerOptions
         headers.push(name, value)
       })
       const payload = bodyOf(answer)
+      const zipped = typeof payload === 'string' ? gzipAnswer(path, req.headers['accept-encoding'], payload) : undefined
+      if (zipped !== undefined) {
+        headers.push('content-encoding', 'gzip', 'vary', 'Accept-Encoding', 'content-length', String(zipped.byteLength))
+        res.writeHead(status, headers)
+        res.end(method === 'HEAD' ? undefined : zipped)
+        return
+      }
       if (typeof payload === 'string') {
         headers.push('content-length', String(Buffer.byteLength(payload)))
         res.writeHead(status, headers)

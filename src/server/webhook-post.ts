@@ -10,20 +10,22 @@
 import { postWithFetch, WebhookPostError, type WebhookAnswer } from '../domain/webhook-post-fetch.js'
 
 type NodeHttp = typeof import('node:http')
-let nodeHttp: Promise<[NodeHttp, NodeHttp] | undefined> | undefined
+type GetBuiltin = (id: string) => unknown
 
-function loadNodeHttp(): Promise<[NodeHttp, NodeHttp] | undefined> {
-  const isNode = typeof process !== 'undefined' && typeof process.versions?.node === 'string'
-  nodeHttp ??= isNode
-    ? // The modules' default exports, which msw's setupServer patches (the ESM namespace keeps the originals).
-      Promise.all([import('node:http').then((m) => m.default), import('node:https').then((m) => m.default as unknown as NodeHttp)]).catch(() => undefined)
-    : Promise.resolve(undefined)
-  return nodeHttp
+/**
+ * node:http and node:https through `process.getBuiltinModule` (Node >= 20.16): the very objects
+ * msw's setupServer patches, with no import a browser bundle (setupWorker) would try to resolve,
+ * and none the CLI's code-cached script would need a dynamic-import callback for.
+ */
+function nodeHttpModules(): [NodeHttp, NodeHttp] | undefined {
+  const proc = (globalThis as { process?: { getBuiltinModule?: GetBuiltin } }).process
+  if (typeof proc?.getBuiltinModule !== 'function') return undefined
+  return [proc.getBuiltinModule('node:http') as NodeHttp, proc.getBuiltinModule('node:https') as NodeHttp]
 }
 
 /** Posts `body` to `url`; resolves with the status and at most `limit` bytes of the answer, within `timeoutMs`. */
 export async function postWebhookNode(url: string, headers: Record<string, string>, body: string, timeoutMs: number, limit: number): Promise<WebhookAnswer> {
-  const modules = await loadNodeHttp()
+  const modules = nodeHttpModules()
   return modules ? postWithNode(modules, url, headers, body, timeoutMs, limit) : postWithFetch(url, headers, body, timeoutMs, limit)
 }
 

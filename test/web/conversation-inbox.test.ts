@@ -92,4 +92,23 @@ describe.skipIf(chromiumMissing)('web inbox: WhatsApp bubble and webhooks', () =
     await page.getByRole('button', { name: 'Delete message' }).click()
     await expect.poll(() => sandbox.outbox.get(message_id)).toBeUndefined()
   })
+
+  it('the first load fetches page 1 once, compressed, and not the journal', async () => {
+    for (let i = 0; i < 150; i++) await fetch(`${server.url}/v1/sms/send`, { method: 'POST', headers: { Authorization: 'Bearer test_enterprise', 'Content-Type': 'application/json' }, body: JSON.stringify({ to: '+14155550123', message: `Your code is ${100000 + i}. ${'Lorem ipsum '.repeat(20)}` }) })
+    const fresh = await browser.newPage({ viewport: { width: 1280, height: 800 } })
+    const seen: Array<{ url: string; encoding: string | undefined }> = []
+    fresh.on('response', (response) => {
+      const url = new URL(response.url())
+      if (url.pathname === '/__sandbox/messages' || url.pathname === '/__sandbox/requests') seen.push({ url: `${url.pathname}${url.search}`, encoding: response.headers()['content-encoding'] })
+    })
+    await fresh.goto(`${server.url}/__sandbox/ui/`)
+    await fresh.locator('.live-live').waitFor()
+    await fresh.locator('#message-list [role=option]').first().waitFor()
+    await fresh.waitForTimeout(500)
+    const pages = seen.filter((r) => r.url.startsWith('/__sandbox/messages') && !r.url.includes('limit=1&') && !r.url.endsWith('limit=1'))
+    expect(pages.map((r) => r.url)).toEqual(['/__sandbox/messages?page=1&limit=100'])
+    expect(pages[0].encoding).toBe('gzip')
+    expect(seen.filter((r) => r.url.startsWith('/__sandbox/requests'))).toEqual([])
+    await fresh.close()
+  })
 })

@@ -6,13 +6,15 @@
  * list and the link to a message's request, shared by every channel's view.
  */
 import type { ComponentChildren } from 'preact'
+import { useEffect } from 'preact/hooks'
 import { hrefOf } from './router.js'
 import { CopyButton } from './widgets.js'
-import { requests, useFeed } from './state.js'
+import { requests, useFeed, wantJournal } from './state.js'
 import type { JournalEntry, WhatsappMessage } from './types.js'
 
 /** A link from a captured message to the journal entry of the request that sent it, while the journal holds it. */
 export function RequestLink({ messageId }: { messageId: string }) {
+  useEffect(wantJournal, [])
   useFeed(requests)
   const entry = requests.rows.find((e): e is JournalEntry => e !== undefined && e.message_id === messageId)
   return entry ? <a href={hrefOf('requests', String(entry.id))}>request #{entry.id}</a> : null

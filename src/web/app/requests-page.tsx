@@ -1,9 +1,9 @@
 /** @jsxImportSource preact */
 /** The request journal, live: status colours, errors only, and a detail pane. */
-import { useMemo, useState } from 'preact/hooks'
+import { useEffect, useMemo, useState } from 'preact/hooks'
 import { fullTime, prettyBody, shortTime } from './format.js'
 import { navigate, useNarrow } from './router.js'
-import { requests, useFeed } from './state.js'
+import { requests, useFeed, wantJournal } from './state.js'
 import type { JournalEntry } from './types.js'
 import { VirtualList } from './virtual-list.js'
 
@@ -49,6 +49,7 @@ function EntryDetail({ entry }: { entry: JournalEntry }) {
 }
 
 export function RequestsPage({ openId }: { openId: string | null }) {
+  useEffect(wantJournal, [])
   const version = useFeed(requests)
   const narrow = useNarrow()
   const [errorsOnly, setErrorsOnly] = useState(false)
