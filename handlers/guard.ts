@@ -4,6 +4,7 @@ import { isoAt } from '../src/domain/clock.js'
 import { ApiError, forcedError } from '../src/domain/errors.js'
 import type { ApiKeyConfig } from '../src/domain/plans.js'
 import { maskKey } from '../src/domain/plans.js'
+import { journalHeaders } from './journal-headers.js'
 import { retryAfterSeconds, type RateDecision } from '../src/domain/rate-limiter.js'
 import type { SandboxState } from '../src/domain/sandbox.js'
 import { validateBody } from '../src/domain/validation.js'
@@ -239,6 +240,7 @@ export async function runApiRequest(sandbox: SandboxState, request: WireRequest,
     error_message: apiError?.message ?? null,
     request_body: trace.requestBody && trace.requestBody.byteLength > 0 ? textDecoder.decode(trace.requestBody.subarray(0, JOURNAL_BODY_LIMIT * 4 + 4)) : null,
     response_body: apiError ? JSON.stringify(apiError.toBody()) : null,
+    request_headers: journalHeaders(request),
     message_id: messageId,
   })
   return response

@@ -164,9 +164,13 @@ export function requestPage(entry: JournalEntry, width: number, now: number, att
     ...(entry.error_message ? field('Message', entry.error_message, width) : []),
     ...field('Account', entry.account ?? '—', width),
     ...field('Key', entry.key ?? '(none sent)', width),
+    ...(entry.message_id ? field('Message', `${entry.message_id} (captured)`, width, { color: 'cyan' }) : []),
   ]
   const blocks: Block[] = [{ kind: 'rows', rows: attempt ? [...head, ...attemptRows(attempt, width)] : head }]
   if (attempt) blocks.push({ kind: 'text', text: Object.entries(attempt.request.headers).map(([name, value]) => `${name}: ${value}`).join('\n') })
+  if (entry.request_headers) {
+    blocks.push({ kind: 'rows', rows: [section('Request headers', width)] }, { kind: 'text', text: Object.entries(entry.request_headers).map(([name, value]) => `${name}: ${value}`).join('\n') })
+  }
   blocks.push({ kind: 'rows', rows: [section('Request body', width)] })
   blocks.push(entry.request_body ? { kind: 'text', text: prettyBody(entry.request_body) } : { kind: 'rows', rows: [[seg('(none)', { dim: true })]] })
   if (entry.response_body) {

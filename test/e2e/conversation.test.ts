@@ -131,8 +131,9 @@ describe('tracing', () => {
     const sent = await post('/email/send', { to: 'ana@example.com', subject: 'Reset', html: '<p>Hi</p><a href="https://app.test/reset?t=1">Reset</a> <img src="https://cdn.test/logo.png">' })
     const { message_id } = (await sent.json()) as { message_id: string }
     expect(box.sandbox.outbox.get(message_id)!.links[0]).toBe('https://app.test/reset?t=1')
-    const journal = (await (await fetch(`${control}/requests?limit=5`)).json()) as { data: Array<{ path: string; message_id: string | null }> }
-    expect(journal.data.find((e) => e.path === '/v1/email/send')).toMatchObject({ message_id })
+    const journal = (await (await fetch(`${control}/requests?limit=5`)).json()) as { data: Array<{ path: string; message_id: string | null; request_headers: Record<string, string> }> }
+    const entry = journal.data.find((e) => e.path === '/v1/email/send')!
+    expect(entry).toMatchObject({ message_id, request_headers: { authorization: 'Bearer t…o', 'content-type': 'application/json' } })
   })
 })
 

@@ -50,3 +50,19 @@ describe('tracing, for QA', () => {
     await app.waitFor((f) => f.includes(`Request   #${entry!.id} POST /v1/sms/send 200`))
   })
 })
+
+describe('a request, traced', () => {
+  it('keeps its headers with Authorization masked and names the message it captured', async () => {
+    app = mountUi({ rows: 50 })
+    const id = await app.send('sms', { to: '+14155550123', message: 'hello' })
+    const entry = app.sandbox.journal.list().find((e) => e.message_id === id)!
+    expect(entry.request_headers).toMatchObject({ authorization: expect.stringMatching(/^Bearer t…o$/), 'content-type': 'application/json' })
+    expect(JSON.stringify(entry)).not.toContain('test_pro')
+    await app.press(KEYS.tab)
+    await app.waitFor((f) => f.includes('/v1/sms/send'))
+    await app.press(KEYS.enter)
+    const frame = await app.waitFor((f) => f.includes('Request headers'))
+    expect(frame).toContain(`Message   ${id} (captured)`)
+    expect(frame).toMatch(/authorization: Bearer t…o/)
+  })
+})

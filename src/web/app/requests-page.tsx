@@ -36,6 +36,19 @@ function EntryDetail({ entry }: { entry: JournalEntry }) {
           </div>
         ))}
       </dl>
+      {entry.request_headers ? (
+        <>
+          <h3>Request headers</h3>
+          <pre class="code" tabIndex={0} aria-label="Request headers">
+            {Object.entries(entry.request_headers).map(([name, value]) => `${name}: ${value}`).join('\n')}
+          </pre>
+        </>
+      ) : null}
+      {entry.message_id ? (
+        <p>
+          Captured as <a href={`#/messages/${encodeURIComponent(entry.message_id)}`}>{entry.message_id}</a>
+        </p>
+      ) : null}
       <h3>Request body</h3>
       <pre class="code" tabIndex={0} aria-label="Request body">
         {prettyBody(entry.request_body) || '(none recorded)'}
