@@ -26,9 +26,12 @@ export function journalHeaders(request: WireRequest): Record<string, string> | n
   const add = (name: string, value: string) => {
     if (count >= JOURNAL_HEADER_LIMIT) return
     const lower = name.toLowerCase()
-    if (Object.hasOwn(out, lower)) out[lower] = `${out[lower]}, ${masked(lower, value)}`
+    // The sandbox's own address: the same for every request, and not the caller's.
+    if (lower === 'host') return
+    // Repeated headers joined with ", " before masking, as Fetch's Headers joins them.
+    if (Object.hasOwn(out, lower)) out[lower] = `${out[lower]}, ${value}`
     else {
-      Object.defineProperty(out, lower, { value: masked(lower, value), enumerable: true, writable: true, configurable: true })
+      Object.defineProperty(out, lower, { value, enumerable: true, writable: true, configurable: true })
       count++
     }
   }
@@ -36,5 +39,8 @@ export function journalHeaders(request: WireRequest): Record<string, string> | n
   if (headers instanceof RawHeaders) for (let i = 0; i < headers.pairs.length; i += 2) add(headers.pairs[i], headers.pairs[i + 1])
   else if (typeof (headers as Headers).forEach === 'function') (headers as Headers).forEach((value, name) => add(name, value))
   else return null
-  return out
+  // One order whatever the transport (Fetch's Headers iterate sorted, raw pairs as sent).
+  const sorted: Record<string, string> = {}
+  for (const name of Object.keys(out).sort()) Object.defineProperty(sorted, name, { value: masked(name, out[name]), enumerable: true, writable: true, configurable: true })
+  return sorted
 }

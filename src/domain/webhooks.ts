@@ -1,4 +1,4 @@
-import { Webhook } from 'standardwebhooks'
+import type { Webhook } from 'standardwebhooks'
 import type { Journal } from './journal.js'
 import type { MessageTransition } from './outbox.js'
 import { isoAt } from './clock.js'
@@ -55,6 +55,18 @@ export interface WebhookEvent {
   at: string
 }
 
+/** A `whsec_` secret whose rest is base64 of at least one byte, or any other non-empty string (raw key bytes). */
+function validSecret(secret: string): boolean {
+  if (!secret.startsWith('whsec_')) return secret.length > 0
+  const rest = secret.slice('whsec_'.length)
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(rest) || rest.length % 4 !== 0) return false
+  try {
+    return atob(rest).length > 0
+  } catch {
+    return false
+  }
+}
+
 /** A new Standard Webhooks secret: `whsec_` and 24 random bytes in base64. */
 export function generateWebhookSecret(): string {
   const bytes = globalThis.crypto.getRandomValues(new Uint8Array(24))
@@ -84,7 +96,8 @@ export class WebhookSender {
   readonly secret: string
   /** Every attempt, for the inspector. */
   readonly attempts = new WebhookAttemptStore()
-  private readonly signer: Webhook
+  /** The standardwebhooks signer, loaded at the first post (`import('sendbox')` stays light). */
+  private signer: Promise<Webhook> | undefined
   private readonly waiting: WebhookAttempt[] = []
   private active = 0
   private readonly timers = new Set<ReturnType<typeof setTimeout>>()
@@ -98,11 +111,7 @@ export class WebhookSender {
     private readonly now: () => number,
   ) {
     this.secret = options.secret ?? generateWebhookSecret()
-    try {
-      this.signer = this.secret.startsWith('whsec_') ? new Webhook(this.secret) : new Webhook(this.secret, { format: 'raw' })
-    } catch {
-      throw new TypeError('webhook secret: expected "whsec_" followed by base64 (at least one byte), like whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw')
-    }
+    if (!validSecret(this.secret)) throw new TypeError('webhook secret: expected "whsec_" followed by base64 (at least one byte), like whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw')
     const p = options.duplicates ?? 0
     if (typeof p !== 'number' || !(p >= 0 && p <= 1)) throw new RangeError(`webhook duplicates: a probability from 0 to 1 (got ${String(p)})`)
     this.random = seededRandom(options.seed ?? 1)
@@ -170,6 +179,11 @@ export class WebhookSender {
     this.checkIdle()
   }
 
+  private signerOf(): Promise<Webhook> {
+    this.signer ??= import('standardwebhooks').then(({ Webhook }) => (this.secret.startsWith('whsec_') ? new Webhook(this.secret) : new Webhook(this.secret, { format: 'raw' })))
+    return this.signer
+  }
+
   private async headersFor(record: WebhookAttempt): Promise<Record<string, string>> {
     // The timestamp is real time: receivers check it against their own clock (five minutes' tolerance).
     const timestamp = new Date()
@@ -178,7 +192,7 @@ export class WebhookSender {
       'user-agent': 'sendbox-webhooks',
       'webhook-id': record.webhook_id,
       'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
-      'webhook-signature': this.signer.sign(record.webhook_id, timestamp, record.request.body),
+      'webhook-signature': (await this.signerOf()).sign(record.webhook_id, timestamp, record.request.body),
       'x-sendbox-signature': await signWebhook(record.request.body, this.secret),
       'x-sendbox-attempt': String(record.attempt),
     }

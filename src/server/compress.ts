@@ -1,4 +1,5 @@
-import { gzipSync } from 'node:zlib'
+type Zlib = typeof import('node:zlib')
+let zlib: Zlib | undefined
 
 /** Answers shorter than this go as they are: gzip would save little and cost a call. */
 export const COMPRESS_MIN_BYTES = 1_024
@@ -12,5 +13,7 @@ export const COMPRESS_MIN_BYTES = 1_024
 export function gzipAnswer(path: string, acceptEncoding: string | undefined, payload: string): Buffer | undefined {
   if (payload.length < COMPRESS_MIN_BYTES || !path.startsWith('/__sandbox/') || acceptEncoding === undefined) return undefined
   if (!/(?:^|,)\s*gzip\s*(?:;\s*q=(?:1(?:\.0*)?|0?\.\d*[1-9]\d*))?\s*(?:,|$)/i.test(acceptEncoding)) return undefined
-  return gzipSync(payload, { level: 4 })
+  // Loaded at the first compressed answer (the library entry imports nothing it may not use).
+  zlib ??= process.getBuiltinModule('node:zlib') as Zlib
+  return zlib.gzipSync(payload, { level: 4 })
 }
