@@ -9,7 +9,7 @@ import { retryAfterSeconds, type RateDecision } from '../src/domain/rate-limiter
 import type { SandboxState } from '../src/domain/sandbox.js'
 import { validateBody } from '../src/domain/validation.js'
 import { JOURNAL_BODY_LIMIT } from '../src/schemas/journal.js'
-import { jsonAnswer, jsonTextAnswer, parseJsonObject, readBodyBytes, type Answer, type WireRequest } from './body.js'
+import { checkIgnoredBody, jsonAnswer, jsonTextAnswer, parseJsonObject, readBodyBytes, type Answer, type WireRequest } from './body.js'
 import { parsePrefer } from './prefer.js'
 import { isBodySchema, type Route, type RouteResult } from './route.js'
 
@@ -134,7 +134,9 @@ const NO_BODY = Object.freeze({ body: undefined, raw: Object.freeze({}) as Recor
  * have no body (the controls, off the hot path, simply await it).
  */
 function readRouteBody(route: Route, request: WireRequest, trace: Trace): Promise<{ body: unknown; raw: Record<string, unknown> }> | typeof NO_BODY {
-  return route.body ? readBodyOf(route.body, request, trace) : NO_BODY
+  if (route.body) return readBodyOf(route.body, request, trace)
+  checkIgnoredBody(request)
+  return NO_BODY
 }
 
 async function readBodyOf(spec: NonNullable<Route['body']>, request: WireRequest, trace: Trace): Promise<{ body: unknown; raw: Record<string, unknown> }> {

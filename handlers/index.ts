@@ -4,50 +4,12 @@ import { attachBufferedBody, bufferedBodyOf, fetchHeaders, RawHeaders, toRespons
 import { runApiRequest, runControlRequest } from './guard.js'
 import type { Route } from './route.js'
 import { compilePath, RouteHandler, type PathMatcher } from './route-handler.js'
-import { ROUTES } from './routes.js'
+import { ROUTES } from '../src/openapi.js'
+import { CONTROLS_PREFIX, controlPrefixes, resolveBaseUrl, type ResolvedBase } from './base-url.js'
 import { webInbox, webInboxHandlers, type WebInbox } from './web-inbox.js'
 
-/** Where the sandbox's controls live, besides the origin's `/__sandbox`. */
-export const CONTROLS_PREFIX = '/__sandbox'
+export { CONTROLS_PREFIX, isControlPath, resolveBaseUrl, type ResolvedBase } from './base-url.js'
 
-/** The base URL split the way the handlers match it. */
-export interface ResolvedBase {
-  /** `https://api.example.com` (lower-case, default port dropped, as a Request's URL spells it). */
-  origin: string
-  /** The base path without a trailing slash: `/v1`, or `''` for a base URL without a path. */
-  basePath: string
-}
-
-/**
- * Resolves a sandbox's base URL. A relative one (`/api/v1`) resolves against the page in a
- * browser (`setupWorker`, whose requests carry the page's origin); in Node there is no page, and
- * msw's `setupServer` never resolves relative URLs, so it is a clear error rather than `Invalid URL`.
- */
-export function resolveBaseUrl(baseUrl: string): ResolvedBase {
-  let absolute = baseUrl
-  if (baseUrl.startsWith('/')) {
-    const page = (globalThis as { location?: { origin?: string } }).location?.origin
-    if (typeof page !== 'string' || page === 'null') {
-      throw new TypeError(`baseUrl "${baseUrl}" is relative. Relative base URLs work in a browser (setupWorker), where they resolve against the page's origin; in Node (setupServer, the standalone server) give an absolute URL, like "http://localhost${baseUrl}".`)
-    }
-    absolute = page + baseUrl
-  }
-  let url: URL
-  try {
-    url = new URL(absolute)
-  } catch {
-    throw new TypeError(`baseUrl "${baseUrl}" is not a URL. Give an absolute URL such as "https://api.example.com/v1" (or, in a browser, a path such as "/api/v1").`)
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new TypeError(`baseUrl "${baseUrl}" must be an http(s) URL.`)
-  }
-  return { origin: url.origin, basePath: url.pathname.replace(/\/+$/, '') }
-}
-
-/** `/__sandbox` and everything under it, at the origin and under the base path. */
-function controlPrefixes(base: ResolvedBase): string[] {
-  return base.basePath === '' ? [CONTROLS_PREFIX] : [CONTROLS_PREFIX, base.basePath + CONTROLS_PREFIX]
-}
 
 /**
  * True when a path lies in a tree, ignoring case: the catch-alls claim `/V1/...` and
@@ -219,4 +181,4 @@ async function throughMsw(handlers: readonly RequestHandler[], request: WireRequ
   return getResponse(handlers as RequestHandler[], fetchRequest)
 }
 
-export { ROUTES } from './routes.js'
+export { ROUTES } from '../src/openapi.js'

@@ -6,7 +6,6 @@ import { summarize } from '../src/domain/channels/index.js'
 import { CHANNELS, MESSAGE_STATUSES, type OutboxFilter } from '../src/domain/outbox.js'
 import { maskKey } from '../src/domain/plans.js'
 import { RESET_SCOPES, type ResetScope } from '../src/domain/sandbox.js'
-import { buildOpenApiDocument, type OpenApiDocument } from '../src/openapi.js'
 import { capturedMessageSchema, capturedMessageSummarySchema, DIRECTIONS } from '../src/schemas/captured-message.js'
 import {
   clockChangeSchema,
@@ -22,6 +21,7 @@ import { journalEntrySchema } from '../src/schemas/journal.js'
 import { pageOf, paginated } from '../src/schemas/pagination.js'
 import { enumParam, flagParam, pageQuery, sinceParam, textParam } from '../src/schemas/query.js'
 import { previewBanner, previewHeaders, withBanner } from './preview-policy.js'
+import { messageJson } from './message-json.js'
 import { controlRoute, type Route } from './route.js'
 
 const messageNotFound = (id: string) =>
@@ -52,8 +52,6 @@ export function filterOf(query: Partial<Record<keyof typeof outboxFilterQuery, u
   return filter as OutboxFilter
 }
 
-/** OpenAPI documents, one per base URL, built on first request (a few milliseconds) and kept. */
-const documents = new Map<string, OpenApiDocument>()
 
 /** Outbox, journal, faults, reset, health and the OpenAPI document under /__sandbox. */
 export const sandboxControlRoutes: Route[] = [
@@ -64,23 +62,6 @@ export const sandboxControlRoutes: Route[] = [
     summary: 'Health and sizes of the outbox, journal and faults',
     response: healthSchema,
     resolve: ({ sandbox }) => ({ body: sandbox.health() }),
-  }),
-  controlRoute({
-    method: 'GET',
-    path: '/__sandbox/openapi.json',
-    operationId: 'sandboxOpenApi',
-    summary: 'This document',
-    description: 'Served without the admin token: it describes the API and holds no state, keys or messages, so tools (Swagger UI, client generators) can fetch it.',
-    public: true,
-    response: z.record(z.string(), z.unknown()),
-    resolve: ({ sandbox }) => {
-      let document = documents.get(sandbox.baseUrl)
-      if (!document) {
-        document = buildOpenApiDocument({ baseUrl: sandbox.baseUrl })
-        documents.set(sandbox.baseUrl, document)
-      }
-      return { body: document }
-    },
   }),
   controlRoute({
     method: 'GET',
@@ -117,7 +98,7 @@ export const sandboxControlRoutes: Route[] = [
     resolve: ({ sandbox, params }) => {
       const message = sandbox.outbox.get(params.id)
       if (!message) throw messageNotFound(params.id)
-      return { body: message }
+      return { json: messageJson(message) }
     },
   }),
   controlRoute({

@@ -1,7 +1,7 @@
 import { http, type HttpHandler } from 'msw'
 import type { SandboxState } from '../src/domain/sandbox.js'
 import { isBuffered, type WireRequest } from './body.js'
-import { resolveBaseUrl } from './index.js'
+import { resolveBaseUrl } from './base-url.js'
 import { importWebAssets, type WebAssets } from '../src/web/server/asset-source.js'
 
 /** Where the web inbox lives, origin-relative. */

@@ -222,15 +222,43 @@ async function buildLibrary() {
     chunkNames: '[name]-[hash]', // beside the entries: one directory, so import.meta.url means one place
     external: [...external, ...external.map((name) => `${name}/*`)],
     metafile: true,
-    plugins: [zodNamespace(), libraryAssetSource()],
+    plugins: [zodNamespace(), libraryAssetSource(), mswPeerCheck(manifest.peerDependencies.msw)],
   })
   // A module that finds files by its own URL (import.meta.url) would look for them beside a chunk
   // of dist/lib. The one such module is handled above; a new one must be handled too.
   for (const input of Object.keys(result.metafile.inputs)) {
-    if (input.startsWith('node_modules/') || /asset-source\.ts$/.test(input)) continue
+    if (input.startsWith('node_modules/') || input.includes(':') || /asset-source\.ts$/.test(input)) continue
     if (readFileSync(join(root, input), 'utf8').includes('import.meta')) {
       throw new Error(`${input} reads import.meta, which means dist/lib/ once bundled: handle it in scripts/bundle.mjs (buildLibrary)`)
     }
+  }
+}
+
+/**
+ * The library's imports of `msw` (the peer dependency, external) go through one small module that
+ * checks the installed msw before anything uses it. A consumer on msw 1.x (`npm install --force`
+ * past the peer conflict) would otherwise fail at link time inside our bundle ("does not provide
+ * an export named 'HttpHandler'"); this says which versions work and how to get one. Only
+ * `import … from 'msw'` is routed here (not `msw/node` or `msw/browser`, which the library does
+ * not import); the CLI bundle carries its own msw and never sees this.
+ */
+function mswPeerCheck(range) {
+  const shim = 'sendbox-msw-peer'
+  return {
+    name: 'msw-peer-check',
+    setup(b) {
+      b.onResolve({ filter: /^msw$/ }, (args) => (args.namespace === shim ? { path: 'msw', external: true } : { path: 'msw', namespace: shim }))
+      b.onLoad({ filter: /.*/, namespace: shim }, () => ({
+        resolveDir: root,
+        contents: [
+          "import * as msw from 'msw'",
+          "if (typeof msw.HttpHandler !== 'function' || typeof msw.getResponse !== 'function' || typeof msw.http !== 'object') {",
+          `  throw new Error(${JSON.stringify(`sendbox needs msw ${range} (its peer dependency), but the installed msw has no HttpHandler, http or getResponse: msw 1.x or older. Install a supported version: npm install --save-dev msw@latest`)})`,
+          '}',
+          'export const { HttpHandler, getResponse, http, HttpResponse } = msw',
+        ].join('\n'),
+      }))
+    },
   }
 }
 

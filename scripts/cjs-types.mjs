@@ -10,7 +10,7 @@
  * so both sides name one class. Everything else is the same file, relative imports pointing at
  * the `.cjs` twins where one exists.
  */
-import { readFileSync, writeFileSync } from 'node:fs'
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -25,3 +25,12 @@ for (const entry of entries) {
   )
   writeFileSync(source.replace(/\.d\.ts$/, '.d.cts'), text)
 }
+
+// The matchers' augmentation of jest's `expect` package (for `expect` from @jest/globals): a
+// declaration file of its own (src/matchers-expect.d.ts; tsc does not copy .d.ts sources), which
+// dist/src/matchers.d.ts references, so importing `sendbox/matchers` brings it along.
+const matchersTypes = join(root, 'dist/src/matchers.d.ts')
+copyFileSync(join(root, 'src/matchers-expect.d.ts'), join(root, 'dist/src/matchers-expect.d.ts'))
+const matchersText = readFileSync(matchersTypes, 'utf8')
+const reference = '/// <reference path="./matchers-expect.d.ts" />\n'
+if (!matchersText.startsWith(reference)) writeFileSync(matchersTypes, reference + matchersText)

@@ -20,8 +20,6 @@ import { CHANNEL_DESCRIPTORS } from './domain/channels/index.js'
 import { compileFilter, describeFilter, FILTER_KEYS, type OutboxFilter } from './domain/outbox-filter.js'
 import { describeMisses, type Outbox } from './domain/outbox.js'
 import { capturedMessageSchema, type CapturedMessage } from './schemas/captured-message.js'
-// Only for the type augmentation below; nothing of vitest is loaded at run time.
-import type {} from 'vitest'
 
 /** A matcher filter: outbox filter keys, and message fields as values, RegExps or asymmetric matchers. */
 export type SentFilter = { [K in keyof OutboxFilter]?: OutboxFilter[K] | RegExp | AsymmetricMatcherLike } & {
@@ -157,8 +155,12 @@ export const matchers = {
   },
 }
 
-/** The matchers' signatures, for both runners' `expect`. */
-export interface SendboxMatchers<R = unknown> {
+/**
+ * The matchers' signatures. `R` is what a call returns: `void` for the synchronous matchers (a
+ * vitest or jest assertion returns nothing), `Promise<void>` where the runner promisifies
+ * (`.resolves`).
+ */
+export interface SendboxMatchers<R = void> {
   /** At least one captured message matches `filter`. */
   toHaveSent(filter: SentFilter): R
   /** Exactly `times` captured messages match `filter`. */
@@ -167,19 +169,30 @@ export interface SendboxMatchers<R = unknown> {
   toHaveSentNothing(filter?: SentFilter): R
 }
 
-declare module 'vitest' {
-  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
-  interface Assertion<T = any> extends SendboxMatchers<T> {}
-  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
-  interface AsymmetricMatchersContaining extends SendboxMatchers {}
-}
-
+/*
+ * Where the signatures go, for each runner's `expect` (docs/decisions/matcher-types.md). None of
+ * these imports a runner, so a project with only one of them installed type-checks with
+ * `skipLibCheck: false`:
+ * - vitest 4 and 5: their `Assertion` copies every method of chai's `Chai.Assertion` (a mapped
+ *   type), so a method added there is a method of `expect(x)` in both majors — whereas vitest's
+ *   own `Assertion`/`Matchers` interfaces changed their type parameters between 4 and 5, and
+ *   an augmentation can only match one of them (TS2428).
+ * - jest's global `expect` (@types/jest): the global `jest.Matchers`.
+ * - `expect` from `@jest/globals` (jest 30's `expect` package): its `Matchers`, augmented in
+ *   src/matchers-expect.d.ts, which the build copies beside this file's declarations and
+ *   references from them (in a .ts file TypeScript refuses to augment a module it cannot
+ *   resolve from here; in a declaration file an absent `expect` is simply never merged).
+ */
 declare global {
-  // jest's expect (with @types/jest or @jest/globals' augmentation of this namespace).
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Chai {
+    // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+    interface Assertion extends SendboxMatchers<void> {}
+  }
   // eslint-disable-next-line @typescript-eslint/no-namespace
   namespace jest {
-    // eslint-disable-next-line @typescript-eslint/no-empty-object-type
-    interface Matchers<R> extends SendboxMatchers<R> {}
+    // eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unused-vars
+    interface Matchers<R, T = {}> extends SendboxMatchers<R> {}
   }
 }
 

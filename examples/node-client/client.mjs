@@ -55,9 +55,10 @@ export async function capturedMessage(baseUrl, messageId) {
   return response.json()
 }
 
-// `node examples/node-client/client.mjs` against a running `npx sendbox` (default port 4010).
+// `node examples/node-client/client.mjs` against a running `npx sendbox`: SENDBOX_URL is its
+// origin (default http://127.0.0.1:4010), as for sendbox/client and sendbox/playwright.
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const baseUrl = process.env.SENDBOX_URL ?? 'http://127.0.0.1:4010/v1'
+  const baseUrl = `${process.env.SENDBOX_URL ?? 'http://127.0.0.1:4010'}/v1`
   const client = createClient({ baseUrl, apiKey: process.env.SENDBOX_API_KEY ?? 'test_pro' })
   const sent = await client.sendEmail('ana@example.com', 'Welcome', '<p>Hello Ana</p>')
   console.log('email accepted:', sent.message_id, sent.status)

@@ -45,7 +45,7 @@ describe('examples/node-client: plain fetch against the standalone server', () =
   it('runs as a script against SENDBOX_URL', async () => {
     const script = fileURLToPath(new URL('./client.mjs', import.meta.url))
     // Asynchronous on purpose: the server runs in this process and must keep answering.
-    const result = await promisify(execFile)(process.execPath, [script], { encoding: 'utf8', timeout: 15_000, env: { ...process.env, SENDBOX_URL: baseUrl } })
+    const result = await promisify(execFile)(process.execPath, [script], { encoding: 'utf8', timeout: 15_000, env: { ...process.env, SENDBOX_URL: baseUrl.replace(/\/v1$/, '') } })
     expect(result.stderr).toBe('')
     expect(result.stdout).toMatch(/email accepted: msg_\S+ queued/)
     expect(result.stdout).toMatch(/refused as expected: invalid_email \(to\)/)

@@ -46,6 +46,8 @@ export async function sandboxFromSettings(settings: CliSettings): Promise<Sandbo
     maxMessages: settings.maxMessages,
     maxRequests: settings.maxRequests,
     maxOutboxBytes: settings.maxOutboxMb * 1024 * 1024,
+    maxWaiters: settings.maxWaiters,
+    maxEventClients: settings.maxEventClients,
     webhook: settings.webhookUrl ? { url: settings.webhookUrl, secret: settings.webhookSecret, duplicates: settings.webhookDuplicates } : undefined,
     templates: settings.templates === undefined ? undefined : (await import('./templates-file.js')).loadTemplatesFile(settings.templates),
     adminToken: settings.adminToken,

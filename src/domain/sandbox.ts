@@ -1,5 +1,5 @@
 import { seededSubscribers } from '../../fixtures/subscribers.js'
-import type { Health } from '../schemas/controls.js'
+import { RESET_SCOPES, type Health, type ResetScope } from '../schemas/controls.js'
 import { VERSION } from '../version.js'
 import { assertAdminToken } from './admin-token.js'
 import { SandboxClock } from './clock.js'
@@ -55,6 +55,10 @@ export interface SandboxOptions {
   maxOutboxBytes?: number
   /** Journal cap; default 1,000. */
   maxRequests?: number
+  /** Long-polls (`waitFor` over HTTP, `/__sandbox/messages/wait`) held at once; default 1,000. Past it: 503. */
+  maxWaiters?: number
+  /** Event-stream clients (`/__sandbox/events`) at once; default 1,000. Past it: 503. */
+  maxEventClients?: number
   /** Lifecycle webhooks: a URL, or URL plus secret and retry policy. */
   webhook?: string | WebhookOptions
   /**
@@ -66,9 +70,8 @@ export interface SandboxOptions {
   adminToken?: string
 }
 
-/** What `reset()` may reset alone. */
-export type ResetScope = 'subscribers' | 'messages' | 'limits' | 'faults' | 'journal' | 'opt_outs' | 'webhooks'
-export const RESET_SCOPES: readonly ResetScope[] = ['subscribers', 'messages', 'limits', 'faults', 'journal', 'opt_outs', 'webhooks']
+// The scopes are part of the contract (the reset control's schema lists them): declared there.
+export { RESET_SCOPES, type ResetScope } from '../schemas/controls.js'
 
 /** Throws a TypeError naming the valid scopes for anything else (a typo must not reset nothing). */
 export function checkResetScope(scope: unknown): asserts scope is ResetScope | undefined {
@@ -78,6 +81,17 @@ export function checkResetScope(scope: unknown): asserts scope is ResetScope | u
 }
 
 export const DEFAULT_BASE_URL = 'https://api.sendbox.test/v1'
+
+/** Default caps on what clients may hold open (issue 27, N2/N4): documented in the README's limits. */
+export const DEFAULT_MAX_WAITERS = 1_000
+export const DEFAULT_MAX_EVENT_CLIENTS = 1_000
+
+/** A whole-number option from 1 to 100,000, or its default; a RangeError naming it otherwise. */
+function wholeOption(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback
+  if (!Number.isInteger(value) || value < 1 || value > 100_000) throw new RangeError(`${name} must be a whole number from 1 to 100000 (got ${String(value)}).`)
+  return value
+}
 
 /**
  * All state of one sandbox: accounts and limits, subscribers, outbox, journal, faults. Plain
@@ -107,6 +121,10 @@ export class SandboxState {
   readonly optOuts = new OptOutStore()
   readonly seed: number
   readonly adminToken: string | undefined
+  /** Long-polls held at once over HTTP (`/__sandbox/messages/wait`); past it, 503. */
+  readonly maxWaiters: number
+  /** Event-stream clients (`/__sandbox/events`) at once; past it, 503. */
+  readonly maxEventClients: number
   /** Resolves once the seeded state is in place; handlers wait for it. */
   ready: Promise<void>
   private readonly byKey: Map<string, ApiKeyConfig>
@@ -121,6 +139,8 @@ export class SandboxState {
     this.seed = options.seed ?? 1
     assertAdminToken(options.adminToken)
     this.adminToken = options.adminToken
+    this.maxWaiters = wholeOption('maxWaiters', options.maxWaiters, DEFAULT_MAX_WAITERS)
+    this.maxEventClients = wholeOption('maxEventClients', options.maxEventClients, DEFAULT_MAX_EVENT_CLIENTS)
     this.keys = resolveApiKeys(options.apiKeys)
     this.byKey = new Map(this.keys.map((k) => [k.key, k]))
     this.limits = { ...DEFAULT_LIMITS, ...options.limits }

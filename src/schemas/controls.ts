@@ -1,12 +1,15 @@
 import { z } from 'zod'
 import { PLANS } from '../domain/plans.js'
-import { RESET_SCOPES } from '../domain/sandbox.js'
 
 /**
  * What the sandbox controls answer with, as zod schemas: the OpenAPI document renders them, the
  * route table names them as each control's response. Captured messages and journal entries have
  * their own files (`captured-message.ts`, `journal.ts`).
  */
+
+/** What `reset()` may reset alone (no scope: everything). */
+export const RESET_SCOPES = ['subscribers', 'messages', 'limits', 'faults', 'journal', 'opt_outs', 'webhooks'] as const
+export type ResetScope = (typeof RESET_SCOPES)[number]
 
 /** A fault in force, as `POST /__sandbox/faults` and `GET /__sandbox/faults` answer it. */
 export const faultSchema = z
@@ -49,7 +52,7 @@ export const okSchema = z.object({ ok: z.literal(true) }).meta({ id: 'Ok' })
 
 /** `POST /__sandbox/reset`. */
 export const resetResultSchema = z
-  .object({ ok: z.literal(true), scope: z.enum(['all', ...RESET_SCOPES] as [string, ...string[]]) })
+  .object({ ok: z.literal(true), scope: z.enum(['all', ...RESET_SCOPES]) })
   .meta({ id: 'ResetResult' })
 
 /** `GET /__sandbox/faults`. */

@@ -161,7 +161,10 @@ describe('GET /__sandbox/events', () => {
     await vi.waitFor(() => expect(api.sandbox.events.size).toBe(before))
   })
 
-  it('drops a client that does not read, instead of buffering without limit', async () => {
+  // Under msw 3 msw reads a mocked response body as fast as it is produced (into the client's
+  // Response), so the stream never sees a slow reader in-process; the standalone server does
+  // (test/abuse). docs/decisions/msw-parse.md, "msw 3".
+  it.skipIf(process.env.SENDBOX_MSW_MAJOR === '3')('drops a client that does not read, instead of buffering without limit', async () => {
     await vi.waitFor(() => expect(api.sandbox.events.size).toBe(0))
     const before = api.sandbox.events.size
     const response = await fetch(`${C}/events`)

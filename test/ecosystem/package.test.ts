@@ -61,7 +61,14 @@ describe('npm pack', () => {
     expect(manifest.keywords.length).toBeGreaterThan(3)
     expect(manifest.bin.sendbox).toBe('dist/bin/sendbox.js')
     expect(readFileSync(join(ROOT, manifest.bin.sendbox), 'utf8')).toMatch(/^#!\/usr\/bin\/env node\n/)
-    expect(manifest.peerDependencies.msw).toMatch(/^\^2\./)
+    expect(manifest.peerDependencies.msw).toBe('^2.15.0 || ^3.0.0')
+    // `module: commonjs` (node10 resolution) ignores "exports": every subpath's types are named
+    // again in "typesVersions", pointing at the same declarations as its `require` (or only) types.
+    for (const [entry, target] of Object.entries(manifest.exports as Record<string, string | Record<string, any>>)) {
+      if (entry === '.' || typeof target === 'string') continue
+      const types = (target.require ?? target).types as string
+      expect(manifest.typesVersions['*'][entry.slice(2)], `typesVersions for ${entry}`).toEqual([types.replace(/^\.\//, '')])
+    }
     expect(manifest.dependencies.msw).toBeUndefined()
     for (const [entry, target] of Object.entries(manifest.exports as Record<string, string | Record<string, unknown>>)) {
       if (typeof target === 'string') continue

@@ -217,6 +217,18 @@ describe.skipIf(chromiumMissing)('web inbox in Chromium', () => {
     await shoot('requests')
   })
 
+  it('shows each fault with the answers it has left (the server sends `remaining`)', async () => {
+    sandbox.faults.add({ status: 503, path: '/v1/sms/send', times: 3 })
+    sandbox.faults.add({ status: 500, path: '/v1/email/send' })
+    await page.goto(`${server.url}/__sandbox/ui/#/controls`)
+    const faultRows = page.locator('section[aria-labelledby=faults-title] tbody tr')
+    await expect.poll(() => faultRows.count()).toBe(2)
+    const cells = async (row: number) => (await faultRows.nth(row).locator('td').allTextContents()).map((text) => text.trim())
+    expect(await cells(0)).toEqual(['503', '—', 'any', '/v1/sms/send', '3'])
+    expect(await cells(1)).toEqual(['500', '—', 'any', '/v1/email/send', '∞'])
+    sandbox.faults.clear()
+  })
+
   it('clears the outbox only after confirmation', async () => {
     await page.goto(`${server.url}/__sandbox/ui/#/controls`)
     await page.getByRole('button', { name: 'Clear outbox' }).click()

@@ -3,21 +3,15 @@
 import { useEffect, useState } from 'preact/hooks'
 import { call } from './api.js'
 import { onSandboxEvent, reloadAll } from './state.js'
+import type { z } from 'zod'
+import type { faultSchema } from '../../schemas/controls.js'
 import type { KeyUsage } from './types.js'
 import { confirmAction } from './widgets.js'
 
 const RESET_SCOPES = ['all', 'messages', 'subscribers', 'limits', 'faults', 'journal'] as const
 
-interface Fault {
-  id?: string
-  status: number
-  code?: string
-  path?: string
-  method?: string
-  times?: number
-  probability?: number
-  delay_ms?: number
-}
+/** A fault as `GET /__sandbox/faults` answers it: the contract's schema, not a copy of it. */
+type Fault = z.infer<typeof faultSchema>
 
 function useKeys(): { keys: KeyUsage[]; error: string | null } {
   const [keys, setKeys] = useState<KeyUsage[]>([])
@@ -197,13 +191,13 @@ export function ControlsPage() {
               </tr>
             </thead>
             <tbody>
-              {faults.map((f, i) => (
-                <tr key={f.id ?? i}>
+              {faults.map((f) => (
+                <tr key={f.id}>
                   <td>{f.status}</td>
                   <td>{f.code ?? '—'}</td>
                   <td>{f.method ?? 'any'}</td>
                   <td>{f.path ?? 'any'}</td>
-                  <td>{f.times ?? '∞'}</td>
+                  <td>{f.remaining ?? '∞'}</td>
                 </tr>
               ))}
             </tbody>

@@ -1,0 +1,123 @@
+import { execFile } from 'node:child_process'
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startCli, type CliChild } from '../cli-child.js'
+
+/**
+ * Every TypeScript and JavaScript block of the README pastes and runs (issue 23 item 6). A block is
+ * one of, by the `<!-- snippet: KIND … -->` comment on the line before it (none: `module`):
+ * - `module`: a whole file. Type-checked, then run with `node --import tsx`; it must exit 0.
+ * - `server`: a whole file that talks to a running sendbox: run with one started on a free port,
+ *   its URL replacing `http://127.0.0.1:4010` in the text, and `SENDBOX_URL` set to it.
+ * - `vitest`: a whole vitest test file. Type-checked, then run by vitest; its tests must pass.
+ * - `browser`: a whole file for a page (msw/browser). Type-checked with the DOM library only.
+ * - `fragment NAME…`: lines from the middle of a test. Type-checked with each NAME declared as
+ *   below (`sandbox`, `page`, `signal`, `expect`, `client`), nothing else.
+ * The files are written under `.readme-snippets/` in the repository, so `sendbox` resolves to the
+ * built package (package.json `exports`, self-reference) and every dependency from node_modules.
+ */
+const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+const DIR = join(ROOT, '.readme-snippets')
+const run = promisify(execFile)
+
+const DECLARATIONS: Record<string, string> = {
+  sandbox: "declare const sandbox: import('sendbox').Sandbox",
+  page: "declare const page: import('playwright-core').Page",
+  signal: 'declare const signal: AbortSignal',
+  expect: "import { expect } from 'vitest'",
+  client: "declare const client: import('sendbox/client').SandboxClient",
+}
+
+interface Snippet {
+  line: number
+  kind: 'module' | 'server' | 'vitest' | 'browser' | 'fragment'
+  names: string[]
+  code: string
+  file: string
+}
+
+function snippets(): Snippet[] {
+  const lines = readFileSync(join(ROOT, 'README.md'), 'utf8').split('\n')
+  const found: Snippet[] = []
+  for (let i = 0; i < lines.length; i++) {
+    const fence = /^(\s*)```(ts|js|mjs)$/.exec(lines[i])
+    if (!fence) continue
+    const end = lines.findIndex((line, j) => j > i && line.trim() === '```')
+    const code = lines.slice(i + 1, end).map((line) => line.slice(fence[1].length)).join('\n')
+    const marker = /^\s*<!-- snippet: (\w+)((?: \w+)*) -->$/.exec(lines[i - 1] ?? '')
+    const kind = (marker?.[1] ?? 'module') as Snippet['kind']
+    const names = marker?.[2].trim().split(' ').filter(Boolean) ?? []
+    const ext = fence[2] === 'ts' ? (kind === 'vitest' ? 'test.ts' : 'ts') : 'mjs'
+    found.push({ line: i + 1, kind, names, code, file: `line-${i + 1}-${kind}.${ext}` })
+    i = end
+  }
+  return found
+}
+
+const all = snippets()
+let cli: CliChild | undefined
+
+beforeAll(() => {
+  rmSync(DIR, { recursive: true, force: true })
+  mkdirSync(DIR, { recursive: true })
+  for (const snippet of all) {
+    const preamble = snippet.names.map((name) => DECLARATIONS[name] ?? `unknown name ${name} (README line ${snippet.line})`)
+    const body = snippet.kind === 'fragment' ? `${preamble.join('\n')}\nexport {}\n${snippet.code}\n` : `${snippet.code}\n${/^(import|export) /m.test(snippet.code) ? '' : 'export {}\n'}`
+    writeFileSync(join(DIR, snippet.file), body)
+  }
+})
+
+afterAll(async () => {
+  cli?.kill()
+  rmSync(DIR, { recursive: true, force: true })
+})
+
+describe('README snippets', () => {
+  it('has the blocks this test knows how to check, each marked with a known kind', () => {
+    expect(all.length).toBeGreaterThanOrEqual(6)
+    for (const snippet of all) {
+      expect(['module', 'server', 'vitest', 'browser', 'fragment'], `README line ${snippet.line}`).toContain(snippet.kind)
+      for (const name of snippet.names) expect(Object.keys(DECLARATIONS), `README line ${snippet.line}`).toContain(name)
+    }
+  })
+
+  it('type-checks every TypeScript block as written (fragments with only their declared names)', async () => {
+    const files = all.filter((s) => s.file.endsWith('.ts')).map((s) => s.file)
+    const config = {
+      compilerOptions: { strict: true, noEmit: true, target: 'es2022', module: 'nodenext', lib: ['es2023', 'dom', 'dom.iterable'], types: ['node'], skipLibCheck: true, allowImportingTsExtensions: false },
+      files,
+    }
+    writeFileSync(join(DIR, 'tsconfig.json'), JSON.stringify(config))
+    const result = await run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', DIR], { cwd: ROOT }).then(() => '', (error: { stdout?: string }) => error.stdout ?? String(error))
+    // Name the README line, not the scratch file.
+    expect(result.replace(/line-(\d+)-\w+\.(?:test\.)?ts/g, 'README.md block at line $1')).toBe('')
+  }, 120_000)
+
+  it('runs every whole-file block: it exits 0', async () => {
+    for (const snippet of all.filter((s) => s.kind === 'module' || s.kind === 'server')) {
+      const env: Record<string, string | undefined> = { ...process.env, SENDBOX_API_KEYS: '', SENDBOX_CONFIG: '' }
+      if (snippet.kind === 'server') {
+        cli ??= await startCli(['--no-ui', '--port', '0'])
+        const file = join(DIR, snippet.file)
+        writeFileSync(file, readFileSync(file, 'utf8').replaceAll('http://127.0.0.1:4010', cli.origin))
+        env.SENDBOX_URL = cli.origin
+      }
+      const outcome = await run(process.execPath, ['--import', 'tsx', join(DIR, snippet.file)], { cwd: ROOT, env, timeout: 60_000 }).then(
+        () => 'exit 0',
+        (error: { code?: number; stderr?: string }) => `exit ${error.code}: ${error.stderr?.split('\n').slice(0, 8).join('\n')}`,
+      )
+      expect(outcome, `README block at line ${snippet.line}`).toBe('exit 0')
+    }
+  }, 180_000)
+
+  it('runs every vitest block: its tests pass', async () => {
+    const files = all.filter((s) => s.kind === 'vitest').map((s) => s.file)
+    expect(files.length).toBeGreaterThan(0)
+    writeFileSync(join(DIR, 'vitest.config.mjs'), `export default { test: { include: ${JSON.stringify(files)} } }\n`)
+    const { stdout } = await run(process.execPath, [join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--root', DIR, '--config', join(DIR, 'vitest.config.mjs')], { cwd: ROOT, env: { ...process.env, CI: 'true', NO_COLOR: '1', FORCE_COLOR: '0' } }).catch((error: { stdout?: string; stderr?: string }) => ({ stdout: `${error.stdout}\n${error.stderr}` }))
+    expect(stdout).toMatch(new RegExp(`Test Files\\s+\\S*${files.length} passed`))
+  }, 120_000)
+})
