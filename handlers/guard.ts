@@ -227,6 +227,10 @@ export async function runApiRequest(sandbox: SandboxState, request: WireRequest,
     response = jsonAnswer(status, apiError.toBody(), { ...headers, ...apiError.headers }, request)
   }
   if (delay > 0) await sleep(delay)
+  // No valid key, from a web page: journaled at most once a second per origin (a foreign page must not evict the journal).
+  const origin = key === undefined ? request.headers.get('origin') : null
+  const note = origin === null ? '' : sandbox.journal.admitAnonymous(origin, arrivedAt)
+  if (note === undefined) return response
   sandbox.journal.record({
     at: isoAt(arrivedAt),
     kind: 'api',
@@ -239,7 +243,7 @@ export async function runApiRequest(sandbox: SandboxState, request: WireRequest,
     key: key ? maskedKeyOf(key) : token ? maskKey(token) : null,
     // The journal cuts each of these to JOURNAL_BODY_LIMIT characters; decode no more than that.
     query: url.search === '' ? null : url.search.slice(1),
-    error_message: apiError?.message ?? null,
+    error_message: apiError ? apiError.message + note : null,
     request_body: trace.requestBody && trace.requestBody.byteLength > 0 ? textDecoder.decode(trace.requestBody.subarray(0, JOURNAL_BODY_LIMIT * 4 + 4)) : null,
     response_body: apiError ? JSON.stringify(apiError.toBody()) : null,
     request_headers: journalHeaders(request),

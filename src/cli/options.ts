@@ -149,7 +149,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, c
   let apiKeys: ApiKeyConfig[] | undefined
   if (keySpecs && keySpecs.length > 0) {
     try {
-      apiKeys = keySpecs.map(parseKeySpec)
+      apiKeys = keySpecs.map((spec) => parseKeySpec(spec))
     } catch (error) {
       throw new UsageError(keysFromFile ? `${configFile}: \`apiKeys\`: ${(error as Error).message}` : (error as Error).message)
     }
