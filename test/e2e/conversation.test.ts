@@ -95,6 +95,12 @@ describe('WhatsApp templates', () => {
     expect(listed.configured).toBe(true)
     expect(listed.data.map((t) => `${t.name}:${t.placeholders.join(',')}`)).toEqual(['order_update:order,name', 'order_update:name,order', 'otp_login:1'])
   })
+
+  it('are described in the OpenAPI document', async () => {
+    const doc = (await (await fetch(`${control}/openapi.json`)).json()) as { paths: Record<string, Record<string, { description?: string }>> }
+    const send = Object.entries(doc.paths).find(([path]) => path.endsWith('/whatsapp/send'))![1].post
+    for (const code of ['invalid_parameter', 'missing_parameter', 'unknown_parameter', 'parameters.<name>', '--templates']) expect(send.description).toContain(code)
+  })
 })
 
 describe('replies and opt-outs', () => {
