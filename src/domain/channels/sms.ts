@@ -25,6 +25,7 @@ export const smsChannel: ChannelDescriptor<'sms', SmsSendRequest> = {
       ...inboundBase(reply, 'sms'),
       text: reply.text,
       links: linksInText(reply.text),
+      images: [],
       codes: findCodes(reply.text, { onlyNumberCounts: [...reply.text].length <= SHORT_SMS_LENGTH }),
       sms: { text: reply.text, from: reply.from, ...encodeSms(reply.text) },
     }

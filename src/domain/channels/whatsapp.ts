@@ -19,6 +19,7 @@ function templated(sender: Sender, body: WhatsappSendRequest, raw: Record<string
     ...base(sender, 'whatsapp', body.to, raw),
     text,
     links: linksInText(text),
+    images: [],
     codes: findCodes(text),
     whatsapp: { template: body.template, language: body.language, parameters, preview: whatsappPreview(body.template, body.language, parameters), rendered },
   }
@@ -57,6 +58,7 @@ export const whatsappChannel: ChannelDescriptor<'whatsapp', WhatsappSendRequest>
       ...inboundBase(reply, 'whatsapp'),
       text: reply.text,
       links: linksInText(reply.text),
+      images: [],
       codes: findCodes(reply.text),
       whatsapp: { template: '', language: '', parameters: {}, preview: reply.text, from: reply.from },
     }
