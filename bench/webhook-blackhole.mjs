@@ -3,40 +3,25 @@
  * Issue 27 N7: webhook attempts go through a bounded queue. Starts the built CLI with its
  * webhook URL on (1) a black-hole receiver that accepts connections and never answers, and
  * (2) a receiver that answers every post with 10 MB; sends 1,000 SMS through the API and
- * measures the most sockets open to the receiver at once, the slowest /__sandbox/health answer
- * meanwhile, and the server's RSS. Targets: <= 64 sockets, health <= 100 ms, RSS flat.
+ * measures the most sockets open to the receiver at once (the receiver runs in a process of its
+ * own), the slowest /__sandbox/health answer meanwhile, and the server's RSS. Targets: <= 64 sockets, health <= 100 ms, RSS flat.
  * Prints one JSON object (bench/run.mjs --only webhooks reads it). `npm run build` first.
  */
-import { spawn } from 'node:child_process'
-import { createServer } from 'node:net'
+import { fork, spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 
 const SENDS = Number(process.argv[2]) || 1_000
 const CLI = new URL('../dist/bin/sendbox.js', import.meta.url).pathname
 
-/** A TCP receiver: `answer` decides what each connection gets (nothing, for the black hole). */
-async function receiver(answer) {
-  let open = 0
-  let maxOpen = 0
-  let total = 0
-  const server = createServer((socket) => {
-    open++
-    total++
-    maxOpen = Math.max(maxOpen, open)
-    socket.on('error', () => {})
-    socket.on('close', () => open--)
-    answer(socket)
+/** A receiver in its own process (bench/lib/webhook-receiver.mjs): `mode` is blackhole or flood. */
+async function receiver(mode) {
+  const child = fork(new URL('./lib/webhook-receiver.mjs', import.meta.url), [mode], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+  const { port } = await new Promise((resolve) => child.once('message', resolve))
+  const stats = () => new Promise((resolve) => {
+    child.once('message', resolve)
+    child.send('stats')
   })
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return { port: server.address().port, stats: () => ({ open, maxOpen, total }), close: () => { server.close(); } }
-}
-
-const TEN_MB = Buffer.alloc(10 * 1024 * 1024, 0x61)
-const flood = (socket) => {
-  socket.once('data', () => {
-    socket.write(`HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\ncontent-length: ${TEN_MB.length}\r\n\r\n`)
-    socket.write(TEN_MB)
-  })
+  return { port, stats, close: () => child.kill() }
 }
 
 async function startSandbox(hookPort) {
@@ -63,7 +48,7 @@ function rssOf(pid) {
 }
 
 async function scenario(name, answer) {
-  const hook = answer === undefined ? { port: undefined, stats: () => ({ maxOpen: 0, total: 0 }), close() {} } : await receiver(answer)
+  const hook = answer === undefined ? { port: undefined, stats: async () => ({ maxOpen: 0, total: 0 }), close() {} } : await receiver(answer)
   const { child, url } = await startSandbox(hook.port)
   const rssBefore = rssOf(child.pid)
   let slowestHealth = 0
@@ -101,11 +86,11 @@ async function scenario(name, answer) {
   }
   sampling = false
   await sampler
-  const stats = hook.stats()
+  const stats = await hook.stats()
   child.kill('SIGKILL')
   hook.close()
   return { scenario: name, sends: SENDS, send_ms: Math.round(sendMs), max_open_sockets: stats.maxOpen, connections: stats.total, slowest_health_during_sends_ms: Math.round(slowestHealth * 10) / 10, slowest_health_after_sends_ms: Math.round(slowestAfter * 10) / 10, rss_before_mb: Math.round(rssBefore), rss_peak_mb: Math.round(peakRss) }
 }
 
-const results = [await scenario('no webhook (baseline)', undefined), await scenario('black hole (reads, never answers)', (socket) => socket.resume()), await scenario('10 MB answer', flood)]
+const results = [await scenario('no webhook (baseline)', undefined), await scenario('black hole (reads, never answers)', 'blackhole'), await scenario('10 MB answer', 'flood')]
 process.stdout.write(`${JSON.stringify({ results, targets: { max_open_sockets: 64, slowest_health_ms: 100 } })}\n`)
