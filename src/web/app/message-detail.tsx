@@ -10,6 +10,7 @@ import { navigate } from './router.js'
 import { markSeen } from './seen.js'
 import { deleteMessage, onSandboxEvent } from './state.js'
 import type { CapturedMessage, EmailMessage, SmsMessage, WhatsappMessage } from './types.js'
+import { linkWarnings } from './link-warnings.js'
 import { ChannelTag, confirmAction, CopyButton, JsonBlock, StatusBadge, StatusHistory, Tabs } from './widgets.js'
 import { CodesList, markCodes, RequestLink, WhatsappBubble } from './message-parts.js'
 
@@ -86,7 +87,9 @@ export function MessageDetail({ id, narrow }: { id: string; narrow: boolean }) {
     <article class={`detail detail-${message.channel}`} aria-labelledby="detail-title">
       {narrow ? back : null}
       <header class="detail-head">
-        <h2 id="detail-title">{title}</h2>
+        <h2 id="detail-title" dir="auto">
+          <bdi>{title}</bdi>
+        </h2>
         <div class="detail-actions">
           <StatusBadge status={message.status} />
           <button type="button" class="small danger-outline" onClick={remove}>
@@ -103,12 +106,16 @@ export function MessageDetail({ id, narrow }: { id: string; narrow: boolean }) {
         </div>
         <div>
           <dt>To</dt>
-          <dd>{message.to}</dd>
+          <dd>
+            <bdi>{message.to}</bdi>
+          </dd>
         </div>
         {message.channel === 'email' ? (
           <div>
             <dt>From</dt>
-            <dd>{senderOf(message) || 'not set'}</dd>
+            <dd>
+              <bdi>{senderOf(message) || 'not set'}</bdi>
+            </dd>
           </div>
         ) : null}
         <div>
@@ -231,14 +238,22 @@ function EmailView({ message }: { message: EmailMessage }) {
             <p>No links in this email.</p>
           ) : (
             <ol class="links">
-              {links.map((link) => (
-                <li key={link}>
-                  <a href={link} target="_blank" rel="noopener noreferrer">
-                    {link}
-                  </a>
-                  <CopyButton text={link} label={`Copy ${link}`} />
-                </li>
-              ))}
+              {links.map((link) => {
+                const warnings = linkWarnings(link)
+                return (
+                  <li key={link} dir="ltr">
+                    <a href={link} target="_blank" rel="noopener noreferrer">
+                      <bdi>{link}</bdi>
+                    </a>
+                    {warnings.length > 0 ? (
+                      <span class="link-warning" role="note" title={warnings.join('; ')}>
+                        ⚠ suspicious: {warnings.join('; ')}
+                      </span>
+                    ) : null}
+                    <CopyButton text={link} label={`Copy ${link}`} />
+                  </li>
+                )
+              })}
             </ol>
           )
         ) : (

@@ -121,12 +121,17 @@ function Row({ message }: { message: MessageSummary | undefined }) {
       <span class="cell channel-cell">
         <ChannelTag channel={message.channel} />
       </span>
-      <span class="cell to" title={message.to}>
+      <span class="cell to" title={message.to} dir="auto">
         {message.to}
       </span>
       <span class="cell subject" title={summaryLine(message)}>
-        {summaryLine(message) || <em>(empty)</em>}
-        {senderOf(message) ? <span class="from"> — {senderOf(message)}</span> : null}
+        {summaryLine(message) ? <bdi>{summaryLine(message)}</bdi> : <em>(empty)</em>}
+        {senderOf(message) ? (
+          <span class="from">
+            {' — '}
+            <bdi>{senderOf(message)}</bdi>
+          </span>
+        ) : null}
       </span>
       <span class="cell status">
         <StatusBadge status={message.status} />
