@@ -5,6 +5,7 @@ import { isoAt } from '../src/domain/clock.js'
 import { ApiError, forcedError } from '../src/domain/errors.js'
 import type { ApiKeyConfig } from '../src/domain/plans.js'
 import { maskKey } from '../src/domain/plans.js'
+import { journalHeaders } from './journal-headers.js'
 import { retryAfterSeconds, type RateDecision } from '../src/domain/rate-limiter.js'
 import type { SandboxState } from '../src/domain/sandbox.js'
 import { validateBody } from '../src/domain/validation.js'
@@ -197,6 +198,7 @@ export async function runApiRequest(sandbox: SandboxState, request: WireRequest,
   let key: ApiKeyConfig | undefined
   let token: string | undefined
   let delay = 0
+  let messageId: string | null = null
   let response: Answer
   try {
     const starting = whenReady(sandbox)
@@ -226,7 +228,10 @@ export async function runApiRequest(sandbox: SandboxState, request: WireRequest,
     const read = readRouteBody(route, request, trace)
     const { body, raw } = read instanceof Promise ? await read : read
     const result = route.resolve({ sandbox, request, key, url, params, query, body, raw, retryAfter })
-    response = answer(result instanceof Promise ? await result : result, headers, request)
+    const resolved = result instanceof Promise ? await result : result
+    // An accepted send names its captured message, so the journal entry links to it.
+    if ('body' in resolved && (resolved.body as { message_id?: unknown } | null)?.message_id !== undefined) messageId = String((resolved.body as { message_id: unknown }).message_id)
+    response = answer(resolved, headers, request)
     status = response.status
   } catch (error) {
     apiError = toApiError(error, request)
@@ -253,6 +258,8 @@ export async function runApiRequest(sandbox: SandboxState, request: WireRequest,
     error_message: apiError ? apiError.message + note : null,
     request_body: trace.requestBody && trace.requestBody.byteLength > 0 ? textDecoder.decode(trace.requestBody.subarray(0, JOURNAL_BODY_LIMIT * 4 + 4)) : null,
     response_body: apiError ? JSON.stringify(apiError.toBody()) : null,
+    request_headers: journalHeaders(request),
+    message_id: messageId,
   })
   return response
 }

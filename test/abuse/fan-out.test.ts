@@ -30,7 +30,7 @@ describe('caps on long-polls and event streams (standalone)', () => {
       req.on('error', reject)
       req.end()
     })
-    // A hang-up of ours ends a request that was never answered: expected, not an error.
+    // A request hung up before its answer rejects `answered`; where nobody awaits it, that is expected, not an unhandled rejection.
     answered.catch(() => {})
     return { answered, abort: () => req.destroy() }
   }
