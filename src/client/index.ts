@@ -111,7 +111,7 @@ export function createSandboxClient(options: ClientOptions): SandboxClient {
   const post = <T>(path: string, body?: unknown) => json<T>(path, { method: 'POST', body })
   return {
     url: http.origin,
-    health: () => http.health(),
+    health: () => json<Health>('/__sandbox/health'),
     outbox: {
       list: async (filter = {}, { limit = Infinity } = {}) => {
         const all: CapturedMessageSummary[] = []
