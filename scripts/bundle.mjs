@@ -215,7 +215,7 @@ async function buildLibrary() {
   rmSync(join(root, 'dist/lib'), { recursive: true, force: true })
   const result = await build({
     ...common,
-    entryPoints: { index: 'src/index.ts', matchers: 'src/matchers.ts', server: 'src/server/http-server.ts', client: 'src/client/index.ts' },
+    entryPoints: { index: 'src/index.ts', matchers: 'src/matchers.ts', server: 'src/server/http-server.ts', client: 'src/client/index.ts', playwright: 'src/playwright/index.ts' },
     outdir: join(root, 'dist/lib'),
     format: 'esm',
     splitting: true,
