@@ -22,6 +22,7 @@ export const ERROR_CODES = [
   'forbidden_host',
   'forbidden_origin',
   'wait_timeout',
+  'method_not_allowed',
 ] as const
 
 export type ErrorCodeName = (typeof ERROR_CODES)[number]
