@@ -17,7 +17,7 @@ const mcpMessageSchema = z
  * is imported here, on the first MCP request: serving the API never loads it.
  */
 async function answerMcp({ sandbox, request, url, raw }: RouteContext<unknown>): Promise<Response> {
-  const { handleMcpHttp } = await import('../src/mcp/index.js')
+  const { handleMcpHttp } = await import('../src/mcp/mcp-http.js')
   // JSON answers whatever the client accepts (the SDK would answer 406 to an Accept without both types).
   const headers = new Headers({ accept: 'application/json, text/event-stream' })
   for (const name of MCP_HEADERS) {

@@ -102,10 +102,10 @@ const result = await build({
       },
     },
     {
-      // The MCP entry (src/mcp/index.ts), imported by `sendbox mcp` and the /__sandbox/mcp route, is sendbox-mcp.mjs.
+      // The MCP entry (src/mcp/index.ts, which re-exports src/mcp/mcp-http.ts), imported by `sendbox mcp` and the /__sandbox/mcp route, is sendbox-mcp.mjs.
       name: 'lazy-mcp',
       setup(b) {
-        b.onResolve({ filter: /^(?:\.\.\/src\/mcp|\.\.\/mcp)\/index\.js$/ }, () => ({ path: MCP_TOKEN, external: true }))
+        b.onResolve({ filter: /^(?:\.\.\/src\/mcp\/mcp-http|\.\.\/mcp\/index)\.js$/ }, () => ({ path: MCP_TOKEN, external: true }))
       },
     },
     {

@@ -13,7 +13,7 @@ interface Io {
  * serving the API on `--port` as `sendbox` does, so the app under test can send to it. stdout is
  * the protocol's: everything else goes to stderr. Resolves with the exit code once stdin ends.
  */
-export async function runMcp(settings: CliSettings, sandboxOf: () => Promise<import('../index.js').Sandbox>, io: Io): Promise<number> {
+export async function runMcp(settings: CliSettings, sandboxOf: () => Promise<import('../index.js').Sandbox>, io: Io, isLoopback: (host: string) => boolean): Promise<number> {
   let client: SandboxClient
   let stop = async () => {}
   if (settings.url !== undefined) {
@@ -24,6 +24,10 @@ export async function runMcp(settings: CliSettings, sandboxOf: () => Promise<imp
       io.stderr.write(`sendbox mcp: ${(error as Error).message}\n`)
       return 1
     }
+  } else if (!isLoopback(settings.host) && settings.adminToken === undefined) {
+    // Its controls would be open to the network, and the token would have nowhere to be printed but stderr.
+    io.stderr.write(`sendbox mcp: --host ${settings.host} is not a loopback address: give --admin-token TOKEN too\n`)
+    return 2
   } else {
     const sandbox = await sandboxOf()
     try {

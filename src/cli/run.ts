@@ -89,7 +89,7 @@ export async function runCli(argv: string[], io = { stdout: process.stdout, stde
   }
   if (settings.command === 'mcp') {
     const mcpSettings = settings
-    return runMcp(mcpSettings, () => sandboxFromSettings(mcpSettings), io)
+    return runMcp(mcpSettings, () => sandboxFromSettings(mcpSettings), io, isLoopbackHost)
   }
   const isLoopback = isLoopbackHost(settings.host)
   if (!isLoopback && settings.adminToken === undefined && settings.command === 'serve') {

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
@@ -105,6 +106,12 @@ describe('sendbox mcp over stdio', () => {
     await fetch(`${api}/sms/send`, { method: 'POST', headers: { authorization: 'Bearer test_pro', 'content-type': 'application/json' }, body: JSON.stringify({ to: '+14155550123', message: 'Your code is 123456' }) })
     expect(textOf(await client.callTool({ name: 'wait_for_message', arguments: { channel: 'sms', timeout_ms: 2_000 } }))).toContain('codes: 123456')
     await client.close()
+  })
+
+  it('refuses a non-loopback --host without an admin token', () => {
+    const result = spawnSync(process.execPath, [CLI, 'mcp', '--host', '0.0.0.0', '--port', '0'], { env: env(), encoding: 'utf8', input: '' })
+    expect(result.status).toBe(2)
+    expect(result.stderr).toBe('sendbox mcp: --host 0.0.0.0 is not a loopback address: give --admin-token TOKEN too\n')
   })
 
   it('says in one line when --url is not a sendbox', async () => {
