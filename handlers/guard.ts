@@ -8,7 +8,7 @@ import { retryAfterSeconds, type RateDecision } from '../src/domain/rate-limiter
 import type { SandboxState } from '../src/domain/sandbox.js'
 import { validateBody } from '../src/domain/validation.js'
 import { JOURNAL_BODY_LIMIT } from '../src/schemas/journal.js'
-import { jsonAnswer, jsonTextAnswer, parseJsonObject, readBodyBytes, type Answer, type WireRequest } from './body.js'
+import { checkIgnoredBody, jsonAnswer, jsonTextAnswer, parseJsonObject, readBodyBytes, type Answer, type WireRequest } from './body.js'
 import { parsePrefer } from './prefer.js'
 import { isBodySchema, type Route, type RouteResult } from './route.js'
 
@@ -133,7 +133,9 @@ const NO_BODY = Object.freeze({ body: undefined, raw: Object.freeze({}) as Recor
  * have no body (the controls, off the hot path, simply await it).
  */
 function readRouteBody(route: Route, request: WireRequest, trace: Trace): Promise<{ body: unknown; raw: Record<string, unknown> }> | typeof NO_BODY {
-  return route.body ? readBodyOf(route.body, request, trace) : NO_BODY
+  if (route.body) return readBodyOf(route.body, request, trace)
+  checkIgnoredBody(request)
+  return NO_BODY
 }
 
 async function readBodyOf(spec: NonNullable<Route['body']>, request: WireRequest, trace: Trace): Promise<{ body: unknown; raw: Record<string, unknown> }> {
@@ -220,6 +222,10 @@ export async function runApiRequest(sandbox: SandboxState, request: WireRequest,
     response = jsonAnswer(status, apiError.toBody(), { ...headers, ...apiError.headers }, request)
   }
   if (delay > 0) await sleep(delay)
+  // No valid key, from a web page: journaled at most once a second per origin (a foreign page must not evict the journal).
+  const origin = key === undefined ? request.headers.get('origin') : null
+  const note = origin === null ? '' : sandbox.journal.admitAnonymous(origin, arrivedAt)
+  if (note === undefined) return response
   sandbox.journal.record({
     at: isoAt(arrivedAt),
     kind: 'api',
@@ -232,7 +238,7 @@ export async function runApiRequest(sandbox: SandboxState, request: WireRequest,
     key: key ? maskedKeyOf(key) : token ? maskKey(token) : null,
     // The journal cuts each of these to JOURNAL_BODY_LIMIT characters; decode no more than that.
     query: url.search === '' ? null : url.search.slice(1),
-    error_message: apiError?.message ?? null,
+    error_message: apiError ? apiError.message + note : null,
     request_body: trace.requestBody && trace.requestBody.byteLength > 0 ? textDecoder.decode(trace.requestBody.subarray(0, JOURNAL_BODY_LIMIT * 4 + 4)) : null,
     response_body: apiError ? JSON.stringify(apiError.toBody()) : null,
   })

@@ -21,6 +21,7 @@ import { journalEntrySchema } from '../src/schemas/journal.js'
 import { pageOf, paginated } from '../src/schemas/pagination.js'
 import { enumParam, flagParam, pageQuery, sinceParam, textParam } from '../src/schemas/query.js'
 import { previewBanner, previewHeaders, withBanner } from './preview-policy.js'
+import { messageJson } from './message-json.js'
 import { controlRoute, type Route } from './route.js'
 
 const messageNotFound = (id: string) =>
@@ -96,7 +97,7 @@ export const sandboxControlRoutes: Route[] = [
     resolve: ({ sandbox, params }) => {
       const message = sandbox.outbox.get(params.id)
       if (!message) throw messageNotFound(params.id)
-      return { body: message }
+      return { json: messageJson(message) }
     },
   }),
   controlRoute({

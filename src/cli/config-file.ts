@@ -19,6 +19,8 @@ export const NUMERIC_RANGES = {
   'max-messages': [1, 10_000_000],
   'max-requests': [1, 10_000_000],
   'max-outbox-mb': [1, 1_000_000],
+  'max-waiters': [1, 100_000],
+  'max-event-clients': [1, 100_000],
   // Node 20 cannot share a listening socket between threads: HTTP runs on one worker at most.
   threads: [1, 2],
   limit: [1, 1_000_000],
@@ -66,6 +68,8 @@ export const configFileSchema = z
     webhookUrl: z.string().regex(/^https?:\/\/\S+$/, { error: 'must be an http(s) URL, like "http://127.0.0.1:3000/hooks"' }).optional(),
     webhookSecret: z.string().min(1).optional(),
     maxOutboxMb: whole(NUMERIC_RANGES['max-outbox-mb']).optional(),
+    maxWaiters: whole(NUMERIC_RANGES['max-waiters']).optional(),
+    maxEventClients: whole(NUMERIC_RANGES['max-event-clients']).optional(),
     threads: whole(NUMERIC_RANGES.threads).optional(),
     adminToken: z.string().refine((token) => adminTokenProblem(token) === undefined, { error: 'must be a non-blank token without whitespace' }).optional(),
     corsOrigin: z.union([z.string(), z.array(z.string())], { error: 'must be an origin like "http://app.test:3000" or a list of them' }).optional(),

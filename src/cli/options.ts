@@ -29,6 +29,8 @@ export const FLAGS = {
   'max-messages': { type: 'string', default: '10000', value: 'N', help: 'outbox cap (oldest evicted first)' },
   'max-requests': { type: 'string', default: '1000', value: 'N', help: 'request journal cap' },
   'max-outbox-mb': { type: 'string', default: '256', value: 'MB', help: 'outbox byte budget besides the count (oldest evicted first)' },
+  'max-waiters': { type: 'string', default: '1000', env: 'SENDBOX_MAX_WAITERS', value: 'N', help: 'long-polls (/__sandbox/messages/wait) held at once; past it 503 with Retry-After' },
+  'max-event-clients': { type: 'string', default: '1000', env: 'SENDBOX_MAX_EVENT_CLIENTS', value: 'N', help: 'event-stream clients (/__sandbox/events) at once; past it 503 with Retry-After' },
   threads: { type: 'string', default: String(DEFAULT_THREADS), env: 'SENDBOX_THREADS', value: 'N', help: 'threads serving HTTP: 1, or 2 to parse HTTP on a worker thread beside the sandbox (measured slower on 2 cores; docs/performance.md)' },
   'webhook-url': { type: 'string', value: 'URL', help: 'POST each lifecycle step of each message here' },
   'webhook-secret': { type: 'string', value: 'SECRET', help: 'HMAC-SHA256 key for X-Sendbox-Signature' },
@@ -61,6 +63,8 @@ export interface CliSettings {
   maxRequests: number
   /** Outbox byte budget, in MiB. */
   maxOutboxMb: number
+  maxWaiters: number
+  maxEventClients: number
   /** Threads serving HTTP (1 or 2). */
   threads: number
   webhookUrl: string | undefined
@@ -142,7 +146,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, c
   let apiKeys: ApiKeyConfig[] | undefined
   if (keySpecs && keySpecs.length > 0) {
     try {
-      apiKeys = keySpecs.map(parseKeySpec)
+      apiKeys = keySpecs.map((spec) => parseKeySpec(spec))
     } catch (error) {
       throw new UsageError(keysFromFile ? `${configFile}: \`apiKeys\`: ${(error as Error).message}` : (error as Error).message)
     }
@@ -205,6 +209,8 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, c
     maxMessages: wholeNumber('max-messages', str('max-messages')!),
     maxRequests: wholeNumber('max-requests', str('max-requests')!),
     maxOutboxMb: wholeNumber('max-outbox-mb', str('max-outbox-mb')!),
+    maxWaiters: wholeNumber('max-waiters', str('max-waiters')!),
+    maxEventClients: wholeNumber('max-event-clients', str('max-event-clients')!),
     threads: wholeNumber('threads', str('threads')!),
     webhookUrl,
     webhookSecret: str('webhook-secret'),

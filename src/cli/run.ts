@@ -1,7 +1,7 @@
 import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { createSandbox, type Sandbox, type SandboxOptions } from '../index.js'
-import { displayKey, PLAN_NAMES } from '../domain/plans.js'
+import { defaultAccountFor, displayKey, PLAN_NAMES } from '../domain/plans.js'
 import { startServer, type RunningServer } from '../server/http-server.js'
 import { startThreadedServer, type RunningTransport } from '../server/threaded-server.js'
 
@@ -38,7 +38,8 @@ export async function sandboxFromSettings(settings: CliSettings): Promise<Sandbo
   const fixtures = settings.fixtures ? (await import('../../fixtures/load.js')).loadFixtures(settings.fixtures) : undefined
   const options: SandboxOptions = {
     baseUrl: baseUrlOf(settings),
-    apiKeys: settings.apiKeys?.map((k) => `${k.key}:${k.plan}:${k.account}`),
+    // A key without an account of its own gets the sandbox's salted default (accountSalt).
+    apiKeys: settings.apiKeys?.map((k) => (k.account === defaultAccountFor(k.key) ? `${k.key}:${k.plan}` : `${k.key}:${k.plan}:${k.account}`)),
     limits: settings.limits,
     seed: settings.seed,
     subscribers: settings.subscribers,
@@ -47,6 +48,8 @@ export async function sandboxFromSettings(settings: CliSettings): Promise<Sandbo
     maxMessages: settings.maxMessages,
     maxRequests: settings.maxRequests,
     maxOutboxBytes: settings.maxOutboxMb * 1024 * 1024,
+    maxWaiters: settings.maxWaiters,
+    maxEventClients: settings.maxEventClients,
     webhook: settings.webhookUrl ? { url: settings.webhookUrl, secret: settings.webhookSecret } : undefined,
     adminToken: settings.adminToken,
   }

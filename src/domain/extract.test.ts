@@ -115,7 +115,7 @@ describe('htmlToText', () => {
 })
 
 describe('links', () => {
-  it('takes href and img src in order, de-duplicated, entities decoded', () => {
+  it('takes the clickable links (href, URLs in text) in order, de-duplicated, entities decoded; image sources apart', () => {
     const html = `
       <style>.x{background:url(https://evil.test/in-css.png)}</style>
       <a href="https://acme.test/verify?u=1&amp;t=abc">Verify</a>
@@ -125,9 +125,23 @@ describe('links', () => {
       <a HREF='http://acme.test/unsubscribe'>Unsubscribe</a>`
     expect(linksInHtml(html)).toEqual([
       'https://acme.test/verify?u=1&t=abc',
-      'https://cdn.acme.test/logo.png',
       'http://acme.test/unsubscribe',
     ])
+    expect(renderEmail(html).images).toEqual(['https://cdn.acme.test/logo.png'])
+  })
+
+  it('puts the anchor first even when a logo comes first (issue 23: links[0] went to the PNG)', () => {
+    const html = '<img src="https://cdn.acme.test/logo.png" alt="Acme"><area href="https://acme.test/map" alt="map"><a href="https://acme.test/reset?t=1">Reset</a>'
+    expect(renderEmail(html)).toMatchObject({ links: ['https://acme.test/map', 'https://acme.test/reset?t=1'], images: ['https://cdn.acme.test/logo.png'] })
+  })
+
+  it('stores each link as its URL serialisation: no raw control, space or newline survives (issue 27, N3/N8)', () => {
+    const html = '<a href="https://shown.test/a\u001b]8;;https://attacker.test\u0007b">x</a><a href="https://acme.test/pa th?q=a b">y</a><a href="https://acme.test/x\ny">z</a><a href=" https://acme.test/t\u202eab ">w</a>'
+    const { links } = renderEmail(html)
+    expect(links).toEqual(['https://shown.test/a%1B]8;;https://attacker.test%07b', 'https://acme.test/pa%20th?q=a%20b', 'https://acme.test/xy', 'https://acme.test/t%E2%80%AEab'])
+    for (const link of links) expect(link).not.toMatch(/[\u0000-\u0020\u007f-\u009f\u202a-\u202e]/)
+    // In plain text a URL ends at a control character: ESC and BEL never become part of one.
+    expect(linksInText('see https://acme.test/a\u001b[2Jb and https://acme.test/c\u0007d')).toEqual(['https://acme.test/a', 'https://acme.test/c'])
   })
 
   it('finds URLs in SMS text, trimming sentence punctuation but keeping balanced parentheses', () => {
@@ -150,7 +164,8 @@ describe('large bodies (past FULL_RENDER_LIMIT): one SAX pass for text and links
     expect(text.startsWith('Reset Your Password\n')).toBe(true)
     expect(text).toContain('Reset [https://acme.test/r?a=1&b=2] or see https://acme.test/help.')
     expect(text).not.toContain('evil.test')
-    expect(links).toEqual(['https://acme.test/r?a=1&b=2', 'https://acme.test/help', 'https://cdn.acme.test/logo.png'])
+    expect(links).toEqual(['https://acme.test/r?a=1&b=2', 'https://acme.test/help'])
+    expect(renderEmail(html).images).toEqual(['https://cdn.acme.test/logo.png'])
     expect(findCodes(text)).toEqual(['582930'])
   })
 

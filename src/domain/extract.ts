@@ -140,7 +140,7 @@ export function plainTextOf(html: string, links?: LinkList): string {
         if (name === 'a') hrefs.push(attribs.href && /^https?:/i.test(attribs.href) ? attribs.href : '')
         if (links) {
           if ((name === 'a' || name === 'area') && attribs.href) links.add(attribs.href)
-          else if (name === 'img' && attribs.src) links.add(attribs.src)
+          else if (name === 'img' && attribs.src) links.addImage(attribs.src)
         }
       },
       ontext(piece) {
@@ -169,20 +169,22 @@ export function plainTextOf(html: string, links?: LinkList): string {
  * An email's text and links. Up to {@link FULL_RENDER_LIMIT}, html-to-text's layout and a link
  * pass; past it, one SAX pass gives both, so a hostile body costs the event loop one read.
  */
-export function renderEmail(html: string): { text: string; links: string[] } {
+export function renderEmail(html: string): { text: string; links: string[]; images: string[] } {
   if (tools && html.length > FULL_RENDER_LIMIT) {
     const list = new LinkList()
     const text = tidy(plainTextOf(html, list).replace(/\r\n?/g, '\n'))
-    return { text, links: list.links }
+    return { text, links: list.links, images: list.images }
   }
-  return { text: htmlToText(html), links: linksInHtml(html) }
+  const { links, images } = linksAndImagesInHtml(html)
+  return { text: htmlToText(html), links, images }
 }
 
-/** At most this many links are kept per message (a hostile email may hold 100,000). */
+/** At most this many links (and as many images) are kept per message (a hostile email may hold 100,000). */
 export const MAX_LINKS = 10_000
 
-// A URL in text runs until whitespace, a quote or an angle bracket.
-const URL_IN_TEXT = /\bhttps?:\/\/[^\s<>"'`]+/gi
+// A URL in text runs until whitespace, a quote, an angle bracket or a control character (ESC,
+// BEL, C1: never part of a link, and the start of a terminal escape sequence).
+const URL_IN_TEXT = /\bhttps?:\/\/[^\s<>"'`\u0000-\u001f\u007f-\u009f]+/gi
 const TRAILING_PUNCTUATION = new Set(['.', ',', ';', ':', '!', '?', "'", '"', '*', '_'])
 const CLOSERS: Record<string, string> = { ')': '(', ']': '[', '}': '{' }
 
@@ -209,24 +211,38 @@ function trimUrl(url: string): string {
   }
 }
 
-/** True for an absolute http(s) URL with a host. */
-function isHttpUrl(value: string): boolean {
-  if (!/^https?:\/\//i.test(value)) return false
+/**
+ * An absolute http(s) URL with a host, as its WHATWG serialisation (`URL.href`): tabs and
+ * newlines removed, other controls, spaces and non-ASCII percent-encoded, the host in punycode —
+ * so a stored link never carries a raw control or whitespace into a terminal, a clipboard or a
+ * shell (issue 27, N3/N8). Undefined for anything else.
+ */
+export function serializedHttpUrl(value: string): string | undefined {
+  if (!/^[\u0000-\u0020]*https?:/i.test(value)) return undefined
   try {
-    return new URL(value).host !== ''
+    const url = new URL(value)
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.host !== '' ? url.href : undefined
   } catch {
-    return false
+    return undefined
   }
 }
 
 class LinkList {
   readonly links: string[] = []
+  readonly images: string[] = []
   private readonly seen = new Set<string>()
+  private readonly seenImages = new Set<string>()
   add(raw: string): void {
-    const url = raw.trim()
-    if (this.links.length >= MAX_LINKS || this.seen.has(url) || !isHttpUrl(url)) return
+    const url = serializedHttpUrl(raw)
+    if (url === undefined || this.links.length >= MAX_LINKS || this.seen.has(url)) return
     this.seen.add(url)
     this.links.push(url)
+  }
+  addImage(raw: string): void {
+    const url = serializedHttpUrl(raw)
+    if (url === undefined || this.images.length >= MAX_LINKS || this.seenImages.has(url)) return
+    this.seenImages.add(url)
+    this.images.push(url)
   }
   addFromText(text: string): void {
     if (!text.includes('://')) return
@@ -242,21 +258,29 @@ export function linksInText(...texts: string[]): string[] {
 }
 
 /**
- * Absolute http(s) URLs of an email, in order of appearance, de-duplicated: `href` of links,
- * `src` of images, and URLs written in the text. Entities are decoded by the parser
- * (`&amp;` → `&`).
+ * An email's links and images, each in order of appearance, de-duplicated: `links` are what a
+ * person can click (`href` of `<a>` and `<area>`, URLs written in the text), `images` the `src`
+ * of `<img>`. Entities are decoded by the parser (`&amp;` → `&`).
  */
-export function linksInHtml(html: string): string[] {
+export function linksAndImagesInHtml(html: string): { links: string[]; images: string[] } {
   const list = new LinkList()
   if (!tools) {
     // Before the tools load: hrefs and srcs by a bounded scan, then text URLs.
-    for (const match of html.matchAll(/\b(?:href|src)\s*=\s*["']([^"']{1,8192})["']/gi)) list.add(decodeBasicEntities(match[1]))
+    for (const match of html.matchAll(/\b(href|src)\s*=\s*["']([^"']{1,8192})["']/gi)) {
+      if (match[1].toLowerCase() === 'href') list.add(decodeBasicEntities(match[2]))
+      else list.addImage(decodeBasicEntities(match[2]))
+    }
     list.addFromText(stripTags(html))
-    return list.links
+    return { links: list.links, images: list.images }
   }
   // The same SAX pass that renders large bodies collects hrefs, srcs and URLs in text runs.
   plainTextOf(html, list)
-  return list.links
+  return { links: list.links, images: list.images }
+}
+
+/** The clickable links of an email (see {@link linksAndImagesInHtml}). */
+export function linksInHtml(html: string): string[] {
+  return linksAndImagesInHtml(html).links
 }
 
 function decodeBasicEntities(value: string): string {

@@ -15,6 +15,9 @@ function bounded(text: string | null | undefined): string | null {
 
 export type JournalListener = () => void
 
+/** Web origins whose unauthenticated requests are being throttled, at most (then the map starts over). */
+export const MAX_TRACKED_ORIGINS = 1_000
+
 /**
  * Bounded request journal: newest last internally, listed newest first; the oldest entries
  * are evicted once `capacity` is reached.
@@ -62,6 +65,32 @@ export class Journal {
     this.events?.emit({ type: 'request', entry: full })
     return full
   }
+
+  /**
+   * Whether to journal a request that carried no valid key and came from a web page (`Origin`):
+   * at most one a second per origin, the next one admitted saying how many were left out. A page
+   * on another site could otherwise evict the whole journal with keyless POSTs in two seconds
+   * (issue 27, N10). Returns the note to add to the admitted entry (`''` for none), or undefined
+   * to skip this one. At most {@link MAX_TRACKED_ORIGINS} origins are tracked (then forgotten).
+   */
+  admitAnonymous(origin: string, now: number): string | undefined {
+    let seen = this.anonymous.get(origin)
+    if (seen !== undefined && now - seen.at < 1_000) {
+      seen.skipped++
+      return undefined
+    }
+    if (seen === undefined) {
+      if (this.anonymous.size >= MAX_TRACKED_ORIGINS) this.anonymous.clear()
+      seen = { at: now, skipped: 0 }
+      this.anonymous.set(origin, seen)
+    }
+    const note = seen.skipped > 0 ? ` (${seen.skipped} more unauthenticated request${seen.skipped === 1 ? '' : 's'} from ${origin.slice(0, 100)} were not journaled: at most one a second per web origin)` : ''
+    seen.at = now
+    seen.skipped = 0
+    return note
+  }
+
+  private readonly anonymous = new Map<string, { at: number; skipped: number }>()
 
   /** Entries newest first, optionally only one account's. */
   list(filter: { account?: string } = {}): JournalEntry[] {

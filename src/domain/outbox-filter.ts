@@ -1,5 +1,6 @@
 import { CHANNELS, MESSAGE_STATUSES, type CapturedMessage, type Channel, type MessageStatus } from '../schemas/captured-message.js'
 import { CHANNEL_DESCRIPTORS, searchTextOf, senderOf } from './channels/index.js'
+import { describeTime, timeProblem } from './clock.js'
 
 /** What the outbox can be narrowed to. Every field is optional; all given ones must match. */
 export interface OutboxFilter {
@@ -43,6 +44,8 @@ export function checkFilter(filter: object, where: string): asserts filter is Ou
   const f = filter as OutboxFilter
   if (f.channel !== undefined && !CHANNELS.includes(f.channel)) throw new TypeError(`${where}: channel must be one of ${CHANNELS.join(', ')} (got ${JSON.stringify(f.channel)}).`)
   if (f.status !== undefined && !MESSAGE_STATUSES.includes(f.status)) throw new TypeError(`${where}: status must be one of ${MESSAGE_STATUSES.join(', ')} (got ${JSON.stringify(f.status)}).`)
+  const sinceProblem = f.since === undefined ? undefined : timeProblem(f.since)
+  if (sinceProblem) throw new RangeError(`${where}: filter.since ${sinceProblem}.`)
 }
 
 /** A recipient as compared: trimmed of a URL-decoded `+` (a leading space), lower-cased. */
@@ -82,6 +85,6 @@ export function describeFilter(filter: OutboxFilter): string {
   if (filter.q !== undefined) parts.push(`matching "${filter.q}"`)
   if (filter.status !== undefined) parts.push(`in status ${filter.status}`)
   if (filter.account !== undefined) parts.push(`of account ${filter.account}`)
-  if (filter.since !== undefined) parts.push(`since ${new Date(filter.since).toISOString()}`)
+  if (filter.since !== undefined) parts.push(`since ${describeTime(filter.since)}`)
   return parts.join(' ')
 }

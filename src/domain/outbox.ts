@@ -6,7 +6,7 @@ import { checkFilter, compileFilter, describeFilter, type MessagePredicate, type
 import { sameSecret } from './admin-token.js'
 import type { SandboxEvents } from './events.js'
 import { newId } from './random.js'
-import { isoAt } from './clock.js'
+import { isoAt, timeProblem } from './clock.js'
 import { WaitTimeoutError } from './wait-timeout-error.js'
 
 export { CHANNELS, MESSAGE_STATUSES }
@@ -321,6 +321,8 @@ export class Outbox {
     if (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout < 0 || timeout > 2 ** 31 - 1) {
       return Promise.reject(new TypeError(`outbox.waitFor: timeout must be a number of milliseconds from 0 to ${2 ** 31 - 1} (got ${String(timeout)}).`))
     }
+    const sinceProblem = options.since === undefined ? undefined : timeProblem(options.since)
+    if (sinceProblem) return Promise.reject(new RangeError(`outbox.waitFor: options.since ${sinceProblem}.`))
     const effective: OutboxFilter = options.since === undefined ? filter : { ...filter, since: Math.max(filter.since ?? -Infinity, options.since) }
     const match = compileFilter(effective)
     this.advance()
@@ -348,7 +350,12 @@ export class Outbox {
       }
       const timer = setTimeout(() => {
         settle()
-        reject(this.timeoutError(effective, timeout))
+        // Never throw from a timer (that would end the process): whatever goes wrong rejects the wait.
+        try {
+          reject(this.timeoutError(effective, timeout))
+        } catch (error) {
+          reject(error)
+        }
       }, timeout)
       const offCapture = this.onCapture(consider)
       const offTransition = this.onTransition(({ message }) => consider(message))

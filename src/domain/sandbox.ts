@@ -10,6 +10,9 @@ import { Journal } from './journal.js'
 import { Outbox } from './outbox.js'
 import {
   DEFAULT_LIMITS,
+  defaultAccountFor,
+  processAccountSalt,
+  seedNameFor,
   PLAN_NAMES,
   resolveApiKeys,
   type ApiKeyConfig,
@@ -50,8 +53,17 @@ export interface SandboxOptions {
   maxMessages?: number
   /** Outbox byte budget (oldest evicted first); default 256 MiB. */
   maxOutboxBytes?: number
+  /**
+   * Salt of the account ids of keys configured without an account (`acct_…`): random per process
+   * unless given. A persistent store passes the one it kept, so a key stays one account.
+   */
+  accountSalt?: string
   /** Journal cap; default 1,000. */
   maxRequests?: number
+  /** Long-polls (`waitFor` over HTTP, `/__sandbox/messages/wait`) held at once; default 1,000. Past it: 503. */
+  maxWaiters?: number
+  /** Event-stream clients (`/__sandbox/events`) at once; default 1,000. Past it: 503. */
+  maxEventClients?: number
   /** Lifecycle webhooks: a URL, or URL plus secret and retry policy. */
   webhook?: string | WebhookOptions
   /** When set, /__sandbox controls require `Authorization: Bearer <adminToken>` (or `X-Sendbox-Admin-Token`). */
@@ -69,6 +81,17 @@ export function checkResetScope(scope: unknown): asserts scope is ResetScope | u
 }
 
 export const DEFAULT_BASE_URL = 'https://api.sendbox.test/v1'
+
+/** Default caps on what clients may hold open (issue 27, N2/N4): documented in the README's limits. */
+export const DEFAULT_MAX_WAITERS = 1_000
+export const DEFAULT_MAX_EVENT_CLIENTS = 1_000
+
+/** A whole-number option from 1 to 100,000, or its default; a RangeError naming it otherwise. */
+function wholeOption(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback
+  if (!Number.isInteger(value) || value < 1 || value > 100_000) throw new RangeError(`${name} must be a whole number from 1 to 100000 (got ${String(value)}).`)
+  return value
+}
 
 /**
  * All state of one sandbox: accounts and limits, subscribers, outbox, journal, faults. Plain
@@ -94,6 +117,12 @@ export class SandboxState {
   readonly webhooks: WebhookSender | undefined
   readonly seed: number
   readonly adminToken: string | undefined
+  /** The salt of this sandbox's default account ids (see {@link SandboxOptions.accountSalt}). */
+  readonly accountSalt: string
+  /** Long-polls held at once over HTTP (`/__sandbox/messages/wait`); past it, 503. */
+  readonly maxWaiters: number
+  /** Event-stream clients (`/__sandbox/events`) at once; past it, 503. */
+  readonly maxEventClients: number
   /** Resolves once the seeded state is in place; handlers wait for it. */
   ready: Promise<void>
   private readonly byKey: Map<string, ApiKeyConfig>
@@ -108,7 +137,13 @@ export class SandboxState {
     this.seed = options.seed ?? 1
     assertAdminToken(options.adminToken)
     this.adminToken = options.adminToken
-    this.keys = resolveApiKeys(options.apiKeys)
+    this.maxWaiters = wholeOption('maxWaiters', options.maxWaiters, DEFAULT_MAX_WAITERS)
+    this.maxEventClients = wholeOption('maxEventClients', options.maxEventClients, DEFAULT_MAX_EVENT_CLIENTS)
+    if (options.accountSalt !== undefined && (typeof options.accountSalt !== 'string' || options.accountSalt.length < 16)) {
+      throw new TypeError('accountSalt must be a string of at least 16 characters (keep the one a previous run used, or leave it out for a random one).')
+    }
+    this.accountSalt = options.accountSalt ?? processAccountSalt()
+    this.keys = resolveApiKeys(options.apiKeys, this.accountSalt)
     this.byKey = new Map(this.keys.map((k) => [k.key, k]))
     this.limits = { ...DEFAULT_LIMITS, ...options.limits }
     for (const [plan, limit] of Object.entries(this.limits)) {
@@ -164,8 +199,14 @@ export class SandboxState {
 
   private async seedSubscribers(): Promise<void> {
     const count = this.options.subscribers ?? 0
+    // An account named by its keys seeds from its name; a salted default one from its key's
+    // unsalted name, so `--seed` gives the same subscribers whatever this process's salt.
+    const seedNames = new Map<string, string>()
+    for (const k of this.keys) {
+      if (!seedNames.has(k.account)) seedNames.set(k.account, k.account === defaultAccountFor(k.key, this.accountSalt) ? seedNameFor(k.key) : k.account)
+    }
     for (const account of this.accounts()) {
-      for (const s of await seededSubscribers(this.seed, count, account)) {
+      for (const s of await seededSubscribers(this.seed, count, seedNames.get(account) ?? account)) {
         await this.subscribers.create(account, s.input, { id: s.id, created_at: s.created_at })
       }
     }

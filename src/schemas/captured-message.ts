@@ -34,7 +34,8 @@ const common = {
   status_history: z.array(statusChangeSchema),
   created_at: isoTime,
   text: z.string().meta({ description: 'The readable text: the email HTML rendered as text (headings as written), the SMS text, or the WhatsApp preview line.' }),
-  links: z.array(z.string()).meta({ description: 'Absolute http(s) URLs in order of appearance, de-duplicated, entities decoded (href and img src of an email; URLs in an SMS or in template parameters).' }),
+  links: z.array(z.string()).meta({ description: 'The links a person can click, in order of appearance, de-duplicated, entities decoded, each as its URL serialisation (controls and spaces percent-encoded): `<a href>`, `<area href>` and URLs written in the text of an email; URLs in an SMS or in template parameters. Absolute http(s) only.' }),
+  images: z.array(z.string()).meta({ description: 'Image sources of an email (`<img src>`, absolute http(s), in order, de-duplicated, serialised like `links`); `[]` for SMS and WhatsApp.' }),
   codes: z.array(z.string()).meta({ description: 'One-time codes found in the message (the rule: docs/links-and-codes.md).' }),
 }
 
@@ -78,12 +79,14 @@ export type MessageOf<C extends Channel> = Extract<CapturedMessage, { channel: C
 
 /** Longest `text` a listed message carries; the whole text stays at `GET /__sandbox/messages/{id}`. */
 export const SUMMARY_TEXT_LENGTH = 2_000
-/** Most links a listed message carries. */
+/** Most links (and images) a listed message carries. */
 export const SUMMARY_LINKS = 100
+/** Longest link a listed message carries: longer ones are cut and marked (`…[+N chars]`); the whole link is in the message by id. */
+export const SUMMARY_LINK_LENGTH = 2_048
 
 const summaryExtras = {
   text_truncated: z.boolean().meta({ description: `True when \`text\` was cut to ${SUMMARY_TEXT_LENGTH} characters for the list.` }),
-  links_total: z.int().meta({ description: `How many links the message has (the list carries at most ${SUMMARY_LINKS}).` }),
+  links_total: z.int().meta({ description: `How many links the message has (the list carries at most ${SUMMARY_LINKS}, each cut to ${SUMMARY_LINK_LENGTH} characters with a \`…[+N chars]\` marker; the message by id has them whole).` }),
 }
 
 /**

@@ -547,10 +547,10 @@ function pageOf(params: URLSearchParams): { page: number; limit: number } | { er
     const raw = params.get(name)
     if (raw === null) return fallback
     const value = /^[0-9]+$/.test(raw) ? Number(raw) : NaN
-    // Digits only; a page past 2^53 − 1 is a page past the end (issue 14), not an error.
-    return value >= 1 && value <= max ? Math.min(value, Number.MAX_VALUE) : undefined
+    // Digits only, never clamped: past its maximum a value is an error, not a shortened echo (issue 27).
+    return value >= 1 && value <= max ? value : undefined
   }
-  const page = read('page', 1, Infinity)
+  const page = read('page', 1, 1_000_000_000)
   if (page === undefined) return { error: 'page' }
   const limit = read('limit', 20, 100)
   if (limit === undefined) return { error: 'limit' }
@@ -614,7 +614,8 @@ function messagesListCases(context: FuzzContext): fc.Arbitrary<FuzzCase> {
     if ('error' in paging) error = paging.error
     else if (channel !== null && !CHANNELS.includes(channel)) error = 'channel'
     else if (status !== null && !STATUSES.includes(status)) error = 'status'
-    else if (sinceMs !== undefined && !Number.isFinite(sinceMs)) error = 'since'
+    // A time the sandbox can hold: 1970-01-01 to 9999-12-31T23:59:59.999Z (issue 27, N1).
+    else if (sinceMs !== undefined && !(sinceMs >= 0 && sinceMs <= 253_402_300_799_999)) error = 'since'
     return {
       request: { method: 'GET', path, headers: [] },
       expect: error ? bad('invalid_parameter', { exact: error }) : { kind: 'exact', status: [200] },

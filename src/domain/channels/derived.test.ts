@@ -2,7 +2,7 @@ import { inspect } from 'node:util'
 import { describe, expect, it, vi } from 'vitest'
 import { copyFields, defineDerived, underived, type Derived } from './derived.js'
 
-const DERIVED: Derived = { text: 'Your code is 482913', links: ['https://shop.test/a'], codes: ['482913'] }
+const DERIVED: Derived = { text: 'Your code is 482913', links: ['https://shop.test/a'], images: ['https://shop.test/logo.png'], codes: ['482913'] }
 
 function message(compute = vi.fn(() => DERIVED), eager = false) {
   const target: Record<string, unknown> = { message_id: 'msg_1', channel: 'email' }
@@ -25,7 +25,7 @@ describe('derived fields (text, links, codes)', () => {
 
   it('keep their place in the field order for JSON, spread, structuredClone and inspect', () => {
     const { target } = message()
-    const keys = ['message_id', 'channel', 'text', 'links', 'codes', 'email']
+    const keys = ['message_id', 'channel', 'text', 'links', 'images', 'codes', 'email']
     expect(Object.keys(JSON.parse(JSON.stringify(target)))).toEqual(keys)
     expect(JSON.parse(JSON.stringify(target)).codes).toEqual(['482913'])
     expect({ ...target }).toEqual({ message_id: 'msg_1', channel: 'email', ...DERIVED, email: target.email })
@@ -45,7 +45,7 @@ describe('derived fields (text, links, codes)', () => {
   it('stay underived in a copy, which shares the one computation', () => {
     const { target, compute } = message()
     const copy = copyFields<Record<string, unknown>>(target)
-    expect(Object.keys(copy)).toEqual(['message_id', 'channel', 'text', 'links', 'codes', 'email'])
+    expect(Object.keys(copy)).toEqual(['message_id', 'channel', 'text', 'links', 'images', 'codes', 'email'])
     expect(compute).not.toHaveBeenCalled()
     expect(copy.text).toBe(DERIVED.text)
     expect(target.codes).toEqual(DERIVED.codes)
@@ -82,7 +82,7 @@ describe('derived fields (text, links, codes)', () => {
       throw new Error('boom')
     })
     const { target } = message(compute)
-    expect(JSON.parse(JSON.stringify(target))).toMatchObject({ text: '', links: [], codes: [] })
+    expect(JSON.parse(JSON.stringify(target))).toMatchObject({ text: '', links: [], images: [], codes: [] })
     expect(target.codes).toEqual([])
     expect(compute).toHaveBeenCalledTimes(1)
   })

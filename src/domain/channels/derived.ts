@@ -15,6 +15,7 @@
 export interface Derived {
   text: string
   links: string[]
+  images: string[]
   codes: string[]
 }
 
@@ -34,7 +35,7 @@ class Derivation {
       } catch {
         // The extractors do not throw (they fall back to plainer renderings); if one ever did, a
         // read of one message must not fail every list and wait that meets it, again and again.
-        this.value = { text: '', links: [], codes: [] }
+        this.value = { text: '', links: [], images: [], codes: [] }
       }
       this.compute = undefined
     }
@@ -52,7 +53,8 @@ class Derivation {
  * email send's CPU, and its ephemerons cost every garbage collection).
  */
 const DERIVATION = Symbol('sendbox.derivation')
-const FIELDS = ['text', 'links', 'codes'] as const
+const FIELDS = ['text', 'links', 'images', 'codes'] as const
+const FIELD_NAMES: ReadonlySet<string> = new Set(FIELDS)
 type Field = (typeof FIELDS)[number]
 
 function derivationOf(target: object): Derivation | undefined {
@@ -124,7 +126,7 @@ export function copyFields<T>(source: object): T {
   // Until a derived field is assigned somewhere, every message of this derivation still has all three accessors.
   const allAccessors = derivation !== undefined && !derivation.overwritten
   for (const name of Object.keys(source)) {
-    if (derivation !== undefined && (name === 'text' || name === 'links' || name === 'codes') && (allAccessors || isAccessor(source, name))) Object.defineProperty(copy, name, ACCESSORS[name])
+    if (derivation !== undefined && FIELD_NAMES.has(name) && (allAccessors || isAccessor(source, name))) Object.defineProperty(copy, name, ACCESSORS[name as Field])
     else copy[name] = (source as Record<string, unknown>)[name]
   }
   if (derivation !== undefined) attach(copy, derivation)

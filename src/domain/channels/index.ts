@@ -1,4 +1,4 @@
-import { SUMMARY_LINKS, SUMMARY_TEXT_LENGTH, type CapturedMessage, type CapturedMessageSummary, type Channel, type MessageOf } from '../../schemas/captured-message.js'
+import { SUMMARY_LINK_LENGTH, SUMMARY_LINKS, SUMMARY_TEXT_LENGTH, type CapturedMessage, type CapturedMessageSummary, type Channel, type MessageOf } from '../../schemas/captured-message.js'
 import { emailChannel } from './email.js'
 import { smsChannel } from './sms.js'
 import type { ChannelDescriptor } from './types.js'
@@ -42,9 +42,20 @@ export function searchTextOf(message: CapturedMessage): string {
   return text
 }
 
+/**
+ * Links as a list carries them: at most {@link SUMMARY_LINKS}, each at most
+ * {@link SUMMARY_LINK_LENGTH} characters (a hostile email's 100 links of 400 KiB each made one
+ * page of the list 44 MB; issue 27, N11). The message by id keeps them whole.
+ */
+function listed(urls: string[]): string[] {
+  const kept = urls.length > SUMMARY_LINKS ? urls.slice(0, SUMMARY_LINKS) : urls
+  if (!kept.some((url) => url.length > SUMMARY_LINK_LENGTH)) return kept
+  return kept.map((url) => (url.length > SUMMARY_LINK_LENGTH ? `${url.slice(0, SUMMARY_LINK_LENGTH)}…[+${url.length - SUMMARY_LINK_LENGTH} chars]` : url))
+}
+
 /** A message as the list shows it: no request body, no HTML, the text and links bounded. */
 export function summarize(message: CapturedMessage): CapturedMessageSummary {
-  const { request: _request, email: _email, sms: _sms, whatsapp: _whatsapp, text, links, ...rest } = message as CapturedMessage & Record<string, unknown>
+  const { request: _request, email: _email, sms: _sms, whatsapp: _whatsapp, text, links, images, ...rest } = message as CapturedMessage & Record<string, unknown>
   void _request; void _email; void _sms; void _whatsapp
   const cut = text.length > SUMMARY_TEXT_LENGTH
   return {
@@ -52,7 +63,8 @@ export function summarize(message: CapturedMessage): CapturedMessageSummary {
     ...descriptorOf(message).summaryPart(message as never),
     text: cut ? text.slice(0, SUMMARY_TEXT_LENGTH) : text,
     text_truncated: cut,
-    links: links.length > SUMMARY_LINKS ? links.slice(0, SUMMARY_LINKS) : links,
+    links: listed(links),
+    images: listed(images),
     links_total: links.length,
   } as CapturedMessageSummary
 }

@@ -14,6 +14,7 @@ export const smsChannel: ChannelDescriptor<'sms', SmsSendRequest> = {
       ...base(sender, 'sms', body.to, raw),
       text: body.message,
       links: linksInText(body.message),
+      images: [],
       codes: findCodes(body.message, { onlyNumberCounts: [...body.message].length <= SHORT_SMS_LENGTH }),
       sms: { text: body.message, from: body.from ?? null, ...encodeSms(body.message) },
     }

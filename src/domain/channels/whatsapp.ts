@@ -28,6 +28,7 @@ export const whatsappChannel: ChannelDescriptor<'whatsapp', WhatsappSendRequest>
       ...base(sender, 'whatsapp', body.to, raw),
       text: preview,
       links: linksInText(...values),
+      images: [],
       codes: findCodes(lines.join('\n')),
       whatsapp: { template: body.template, language: body.language, parameters, preview },
     }
