@@ -51,6 +51,8 @@ describe('sendbox/client', () => {
 
   it('waits for a message that arrives later, and honours since', async () => {
     await send('/sms/send', { to: '+14155550100', message: 'old 111111' })
+    // `since` counts the millisecond it names: step past the old message's.
+    await new Promise((resolve) => setTimeout(resolve, 5))
     const since = Date.now()
     const waiting = client.outbox.waitFor({ channel: 'sms', to: '+14155550100' }, { timeout: 5_000, since })
     setTimeout(() => void send('/sms/send', { to: '+14155550100', message: 'Your code is 222222' }), 150)
