@@ -34,6 +34,8 @@ export interface WireRequest {
   readonly headers: { get(name: string): string | null }
   /** Aborted when the client goes away (a long poll drops its waiter). */
   readonly signal: AbortSignal
+  /** The client's address, when a transport knows it (the standalone server); in-process none. */
+  readonly clientAddress?: string
 }
 
 /**

@@ -1,9 +1,11 @@
 import { z } from 'zod'
 import { sameSecret } from '../src/domain/admin-token.js'
+import { GUESS_WINDOW_MS, guessingClient, MAX_WRONG_SECRETS } from '../src/domain/guess-limiter.js'
 import { isoAt } from '../src/domain/clock.js'
 import { ApiError, forcedError } from '../src/domain/errors.js'
 import type { ApiKeyConfig } from '../src/domain/plans.js'
 import { maskKey } from '../src/domain/plans.js'
+import { journalHeaders } from './journal-headers.js'
 import { retryAfterSeconds, type RateDecision } from '../src/domain/rate-limiter.js'
 import type { SandboxState } from '../src/domain/sandbox.js'
 import { validateBody } from '../src/domain/validation.js'
@@ -34,11 +36,22 @@ function authenticate(sandbox: SandboxState, request: WireRequest): { key: ApiKe
   if (!match) {
     throw new ApiError(401, 'unauthorized', 'Malformed Authorization header. Use the Bearer scheme: `Authorization: Bearer <API_KEY>`.')
   }
+  const client = guessingClient(request.headers.get('origin'), request.clientAddress)
+  refuseWhileGuessing(sandbox, client)
   const key = sandbox.authenticate(match[1])
   if (!key) {
+    sandbox.guesses.miss(client, sandbox.now())
     throw new ApiError(401, 'unauthorized', `Invalid API key "${maskKey(match[1])}". Use a key listed by \`sendbox keys\` (defaults: test_starter, test_pro, test_enterprise).`)
   }
   return { key, token: match[1] }
+}
+
+/** 429 for a client that presented too many wrong keys or tokens lately, whatever it presents now. */
+function refuseWhileGuessing(sandbox: SandboxState, client: string | undefined): void {
+  const wait = sandbox.guesses.lockedFor(client, sandbox.now())
+  if (wait > 0) {
+    throw new ApiError(429, 'rate_limit_exceeded', `Too many wrong API keys or admin tokens from this ${client!.startsWith('origin') ? 'web page' : 'address'} (${MAX_WRONG_SECRETS} in ${GUESS_WINDOW_MS / 1000} s): every key and token is refused for ${wait} s more. Retry after ${wait} s (see the Retry-After header).`, undefined, { 'Retry-After': String(wait) })
+  }
 }
 
 /**
@@ -185,6 +198,7 @@ export async function runApiRequest(sandbox: SandboxState, request: WireRequest,
   let key: ApiKeyConfig | undefined
   let token: string | undefined
   let delay = 0
+  let messageId: string | null = null
   let response: Answer
   try {
     const starting = whenReady(sandbox)
@@ -214,7 +228,10 @@ export async function runApiRequest(sandbox: SandboxState, request: WireRequest,
     const read = readRouteBody(route, request, trace)
     const { body, raw } = read instanceof Promise ? await read : read
     const result = route.resolve({ sandbox, request, key, url, params, query, body, raw, retryAfter })
-    response = answer(result instanceof Promise ? await result : result, headers, request)
+    const resolved = result instanceof Promise ? await result : result
+    // An accepted send names its captured message, so the journal entry links to it.
+    if ('body' in resolved && (resolved.body as { message_id?: unknown } | null)?.message_id !== undefined) messageId = String((resolved.body as { message_id: unknown }).message_id)
+    response = answer(resolved, headers, request)
     status = response.status
   } catch (error) {
     apiError = toApiError(error, request)
@@ -241,6 +258,8 @@ export async function runApiRequest(sandbox: SandboxState, request: WireRequest,
     error_message: apiError ? apiError.message + note : null,
     request_body: trace.requestBody && trace.requestBody.byteLength > 0 ? textDecoder.decode(trace.requestBody.subarray(0, JOURNAL_BODY_LIMIT * 4 + 4)) : null,
     response_body: apiError ? JSON.stringify(apiError.toBody()) : null,
+    request_headers: journalHeaders(request),
+    message_id: messageId,
   })
   return response
 }
@@ -249,9 +268,12 @@ export async function runApiRequest(sandbox: SandboxState, request: WireRequest,
 function checkAdmin(sandbox: SandboxState, request: WireRequest): void {
   const token = sandbox.adminToken
   if (token === undefined) return
+  const client = guessingClient(request.headers.get('origin'), request.clientAddress)
+  refuseWhileGuessing(sandbox, client)
   const bearer = /^bearer[ \t]+(\S+)/i.exec(request.headers.get('authorization') ?? '')?.[1]
   const given = request.headers.get('x-sendbox-admin-token') ?? bearer
   if (given !== undefined && given !== null && sameSecret(given, token)) return
+  if (given !== undefined && given !== null) sandbox.guesses.miss(client, sandbox.now())
   throw new ApiError(401, 'unauthorized', 'The sandbox controls need the admin token: send `Authorization: Bearer <admin token>` or `X-Sendbox-Admin-Token: <admin token>` (see --admin-token).')
 }
 

@@ -1,3 +1,4 @@
+import { conversationRoutes } from './conversations.js'
 import { emailRoutes } from './email.js'
 import type { Route } from './route.js'
 import { sandboxControlRoutes } from './sandbox-controls.js'
@@ -21,6 +22,7 @@ export const ROUTES: readonly Route[] = [
   ...sandboxControlRoutes,
   ...sandboxLiveRoutes,
   ...sandboxMcpRoutes,
+  ...conversationRoutes,
 ]
 
 export type { Route, RouteContext, RouteResult, RouteScope, RouteMethod } from './route.js'

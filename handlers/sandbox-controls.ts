@@ -6,7 +6,7 @@ import { summarize } from '../src/domain/channels/index.js'
 import { CHANNELS, MESSAGE_STATUSES, type OutboxFilter } from '../src/domain/outbox.js'
 import { maskKey } from '../src/domain/plans.js'
 import { RESET_SCOPES, type ResetScope } from '../src/domain/sandbox.js'
-import { capturedMessageSchema, capturedMessageSummarySchema } from '../src/schemas/captured-message.js'
+import { capturedMessageSchema, capturedMessageSummarySchema, DIRECTIONS } from '../src/schemas/captured-message.js'
 import {
   clockChangeSchema,
   clockStateSchema,
@@ -36,10 +36,11 @@ export const outboxFilterQuery = {
   status: enumParam('status', MESSAGE_STATUSES, 'Only messages in this lifecycle status.'),
   since: sinceParam,
   account: accountParam,
-  q: textParam('q', 'Case-insensitive substring of recipient, sender, subject, text, template and its parameters.'),
+  q: textParam('q', 'Words that must all appear, in any order, case-insensitive, in recipient, sender, subject, text, template and its parameters ("maria reset").'),
   from: textParam('from', 'Case-insensitive substring of the sender (`Name <address>`, or an SMS sender id).'),
   subject: textParam('subject', 'Case-insensitive substring of the email subject.'),
   template: textParam('template', 'The WhatsApp template name, exactly.'),
+  direction: enumParam('direction', DIRECTIONS, '`outbound` (sent through the API) or `inbound` (a simulated reply).'),
 }
 
 /** The filter the validated query asks for (parameters that were not given are left out). */

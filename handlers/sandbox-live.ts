@@ -153,14 +153,18 @@ export const sandboxLiveRoutes: Route[] = [
     operationId: 'streamEvents',
     summary: 'Live events (Server-Sent Events)',
     description: `\`text/event-stream\`: \`event: <type>\` and \`data: <JSON>\` for ${SANDBOX_EVENT_TYPES.map((t) => `\`${t}\``).join(', ')}; a \`: ping\` comment every ${HEARTBEAT_MS / 1000} s. A client more than ${EVENT_BUFFER_BYTES / 1024 / 1024} MiB behind is dropped (the stream ends with a comment saying so).`,
+    query: { direction: outboxFilterQuery.direction },
     response: { eventStream: sandboxEventSchema },
     answers: [{ status: 503, description: 'As many event-stream clients as the server allows are connected (`too_many_clients`, `--max-event-clients`, default 1,000); `Retry-After` says when to try again.' }],
-    resolve: ({ sandbox, request }) => {
+    resolve: ({ sandbox, request, query }) => {
       const open = streamClients.get(sandbox) ?? 0
       if (open >= sandbox.maxEventClients) throw tooManyClients(`${sandbox.maxEventClients} event-stream clients are connected already (--max-event-clients)`)
       streamClients.set(sandbox, open + 1)
       const subscribe = (listener: (event: SandboxEvent) => void) => {
-        const unsubscribe = sandbox.events.subscribe(listener)
+        // `direction` keeps only the message events of that direction (every other event passes).
+        const unsubscribe = sandbox.events.subscribe((event) => {
+          if (query.direction === undefined || !('message' in event) || event.message.direction === query.direction) listener(event)
+        })
         let left = false
         return () => {
           unsubscribe()

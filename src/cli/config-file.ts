@@ -67,6 +67,8 @@ export const configFileSchema = z
     maxRequests: whole(NUMERIC_RANGES['max-requests']).optional(),
     webhookUrl: z.string().regex(/^https?:\/\/\S+$/, { error: 'must be an http(s) URL, like "http://127.0.0.1:3000/hooks"' }).optional(),
     webhookSecret: z.string().min(1).optional(),
+    webhookDuplicates: z.number({ error: 'must be a probability from 0 to 1, like 0.2' }).min(0, { error: 'must be a probability from 0 to 1, like 0.2' }).max(1, { error: 'must be a probability from 0 to 1, like 0.2' }).optional(),
+    templates: z.string().min(1, { error: 'must be the path of a WhatsApp templates file' }).optional(),
     maxOutboxMb: whole(NUMERIC_RANGES['max-outbox-mb']).optional(),
     maxWaiters: whole(NUMERIC_RANGES['max-waiters']).optional(),
     maxEventClients: whole(NUMERIC_RANGES['max-event-clients']).optional(),
@@ -142,6 +144,7 @@ export function loadConfigFile(path: string): ConfigFile {
   }
   const config = result.data
   if (config.fixtures !== undefined) config.fixtures = resolve(dirname(resolve(path)), config.fixtures)
+  if (config.templates !== undefined) config.templates = resolve(dirname(resolve(path)), config.templates)
   return config
 }
 

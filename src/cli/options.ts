@@ -33,7 +33,9 @@ export const FLAGS = {
   'max-event-clients': { type: 'string', default: '1000', env: 'SENDBOX_MAX_EVENT_CLIENTS', value: 'N', help: 'event-stream clients (/__sandbox/events) at once; past it 503 with Retry-After' },
   threads: { type: 'string', default: String(DEFAULT_THREADS), env: 'SENDBOX_THREADS', value: 'N', help: 'threads serving HTTP: 1, or 2 to parse HTTP on a worker thread beside the sandbox (measured slower on 2 cores; docs/performance.md)' },
   'webhook-url': { type: 'string', value: 'URL', help: 'POST each lifecycle step of each message here' },
-  'webhook-secret': { type: 'string', value: 'SECRET', help: 'HMAC-SHA256 key for X-Sendbox-Signature' },
+  'webhook-secret': { type: 'string', value: 'SECRET', help: 'Standard Webhooks secret (whsec_…) that signs every webhook; one is generated and printed when none is given' },
+  'webhook-duplicates': { type: 'string', value: 'P', help: 'send each webhook event twice (same webhook-id) with probability P, 0 to 1, seeded by --seed' },
+  templates: { type: 'string', value: 'FILE', help: 'WhatsApp templates, JSON {"templates":[{name,language,body,header?,footer?,buttons?}]}: every WhatsApp send is checked against them' },
   'admin-token': { type: 'string', env: 'SENDBOX_ADMIN_TOKEN', value: 'TOKEN', help: 'require this token for /__sandbox (one is generated when --host is not loopback)' },
   'cors-origin': { type: 'string', multiple: true, env: 'SENDBOX_CORS_ORIGINS', value: 'ORIGIN', help: 'also grant CORS and /__sandbox changes to this origin (repeatable; loopback origins always; * = any, with a warning). Env: comma-separated' },
   'allowed-host': { type: 'string', multiple: true, env: 'SENDBOX_ALLOWED_HOSTS', value: 'HOST', help: 'also answer requests whose Host is this name (repeatable; .example.test = and subdomains; loopback names and IPs always). Env: comma-separated' },
@@ -69,6 +71,10 @@ export interface CliSettings {
   threads: number
   webhookUrl: string | undefined
   webhookSecret: string | undefined
+  /** Probability (0 to 1) that a webhook event is sent twice. */
+  webhookDuplicates: number
+  /** The WhatsApp templates file (absolute when it came from the config file), if any. */
+  templates: string | undefined
   adminToken: string | undefined
   /** Origins granted CORS besides loopback ones (`*` = any). */
   corsOrigins: string[]
@@ -195,6 +201,8 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, c
   if (webhookUrl !== undefined && !/^https?:\/\/[^\s]+$/.test(webhookUrl)) {
     throw new UsageError(`--webhook-url must be an http(s) URL, got "${webhookUrl}"`)
   }
+  const duplicates = str('webhook-duplicates') ?? '0'
+  if (!/^(?:0(?:\.[0-9]+)?|1(?:\.0+)?|\.[0-9]+)$/.test(duplicates)) throw new UsageError(`--webhook-duplicates must be a probability from 0 to 1, like 0.2, got "${duplicates}"`)
   return {
     command: values.help ? 'help' : values.version ? 'version' : (command as 'serve' | 'keys' | 'openapi' | 'mcp'),
     url: typeof values.url === 'string' ? values.url : fromEnv('url'),
@@ -214,6 +222,8 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, c
     threads: wholeNumber('threads', str('threads')!),
     webhookUrl,
     webhookSecret: str('webhook-secret'),
+    webhookDuplicates: Number(duplicates),
+    templates: str('templates'),
     adminToken,
     corsOrigins,
     allowedHosts,

@@ -50,7 +50,8 @@ export async function sandboxFromSettings(settings: CliSettings): Promise<Sandbo
     maxOutboxBytes: settings.maxOutboxMb * 1024 * 1024,
     maxWaiters: settings.maxWaiters,
     maxEventClients: settings.maxEventClients,
-    webhook: settings.webhookUrl ? { url: settings.webhookUrl, secret: settings.webhookSecret } : undefined,
+    webhook: settings.webhookUrl ? { url: settings.webhookUrl, secret: settings.webhookSecret, duplicates: settings.webhookDuplicates } : undefined,
+    templates: settings.templates === undefined ? undefined : (await import('./templates-file.js')).loadTemplatesFile(settings.templates),
     adminToken: settings.adminToken,
   }
   return createSandbox(options)
@@ -169,6 +170,10 @@ export async function runCli(argv: string[], io = { stdout: process.stdout, stde
     io.stderr.write(`sendbox: warning: listening on ${settings.host}, reachable from other machines; /__sandbox controls need the admin token ${settings.adminToken}\n`)
   }
   const apiUrl = `${running.url}/v1`
+  if (sandbox.webhooks && settings.webhookSecret === undefined) {
+    // Printed once, on stderr (not in the request log), so the app under test can verify signatures.
+    io.stderr.write(`sendbox: webhooks to ${settings.webhookUrl} are signed with the generated secret ${sandbox.webhooks.secret} (pass --webhook-secret to choose one)\n`)
+  }
   if (!useUi) {
     io.stdout.write(`sendbox ${VERSION} listening on ${apiUrl} (keys: ${sandbox.keys.map((k) => `${displayKey(k.key)}=${PLAN_NAMES[k.plan]}`).join(', ')})\n`)
     io.stdout.write(`web inbox: ${running.url}/__sandbox/ui/\n`)

@@ -4,8 +4,8 @@ import type { SandboxEvents } from './events.js'
 export type { JournalEntry }
 
 /** What a transport records: the entry without its id; the newer fields may be left out (null). */
-export type JournalRecord = Omit<JournalEntry, 'id' | 'query' | 'error_message' | 'request_body' | 'response_body'> &
-  Partial<Pick<JournalEntry, 'query' | 'error_message' | 'request_body' | 'response_body'>>
+export type JournalRecord = Omit<JournalEntry, 'id' | 'query' | 'error_message' | 'request_body' | 'response_body' | 'message_id' | 'request_headers'> &
+  Partial<Pick<JournalEntry, 'query' | 'error_message' | 'request_body' | 'response_body' | 'message_id' | 'request_headers'>>
 
 /** A body as the journal keeps it: at most {@link JOURNAL_BODY_LIMIT} characters. */
 function bounded(text: string | null | undefined): string | null {
@@ -51,6 +51,8 @@ export class Journal {
       key: entry.key,
       request_body: bounded(entry.request_body),
       response_body: bounded(entry.response_body),
+      request_headers: entry.request_headers ?? null,
+      message_id: entry.message_id ?? null,
     }
     this.entries.push(full)
     if (this.entries.length - this.start > this.capacity) {

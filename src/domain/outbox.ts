@@ -8,6 +8,7 @@ import type { SandboxEvents } from './events.js'
 import { newId } from './random.js'
 import { isoAt, timeProblem } from './clock.js'
 import { WaitTimeoutError } from './wait-timeout-error.js'
+import { failureCode } from './magic-recipients.js'
 
 export { CHANNELS, MESSAGE_STATUSES }
 export type { CapturedMessage, Channel, MessageOf, MessageStatus, StatusChange, CaptureInput, OutboxFilter }
@@ -129,9 +130,11 @@ export class Outbox {
     // The channel built the message for the outbox alone: it is kept as it is, with its lifecycle
     // fields added after the channel's (a copy cost ~3 % of an email send's CPU).
     const message = input.message as CapturedMessage
-    message.status = 'queued'
+    // A simulated reply has arrived: it is delivered at once and has no lifecycle to go through.
+    const inbound = message.direction === 'inbound'
+    message.status = inbound ? 'delivered' : 'queued'
     message.reason = null
-    message.status_history = [{ status: 'queued', at: createdAt }]
+    message.status_history = [{ status: message.status, at: createdAt }]
     message.created_at = createdAt
     const weight = weightOf(message)
     this.byId.set(message.message_id, this.seqBase + this.entries.length)
@@ -140,7 +143,7 @@ export class Outbox {
     this.live++
     this.bytes += weight
     while (this.live > this.capacity || (this.bytes > this.maxBytes && this.live > 1)) this.evictOldest()
-    this.queues[0].push({ id: message.message_id, createdMs, outcome: input.outcome, step: 0 })
+    if (!inbound) this.queues[0].push({ id: message.message_id, createdMs, outcome: input.outcome, step: 0 })
     for (const listener of this.captureListeners) listener(message)
     this.events?.emit({ type: 'message.captured', message })
     this.changed()
@@ -206,7 +209,7 @@ export class Outbox {
         item.step === 0
           ? { status: 'sent', at }
           : item.outcome.kind === 'failed'
-            ? { status: 'failed', at, reason: item.outcome.reason }
+            ? { status: 'failed', at, reason: item.outcome.reason, error_code: failureCode(item.outcome.reason) }
             : { status: 'delivered', at }
       // `{ ...current, status, reason, status_history }`, copied by hand (see capture).
       const next = copyFields<CapturedMessage>(current)

@@ -19,9 +19,13 @@ import {
   type Plan,
 } from './plans.js'
 import { seededRandom } from './random.js'
+import { GuessLimiter } from './guess-limiter.js'
 import { RateLimiter } from './rate-limiter.js'
 import { SubscriberStore, type SubscriberPatch } from './subscribers.js'
 import { WebhookSender, type WebhookOptions } from './webhooks.js'
+import { templateBookOf, type TemplateBook, type TemplatesOption } from './templates.js'
+import { OptOutStore } from './opt-outs.js'
+import { receiveInbound, type InboundInput, type InboundResult } from './inbound.js'
 
 /** Subscribers to load instead of (or on top of) seeded ones, per account. */
 export interface FixtureData {
@@ -66,6 +70,11 @@ export interface SandboxOptions {
   maxEventClients?: number
   /** Lifecycle webhooks: a URL, or URL plus secret and retry policy. */
   webhook?: string | WebhookOptions
+  /**
+   * WhatsApp templates: every WhatsApp send is checked against them and captured as the recipient
+   * reads it. A file path, `{ templates: [...] }`, or the list. Default: none (any name accepted).
+   */
+  templates?: TemplatesOption
   /** When set, /__sandbox controls require `Authorization: Bearer <adminToken>` (or `X-Sendbox-Admin-Token`). */
   adminToken?: string
 }
@@ -110,11 +119,17 @@ export class SandboxState {
   readonly keys: readonly ApiKeyConfig[]
   readonly limits: Record<Plan, number>
   readonly limiter: RateLimiter
+  /** Wrong keys and admin tokens per client (issue 27, N11). */
+  readonly guesses = new GuessLimiter()
   readonly subscribers: SubscriberStore
   readonly outbox: Outbox
   readonly journal: Journal
   readonly faults: Faults
   readonly webhooks: WebhookSender | undefined
+  /** The configured WhatsApp templates, or undefined (then any template name is accepted). */
+  readonly templates: TemplateBook | undefined
+  /** Numbers that replied STOP, per account. */
+  readonly optOuts = new OptOutStore()
   readonly seed: number
   readonly adminToken: string | undefined
   /** The salt of this sandbox's default account ids (see {@link SandboxOptions.accountSalt}). */
@@ -159,8 +174,9 @@ export class SandboxState {
     this.clock.onMove(() => this.outbox.clockMoved())
     this.faults = new Faults(seededRandom(this.seed))
     const webhook = typeof options.webhook === 'string' ? { url: options.webhook } : options.webhook
+    this.templates = templateBookOf(options.templates)
     if (webhook) {
-      const sender = new WebhookSender(webhook, this.journal, this.now)
+      const sender = new WebhookSender({ seed: this.seed, ...webhook }, this.journal, this.now)
       this.webhooks = sender
       this.outbox.onTransition((transition) => sender.send(transition))
     }
@@ -233,7 +249,21 @@ export class SandboxState {
     if (!scope || scope === 'limits') this.limiter.reset()
     if (!scope || scope === 'faults') this.faults.clear()
     if (!scope || scope === 'journal') this.journal.clear()
+    if (!scope || scope === 'opt_outs') this.optOuts.clear()
+    if (!scope || scope === 'webhooks') this.webhooks?.clear()
     this.events.emit({ type: 'reset', scope: scope ?? 'all' })
+  }
+
+  /**
+   * Simulates a person's reply: captured with `direction: "inbound"`, posted as a
+   * `message.received` webhook; STOP-family keywords opt `from` out of the account, START-family
+   * ones opt it back in. Throws an ApiError (400 naming the field) for an unknown key or account.
+   *
+   * @example
+   * sandbox.inbound({ channel: 'sms', key: 'test_pro', from: '+14155550123', text: 'STOP' })
+   */
+  inbound(input: InboundInput): InboundResult {
+    return receiveInbound({ keys: this.keys, outbox: this.outbox, optOuts: this.optOuts, webhooks: this.webhooks, now: this.now }, input)
   }
 
   /** `GET /__sandbox/health`. */

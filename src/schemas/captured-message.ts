@@ -8,6 +8,10 @@ export type Channel = (typeof CHANNELS)[number]
 export const MESSAGE_STATUSES = ['queued', 'sent', 'delivered', 'failed'] as const
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number]
 
+/** Whether a message was sent by the app (`outbound`) or is a simulated reply to it (`inbound`). */
+export const DIRECTIONS = ['outbound', 'inbound'] as const
+export type Direction = (typeof DIRECTIONS)[number]
+
 const PLAN_VALUES = ['starter', 'pro', 'enterprise'] as const
 
 const isoTime = z.string().meta({ format: 'date-time' })
@@ -17,6 +21,7 @@ export const statusChangeSchema = z
     status: z.enum(MESSAGE_STATUSES),
     at: isoTime,
     reason: z.string().optional(),
+    error_code: z.enum(['bounced', 'unreachable', 'opted_out', 'blocked']).optional().meta({ description: 'A failed step\'s stable code: `bounced` (email hard bounce), `unreachable` (handset off), `opted_out` (the number replied STOP to this account), `blocked` (the carrier refused it).' }),
   })
   .meta({ id: 'StatusChange' })
 export type StatusChange = z.infer<typeof statusChangeSchema>
@@ -24,6 +29,7 @@ export type StatusChange = z.infer<typeof statusChangeSchema>
 /** Fields every captured message has, whatever its channel. */
 const common = {
   message_id: z.string().meta({ example: 'msg_3kTn0aZp8QxW1cVb5yRm2LsD' }),
+  direction: z.enum(DIRECTIONS).meta({ description: '`outbound`: sent through the API; `inbound`: a simulated reply (`POST /__sandbox/inbound`).' }),
   account: z.string(),
   plan: z.enum(PLAN_VALUES),
   key: z.string().meta({ description: 'The sending API key, masked.' }),
@@ -54,11 +60,23 @@ export const smsPartSchema = z.object({
   characters: z.int().meta({ description: 'Unicode code points in the text.' }),
 })
 
+/** A WhatsApp template filled with its parameters: what the recipient reads. */
+export const renderedTemplateSchema = z
+  .object({
+    header: z.string().nullable(),
+    body: z.string(),
+    footer: z.string().nullable(),
+    buttons: z.array(z.object({ text: z.string(), url: z.string().nullable() })),
+  })
+  .meta({ id: 'RenderedTemplate' })
+
 export const whatsappPartSchema = z.object({
-  template: z.string(),
+  template: z.string().meta({ description: 'The template name; empty for an inbound reply.' }),
   language: z.string(),
   parameters: z.record(z.string(), z.string()),
   preview: z.string(),
+  rendered: renderedTemplateSchema.optional().meta({ description: 'The filled template, when templates are configured (`--templates`).' }),
+  from: z.string().optional().meta({ description: 'An inbound reply\'s sender (its phone number).' }),
 })
 
 export const emailMessageSchema = z.object({ ...common, channel: z.literal('email'), email: emailPartSchema }).meta({ id: 'CapturedEmail' })

@@ -8,7 +8,7 @@ import { PLANS } from '../domain/plans.js'
  */
 
 /** What `reset()` may reset alone (no scope: everything). */
-export const RESET_SCOPES = ['subscribers', 'messages', 'limits', 'faults', 'journal'] as const
+export const RESET_SCOPES = ['subscribers', 'messages', 'limits', 'faults', 'journal', 'opt_outs', 'webhooks'] as const
 export type ResetScope = (typeof RESET_SCOPES)[number]
 
 /** A fault in force, as `POST /__sandbox/faults` and `GET /__sandbox/faults` answer it. */

@@ -1,6 +1,6 @@
+import { gzipAnswer } from './compress.js'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
-import { setImmediate as nextTurn } from 'node:timers'
 import { sameSecret } from '../domain/admin-token.js'
 import { attachBufferedBody, bodyOf, MAX_BODY_BYTES, forEachAnswerHeader, RawHeaders, type Answer, type WireRequest } from '../../handlers/body.js'
 import { isControlPath, resolveBaseUrl } from '../../handlers/base-url.js'
@@ -307,6 +307,7 @@ class ListenerRequest implements WireRequest {
     readonly method: string,
     readonly url: string,
     readonly headers: RawHeaders,
+    readonly clientAddress?: string,
   ) {}
 
   get signal(): AbortSignal {
@@ -492,7 +493,7 @@ export function createRequestListener(sandbox: Sandbox, options: ListenerOptions
       // with the body beside the request (see attachBufferedBody). Parsed as a Request would.
       if (target === undefined) throw new TypeError(`Invalid URL: ${path.slice(0, 200)}`)
       const { url } = target
-      const request = new ListenerRequest(method, target.href, new RawHeaders(req.rawHeaders))
+      const request = new ListenerRequest(method, target.href, new RawHeaders(req.rawHeaders), req.socket.remoteAddress)
       // Its signal aborts when the client is gone (the socket closes) or has said it will send
       // nothing more (FIN while the answer is pending): a long-poll drops its waiter. The answer
       // is still written, for a client that half-closed after its request and reads on.
@@ -513,6 +514,13 @@ export function createRequestListener(sandbox: Sandbox, options: ListenerOptions
         headers.push(name, value)
       })
       const payload = bodyOf(answer)
+      const zipped = typeof payload === 'string' ? gzipAnswer(path, req.headers['accept-encoding'], payload) : undefined
+      if (zipped !== undefined) {
+        headers.push('content-encoding', 'gzip', 'vary', 'Accept-Encoding', 'content-length', String(zipped.byteLength))
+        res.writeHead(status, headers)
+        res.end(method === 'HEAD' ? undefined : zipped)
+        return
+      }
       if (typeof payload === 'string') {
         if (payload.length >= SHARED_PAYLOAD_CHARS) {
           // One buffer for the same big text written to many sockets (a burst of waiters answered
@@ -580,6 +588,9 @@ let turnScheduled = false
  * requests are answered between them. `setImmediate` from node:timers: a test's fake timers
  * (which replace the global one) never stall the server's writes.
  */
+// Through getBuiltinModule: the library entry (dist/lib) keeps its static imports to msw and node:http.
+const nextTurn = (process.getBuiltinModule('node:timers') as typeof import('node:timers')).setImmediate
+
 function writeInTurn(bytes: number, write: () => void): void {
   if (waitingWrites.length === 0 && writtenThisTurn < WRITE_BYTES_PER_TURN) {
     writtenThisTurn += bytes

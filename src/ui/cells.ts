@@ -20,8 +20,8 @@ const MAX_CLUSTERS = 4_096
 /** Cells one code point takes: 1 for printable ASCII, 2 for wide (CJK, emoji), 0 for combining marks and joiners. */
 export function codePointWidth(cp: number): number {
   if (cp >= 0x20 && cp < 0x7f) return 1
-  // Control characters and lone surrogates are shown as one cell ({@link printable}: a space, U+FFFD).
-  if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp === 0x2028 || cp === 0x2029 || (cp >= 0xd800 && cp <= 0xdfff)) return 1
+  // Control characters, lone surrogates and hidden characters are shown as one cell ({@link printable}: a space, ␛, U+FFFD).
+  if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp === 0x2028 || cp === 0x2029 || (cp >= 0xd800 && cp <= 0xdfff) || HIDDEN_CODE_POINTS.has(cp)) return 1
   const known = codePointWidths[cp]
   if (known !== 0) return known - 1
   const width = stringWidth(String.fromCodePoint(cp))
@@ -125,17 +125,37 @@ export function cellWidth(text: string): number {
 }
 
 /**
- * Client text is untrusted: a subject carrying `ESC[2J` or an OSC sequence must not drive the
- * terminal, and a newline must not break a row. Control characters (C0, DEL, C1, line and
- * paragraph separators) become spaces; lone surrogates become U+FFFD. A no-break space is drawn
- * as the space it looks like (it still does not break when wrapping, which happens before): rows
- * of plain ASCII take Ink's fast path, where rows of U+00A0 went through `Intl.Segmenter` on
- * every frame. One linear pass.
+ * Characters that change how text reads without showing themselves: bidi controls (U+202E turns
+ * `moc.evil` into `live.com`), zero-width and filler characters (U+3164 hides a sender's real
+ * address behind blank cells). {@link printable} shows each as U+FFFD; a ZWJ inside an emoji
+ * sequence stays (it joins 👨‍👩‍👧).
+ */
+export const HIDDEN_CODE_POINTS: ReadonlySet<number> = new Set([
+  0x061c, 0x115f, 0x1160, 0x180e, 0x200b, 0x200c, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e,
+  0x2060, 0x2061, 0x2062, 0x2063, 0x2064, 0x2066, 0x2067, 0x2068, 0x2069, 0x3164, 0xfeff, 0xffa0,
+])
+
+// eslint-disable-next-line no-control-regex
+const UNPRINTABLE = /\u001b|[\u0000-\u001f\u007f-\u00a0\u2028\u2029]|[\u061c\u115f\u1160\u180e\u200b\u200c\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\u3164\ufeff\uffa0]|\u200d(?!\p{Extended_Pictographic})|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/gu
+
+/**
+ * The one sanitizer for everything the terminal UI prints of a message (subject, names, text,
+ * links, template parameters, headers; issue 27, N3/N9). Client text is untrusted: a subject
+ * carrying `ESC[2J`, an OSC 0/2/8/52 or a DCS sequence must not drive the terminal, a newline
+ * must not break a row, a bidi override must not reorder what QA reads. ESC (the start of every
+ * sequence, 7-bit) shows as `␛`, so what follows it is plain text; every other control character
+ * (C0, DEL, C1 — the 8-bit CSI/OSC/DCS introducers among them —, line and paragraph separators)
+ * becomes a space; bidi controls, zero-width and filler characters and lone surrogates become
+ * U+FFFD. Each replaces exactly one UTF-16 unit with one of one cell ({@link codePointWidth}
+ * counts them so), so spans measured on the raw text stay right. A no-break space is drawn as the
+ * space it looks like: rows of plain ASCII take Ink's fast path. One linear pass.
  */
 export function printable(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f-\u00a0\u2028\u2029]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, (c) =>
-    c.charCodeAt(0) >= 0xd800 ? '\ufffd' : ' ')
+  return text.replace(UNPRINTABLE, (c) => {
+    if (c === '\u001b') return '␛'
+    const unit = c.charCodeAt(0)
+    return unit <= 0xa0 || unit === 0x2028 || unit === 0x2029 ? ' ' : '\ufffd'
+  })
 }
 
 /**

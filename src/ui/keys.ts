@@ -205,8 +205,10 @@ function messageKey(state: UiState, input: string, key: Partial<Key>, ctx: KeyCo
     const n = linkNumber(input)
     const next = { ...state, pendingCopyLink: false }
     if (n === null) return done({ ...next, notice: { text: 'Copy cancelled.', tone: 'ok' } })
-    const url = message?.links[n - 1]
-    if (!url) return done({ ...next, notice: { text: `There is no link ${n} (this message has ${message?.links.length ?? 0}).`, tone: 'error' } })
+    const raw = message?.links[n - 1]
+    if (!raw) return done({ ...next, notice: { text: `There is no link ${n} (this message has ${message?.links.length ?? 0}).`, tone: 'error' } })
+    // Exactly what the screen shows: never a control, a newline or a bidi override onto the clipboard.
+    const url = printable(raw)
     return done({ ...next, notice: { text: `Copied link ${n} to the clipboard (OSC 52): ${url}`, tone: 'ok' } }, { type: 'copy', text: url, label: `link ${n}` })
   }
   if (isBack(key)) return done({ ...state, page: { kind: 'list' }, scroll: 0, source: false })

@@ -225,6 +225,16 @@ describe('real answers match the published schemas', () => {
     await call('clearCapturedMessages', 'DELETE', `${controls}/messages`, undefined, none)
     await call('resetSandbox', 'POST', `${controls}/reset?scope=journal`, undefined, none)
     await call('resetSandbox', 'POST', `${controls}/reset`, undefined, none)
+    const json = { 'content-type': 'application/json' }
+    await call('listTemplates', 'GET', `${controls}/templates`, undefined, none)
+    await call('simulateInbound', 'POST', `${controls}/inbound`, { channel: 'sms', key: 'test_pro', from: '+14155550123', text: 'STOP' }, json)
+    await call('simulateInbound', 'POST', `${controls}/inbound`, { channel: 'sms', key: 'nope', from: '+14155550123', text: 'hi' }, json)
+    await call('listOptOuts', 'GET', `${controls}/opt-outs`, undefined, none)
+    await call('addOptOut', 'POST', `${controls}/opt-outs`, { key: 'test_pro', number: '+14155550199' }, json)
+    await call('removeOptOut', 'DELETE', `${controls}/opt-outs`, { key: 'test_pro', number: '+14155550199' }, json)
+    await call('removeOptOut', 'DELETE', `${controls}/opt-outs`, { key: 'test_pro', number: '+14155550199' }, json)
+    await call('listWebhookAttempts', 'GET', `${controls}/webhooks`, undefined, none)
+    await call('replayWebhook', 'POST', `${controls}/webhooks/wha_missing/replay`, undefined, none)
     const tools = (await call('mcpPost', 'POST', `${controls}/mcp`, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { 'content-type': 'application/json' })) as { result: { tools: unknown[] } }
     expect(tools.result.tools.length).toBeGreaterThan(0)
     await call('mcpPost', 'POST', `${controls}/mcp`, { jsonrpc: '1.0', id: 1, method: 'tools/list' }, { 'content-type': 'application/json' })

@@ -662,7 +662,7 @@ function requestsListCases(): fc.Arbitrary<FuzzCase> {
   })
 }
 
-const RESET_SCOPES = ['subscribers', 'messages', 'limits', 'faults', 'journal']
+const RESET_SCOPES = ['subscribers', 'messages', 'limits', 'faults', 'journal', 'opt_outs', 'webhooks']
 
 function resetCases(): fc.Arbitrary<FuzzCase> {
   const scopeValue = fc.oneof(fc.constantFrom(...RESET_SCOPES, 'all', 'ALL', 'Subscribers', '', 'messages,faults', '__proto__'), weirdString)
@@ -688,6 +688,30 @@ function messageGetCases(context: FuzzContext): fc.Arbitrary<FuzzCase> {
     label: exists ? 'message-existing' : 'message-unknown',
     check200: (body) => ((body as { message_id?: string }).message_id === id ? undefined : 'answered another message'),
   }))
+}
+
+/** `POST /__sandbox/inbound`: replies from valid or hostile numbers, to known or unknown keys and accounts. */
+function inboundCases(): fc.Arbitrary<FuzzCase> {
+  const channel = fc.constantFrom('sms', 'whatsapp', 'email', 'SMS')
+  const who = fc.oneof(fc.constantFrom<[string, string]>(['key', 'test_pro'], ['key', 'nope'], ['account', 'acct_nope']), fc.tuple(fc.constant('key'), weirdString))
+  const from = fc.oneof(validPhone, fc.constantFrom(...PHONE_EDGES))
+  const text = fc.oneof(fc.constantFrom('STOP', ' stop ', 'START', 'HELP', 'Yes', ''), weirdString)
+  return fc.tuple(channel, who, from, text).map(([ch, [field, value], number, reply]): FuzzCase => {
+    const body = JSON.stringify({ channel: ch, [field]: value, from: number, text: reply })
+    const ok = ['sms', 'whatsapp'].includes(ch) && /^\+[0-9]{8,15}$/.test(number) && reply.length > 0 && reply.length <= 4096
+    const known = field === 'key' && value === 'test_pro'
+    return {
+      request: { method: 'POST', path: '/__sandbox/inbound', headers: [['content-type', 'application/json']], body },
+      expect: ok && known ? { kind: 'exact', status: [200] } : { kind: 'exact', status: [400] },
+      label: ok ? (known ? 'inbound-ok' : 'inbound-unknown-account') : 'inbound-bad',
+      check200: (answer) => ((answer as { message?: { direction?: string } }).message?.direction === 'inbound' ? undefined : 'the reply was not captured as inbound'),
+    }
+  })
+}
+
+/** `POST /__sandbox/webhooks/{id}/replay` of attempts that do not exist: 404. */
+function replayCases(): fc.Arbitrary<FuzzCase> {
+  return idSegment.map((id): FuzzCase => ({ request: { method: 'POST', path: `/__sandbox/webhooks/${id}/replay`, headers: [] }, expect: NOT_FOUND, label: 'replay-unknown' }))
 }
 
 /** Known routes (method, normalised path): anything else under /v1 is 404 once authenticated. */
@@ -804,6 +828,8 @@ export const ENDPOINTS: EndpointFuzz[] = [
   { name: 'GET /__sandbox/messages/{id}', setup: (wire) => seed(wire, 0, 9), cases: messageGetCases },
   { name: 'GET /__sandbox/requests', setup: (wire) => seed(wire, 3, 6), cases: requestsListCases },
   { name: 'POST /__sandbox/reset', setup: (wire) => seed(wire, 3, 3), cases: resetCases },
+  { name: 'POST /__sandbox/inbound', cases: inboundCases },
+  { name: 'POST /__sandbox/webhooks/{id}/replay', cases: replayCases },
   { name: '/__sandbox admin token', options: { adminToken: ADMIN_TOKEN }, cases: adminCases },
   { name: 'unknown paths and methods', cases: catchAllCases, after: clearFaults },
 ]

@@ -164,6 +164,34 @@ describe.skipIf(chromiumMissing)('web inbox in Chromium', () => {
     await shoot('whatsapp')
   })
 
+  it('isolates bidi text and marks suspicious links; a link shows and copies as it goes (issue 27, N9)', async () => {
+    const id = await api('/email/send', {
+      to: 'ana@example.com',
+      subject: 'Invoice \u202egnp.exe',
+      html: '<p>Pay now</p><a href="https://shop.test@evil.test/pay">pay</a> <a href="https://аpple.test/login">login</a> <a href="https://acme.test/ok">ok</a> <a href="https://acme.test/a\nb">nl</a>',
+    })
+    await page.goto(`${server.url}/__sandbox/ui/#/messages`)
+    await rows().filter({ hasText: 'Invoice' }).click()
+    await page.locator('#detail-title bdi').waitFor()
+    expect(await page.locator('#detail-title bdi').textContent()).toBe('Invoice \u202egnp.exe')
+    // The override stays inside the subject: the sender beside it in the row reads as sent.
+    expect(await rows().filter({ hasText: 'Invoice' }).locator('.cell.subject bdi').first().textContent()).toBe('Invoice \u202egnp.exe')
+    await page.getByRole('tab', { name: /^Links/ }).click()
+    const items = page.locator('.links li')
+    await expect.poll(() => items.count()).toBe(4)
+    const shown = await page.locator('.links li a bdi').allTextContents()
+    const hrefs = await page.locator('.links li a').evaluateAll((as) => as.map((a) => a.getAttribute('href')))
+    expect(shown).toEqual(hrefs)
+    expect(shown).toEqual(['https://shop.test@evil.test/pay', 'https://xn--pple-43d.test/login', 'https://acme.test/ok', 'https://acme.test/ab'])
+    const warnings = await items.evaluateAll((lis) => lis.map((li) => li.querySelector('.link-warning')?.textContent ?? ''))
+    expect(warnings[0]).toMatch(/not the host: it goes to evil\.test/)
+    expect(warnings[1]).toMatch(/punycode/)
+    expect(warnings.slice(2)).toEqual(['', ''])
+    expect(await page.getByRole('button', { name: 'Copy https://shop.test@evil.test/pay' }).count()).toBe(1)
+    await shoot('links-suspicious')
+    sandbox.outbox.delete(id)
+  })
+
   it('searches server-side and navigates with the keyboard', async () => {
     await page.goto(`${server.url}/__sandbox/ui/#/messages`)
     await page.locator('.live-live').waitFor()

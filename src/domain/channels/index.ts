@@ -18,7 +18,9 @@ export function descriptorOf<C extends Channel>(message: MessageOf<C>): ChannelD
 
 /** One line for a list: subject, SMS lines joined with ⏎, or template with parameters. */
 export function summaryOf(message: CapturedMessage): string {
-  return descriptorOf(message).summary(message as never)
+  const line = descriptorOf(message).summary(message as never)
+  // A reply reads as one in every list: `↩ STOP`.
+  return message.direction === 'inbound' ? `↩ ${line}` : line
 }
 
 /** The sender as shown and filtered (`Name <address>`, SMS sender id), or null. */
@@ -76,4 +78,4 @@ export function weightOf(message: CapturedMessage): number {
 }
 
 export { emailChannel, smsChannel, whatsappChannel }
-export type { CaptureInput, CaptureInputOf, CaptureOutcome, ChannelDescriptor, Sender } from './types.js'
+export type { CaptureContext, InboundReply, CaptureInput, CaptureInputOf, CaptureOutcome, ChannelDescriptor, Sender } from './types.js'

@@ -1,11 +1,14 @@
 import { Box, Text } from 'ink'
 import terminalLink from 'terminal-link'
+import { printable } from '../cells.js'
 import type { Segment, StyledLine } from '../page.js'
 
 export { seg, type Segment, type StyledLine } from '../page.js'
 
 function SegmentText({ segment }: { segment: Segment }) {
-  const text = segment.link
+  // An OSC 8 target is written raw into the terminal stream: only a printable one (no ESC or BEL
+  // that could end the sequence and start another) becomes a hyperlink.
+  const text = segment.link && printable(segment.link) === segment.link
     ? terminalLink(segment.text, segment.link, { fallback: (text) => text })
     : segment.text
   return (

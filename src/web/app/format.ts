@@ -20,13 +20,18 @@ export function fullTime(iso: string): string {
 
 /** The one line a row shows: subject, first SMS line (lines joined with ⏎), or the template. */
 export function summaryLine(message: MessageSummary): string {
+  return (message.direction === 'inbound' ? '↩ ' : '') + channelLine(message)
+}
+
+function channelLine(message: MessageSummary): string {
   switch (message.channel) {
     case 'email':
       return message.email.subject
     case 'sms':
       return message.sms.text.split(/\r\n|\r|\n/).filter(Boolean).join(' ⏎ ')
     case 'whatsapp':
-      return message.whatsapp.preview
+      // A filled template reads as its body, as the recipient sees it.
+      return message.whatsapp.rendered ? message.whatsapp.rendered.body.split(/\r\n|\r|\n/).filter(Boolean).join(' ⏎ ') : message.whatsapp.preview
   }
 }
 
@@ -40,7 +45,7 @@ export function senderOf(message: MessageSummary | CapturedMessage): string {
     case 'sms':
       return message.sms.from ?? ''
     case 'whatsapp':
-      return ''
+      return message.whatsapp.from ?? ''
   }
 }
 

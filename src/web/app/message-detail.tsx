@@ -10,7 +10,9 @@ import { navigate } from './router.js'
 import { markSeen } from './seen.js'
 import { deleteMessage, onSandboxEvent } from './state.js'
 import type { CapturedMessage, EmailMessage, SmsMessage, WhatsappMessage } from './types.js'
+import { linkWarnings } from './link-warnings.js'
 import { ChannelTag, confirmAction, CopyButton, JsonBlock, StatusBadge, StatusHistory, Tabs } from './widgets.js'
+import { CodesList, markCodes, RequestLink, WhatsappBubble } from './message-parts.js'
 
 /** Fetches the message and follows its status steps from the event stream. */
 function useMessage(id: string): { message: CapturedMessage | null; error: string | null } {
@@ -80,12 +82,14 @@ export function MessageDetail({ id, narrow }: { id: string; narrow: boolean }) {
       body = <WhatsappView message={message} />
       break
   }
-  const title = message.channel === 'email' ? message.email.subject || '(no subject)' : message.channel === 'sms' ? `SMS to ${message.to}` : `WhatsApp to ${message.to}`
+  const title = message.direction === 'inbound' ? `Reply from ${senderOf(message)}` : message.channel === 'email' ? message.email.subject || '(no subject)' : message.channel === 'sms' ? `SMS to ${message.to}` : `WhatsApp to ${message.to}`
   return (
     <article class={`detail detail-${message.channel}`} aria-labelledby="detail-title">
       {narrow ? back : null}
       <header class="detail-head">
-        <h2 id="detail-title">{title}</h2>
+        <h2 id="detail-title" dir="auto">
+          <bdi>{title}</bdi>
+        </h2>
         <div class="detail-actions">
           <StatusBadge status={message.status} />
           <button type="button" class="small danger-outline" onClick={remove}>
@@ -102,12 +106,16 @@ export function MessageDetail({ id, narrow }: { id: string; narrow: boolean }) {
         </div>
         <div>
           <dt>To</dt>
-          <dd>{message.to}</dd>
+          <dd>
+            <bdi>{message.to}</bdi>
+          </dd>
         </div>
         {message.channel === 'email' ? (
           <div>
             <dt>From</dt>
-            <dd>{senderOf(message) || 'not set'}</dd>
+            <dd>
+              <bdi>{senderOf(message) || 'not set'}</bdi>
+            </dd>
           </div>
         ) : null}
         <div>
@@ -125,7 +133,7 @@ export function MessageDetail({ id, narrow }: { id: string; narrow: boolean }) {
         <div>
           <dt>Id</dt>
           <dd>
-            <code>{message.message_id}</code>
+            <code>{message.message_id}</code> <RequestLink messageId={message.message_id} />
           </dd>
         </div>
         {message.reason ? (
@@ -147,10 +155,13 @@ export function hasRemoteContent(html: string): boolean {
 }
 
 type EmailTab = 'html' | 'text' | 'source' | 'links' | 'request'
+type PreviewWidth = 'desktop' | 'tablet' | 'mobile'
+/** The preview's presets: desktop at least 600 px (the pane scrolls when narrower), tablet 768, phone 375. */
+const PREVIEW_WIDTHS: [PreviewWidth, string][] = [['desktop', 'Desktop'], ['tablet', 'Tablet'], ['mobile', 'Phone']]
 
 function EmailView({ message }: { message: EmailMessage }) {
   const [tab, setTab] = useState<EmailTab>('html')
-  const [width, setWidth] = useState<'desktop' | 'mobile'>('desktop')
+  const [width, setWidth] = useState<PreviewWidth>('desktop')
   const [remote, setRemote] = useState(false)
   // Behind an admin token the iframe (which cannot send a header) needs the message's preview token.
   const [preview, setPreview] = useState<{ token: string | null; error: string | null }>({ token: null, error: null })
@@ -182,18 +193,18 @@ function EmailView({ message }: { message: EmailMessage }) {
   ]
   return (
     <section class="email-view">
+      <CodesList codes={message.codes} />
       <Tabs<EmailTab> label="Email views" idPrefix="email" tabs={tabs} current={tab} onChange={setTab} />
       <div id="email-panel" role="tabpanel" aria-labelledby={`email-tab-${tab}`} class="panel">
         {tab === 'html' ? (
           <>
             <div class="toolbar">
               <div role="group" aria-label="Preview width" class="segmented">
-                <button type="button" aria-pressed={width === 'desktop'} onClick={() => setWidth('desktop')}>
-                  Desktop
-                </button>
-                <button type="button" aria-pressed={width === 'mobile'} onClick={() => setWidth('mobile')}>
-                  Mobile
-                </button>
+                {PREVIEW_WIDTHS.map(([id, label]) => (
+                  <button key={id} type="button" aria-pressed={width === id} onClick={() => setWidth(id)}>
+                    {label}
+                  </button>
+                ))}
               </div>
               {remoteRefs && !remote ? (
                 // The preview itself says remote content is blocked (the server's banner); the button loads it.
@@ -227,14 +238,22 @@ function EmailView({ message }: { message: EmailMessage }) {
             <p>No links in this email.</p>
           ) : (
             <ol class="links">
-              {links.map((link) => (
-                <li key={link}>
-                  <a href={link} target="_blank" rel="noopener noreferrer">
-                    {link}
-                  </a>
-                  <CopyButton text={link} label={`Copy ${link}`} />
-                </li>
-              ))}
+              {links.map((link) => {
+                const warnings = linkWarnings(link)
+                return (
+                  <li key={link} dir="ltr">
+                    <a href={link} target="_blank" rel="noopener noreferrer">
+                      <bdi>{link}</bdi>
+                    </a>
+                    {warnings.length > 0 ? (
+                      <span class="link-warning" role="note" title={warnings.join('; ')}>
+                        ⚠ suspicious: {warnings.join('; ')}
+                      </span>
+                    ) : null}
+                    <CopyButton text={link} label={`Copy ${link}`} />
+                  </li>
+                )
+              })}
             </ol>
           )
         ) : (
@@ -260,11 +279,7 @@ function HtmlSource({ html }: { html: string }) {
 }
 
 /** Splits text around the codes, marking each occurrence. */
-function withCodes(text: string, codes: string[]): ComponentChildren {
-  if (codes.length === 0) return text
-  const pattern = new RegExp(`(${codes.map((c) => c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})`, 'g')
-  return text.split(pattern).map((part, i) => (i % 2 === 1 ? <mark class="code-mark">{part}</mark> : part))
-}
+const withCodes = markCodes
 
 function SmsView({ message }: { message: SmsMessage }) {
   const { sms } = message
@@ -310,18 +325,7 @@ function SmsView({ message }: { message: SmsMessage }) {
           </dd>
         </div>
       </dl>
-      {codes.length > 0 ? (
-        <section class="codes" aria-label="One-time codes">
-          <h3>Codes</h3>
-          <ul>
-            {codes.map((code) => (
-              <li key={code}>
-                <code class="code-mark">{code}</code> <CopyButton text={code} label={`Copy code ${code}`} />
-              </li>
-            ))}
-          </ul>
-        </section>
-      ) : null}
+      <CodesList codes={codes} />
       <details>
         <summary>Request</summary>
         <JsonBlock value={message.request} label="Request body" />
@@ -341,13 +345,8 @@ function WhatsappView({ message }: { message: WhatsappMessage }) {
   const values = rows.filter((r) => r.placed).map((r) => r.value)
   return (
     <section class="whatsapp-view">
-      <div class="chat" aria-label="WhatsApp preview">
-        <div class="bubble wa-bubble">
-          <div class="wa-template">{whatsapp.template}</div>
-          <div class="wa-text">{withCodes(whatsapp.preview, values)}</div>
-          <div class="wa-meta">{whatsapp.language}</div>
-        </div>
-      </div>
+      <WhatsappBubble message={message} values={values} />
+      <CodesList codes={message.codes} />
       <dl class="meta">
         <div>
           <dt>Template</dt>

@@ -6,10 +6,29 @@ import { senderOf, shortTime, summaryLine } from './format.js'
 import { MessageDetail } from './message-detail.js'
 import { navigate, useNarrow } from './router.js'
 import { isSeen, onSeen } from './seen.js'
-import { counts, filters, messages, setFilters, useFeed, useStore } from './state.js'
+import { counts, deleteMessage, filters, messages, setFilters, useFeed, useStore } from './state.js'
 import { CHANNEL_LABELS, CHANNELS, STATUSES, type KeyUsage, type MessageSummary } from './types.js'
 import { VirtualList } from './virtual-list.js'
-import { ChannelTag, StatusBadge } from './widgets.js'
+import { ChannelTag, confirmAction, StatusBadge } from './widgets.js'
+
+/** `y`: the first code of the open (else selected) message to the clipboard, announced. */
+async function copyFirstCode(message: MessageSummary): Promise<void> {
+  const code = message.codes[0]
+  const status = document.getElementById('key-status')
+  if (!code) {
+    if (status) status.textContent = 'This message has no code.'
+    return
+  }
+  await navigator.clipboard?.writeText(code).catch(() => {})
+  if (status) status.textContent = `Copied ${code}.`
+}
+
+/** `d` or Delete: the open (else selected) message, after a confirmation. */
+async function deleteWithConfirm(message: MessageSummary): Promise<void> {
+  if (!(await confirmAction('Delete this message?', `It is removed from the outbox for every client (${message.message_id}).`, 'Delete message'))) return
+  await deleteMessage(message.message_id)
+  navigate('messages')
+}
 
 function isTyping(target: EventTarget | null): boolean {
   const element = target as HTMLElement | null
@@ -102,12 +121,17 @@ function Row({ message }: { message: MessageSummary | undefined }) {
       <span class="cell channel-cell">
         <ChannelTag channel={message.channel} />
       </span>
-      <span class="cell to" title={message.to}>
+      <span class="cell to" title={message.to} dir="auto">
         {message.to}
       </span>
       <span class="cell subject" title={summaryLine(message)}>
-        {summaryLine(message) || <em>(empty)</em>}
-        {senderOf(message) ? <span class="from"> — {senderOf(message)}</span> : null}
+        {summaryLine(message) ? <bdi>{summaryLine(message)}</bdi> : <em>(empty)</em>}
+        {senderOf(message) ? (
+          <span class="from">
+            {' — '}
+            <bdi>{senderOf(message)}</bdi>
+          </span>
+        ) : null}
       </span>
       <span class="cell status">
         <StatusBadge status={message.status} />
@@ -201,6 +225,11 @@ export function MessagesPage({ openId }: { openId: string | null }) {
       } else if (event.key === 'Escape' && openId) {
         navigate('messages')
         document.getElementById('message-list')?.focus()
+      } else if (event.key === 'd' || event.key === 'Delete' || event.key === 'y') {
+        const target = rows.find((m) => m?.message_id === openId) ?? rows[selected]
+        if (!target) return
+        event.preventDefault()
+        void (event.key === 'y' ? copyFirstCode(target) : deleteWithConfirm(target))
       }
     }
     document.addEventListener('keydown', onKey)
@@ -256,7 +285,7 @@ export function MessagesPage({ openId }: { openId: string | null }) {
             }
           />
           <p class="hint" aria-hidden="true">
-            <kbd>j</kbd>/<kbd>k</kbd> or <kbd>↑</kbd>/<kbd>↓</kbd> move · <kbd>Enter</kbd> opens · <kbd>/</kbd> searches
+            <kbd>j</kbd>/<kbd>k</kbd> or <kbd>↑</kbd>/<kbd>↓</kbd> move · <kbd>Enter</kbd> opens · <kbd>/</kbd> searches · <kbd>y</kbd> copies the first code · <kbd>d</kbd> deletes
           </p>
         </section>
       ) : null}
