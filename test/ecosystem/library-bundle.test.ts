@@ -41,7 +41,7 @@ describe('the bundled library (dist/lib)', () => {
 
   it('leaves msw, @msw/data, faker, html-to-text and htmlparser2 to node_modules, the last four loaded lazily', () => {
     const packages = staticPackages(core)
-    expect(new Set(packages)).toEqual(new Set(['msw', 'node:http', 'node:timers']))
+    expect(new Set(packages)).toEqual(new Set(['msw', 'node:http']))
     // The MCP SDK only in the MCP chunk, which nothing imports statically; @playwright/test only in sendbox/playwright.
     const mcp = files.filter((f) => /^mcp-http-/.test(f))
     expect(mcp).toHaveLength(1)
