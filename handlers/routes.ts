@@ -3,6 +3,7 @@ import { emailRoutes } from './email.js'
 import type { Route } from './route.js'
 import { sandboxControlRoutes } from './sandbox-controls.js'
 import { sandboxLiveRoutes } from './sandbox-live.js'
+import { sandboxMcpRoutes } from './sandbox-mcp.js'
 import { smsRoutes } from './sms.js'
 import { subscriberRoutes } from './subscribers.js'
 import { whatsappRoutes } from './whatsapp.js'
@@ -20,6 +21,7 @@ export const ROUTES: readonly Route[] = [
   ...subscriberRoutes,
   ...sandboxControlRoutes,
   ...sandboxLiveRoutes,
+  ...sandboxMcpRoutes,
   ...conversationRoutes,
 ]
 

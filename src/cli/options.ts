@@ -41,6 +41,7 @@ export const FLAGS = {
   'allowed-host': { type: 'string', multiple: true, env: 'SENDBOX_ALLOWED_HOSTS', value: 'HOST', help: 'also answer requests whose Host is this name (repeatable; .example.test = and subdomains; loopback names and IPs always). Env: comma-separated' },
   config: { type: 'string', short: 'c', env: 'SENDBOX_CONFIG', value: 'FILE', help: `JSON config file (default ./${CONFIG_FILE_NAME} when present); flags and env override it` },
   'no-ui': { type: 'boolean', help: 'log one line per request instead of the terminal UI' },
+  url: { type: 'string', env: 'SENDBOX_URL', value: 'URL', help: 'sendbox mcp: the running sandbox to drive, by its origin (default: start one in this process on --port)' },
   help: { type: 'boolean', short: 'h', help: 'show this help' },
   version: { type: 'boolean', short: 'v', help: 'print the version' },
 } satisfies Record<string, FlagSpec>
@@ -49,7 +50,9 @@ export type FlagName = keyof typeof FLAGS
 
 /** The CLI's settings once parsed and checked. */
 export interface CliSettings {
-  command: 'serve' | 'keys' | 'openapi' | 'help' | 'version'
+  command: 'serve' | 'keys' | 'openapi' | 'mcp' | 'help' | 'version'
+  /** `sendbox mcp --url`: the running sandbox to drive. */
+  url: string | undefined
   port: number
   host: string
   apiKeys: ApiKeyConfig[] | undefined
@@ -118,8 +121,8 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, c
   }
   const values = parsed.values as Record<string, string | string[] | boolean | undefined>
   const [command = 'serve', ...rest] = parsed.positionals
-  if (rest.length > 0 || !['serve', 'keys', 'openapi'].includes(command)) {
-    throw new UsageError(`unknown command "${parsed.positionals.join(' ')}". Commands: serve (default), keys, openapi. Run \`sendbox --help\`.`)
+  if (rest.length > 0 || !['serve', 'keys', 'openapi', 'mcp'].includes(command)) {
+    throw new UsageError(`unknown command "${parsed.positionals.join(' ')}". Commands: serve (default), keys, openapi, mcp. Run \`sendbox --help\`.`)
   }
   const fromEnv = (name: FlagName): string | undefined => {
     const spec: FlagSpec = FLAGS[name]
@@ -201,7 +204,8 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, c
   const duplicates = str('webhook-duplicates') ?? '0'
   if (!/^(?:0(?:\.[0-9]+)?|1(?:\.0+)?|\.[0-9]+)$/.test(duplicates)) throw new UsageError(`--webhook-duplicates must be a probability from 0 to 1, like 0.2, got "${duplicates}"`)
   return {
-    command: values.help ? 'help' : values.version ? 'version' : (command as 'serve' | 'keys' | 'openapi'),
+    command: values.help ? 'help' : values.version ? 'version' : (command as 'serve' | 'keys' | 'openapi' | 'mcp'),
+    url: typeof values.url === 'string' ? values.url : fromEnv('url'),
     port: wholeNumber('port', str('port')!),
     host: str('host')!,
     apiKeys,
@@ -236,6 +240,7 @@ export function helpText(): string {
     'Usage: sendbox [serve] [flags]     start the server (terminal UI on a TTY, log lines otherwise)',
     '       sendbox keys [flags]        print the API keys, plans and limits in force',
     '       sendbox openapi [flags]     print the OpenAPI 3.1 document of the API and the sandbox controls',
+    '       sendbox mcp [--url URL]     a Model Context Protocol server over stdio (tools: messages, requests, faults, clock, reset)',
     '',
     'Flags:',
   ]

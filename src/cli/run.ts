@@ -18,6 +18,7 @@ import { helpText, parseCli, UsageError, type CliSettings } from './options.js'
 import { VERSION } from '../version.js'
 import { newId } from '../domain/random.js'
 import { buildOpenApiDocument } from '../openapi.js'
+import { runMcp } from './mcp-command.js'
 // Ink's own CI test: where it is true Ink draws nothing live, so the CLI logs lines instead.
 import isInCi from 'is-in-ci'
 
@@ -89,6 +90,10 @@ export async function runCli(argv: string[], io = { stdout: process.stdout, stde
   if (settings.command === 'openapi') {
     io.stdout.write(`${JSON.stringify(buildOpenApiDocument({ baseUrl: baseUrlOf(settings) }), null, 2)}\n`)
     return 0
+  }
+  if (settings.command === 'mcp') {
+    const mcpSettings = settings
+    return runMcp(mcpSettings, () => sandboxFromSettings(mcpSettings), io, isLoopbackHost)
   }
   const isLoopback = isLoopbackHost(settings.host)
   if (!isLoopback && settings.adminToken === undefined && settings.command === 'serve') {

@@ -7,6 +7,7 @@ import { sameSecret } from './admin-token.js'
 import type { SandboxEvents } from './events.js'
 import { newId } from './random.js'
 import { isoAt, timeProblem } from './clock.js'
+import { WaitTimeoutError } from './wait-timeout-error.js'
 import { failureCode } from './magic-recipients.js'
 
 export { CHANNELS, MESSAGE_STATUSES }
@@ -28,19 +29,7 @@ export interface WaitOptions {
   signal?: AbortSignal
 }
 
-/** `waitFor` found no matching message in time. Its message names the filter and the nearest misses. */
-export class WaitTimeoutError extends Error {
-  override readonly name = 'WaitTimeoutError'
-  constructor(
-    message: string,
-    readonly filter: OutboxFilter,
-    readonly timeout: number,
-    /** The newest messages of the filter's channel (or any channel) that did not match, newest first. */
-    readonly misses: readonly CapturedMessage[],
-  ) {
-    super(message)
-  }
-}
+export { WaitTimeoutError }
 
 /** The narrowed message type of a filter that names its channel. */
 export type MessageFor<F> = F extends { channel: infer C extends Channel } ? MessageOf<C> : CapturedMessage

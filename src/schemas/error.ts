@@ -23,6 +23,7 @@ export const ERROR_CODES = [
   'forbidden_origin',
   'wait_timeout',
   'too_many_clients',
+  'method_not_allowed',
 ] as const
 
 export type ErrorCodeName = (typeof ERROR_CODES)[number]

@@ -235,6 +235,11 @@ describe('real answers match the published schemas', () => {
     await call('removeOptOut', 'DELETE', `${controls}/opt-outs`, { key: 'test_pro', number: '+14155550199' }, json)
     await call('listWebhookAttempts', 'GET', `${controls}/webhooks`, undefined, none)
     await call('replayWebhook', 'POST', `${controls}/webhooks/wha_missing/replay`, undefined, none)
+    const tools = (await call('mcpPost', 'POST', `${controls}/mcp`, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { 'content-type': 'application/json' })) as { result: { tools: unknown[] } }
+    expect(tools.result.tools.length).toBeGreaterThan(0)
+    await call('mcpPost', 'POST', `${controls}/mcp`, { jsonrpc: '1.0', id: 1, method: 'tools/list' }, { 'content-type': 'application/json' })
+    await call('mcpGet', 'GET', `${controls}/mcp`, undefined, none)
+    await call('mcpDelete', 'DELETE', `${controls}/mcp`, undefined, none)
 
     const all = Object.values(doc.paths).flatMap((item) => Object.values(item).flatMap((op) => (op as Operation).operationId ?? []))
     expect([...seen].sort()).toEqual(all.sort())
