@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { sameSecret } from '../src/domain/admin-token.js'
 import { GUESS_WINDOW_MS, guessingClient, MAX_WRONG_SECRETS } from '../src/domain/guess-limiter.js'
 import { isoAt } from '../src/domain/clock.js'
-import { ApiError, forcedError } from '../src/domain/errors.js'
+import { ApiError, forcedError, retryAfterHeader } from '../src/domain/errors.js'
 import type { ApiKeyConfig } from '../src/domain/plans.js'
 import { maskKey } from '../src/domain/plans.js'
 import { journalHeaders } from './journal-headers.js'
@@ -10,6 +10,7 @@ import { retryAfterSeconds, type RateDecision } from '../src/domain/rate-limiter
 import type { SandboxState } from '../src/domain/sandbox.js'
 import { validateBody } from '../src/domain/validation.js'
 import { JOURNAL_BODY_LIMIT } from '../src/schemas/journal.js'
+import { bearerToken, offeredAdminToken } from './credentials.js'
 import { checkIgnoredBody, jsonAnswer, jsonTextAnswer, parseJsonObject, readBodyBytes, type Answer, type WireRequest } from './body.js'
 import { parsePrefer } from './prefer.js'
 import { isBodySchema, type Route, type RouteResult } from './route.js'
@@ -17,7 +18,6 @@ import { isBodySchema, type Route, type RouteResult } from './route.js'
 // The standalone server imports the transport side channel from here.
 export { answerTextOf, attachBufferedBody, MAX_BODY_BYTES } from './body.js'
 
-const BEARER = /^bearer[ \t]+(\S+)[ \t]*$/i
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 
@@ -32,25 +32,25 @@ function authenticate(sandbox: SandboxState, request: WireRequest): { key: ApiKe
   if (header === null || header.trim() === '') {
     throw new ApiError(401, 'unauthorized', 'Missing Authorization header. Send `Authorization: Bearer <API_KEY>`; sandbox keys are listed by `sendbox keys` (defaults: test_starter, test_pro, test_enterprise).')
   }
-  const match = BEARER.exec(header)
-  if (!match) {
+  const token = bearerToken(header)
+  if (token === undefined) {
     throw new ApiError(401, 'unauthorized', 'Malformed Authorization header. Use the Bearer scheme: `Authorization: Bearer <API_KEY>`.')
   }
   const client = guessingClient(request.headers.get('origin'), request.clientAddress)
   refuseWhileGuessing(sandbox, client)
-  const key = sandbox.authenticate(match[1])
+  const key = sandbox.authenticate(token)
   if (!key) {
     sandbox.guesses.miss(client, sandbox.now())
-    throw new ApiError(401, 'unauthorized', `Invalid API key "${maskKey(match[1])}". Use a key listed by \`sendbox keys\` (defaults: test_starter, test_pro, test_enterprise).`)
+    throw new ApiError(401, 'unauthorized', `Invalid API key "${maskKey(token)}". Use a key listed by \`sendbox keys\` (defaults: test_starter, test_pro, test_enterprise).`)
   }
-  return { key, token: match[1] }
+  return { key, token }
 }
 
 /** 429 for a client that presented too many wrong keys or tokens lately, whatever it presents now. */
 function refuseWhileGuessing(sandbox: SandboxState, client: string | undefined): void {
   const wait = sandbox.guesses.lockedFor(client, sandbox.now())
   if (wait > 0) {
-    throw new ApiError(429, 'rate_limit_exceeded', `Too many wrong API keys or admin tokens from this ${client!.startsWith('origin') ? 'web page' : 'address'} (${MAX_WRONG_SECRETS} in ${GUESS_WINDOW_MS / 1000} s): every key and token is refused for ${wait} s more. Retry after ${wait} s (see the Retry-After header).`, undefined, { 'Retry-After': String(wait) })
+    throw new ApiError(429, 'rate_limit_exceeded', `Too many wrong API keys or admin tokens from this ${client!.startsWith('origin') ? 'web page' : 'address'} (${MAX_WRONG_SECRETS} in ${GUESS_WINDOW_MS / 1000} s): every key and token is refused for ${wait} s more. Retry after ${wait} s (see the Retry-After header).`, undefined, retryAfterHeader(wait))
   }
 }
 
@@ -207,7 +207,7 @@ export async function runApiRequest(sandbox: SandboxState, request: WireRequest,
     const decision = sandbox.limiter.take(key.key, arrivedAt)
     rateHeaders(decision, headers)
     if (!decision.allowed) {
-      throw new ApiError(429, 'rate_limit_exceeded', `Rate limit of ${decision.limit} requests per minute exceeded for this key's plan. Retry after ${decision.retryAfter} s (see the Retry-After header).`, undefined, { 'Retry-After': String(decision.retryAfter) })
+      throw new ApiError(429, 'rate_limit_exceeded', `Rate limit of ${decision.limit} requests per minute exceeded for this key's plan. Retry after ${decision.retryAfter} s (see the Retry-After header).`, undefined, retryAfterHeader(decision.retryAfter))
     }
     // For forced 429s: what a real 429 would say now (the oldest counted request's exit, exactly).
     const retryAfter = () => retryAfterSeconds(decision.freeAt, sandbox.now())
@@ -270,10 +270,9 @@ function checkAdmin(sandbox: SandboxState, request: WireRequest): void {
   if (token === undefined) return
   const client = guessingClient(request.headers.get('origin'), request.clientAddress)
   refuseWhileGuessing(sandbox, client)
-  const bearer = /^bearer[ \t]+(\S+)/i.exec(request.headers.get('authorization') ?? '')?.[1]
-  const given = request.headers.get('x-sendbox-admin-token') ?? bearer
-  if (given !== undefined && given !== null && sameSecret(given, token)) return
-  if (given !== undefined && given !== null) sandbox.guesses.miss(client, sandbox.now())
+  const given = offeredAdminToken((name) => request.headers.get(name))
+  if (given !== undefined && sameSecret(given, token)) return
+  if (given !== undefined) sandbox.guesses.miss(client, sandbox.now())
   throw new ApiError(401, 'unauthorized', 'The sandbox controls need the admin token: send `Authorization: Bearer <admin token>` or `X-Sendbox-Admin-Token: <admin token>` (see --admin-token).')
 }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { ApiError } from '../src/domain/errors.js'
+import { ApiError, retryAfterHeader } from '../src/domain/errors.js'
 import { SANDBOX_EVENT_TYPES, type SandboxEvent } from '../src/domain/events.js'
 import { WaitTimeoutError } from '../src/domain/outbox.js'
 import { summarize } from '../src/domain/channels/index.js'
@@ -44,7 +44,7 @@ const streamClients = new WeakMap<object, number>()
 
 /** A 503 in the error shape, with a Retry-After: the cap is full, a slot frees when a client leaves. */
 function tooManyClients(what: string): ApiError {
-  return new ApiError(503, 'too_many_clients', `${what}. Retry in a few seconds, or raise the cap.`, undefined, { 'Retry-After': '5' })
+  return new ApiError(503, 'too_many_clients', `${what}. Retry in a few seconds, or raise the cap.`, undefined, retryAfterHeader(5))
 }
 
 /** Frames already encoded: one per event, shared by every client (N4: each client encoded its own copy). */

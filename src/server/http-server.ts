@@ -4,6 +4,7 @@ import type { AddressInfo, Socket } from 'node:net'
 import { sameSecret } from '../domain/admin-token.js'
 import { attachBufferedBody, bodyOf, MAX_BODY_BYTES, forEachAnswerHeader, RawHeaders, type Answer, type WireRequest } from '../../handlers/body.js'
 import { isControlPath, resolveBaseUrl } from '../../handlers/base-url.js'
+import { bearerToken, offeredAdminToken } from '../../handlers/credentials.js'
 import { createDispatcher, type Dispatch } from '../../handlers/index.js'
 import type { Sandbox } from '../index.js'
 import { boundedMemo } from './bounded-memo.js'
@@ -32,7 +33,6 @@ const FORBIDDEN_METHODS = new Set(['TRACE', 'TRACK', 'CONNECT'])
 const STATE_CHANGING = new Set(['POST', 'PUT', 'DELETE', 'PATCH'])
 
 const JSON_CONTENT_TYPE = /^application\/json[ \t]*(?:;|$)/i
-const BEARER = /^bearer[ \t]+(\S+)[ \t]*$/i
 
 /** One line per request, for headless mode. */
 export interface RequestLog {
@@ -249,12 +249,11 @@ function announcesBody(req: IncomingMessage): boolean {
  */
 function refusedFromHeaders(sandbox: Sandbox, apiPrefix: string, control: boolean, pathname: string, req: IncomingMessage): boolean {
   if (!control && (pathname === apiPrefix || pathname.startsWith(`${apiPrefix}/`))) {
-    const token = BEARER.exec(req.headers.authorization ?? '')?.[1]
+    const token = bearerToken(req.headers.authorization)
     return token === undefined || sandbox.authenticate(token) === undefined
   }
   if (sandbox.adminToken !== undefined && control) {
-    const header = req.headers['x-sendbox-admin-token']
-    const given = typeof header === 'string' ? header : /^bearer[ \t]+(\S+)/i.exec(req.headers.authorization ?? '')?.[1]
+    const given = offeredAdminToken((name) => { const value = req.headers[name]; return typeof value === 'string' ? value : undefined })
     return given === undefined || !sameSecret(given, sandbox.adminToken)
   }
   return false

@@ -1,5 +1,5 @@
 import type { Channel } from '../../schemas/captured-message.js'
-import { ApiError } from '../errors.js'
+import { ApiError, retryAfterHeader } from '../errors.js'
 import { magicOutcome } from '../magic-recipients.js'
 import { maskKey } from '../plans.js'
 import { newId } from '../random.js'
@@ -9,7 +9,7 @@ import type { CaptureOutcome, InboundReply, Sender } from './types.js'
 export function outcomeFor(recipient: string, retryAfter: () => number): CaptureOutcome {
   const outcome = magicOutcome(recipient)
   if (outcome.kind === 'reject') {
-    const headers: Record<string, string> = outcome.status === 429 ? { 'Retry-After': String(retryAfter()) } : {}
+    const headers: Record<string, string> = outcome.status === 429 ? retryAfterHeader(retryAfter()) : {}
     throw new ApiError(outcome.status, outcome.code, outcome.message, outcome.status === 400 ? 'to' : undefined, headers)
   }
   return outcome
