@@ -1,12 +1,8 @@
 import { z } from 'zod'
 
-/** The channels a message can be sent on. */
-export const CHANNELS = ['email', 'sms', 'whatsapp'] as const
-export type Channel = (typeof CHANNELS)[number]
+import { CHANNELS, MESSAGE_STATUSES, type Channel, type MessageStatus } from './constants.js'
 
-/** Lifecycle states of a captured message (the real API only ever answers `queued`). */
-export const MESSAGE_STATUSES = ['queued', 'sent', 'delivered', 'failed'] as const
-export type MessageStatus = (typeof MESSAGE_STATUSES)[number]
+export { CHANNELS, MESSAGE_STATUSES, type Channel, type MessageStatus }
 
 /** Whether a message was sent by the app (`outbound`) or is a simulated reply to it (`inbound`). */
 export const DIRECTIONS = ['outbound', 'inbound'] as const

@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { chromium, type BrowserContext, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createSandbox, type Sandbox } from '../../src/index.js'
+import { RESET_SCOPES } from '../../src/schemas/constants.js'
 import { startServer, type RunningServer } from '../../src/server/http-server.js'
 import { CHROMIUM_PATH, chromiumMissing } from '../browser/chromium.js'
 import { buildWebInboxOnce, CHROMIUM_ARGS } from './support.js'
@@ -255,6 +256,9 @@ describe.skipIf(chromiumMissing)('web inbox in Chromium', () => {
     expect(await cells(0)).toEqual(['503', '—', 'any', '/v1/sms/send', '3'])
     expect(await cells(1)).toEqual(['500', '—', 'any', '/v1/email/send', '∞'])
     sandbox.faults.clear()
+    // The reset scopes offered are the contract's, every one (the page's own list had fallen behind).
+    const scopes = await page.locator('select option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value))
+    expect(scopes).toEqual(expect.arrayContaining(['all', ...RESET_SCOPES]))
   })
 
   it('clears the outbox only after confirmation', async () => {
