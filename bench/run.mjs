@@ -30,7 +30,7 @@ const { values: flags } = parseArgs({
     quick: { type: 'boolean', default: false },
     runs: { type: 'string', default: '1' },
     out: { type: 'string', default: 'bench/results/latest.md' },
-    only: { type: 'string', default: 'throughput,start,import,inprocess,scale,soak' },
+    only: { type: 'string', default: 'throughput,start,import,inprocess,scale,soak,webhooks,fanout' },
     targets: { type: 'string', default: 'sendbox,sendbox-v8,threads,wiremock,floor,baseline' },
     threads: { type: 'string', default: '' },
     'soak-requests': { type: 'string', default: '' },
@@ -215,6 +215,20 @@ if (parts.has('soak')) {
   else soak = { requests: SOAK_REQUESTS, idleMb: Number(max[1]), maxMb: Number(max[2]), rps: Number(rate?.[1]), unexpected: Number(unexpected?.[1]), ok: r.status === 0 }
 }
 
+// Issue 27 N7: webhook receivers that never answer or answer 10 MB (bench/webhook-blackhole.mjs).
+let webhookRuns
+if (parts.has('webhooks')) {
+  log('webhooks: 1,000 sends against a black-hole receiver and a 10 MB receiver…')
+  webhookRuns = (await runJsonScript(['bench/webhook-blackhole.mjs'], { timeoutMs: 300_000 }))?.results
+}
+
+// Issue 27 N2/N4/N5: a thousand long-polls or non-reading event streams and big emails (bench/fanout.mjs).
+let fanoutRuns
+if (parts.has('fanout')) {
+  log('fan-out: 1,000 waiters and 1,000 non-reading event streams against 1 MiB emails…')
+  fanoutRuns = (await runJsonScript(['bench/fanout.mjs'], { timeoutMs: 300_000 }))?.results
+}
+
 // ---------------------------------------------------------------------------------------------
 // The table.
 const med = (target, endpoint, field) => median(load[target][endpoint].map((r) => r[field]))
@@ -345,6 +359,25 @@ if (parts.has('soak')) {
     lines.push('The soak did not complete (see the log).')
     verdict('1,000,000 mixed requests (`npm run soak`)', 'RSS ≤ 200 MB throughout', 'did not complete', false)
   }
+}
+if (parts.has('webhooks') && webhookRuns) {
+  lines.push('')
+  lines.push('## Webhook receivers that hang or flood (`bench/webhook-blackhole.mjs`: 1,000 SMS sends, 50 at a time, each firing two webhooks; 12 s of the queue working)')
+  lines.push('')
+  lines.push('| receiver | sockets open to it at most | connections | slowest health during sends / after | RSS before → peak |')
+  lines.push('|---|---|---|---|---|')
+  for (const r of webhookRuns) lines.push(`| ${r.scenario} | ${r.max_open_sockets} | ${fmt(r.connections)} | ${r.slowest_health_during_sends_ms} / ${r.slowest_health_after_sends_ms} ms | ${r.rss_before_mb} → ${r.rss_peak_mb} MB |`)
+  const hole = webhookRuns.find((r) => r.scenario.startsWith('black hole'))
+  if (hole) verdict('black-hole webhook receiver + 1,000 sends (issue 27 N7)', '≤ 64 sockets to it, health ≤ 100 ms while the queue works', `${hole.max_open_sockets} sockets, health ${hole.slowest_health_after_sends_ms} ms (during the send burst ${hole.slowest_health_during_sends_ms} ms)`, hole.max_open_sockets <= 64 && hole.slowest_health_after_sends_ms <= 100)
+}
+if (parts.has('fanout') && fanoutRuns) {
+  lines.push('')
+  lines.push('## Fan-out (`bench/fanout.mjs`: health timed from a process of its own every 20 ms; RSS peak = VmHWM)')
+  lines.push('')
+  lines.push('| scenario | RSS peak | slowest health |')
+  lines.push('|---|---|---|')
+  for (const r of fanoutRuns) lines.push(`| ${r.scenario} | ${r.rssPeakMb} MB | ${r.healthWorstMs} ms |`)
+  for (const r of fanoutRuns) verdict(`${r.scenario} (issue 27)`, 'RSS peak ≤ 500 MB, health ≤ 100 ms', `${r.rssPeakMb} MB, ${r.healthWorstMs} ms`, r.rssPeakMb <= 500 && r.healthWorstMs <= 100)
 }
 lines.push('')
 lines.push('## Targets (issue 15)')

@@ -36,3 +36,19 @@ export function resolveBaseUrl(baseUrl: string): ResolvedBase {
   }
   return { origin: url.origin, basePath: url.pathname.replace(/\/+$/, '') }
 }
+
+/** Where the sandbox's controls live: at the origin, and under the base path too (`/v1/__sandbox`). */
+export const CONTROLS_PREFIX = '/__sandbox'
+
+/** `/__sandbox` and everything under it, at the origin and under the base path. */
+export function controlPrefixes(base: ResolvedBase): string[] {
+  return base.basePath === '' ? [CONTROLS_PREFIX] : [CONTROLS_PREFIX, base.basePath + CONTROLS_PREFIX]
+}
+
+/**
+ * True for a path of the sandbox controls in either form (`/__sandbox/reset`,
+ * `/v1/__sandbox/reset`): both get the same origin policy, body handling and admin guard.
+ */
+export function isControlPath(base: ResolvedBase, pathname: string): boolean {
+  return controlPrefixes(base).some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`))
+}

@@ -34,6 +34,8 @@ export interface WireRequest {
   readonly headers: { get(name: string): string | null }
   /** Aborted when the client goes away (a long poll drops its waiter). */
   readonly signal: AbortSignal
+  /** The client's address, when a transport knows it (the standalone server); in-process none. */
+  readonly clientAddress?: string
 }
 
 /**
@@ -172,6 +174,25 @@ export async function readBodyBytes(request: WireRequest): Promise<Uint8Array> {
   const bytes = bufferedBodyOf(request) ?? ((request as Request).body === null ? new Uint8Array(0) : await readCapped(request as Request))
   if (bytes.byteLength > MAX_BODY_BYTES) throw tooLarge()
   return bytes
+}
+
+/** True when a request says it carries a body: a non-zero Content-Length, or any Transfer-Encoding. */
+export function announcesBody(request: WireRequest): boolean {
+  const length = request.headers.get('content-length')
+  return (length !== null && length.trim() !== '' && Number(length) !== 0) || request.headers.get('transfer-encoding') !== null
+}
+
+/**
+ * For a route that takes no body (GET, DELETE): a body is ignored, but only a JSON one — "every
+ * request with a body carries `Content-Type: application/json`" holds for GET too (the reference),
+ * so `GET /subscribers` with a `text/plain` body is a 400, not a 200 (issue 27, fidelity).
+ */
+export function checkIgnoredBody(request: WireRequest): void {
+  if (!announcesBody(request)) return
+  const contentType = request.headers.get('content-type')
+  if (contentType === null || !JSON_CONTENT_TYPE.test(contentType)) {
+    throw new ApiError(400, 'invalid_content_type', `Requests with a body must carry \`Content-Type: application/json\`${contentType ? ` (got "${contentType.slice(0, 100)}")` : ''}; this endpoint takes no body, so send none.`)
+  }
 }
 
 /** The JSON object in a body, with the contract's checks in order: present → content type → JSON → object. */

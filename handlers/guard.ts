@@ -1,21 +1,23 @@
 import { z } from 'zod'
 import { sameSecret } from '../src/domain/admin-token.js'
+import { GUESS_WINDOW_MS, guessingClient, MAX_WRONG_SECRETS } from '../src/domain/guess-limiter.js'
 import { isoAt } from '../src/domain/clock.js'
-import { ApiError, forcedError } from '../src/domain/errors.js'
+import { ApiError, forcedError, retryAfterHeader } from '../src/domain/errors.js'
 import type { ApiKeyConfig } from '../src/domain/plans.js'
 import { maskKey } from '../src/domain/plans.js'
+import { journalHeaders } from './journal-headers.js'
 import { retryAfterSeconds, type RateDecision } from '../src/domain/rate-limiter.js'
 import type { SandboxState } from '../src/domain/sandbox.js'
 import { validateBody } from '../src/domain/validation.js'
 import { JOURNAL_BODY_LIMIT } from '../src/schemas/journal.js'
-import { jsonAnswer, jsonTextAnswer, parseJsonObject, readBodyBytes, type Answer, type WireRequest } from './body.js'
+import { bearerToken, offeredAdminToken } from './credentials.js'
+import { checkIgnoredBody, jsonAnswer, jsonTextAnswer, parseJsonObject, readBodyBytes, type Answer, type WireRequest } from './body.js'
 import { parsePrefer } from './prefer.js'
 import { isBodySchema, type Route, type RouteResult } from './route.js'
 
 // The standalone server imports the transport side channel from here.
 export { answerTextOf, attachBufferedBody, MAX_BODY_BYTES } from './body.js'
 
-const BEARER = /^bearer[ \t]+(\S+)[ \t]*$/i
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 
@@ -30,15 +32,26 @@ function authenticate(sandbox: SandboxState, request: WireRequest): { key: ApiKe
   if (header === null || header.trim() === '') {
     throw new ApiError(401, 'unauthorized', 'Missing Authorization header. Send `Authorization: Bearer <API_KEY>`; sandbox keys are listed by `sendbox keys` (defaults: test_starter, test_pro, test_enterprise).')
   }
-  const match = BEARER.exec(header)
-  if (!match) {
+  const token = bearerToken(header)
+  if (token === undefined) {
     throw new ApiError(401, 'unauthorized', 'Malformed Authorization header. Use the Bearer scheme: `Authorization: Bearer <API_KEY>`.')
   }
-  const key = sandbox.authenticate(match[1])
+  const client = guessingClient(request.headers.get('origin'), request.clientAddress)
+  refuseWhileGuessing(sandbox, client)
+  const key = sandbox.authenticate(token)
   if (!key) {
-    throw new ApiError(401, 'unauthorized', `Invalid API key "${maskKey(match[1])}". Use a key listed by \`sendbox keys\` (defaults: test_starter, test_pro, test_enterprise).`)
+    sandbox.guesses.miss(client, sandbox.now())
+    throw new ApiError(401, 'unauthorized', `Invalid API key "${maskKey(token)}". Use a key listed by \`sendbox keys\` (defaults: test_starter, test_pro, test_enterprise).`)
   }
-  return { key, token: match[1] }
+  return { key, token }
+}
+
+/** 429 for a client that presented too many wrong keys or tokens lately, whatever it presents now. */
+function refuseWhileGuessing(sandbox: SandboxState, client: string | undefined): void {
+  const wait = sandbox.guesses.lockedFor(client, sandbox.now())
+  if (wait > 0) {
+    throw new ApiError(429, 'rate_limit_exceeded', `Too many wrong API keys or admin tokens from this ${client!.startsWith('origin') ? 'web page' : 'address'} (${MAX_WRONG_SECRETS} in ${GUESS_WINDOW_MS / 1000} s): every key and token is refused for ${wait} s more. Retry after ${wait} s (see the Retry-After header).`, undefined, retryAfterHeader(wait))
+  }
 }
 
 /**
@@ -133,7 +146,9 @@ const NO_BODY = Object.freeze({ body: undefined, raw: Object.freeze({}) as Recor
  * have no body (the controls, off the hot path, simply await it).
  */
 function readRouteBody(route: Route, request: WireRequest, trace: Trace): Promise<{ body: unknown; raw: Record<string, unknown> }> | typeof NO_BODY {
-  return route.body ? readBodyOf(route.body, request, trace) : NO_BODY
+  if (route.body) return readBodyOf(route.body, request, trace)
+  checkIgnoredBody(request)
+  return NO_BODY
 }
 
 async function readBodyOf(spec: NonNullable<Route['body']>, request: WireRequest, trace: Trace): Promise<{ body: unknown; raw: Record<string, unknown> }> {
@@ -183,6 +198,7 @@ export async function runApiRequest(sandbox: SandboxState, request: WireRequest,
   let key: ApiKeyConfig | undefined
   let token: string | undefined
   let delay = 0
+  let messageId: string | null = null
   let response: Answer
   try {
     const starting = whenReady(sandbox)
@@ -191,7 +207,7 @@ export async function runApiRequest(sandbox: SandboxState, request: WireRequest,
     const decision = sandbox.limiter.take(key.key, arrivedAt)
     rateHeaders(decision, headers)
     if (!decision.allowed) {
-      throw new ApiError(429, 'rate_limit_exceeded', `Rate limit of ${decision.limit} requests per minute exceeded for this key's plan. Retry after ${decision.retryAfter} s (see the Retry-After header).`, undefined, { 'Retry-After': String(decision.retryAfter) })
+      throw new ApiError(429, 'rate_limit_exceeded', `Rate limit of ${decision.limit} requests per minute exceeded for this key's plan. Retry after ${decision.retryAfter} s (see the Retry-After header).`, undefined, retryAfterHeader(decision.retryAfter))
     }
     // For forced 429s: what a real 429 would say now (the oldest counted request's exit, exactly).
     const retryAfter = () => retryAfterSeconds(decision.freeAt, sandbox.now())
@@ -212,7 +228,10 @@ export async function runApiRequest(sandbox: SandboxState, request: WireRequest,
     const read = readRouteBody(route, request, trace)
     const { body, raw } = read instanceof Promise ? await read : read
     const result = route.resolve({ sandbox, request, key, url, params, query, body, raw, retryAfter })
-    response = answer(result instanceof Promise ? await result : result, headers, request)
+    const resolved = result instanceof Promise ? await result : result
+    // An accepted send names its captured message, so the journal entry links to it.
+    if ('body' in resolved && (resolved.body as { message_id?: unknown } | null)?.message_id !== undefined) messageId = String((resolved.body as { message_id: unknown }).message_id)
+    response = answer(resolved, headers, request)
     status = response.status
   } catch (error) {
     apiError = toApiError(error, request)
@@ -220,6 +239,10 @@ export async function runApiRequest(sandbox: SandboxState, request: WireRequest,
     response = jsonAnswer(status, apiError.toBody(), { ...headers, ...apiError.headers }, request)
   }
   if (delay > 0) await sleep(delay)
+  // No valid key, from a web page: journaled at most once a second per origin (a foreign page must not evict the journal).
+  const origin = key === undefined ? request.headers.get('origin') : null
+  const note = origin === null ? '' : sandbox.journal.admitAnonymous(origin, arrivedAt)
+  if (note === undefined) return response
   sandbox.journal.record({
     at: isoAt(arrivedAt),
     kind: 'api',
@@ -232,9 +255,11 @@ export async function runApiRequest(sandbox: SandboxState, request: WireRequest,
     key: key ? maskedKeyOf(key) : token ? maskKey(token) : null,
     // The journal cuts each of these to JOURNAL_BODY_LIMIT characters; decode no more than that.
     query: url.search === '' ? null : url.search.slice(1),
-    error_message: apiError?.message ?? null,
+    error_message: apiError ? apiError.message + note : null,
     request_body: trace.requestBody && trace.requestBody.byteLength > 0 ? textDecoder.decode(trace.requestBody.subarray(0, JOURNAL_BODY_LIMIT * 4 + 4)) : null,
     response_body: apiError ? JSON.stringify(apiError.toBody()) : null,
+    request_headers: journalHeaders(request),
+    message_id: messageId,
   })
   return response
 }
@@ -243,9 +268,11 @@ export async function runApiRequest(sandbox: SandboxState, request: WireRequest,
 function checkAdmin(sandbox: SandboxState, request: WireRequest): void {
   const token = sandbox.adminToken
   if (token === undefined) return
-  const bearer = /^bearer[ \t]+(\S+)/i.exec(request.headers.get('authorization') ?? '')?.[1]
-  const given = request.headers.get('x-sendbox-admin-token') ?? bearer
-  if (given !== undefined && given !== null && sameSecret(given, token)) return
+  const client = guessingClient(request.headers.get('origin'), request.clientAddress)
+  refuseWhileGuessing(sandbox, client)
+  const given = offeredAdminToken((name) => request.headers.get(name))
+  if (given !== undefined && sameSecret(given, token)) return
+  if (given !== undefined) sandbox.guesses.miss(client, sandbox.now())
   throw new ApiError(401, 'unauthorized', 'The sandbox controls need the admin token: send `Authorization: Bearer <admin token>` or `X-Sendbox-Admin-Token: <admin token>` (see --admin-token).')
 }
 

@@ -5,19 +5,11 @@ import { runApiRequest, runControlRequest } from './guard.js'
 import type { Route } from './route.js'
 import { compilePath, RouteHandler, type PathMatcher } from './route-handler.js'
 import { ROUTES } from '../src/openapi.js'
-import { resolveBaseUrl, type ResolvedBase } from './base-url.js'
+import { CONTROLS_PREFIX, controlPrefixes, resolveBaseUrl, type ResolvedBase } from './base-url.js'
 import { webInbox, webInboxHandlers, type WebInbox } from './web-inbox.js'
 
-export { resolveBaseUrl, type ResolvedBase } from './base-url.js'
+export { CONTROLS_PREFIX, isControlPath, resolveBaseUrl, type ResolvedBase } from './base-url.js'
 
-/** Where the sandbox's controls live, besides the origin's `/__sandbox`. */
-export const CONTROLS_PREFIX = '/__sandbox'
-
-
-/** `/__sandbox` and everything under it, at the origin and under the base path. */
-function controlPrefixes(base: ResolvedBase): string[] {
-  return base.basePath === '' ? [CONTROLS_PREFIX] : [CONTROLS_PREFIX, base.basePath + CONTROLS_PREFIX]
-}
 
 /**
  * True when a path lies in a tree, ignoring case: the catch-alls claim `/V1/...` and

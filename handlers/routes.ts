@@ -1,7 +1,9 @@
+import { conversationRoutes } from './conversations.js'
 import { emailRoutes } from './email.js'
 import type { Route } from './route.js'
 import { sandboxControlRoutes } from './sandbox-controls.js'
 import { sandboxLiveRoutes } from './sandbox-live.js'
+import { sandboxMcpRoutes } from './sandbox-mcp.js'
 import { smsRoutes } from './sms.js'
 import { subscriberRoutes } from './subscribers.js'
 import { whatsappRoutes } from './whatsapp.js'
@@ -19,6 +21,8 @@ export const ROUTES: readonly Route[] = [
   ...subscriberRoutes,
   ...sandboxControlRoutes,
   ...sandboxLiveRoutes,
+  ...sandboxMcpRoutes,
+  ...conversationRoutes,
 ]
 
 export type { Route, RouteContext, RouteResult, RouteScope, RouteMethod } from './route.js'

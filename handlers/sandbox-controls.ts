@@ -6,7 +6,7 @@ import { summarize } from '../src/domain/channels/index.js'
 import { CHANNELS, MESSAGE_STATUSES, type OutboxFilter } from '../src/domain/outbox.js'
 import { maskKey } from '../src/domain/plans.js'
 import { RESET_SCOPES, type ResetScope } from '../src/domain/sandbox.js'
-import { capturedMessageSchema, capturedMessageSummarySchema } from '../src/schemas/captured-message.js'
+import { capturedMessageSchema, capturedMessageSummarySchema, DIRECTIONS } from '../src/schemas/captured-message.js'
 import {
   clockChangeSchema,
   clockStateSchema,
@@ -21,6 +21,7 @@ import { journalEntrySchema } from '../src/schemas/journal.js'
 import { pageOf, paginated } from '../src/schemas/pagination.js'
 import { enumParam, flagParam, pageQuery, sinceParam, textParam } from '../src/schemas/query.js'
 import { previewBanner, previewHeaders, withBanner } from './preview-policy.js'
+import { messageJson } from './message-json.js'
 import { controlRoute, type Route } from './route.js'
 
 const messageNotFound = (id: string) =>
@@ -35,10 +36,11 @@ export const outboxFilterQuery = {
   status: enumParam('status', MESSAGE_STATUSES, 'Only messages in this lifecycle status.'),
   since: sinceParam,
   account: accountParam,
-  q: textParam('q', 'Case-insensitive substring of recipient, sender, subject, text, template and its parameters.'),
+  q: textParam('q', 'Words that must all appear, in any order, case-insensitive, in recipient, sender, subject, text, template and its parameters ("maria reset").'),
   from: textParam('from', 'Case-insensitive substring of the sender (`Name <address>`, or an SMS sender id).'),
   subject: textParam('subject', 'Case-insensitive substring of the email subject.'),
   template: textParam('template', 'The WhatsApp template name, exactly.'),
+  direction: enumParam('direction', DIRECTIONS, '`outbound` (sent through the API) or `inbound` (a simulated reply).'),
 }
 
 /** The filter the validated query asks for (parameters that were not given are left out). */
@@ -66,7 +68,7 @@ export const sandboxControlRoutes: Route[] = [
     path: '/__sandbox/messages',
     operationId: 'listCapturedMessages',
     summary: 'Captured messages, newest first',
-    description: 'Every account unless `account` is given. Each item is a summary: no `request`, no email `html`, `text` cut to 2000 characters (`text_truncated`), at most 100 `links` (`links_total`) and 100 `images` (`images_total`); `GET /__sandbox/messages/{id}` has the whole message.',
+    description: 'Every account unless `account` is given. Each item is a summary: no `request`, no email `html`, `text` cut to 2000 characters (`text_truncated`), at most 100 `links` (`links_total`); `GET /__sandbox/messages/{id}` has the whole message.',
     query: { ...pageQuery, ...outboxFilterQuery },
     response: paginated(capturedMessageSummarySchema, 'CapturedMessagePage'),
     resolve: ({ sandbox, query }) => {
@@ -96,7 +98,7 @@ export const sandboxControlRoutes: Route[] = [
     resolve: ({ sandbox, params }) => {
       const message = sandbox.outbox.get(params.id)
       if (!message) throw messageNotFound(params.id)
-      return { body: message }
+      return { json: messageJson(message) }
     },
   }),
   controlRoute({

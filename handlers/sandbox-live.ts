@@ -1,11 +1,12 @@
 import { z } from 'zod'
-import { ApiError } from '../src/domain/errors.js'
+import { ApiError, retryAfterHeader } from '../src/domain/errors.js'
 import { SANDBOX_EVENT_TYPES, type SandboxEvent } from '../src/domain/events.js'
 import { WaitTimeoutError } from '../src/domain/outbox.js'
 import { summarize } from '../src/domain/channels/index.js'
 import { capturedMessageSchema, capturedMessageSummarySchema, statusChangeSchema } from '../src/schemas/captured-message.js'
 import { journalEntrySchema } from '../src/schemas/journal.js'
 import { millisecondsParam, sinceParam } from '../src/schemas/query.js'
+import { messageJson } from './message-json.js'
 import { controlRoute, type Route } from './route.js'
 import { filterOf, outboxFilterQuery } from './sandbox-controls.js'
 
@@ -38,10 +39,26 @@ export const sandboxEventSchema = z
 
 const encoder = new TextEncoder()
 
+/** Event-stream clients connected, per sandbox (the cap counts these, not the UI's own subscription). */
+const streamClients = new WeakMap<object, number>()
+
+/** A 503 in the error shape, with a Retry-After: the cap is full, a slot frees when a client leaves. */
+function tooManyClients(what: string): ApiError {
+  return new ApiError(503, 'too_many_clients', `${what}. Retry in a few seconds, or raise the cap.`, undefined, retryAfterHeader(5))
+}
+
+/** Frames already encoded: one per event, shared by every client (N4: each client encoded its own copy). */
+const frames = new WeakMap<SandboxEvent, Uint8Array>()
+
 /** One Server-Sent Event: `event: <type>` and one `data:` line of JSON (JSON never holds a raw newline). */
 function frame(event: SandboxEvent): Uint8Array {
-  const data = 'message' in event ? { ...event, message: summarize(event.message) } : event
-  return encoder.encode(`event: ${event.type}\ndata: ${JSON.stringify(data)}\n\n`)
+  let bytes = frames.get(event)
+  if (bytes === undefined) {
+    const data = 'message' in event ? { ...event, message: summarize(event.message) } : event
+    bytes = encoder.encode(`event: ${event.type}\ndata: ${JSON.stringify(data)}\n\n`)
+    frames.set(event, bytes)
+  }
+  return bytes
 }
 
 /**
@@ -109,12 +126,21 @@ export const sandboxLiveRoutes: Route[] = [
       timeout: millisecondsParam('timeout', MAX_WAIT_MS, DEFAULT_WAIT_MS, 'How long to wait, in milliseconds.'),
     },
     response: capturedMessageSchema,
-    answers: [{ status: 408, description: 'No matching message in time (`wait_timeout`); the message names the filter and the nearest misses.' }],
+    answers: [
+      { status: 408, description: 'No matching message in time (`wait_timeout`); the message names the filter and the nearest misses.' },
+      { status: 503, description: 'The server holds as many waits as it may (`too_many_clients`, `--max-waiters`, default 1,000) and none matches yet; `Retry-After` says when to try again.' },
+    ],
     resolve: async ({ sandbox, query, request }) => {
       const { since, timeout, ...filters } = query
+      if (sandbox.outbox.waiting >= sandbox.maxWaiters) {
+        // Full: answer what is already there, else refuse rather than hold one more.
+        const [found] = sandbox.outbox.list(since === undefined ? filterOf(filters) : { ...filterOf(filters), since })
+        if (found) return { json: messageJson(found) }
+        throw tooManyClients(`${sandbox.maxWaiters} waits are held already (--max-waiters)`)
+      }
       try {
         const message = await sandbox.outbox.waitFor(filterOf(filters), { timeout: timeout ?? DEFAULT_WAIT_MS, since, signal: request.signal })
-        return { body: message }
+        return { json: messageJson(message) }
       } catch (error) {
         if (error instanceof WaitTimeoutError) throw new ApiError(408, 'wait_timeout', error.message)
         throw error
@@ -127,11 +153,30 @@ export const sandboxLiveRoutes: Route[] = [
     operationId: 'streamEvents',
     summary: 'Live events (Server-Sent Events)',
     description: `\`text/event-stream\`: \`event: <type>\` and \`data: <JSON>\` for ${SANDBOX_EVENT_TYPES.map((t) => `\`${t}\``).join(', ')}; a \`: ping\` comment every ${HEARTBEAT_MS / 1000} s. A client more than ${EVENT_BUFFER_BYTES / 1024 / 1024} MiB behind is dropped (the stream ends with a comment saying so).`,
+    query: { direction: outboxFilterQuery.direction },
     response: { eventStream: sandboxEventSchema },
-    resolve: ({ sandbox, request }) =>
-      new Response(eventStream((listener) => sandbox.events.subscribe(listener), request.signal), {
+    answers: [{ status: 503, description: 'As many event-stream clients as the server allows are connected (`too_many_clients`, `--max-event-clients`, default 1,000); `Retry-After` says when to try again.' }],
+    resolve: ({ sandbox, request, query }) => {
+      const open = streamClients.get(sandbox) ?? 0
+      if (open >= sandbox.maxEventClients) throw tooManyClients(`${sandbox.maxEventClients} event-stream clients are connected already (--max-event-clients)`)
+      streamClients.set(sandbox, open + 1)
+      const subscribe = (listener: (event: SandboxEvent) => void) => {
+        // `direction` keeps only the message events of that direction (every other event passes).
+        const unsubscribe = sandbox.events.subscribe((event) => {
+          if (query.direction === undefined || !('message' in event) || event.message.direction === query.direction) listener(event)
+        })
+        let left = false
+        return () => {
+          unsubscribe()
+          if (left) return // the stream's cleanup can run twice (closed, then cancelled)
+          left = true
+          streamClients.set(sandbox, (streamClients.get(sandbox) ?? 1) - 1)
+        }
+      }
+      return new Response(eventStream(subscribe, request.signal), {
         status: 200,
         headers: { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' },
-      }),
+      })
+    },
   }),
 ]

@@ -1,11 +1,13 @@
 import type { z } from 'zod'
+import type { CaptureContext } from '../src/domain/channels/index.js'
+import { OPTED_OUT_REASON } from '../src/domain/opt-outs.js'
 import type { CaptureInput } from '../src/domain/outbox.js'
 import type { ApiKeyConfig } from '../src/domain/plans.js'
 import { sendResult, type BodySchema } from '../src/schemas/messages.js'
 import { apiRoute, type Route } from './route.js'
 
 /** Builds what the outbox captures from a validated send (see src/domain/messages.ts). */
-type Capture<T> = (sender: ApiKeyConfig, body: T, raw: Record<string, unknown>, retryAfter: () => number) => CaptureInput
+type Capture<T> = (sender: ApiKeyConfig, body: T, raw: Record<string, unknown>, retryAfter: () => number, context: CaptureContext) => CaptureInput
 
 /**
  * A send endpoint: validate, capture in the outbox (magic recipients may refuse it first), and
@@ -22,7 +24,10 @@ export function sendRoute<S extends z.ZodObject>(
     body,
     response: sendResult,
     resolve: ({ sandbox, key, body: parsed, raw, retryAfter }) => {
-      const message = sandbox.outbox.capture(capture(key, parsed as z.infer<S>, raw, retryAfter))
+      const input = capture(key, parsed as z.infer<S>, raw, retryAfter, { templates: sandbox.templates })
+      // A number that replied STOP to this account: accepted as every send is, failed in the lifecycle.
+      if (input.message.channel !== 'email' && sandbox.optOuts.get(key.account, input.message.to)) input.outcome = { kind: 'failed', reason: OPTED_OUT_REASON }
+      const message = sandbox.outbox.capture(input)
       return { body: { success: true, message_id: message.message_id, status: 'queued' } }
     },
   })

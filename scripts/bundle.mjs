@@ -23,6 +23,7 @@ import { buildWebInbox } from './build-web.mjs'
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const outdir = join(root, 'dist/bin')
 const UI_TOKEN = 'sendbox-ui-bundle'
+const MCP_TOKEN = 'sendbox-mcp-bundle'
 const BUNDLE_HASH_PLACEHOLDER = '@@SENDBOX_BUNDLE_HASH@@'
 const uiPackages = ['ink', 'react', 'react/*', 'terminal-link']
 
@@ -51,6 +52,17 @@ await build({
   plugins: [zodNamespace()],
 })
 
+// The MCP server (`sendbox mcp`, `/__sandbox/mcp`): an ES module loaded on first use, so that the
+// CLI's start never parses the SDK. The SDK stays in node_modules (a dependency).
+await build({
+  ...common,
+  entryPoints: ['src/mcp/index.ts'],
+  outfile: join(outdir, 'sendbox-mcp.mjs'),
+  format: 'esm',
+  external: ['@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*'],
+  plugins: [zodNamespace()],
+})
+
 // The threaded transport's worker (`sendbox --threads 2`): an ES module of its own, started by
 // the CLI from beside the bundle (the CommonJS bundle has no import.meta.url to find it by).
 await build({
@@ -58,6 +70,8 @@ await build({
   entryPoints: ['src/server/threaded-worker.ts'],
   outfile: join(outdir, 'sendbox-http-worker.mjs'),
   format: 'esm',
+  // Loaded from node_modules if an MCP request ever reaches a worker's dispatcher.
+  external: ['@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*'],
   plugins: [zodNamespace()],
   // Some bundled CommonJS dependencies call require(); give the ES module one.
   banner: { js: "import { createRequire as __sendboxCreateRequire } from 'node:module'; const require = __sendboxCreateRequire(import.meta.url);" },
@@ -88,6 +102,13 @@ const result = await build({
       },
     },
     {
+      // The MCP entry (src/mcp/index.ts, which re-exports src/mcp/mcp-http.ts), imported by `sendbox mcp` and the /__sandbox/mcp route, is sendbox-mcp.mjs.
+      name: 'lazy-mcp',
+      setup(b) {
+        b.onResolve({ filter: /^(?:\.\.\/src\/mcp\/mcp-http|\.\.\/mcp\/index)\.js$/ }, () => ({ path: MCP_TOKEN, external: true }))
+      },
+    },
+    {
       // The web inbox's files are imported when first asked for, through the loader, from dist/web.
       name: 'web-assets',
       setup(b) {
@@ -103,6 +124,9 @@ let code = result.outputFiles[0].text.replace(/^#!.*\n/, '')
 const uiImport = `import("${UI_TOKEN}")`
 if (code.split(uiImport).length !== 2) throw new Error(`expected one ${uiImport} in the CLI bundle`)
 code = code.replace(uiImport, 'globalThis.__sendboxImport("./sendbox-ui.mjs")')
+const mcpImport = `import("${MCP_TOKEN}")`
+if (code.split(mcpImport).length !== 3) throw new Error(`expected two ${mcpImport} in the CLI bundle (sendbox mcp, /__sandbox/mcp)`)
+code = code.replaceAll(mcpImport, 'globalThis.__sendboxImport("./sendbox-mcp.mjs")')
 // Wrapped as Node wraps a CommonJS module, so the loader compiles the file as it is (one copy of the source).
 const wrapped = `(function (exports, require, module, __filename, __dirname) {${asciiOnly(code)}\n})`
 writeFileSync(join(outdir, 'sendbox.cjs'), wrapped)
@@ -215,7 +239,7 @@ async function buildLibrary() {
   rmSync(join(root, 'dist/lib'), { recursive: true, force: true })
   const result = await build({
     ...common,
-    entryPoints: { index: 'src/index.ts', matchers: 'src/matchers.ts', server: 'src/server/http-server.ts' },
+    entryPoints: { index: 'src/index.ts', matchers: 'src/matchers.ts', server: 'src/server/http-server.ts', client: 'src/client/index.ts', playwright: 'src/playwright/index.ts' },
     outdir: join(root, 'dist/lib'),
     format: 'esm',
     splitting: true,

@@ -1,6 +1,7 @@
 import type { HttpHandler } from 'msw'
 import { createHandlers } from '../handlers/index.js'
 import { SandboxState, type SandboxOptions } from './domain/sandbox.js'
+import { postWebhookNode } from './server/webhook-post.js'
 
 /**
  * One sandbox: the whole API's state plus the MSW request handlers that serve it. Plug
@@ -23,7 +24,9 @@ export class Sandbox extends SandboxState {
   readonly handlers: HttpHandler[]
 
   constructor(options: SandboxOptions = {}) {
-    super(options)
+    // Webhooks post through node:http on Node (a socket per attempt, closed at its deadline).
+    const webhook = typeof options.webhook === 'string' ? { url: options.webhook } : options.webhook
+    super(webhook ? { ...options, webhook: { post: postWebhookNode, ...webhook } } : options)
     this.handlers = createHandlers(this)
   }
 }

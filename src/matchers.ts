@@ -15,11 +15,19 @@
  * subject, template) as plain values, and any field of a captured message (text, links, codes,
  * email, sms, whatsapp, status, …) as a value, a RegExp (for strings) or an asymmetric matcher.
  * A failing matcher prints the filter and the nearest misses, never a dump of the outbox.
+ *
+ * Given a `sendbox/client` (a sandbox in another process) the matchers are asynchronous and wait
+ * (default 5000 ms, `{ timeout }` as the last argument) for what they expect:
+ * `await expect(client).toHaveSent({ channel: 'email', to })`. `.not` and `toHaveSentNothing`
+ * look once, without waiting.
  */
 import { CHANNEL_DESCRIPTORS } from './domain/channels/index.js'
 import { compileFilter, describeFilter, FILTER_KEYS, type OutboxFilter } from './domain/outbox-filter.js'
 import { describeMisses, type Outbox } from './domain/outbox.js'
 import { capturedMessageSchema, type CapturedMessage } from './schemas/captured-message.js'
+import { clientMissText, isClient, lookFor, type ClientMatchOptions } from './matchers-client.js'
+
+export type { ClientMatchOptions }
 
 /** A matcher filter: outbox filter keys, and message fields as values, RegExps or asymmetric matchers. */
 export type SentFilter = { [K in keyof OutboxFilter]?: OutboxFilter[K] | RegExp | AsymmetricMatcherLike } & {
@@ -62,7 +70,7 @@ function isPlainFilterValue(key: string, value: unknown): boolean {
 }
 
 /** Splits a matcher filter into the outbox filter (fast, indexed) and per-field checks. */
-function compile(context: MatcherContext, filter: SentFilter, where: string): { outboxFilter: OutboxFilter; matches: (m: CapturedMessage) => boolean; shown: string } {
+function compile(context: MatcherContext, filter: SentFilter, where: string): { outboxFilter: OutboxFilter; matches: (m: CapturedMessage) => boolean; shown: string; checksFields: boolean } {
   if (filter === null || typeof filter !== 'object' || Array.isArray(filter)) throw new TypeError(`${where}: the filter must be an object, like { channel: 'sms', to: '+14155550123' }.`)
   const outboxFilter: Record<string, unknown> = {}
   const checks: Array<[string, unknown]> = []
@@ -88,7 +96,7 @@ function compile(context: MatcherContext, filter: SentFilter, where: string): { 
   })
   const extra = checks.map(([key, value]) => `${key} ${value instanceof RegExp ? String(value) : describeExpected(context, value)}`)
   const shown = describeFilter(outboxFilter as OutboxFilter) + (extra.length > 0 ? ` with ${extra.join(', ')}` : '')
-  return { outboxFilter: outboxFilter as OutboxFilter, matches, shown }
+  return { outboxFilter: outboxFilter as OutboxFilter, matches, shown, checksFields: checks.length > 0 }
 }
 
 function describeExpected(context: MatcherContext, value: unknown): string {
@@ -110,6 +118,24 @@ function sent(received: unknown, context: MatcherContext, filter: SentFilter, wh
   return { found, shown, missText: describeMisses(outboxFilter, misses, outbox.size) }
 }
 
+/**
+ * The client path of a matcher: looks (waiting unless told not to) until `done`, then builds the
+ * result with `result(found, missText)`.
+ */
+async function sentByClient(
+  received: unknown,
+  context: MatcherContext,
+  filter: SentFilter,
+  where: string,
+  look: { done: (found: CapturedMessage[]) => boolean; wait: boolean; options?: ClientMatchOptions },
+  result: (found: CapturedMessage[], shown: string, missText: string) => MatcherResult,
+): Promise<MatcherResult> {
+  if (!isClient(received)) throw new TypeError('sendbox matchers: expect() takes a sandbox, its outbox or a sendbox/client.')
+  const compiled = compile(context, filter, where)
+  const found = await lookFor(received, compiled, look.done, look.options, look.wait)
+  return result(found, compiled.shown, look.done(found) ? '' : await clientMissText(received, compiled))
+}
+
 /** "an SMS", "an Email", "a WhatsApp", "a message". */
 function article(shown: string): string {
   return /^(?:[aeiou]|SMS)/i.test(shown) ? 'an' : 'a'
@@ -122,36 +148,42 @@ function firstOf(found: readonly CapturedMessage[]): string {
 
 /** The matchers: pass them to `expect.extend`. */
 export const matchers = {
-  /** Passes when at least one captured message matches the filter. */
-  toHaveSent(this: MatcherContext, received: unknown, filter: SentFilter): MatcherResult {
-    const { found, shown, missText } = sent(received, this, filter, 'toHaveSent')
-    return {
+  /** Passes when at least one captured message matches the filter (a client: waits for one, `options.timeout`). */
+  toHaveSent(this: MatcherContext, received: unknown, filter: SentFilter, options?: ClientMatchOptions): MatcherResult | Promise<MatcherResult> {
+    const answer = (found: readonly CapturedMessage[], shown: string, missText: string): MatcherResult => ({
       pass: found.length > 0,
       message: () => found.length > 0
         ? `expected no ${shown}, but ${found.length} ${found.length === 1 ? 'was' : 'were'} sent (newest: ${firstOf(found)})`
         : `expected ${article(shown)} ${shown} to have been sent; ${missText}`,
-    }
+    })
+    if (isClient(received)) return sentByClient(received, this, filter, 'toHaveSent', { done: (f) => f.length > 0, wait: !this.isNot, options }, answer)
+    const { found, shown, missText } = sent(received, this, filter, 'toHaveSent')
+    return answer(found, shown, missText)
   },
-  /** Passes when exactly `times` captured messages match the filter. */
-  toHaveSentTimes(this: MatcherContext, received: unknown, filter: SentFilter, times: number): MatcherResult {
+  /** Passes when exactly `times` captured messages match the filter (a client: waits for them, `options.timeout`). */
+  toHaveSentTimes(this: MatcherContext, received: unknown, filter: SentFilter, times: number, options?: ClientMatchOptions): MatcherResult | Promise<MatcherResult> {
     if (!Number.isInteger(times) || times < 0) throw new TypeError(`toHaveSentTimes: times must be a whole number ≥ 0 (got ${String(times)}).`)
-    const { found, shown, missText } = sent(received, this, filter, 'toHaveSentTimes')
-    return {
+    const answer = (found: readonly CapturedMessage[], shown: string, missText: string): MatcherResult => ({
       pass: found.length === times,
       message: () => this.isNot
         ? `expected ${shown} not to have been sent ${times} time${times === 1 ? '' : 's'}, but it was`
         : `expected ${times} × ${shown}, but found ${found.length}${found.length > 0 ? ` (newest: ${firstOf(found)})` : ''}; ${missText}`,
-    }
+    })
+    if (isClient(received)) return sentByClient(received, this, filter, 'toHaveSentTimes', { done: (f) => f.length >= times, wait: !this.isNot, options }, answer)
+    const { found, shown, missText } = sent(received, this, filter, 'toHaveSentTimes')
+    return answer(found, shown, missText)
   },
-  /** Passes when no captured message matches the filter (or none at all without a filter). */
-  toHaveSentNothing(this: MatcherContext, received: unknown, filter: SentFilter = {}): MatcherResult {
-    const { found, shown } = sent(received, this, filter, 'toHaveSentNothing')
-    return {
+  /** Passes when no captured message matches the filter (or none at all without a filter). A client: looks once. */
+  toHaveSentNothing(this: MatcherContext, received: unknown, filter: SentFilter = {}, options?: ClientMatchOptions): MatcherResult | Promise<MatcherResult> {
+    const answer = (found: readonly CapturedMessage[], shown: string): MatcherResult => ({
       pass: found.length === 0,
       message: () => found.length === 0
         ? `expected some ${shown} to have been sent, but none was`
         : `expected no ${shown}, but ${found.length} ${found.length === 1 ? 'was' : 'were'} sent (newest: ${firstOf(found)})`,
-    }
+    })
+    if (isClient(received)) return sentByClient(received, this, filter, 'toHaveSentNothing', { done: (f) => f.length > 0, wait: this.isNot === true, options }, answer)
+    const { found, shown } = sent(received, this, filter, 'toHaveSentNothing')
+    return answer(found, shown)
   },
 }
 
@@ -161,12 +193,12 @@ export const matchers = {
  * (`.resolves`).
  */
 export interface SendboxMatchers<R = void> {
-  /** At least one captured message matches `filter`. */
-  toHaveSent(filter: SentFilter): R
-  /** Exactly `times` captured messages match `filter`. */
-  toHaveSentTimes(filter: SentFilter, times: number): R
-  /** No captured message matches `filter` (none at all without one). */
-  toHaveSentNothing(filter?: SentFilter): R
+  /** At least one captured message matches `filter`. Given a `sendbox/client`: `await` it; it waits up to `options.timeout` (5000 ms). */
+  toHaveSent(filter: SentFilter, options?: ClientMatchOptions): R
+  /** Exactly `times` captured messages match `filter`. Given a `sendbox/client`: `await` it; it waits up to `options.timeout`. */
+  toHaveSentTimes(filter: SentFilter, times: number, options?: ClientMatchOptions): R
+  /** No captured message matches `filter` (none at all without one). Given a `sendbox/client`: `await` it. */
+  toHaveSentNothing(filter?: SentFilter, options?: ClientMatchOptions): R
 }
 
 /*

@@ -2,7 +2,9 @@ import { z } from 'zod'
 import { controlRoute, isBodySchema, type Route } from '../handlers/route.js'
 import { ROUTES as TABLE } from '../handlers/routes.js'
 import { DEFAULT_BASE_URL } from './domain/sandbox.js'
-import { errorSchema } from './schemas/error.js'
+import { MAX_BODY_BYTES } from '../handlers/body.js'
+import { MAGIC_RECIPIENTS } from './domain/magic-recipients.js'
+import { ERROR_CODES, errorSchema } from './schemas/error.js'
 import { VERSION } from './version.js'
 
 /**
@@ -232,6 +234,8 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
       if (!route.public) responses['401'] = responseRef('SandboxUnauthorized')
       if (route.path.includes('{')) responses['404'] = responseRef('SandboxNotFound')
     }
+    // The standalone server answers any request whose Host is not allowed, and a control's state change from a page of another origin, with 403.
+    responses['403'] = responseRef('Forbidden')
     for (const extra of route.answers ?? []) responses[String(extra.status)] = errorResponse(extra.description)
 
     const body = bodySchemaOf(route)
@@ -241,7 +245,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
       summary: route.summary,
       ...(route.description ? { description: route.description } : {}),
       ...(parameters.length > 0 ? { parameters } : {}),
-      ...(body ? { requestBody: { required: true, content: { 'application/json': { schema: bodyRefs[bodyIndex++] } } } } : {}),
+      ...(body ? { requestBody: { required: true, description: `A JSON object, \`Content-Type: application/json\`, at most ${MAX_BODY_BYTES} bytes (1 MiB; larger: 400 \`payload_too_large\`).`, content: { 'application/json': { schema: bodyRefs[bodyIndex++] } } } } : {}),
       responses,
       // The controls are open unless the server was given an admin token; a preview token opens one message's HTML.
       ...(route.scope === 'sandbox'
@@ -252,7 +256,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
     item[route.method.toLowerCase()] = operation
   }
 
-  const codes = (errorSchema.shape.error.shape.code as z.ZodEnum).options.map((c) => `\`${String(c)}\``).join(', ')
+  const codes = ERROR_CODES.map((c) => `\`${c}\``).join(', ')
   return {
     openapi: '3.1.0',
     info: {
@@ -264,6 +268,10 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: baseUrl, description: 'The messaging API' }],
+    // Request bodies over this many bytes are refused (400 `payload_too_large`), never buffered.
+    'x-sendbox-max-body-bytes': MAX_BODY_BYTES,
+    // Recipients whose sends are answered or delivered as the table says (like card test numbers).
+    'x-sendbox-magic-recipients': MAGIC_RECIPIENTS.map(({ recipient, channel, outcome, description }) => ({ recipient, channel, outcome: outcome.kind, ...('status' in outcome ? { status: outcome.status, code: outcome.code } : {}), ...('reason' in outcome ? { reason: outcome.reason } : {}), description })),
     security: [{ bearerAuth: [] }],
     tags: [
       { name: 'email', description: 'Email sends.' },
@@ -321,6 +329,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
         SandboxBadRequest: errorResponse('Invalid control request (`invalid_parameter`, `missing_parameter`, `unknown_parameter`, `invalid_json`, `invalid_content_type`), naming the field in `param`.'),
         SandboxNotFound: errorResponse('No such captured message (`not_found`).'),
         SandboxUnauthorized: errorResponse('The server has an admin token and the request does not carry it (`unauthorized`).'),
+        Forbidden: errorResponse('Standalone server only: the `Host` header names a host that is not allowed (`forbidden_host`, against DNS rebinding; see `--allowed-host`), or a sandbox control that changes state was sent by a page of another origin (`forbidden_origin`; see `--cors-origin`).'),
       },
     },
   }

@@ -19,6 +19,8 @@ export const NUMERIC_RANGES = {
   'max-messages': [1, 10_000_000],
   'max-requests': [1, 10_000_000],
   'max-outbox-mb': [1, 1_000_000],
+  'max-waiters': [1, 100_000],
+  'max-event-clients': [1, 100_000],
   // Node 20 cannot share a listening socket between threads: HTTP runs on one worker at most.
   threads: [1, 2],
   limit: [1, 1_000_000],
@@ -65,7 +67,11 @@ export const configFileSchema = z
     maxRequests: whole(NUMERIC_RANGES['max-requests']).optional(),
     webhookUrl: z.string().regex(/^https?:\/\/\S+$/, { error: 'must be an http(s) URL, like "http://127.0.0.1:3000/hooks"' }).optional(),
     webhookSecret: z.string().min(1).optional(),
+    webhookDuplicates: z.number({ error: 'must be a probability from 0 to 1, like 0.2' }).min(0, { error: 'must be a probability from 0 to 1, like 0.2' }).max(1, { error: 'must be a probability from 0 to 1, like 0.2' }).optional(),
+    templates: z.string().min(1, { error: 'must be the path of a WhatsApp templates file' }).optional(),
     maxOutboxMb: whole(NUMERIC_RANGES['max-outbox-mb']).optional(),
+    maxWaiters: whole(NUMERIC_RANGES['max-waiters']).optional(),
+    maxEventClients: whole(NUMERIC_RANGES['max-event-clients']).optional(),
     threads: whole(NUMERIC_RANGES.threads).optional(),
     adminToken: z.string().refine((token) => adminTokenProblem(token) === undefined, { error: 'must be a non-blank token without whitespace' }).optional(),
     corsOrigin: z.union([z.string(), z.array(z.string())], { error: 'must be an origin like "http://app.test:3000" or a list of them' }).optional(),
@@ -138,6 +144,7 @@ export function loadConfigFile(path: string): ConfigFile {
   }
   const config = result.data
   if (config.fixtures !== undefined) config.fixtures = resolve(dirname(resolve(path)), config.fixtures)
+  if (config.templates !== undefined) config.templates = resolve(dirname(resolve(path)), config.templates)
   return config
 }
 

@@ -29,14 +29,19 @@ export const FLAGS = {
   'max-messages': { type: 'string', default: '10000', value: 'N', help: 'outbox cap (oldest evicted first)' },
   'max-requests': { type: 'string', default: '1000', value: 'N', help: 'request journal cap' },
   'max-outbox-mb': { type: 'string', default: '256', value: 'MB', help: 'outbox byte budget besides the count (oldest evicted first)' },
+  'max-waiters': { type: 'string', default: '1000', env: 'SENDBOX_MAX_WAITERS', value: 'N', help: 'long-polls (/__sandbox/messages/wait) held at once; past it 503 with Retry-After' },
+  'max-event-clients': { type: 'string', default: '1000', env: 'SENDBOX_MAX_EVENT_CLIENTS', value: 'N', help: 'event-stream clients (/__sandbox/events) at once; past it 503 with Retry-After' },
   threads: { type: 'string', default: String(DEFAULT_THREADS), env: 'SENDBOX_THREADS', value: 'N', help: 'threads serving HTTP: 1, or 2 to parse HTTP on a worker thread beside the sandbox (measured slower on 2 cores; docs/performance.md)' },
   'webhook-url': { type: 'string', value: 'URL', help: 'POST each lifecycle step of each message here' },
-  'webhook-secret': { type: 'string', value: 'SECRET', help: 'HMAC-SHA256 key for X-Sendbox-Signature' },
+  'webhook-secret': { type: 'string', value: 'SECRET', help: 'Standard Webhooks secret (whsec_…) that signs every webhook; one is generated and printed when none is given' },
+  'webhook-duplicates': { type: 'string', value: 'P', help: 'send each webhook event twice (same webhook-id) with probability P, 0 to 1, seeded by --seed' },
+  templates: { type: 'string', value: 'FILE', help: 'WhatsApp templates, JSON {"templates":[{name,language,body,header?,footer?,buttons?}]}: every WhatsApp send is checked against them' },
   'admin-token': { type: 'string', env: 'SENDBOX_ADMIN_TOKEN', value: 'TOKEN', help: 'require this token for /__sandbox (one is generated when --host is not loopback)' },
   'cors-origin': { type: 'string', multiple: true, env: 'SENDBOX_CORS_ORIGINS', value: 'ORIGIN', help: 'also grant CORS and /__sandbox changes to this origin (repeatable; loopback origins always; * = any, with a warning). Env: comma-separated' },
   'allowed-host': { type: 'string', multiple: true, env: 'SENDBOX_ALLOWED_HOSTS', value: 'HOST', help: 'also answer requests whose Host is this name (repeatable; .example.test = and subdomains; loopback names and IPs always). Env: comma-separated' },
   config: { type: 'string', short: 'c', env: 'SENDBOX_CONFIG', value: 'FILE', help: `JSON config file (default ./${CONFIG_FILE_NAME} when present); flags and env override it` },
   'no-ui': { type: 'boolean', help: 'log one line per request instead of the terminal UI' },
+  url: { type: 'string', env: 'SENDBOX_URL', value: 'URL', help: 'sendbox mcp: the running sandbox to drive, by its origin (default: start one in this process on --port)' },
   help: { type: 'boolean', short: 'h', help: 'show this help' },
   version: { type: 'boolean', short: 'v', help: 'print the version' },
 } satisfies Record<string, FlagSpec>
@@ -45,7 +50,9 @@ export type FlagName = keyof typeof FLAGS
 
 /** The CLI's settings once parsed and checked. */
 export interface CliSettings {
-  command: 'serve' | 'keys' | 'openapi' | 'help' | 'version'
+  command: 'serve' | 'keys' | 'openapi' | 'mcp' | 'help' | 'version'
+  /** `sendbox mcp --url`: the running sandbox to drive. */
+  url: string | undefined
   port: number
   host: string
   apiKeys: ApiKeyConfig[] | undefined
@@ -58,10 +65,16 @@ export interface CliSettings {
   maxRequests: number
   /** Outbox byte budget, in MiB. */
   maxOutboxMb: number
+  maxWaiters: number
+  maxEventClients: number
   /** Threads serving HTTP (1 or 2). */
   threads: number
   webhookUrl: string | undefined
   webhookSecret: string | undefined
+  /** Probability (0 to 1) that a webhook event is sent twice. */
+  webhookDuplicates: number
+  /** The WhatsApp templates file (absolute when it came from the config file), if any. */
+  templates: string | undefined
   adminToken: string | undefined
   /** Origins granted CORS besides loopback ones (`*` = any). */
   corsOrigins: string[]
@@ -108,8 +121,8 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, c
   }
   const values = parsed.values as Record<string, string | string[] | boolean | undefined>
   const [command = 'serve', ...rest] = parsed.positionals
-  if (rest.length > 0 || !['serve', 'keys', 'openapi'].includes(command)) {
-    throw new UsageError(`unknown command "${parsed.positionals.join(' ')}". Commands: serve (default), keys, openapi. Run \`sendbox --help\`.`)
+  if (rest.length > 0 || !['serve', 'keys', 'openapi', 'mcp'].includes(command)) {
+    throw new UsageError(`unknown command "${parsed.positionals.join(' ')}". Commands: serve (default), keys, openapi, mcp. Run \`sendbox --help\`.`)
   }
   const fromEnv = (name: FlagName): string | undefined => {
     const spec: FlagSpec = FLAGS[name]
@@ -139,7 +152,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, c
   let apiKeys: ApiKeyConfig[] | undefined
   if (keySpecs && keySpecs.length > 0) {
     try {
-      apiKeys = keySpecs.map(parseKeySpec)
+      apiKeys = keySpecs.map((spec) => parseKeySpec(spec))
     } catch (error) {
       throw new UsageError(keysFromFile ? `${configFile}: \`apiKeys\`: ${(error as Error).message}` : (error as Error).message)
     }
@@ -188,8 +201,11 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, c
   if (webhookUrl !== undefined && !/^https?:\/\/[^\s]+$/.test(webhookUrl)) {
     throw new UsageError(`--webhook-url must be an http(s) URL, got "${webhookUrl}"`)
   }
+  const duplicates = str('webhook-duplicates') ?? '0'
+  if (!/^(?:0(?:\.[0-9]+)?|1(?:\.0+)?|\.[0-9]+)$/.test(duplicates)) throw new UsageError(`--webhook-duplicates must be a probability from 0 to 1, like 0.2, got "${duplicates}"`)
   return {
-    command: values.help ? 'help' : values.version ? 'version' : (command as 'serve' | 'keys' | 'openapi'),
+    command: values.help ? 'help' : values.version ? 'version' : (command as 'serve' | 'keys' | 'openapi' | 'mcp'),
+    url: typeof values.url === 'string' ? values.url : fromEnv('url'),
     port: wholeNumber('port', str('port')!),
     host: str('host')!,
     apiKeys,
@@ -201,9 +217,13 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, c
     maxMessages: wholeNumber('max-messages', str('max-messages')!),
     maxRequests: wholeNumber('max-requests', str('max-requests')!),
     maxOutboxMb: wholeNumber('max-outbox-mb', str('max-outbox-mb')!),
+    maxWaiters: wholeNumber('max-waiters', str('max-waiters')!),
+    maxEventClients: wholeNumber('max-event-clients', str('max-event-clients')!),
     threads: wholeNumber('threads', str('threads')!),
     webhookUrl,
     webhookSecret: str('webhook-secret'),
+    webhookDuplicates: Number(duplicates),
+    templates: str('templates'),
     adminToken,
     corsOrigins,
     allowedHosts,
@@ -220,6 +240,7 @@ export function helpText(): string {
     'Usage: sendbox [serve] [flags]     start the server (terminal UI on a TTY, log lines otherwise)',
     '       sendbox keys [flags]        print the API keys, plans and limits in force',
     '       sendbox openapi [flags]     print the OpenAPI 3.1 document of the API and the sandbox controls',
+    '       sendbox mcp [--url URL]     a Model Context Protocol server over stdio (tools: messages, requests, faults, clock, reset)',
     '',
     'Flags:',
   ]

@@ -1,7 +1,7 @@
 import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { createSandbox, type Sandbox, type SandboxOptions } from '../index.js'
-import { displayKey, PLAN_NAMES } from '../domain/plans.js'
+import { defaultAccountFor, displayKey, PLAN_NAMES } from '../domain/plans.js'
 import { startServer, type RunningServer } from '../server/http-server.js'
 import { startThreadedServer, type RunningTransport } from '../server/threaded-server.js'
 
@@ -18,6 +18,7 @@ import { helpText, parseCli, UsageError, type CliSettings } from './options.js'
 import { VERSION } from '../version.js'
 import { newId } from '../domain/random.js'
 import { buildOpenApiDocument } from '../openapi.js'
+import { runMcp } from './mcp-command.js'
 // Ink's own CI test: where it is true Ink draws nothing live, so the CLI logs lines instead.
 import isInCi from 'is-in-ci'
 
@@ -37,7 +38,8 @@ export async function sandboxFromSettings(settings: CliSettings): Promise<Sandbo
   const fixtures = settings.fixtures ? (await import('../../fixtures/load.js')).loadFixtures(settings.fixtures) : undefined
   const options: SandboxOptions = {
     baseUrl: baseUrlOf(settings),
-    apiKeys: settings.apiKeys?.map((k) => `${k.key}:${k.plan}:${k.account}`),
+    // A key without an account of its own gets the sandbox's salted default (accountSalt).
+    apiKeys: settings.apiKeys?.map((k) => (k.account === defaultAccountFor(k.key) ? `${k.key}:${k.plan}` : `${k.key}:${k.plan}:${k.account}`)),
     limits: settings.limits,
     seed: settings.seed,
     subscribers: settings.subscribers,
@@ -46,7 +48,10 @@ export async function sandboxFromSettings(settings: CliSettings): Promise<Sandbo
     maxMessages: settings.maxMessages,
     maxRequests: settings.maxRequests,
     maxOutboxBytes: settings.maxOutboxMb * 1024 * 1024,
-    webhook: settings.webhookUrl ? { url: settings.webhookUrl, secret: settings.webhookSecret } : undefined,
+    maxWaiters: settings.maxWaiters,
+    maxEventClients: settings.maxEventClients,
+    webhook: settings.webhookUrl ? { url: settings.webhookUrl, secret: settings.webhookSecret, duplicates: settings.webhookDuplicates } : undefined,
+    templates: settings.templates === undefined ? undefined : (await import('./templates-file.js')).loadTemplatesFile(settings.templates),
     adminToken: settings.adminToken,
   }
   return createSandbox(options)
@@ -85,6 +90,10 @@ export async function runCli(argv: string[], io = { stdout: process.stdout, stde
   if (settings.command === 'openapi') {
     io.stdout.write(`${JSON.stringify(buildOpenApiDocument({ baseUrl: baseUrlOf(settings) }), null, 2)}\n`)
     return 0
+  }
+  if (settings.command === 'mcp') {
+    const mcpSettings = settings
+    return runMcp(mcpSettings, () => sandboxFromSettings(mcpSettings), io, isLoopbackHost)
   }
   const isLoopback = isLoopbackHost(settings.host)
   if (!isLoopback && settings.adminToken === undefined && settings.command === 'serve') {
@@ -161,6 +170,10 @@ export async function runCli(argv: string[], io = { stdout: process.stdout, stde
     io.stderr.write(`sendbox: warning: listening on ${settings.host}, reachable from other machines; /__sandbox controls need the admin token ${settings.adminToken}\n`)
   }
   const apiUrl = `${running.url}/v1`
+  if (sandbox.webhooks && settings.webhookSecret === undefined) {
+    // Printed once, on stderr (not in the request log), so the app under test can verify signatures.
+    io.stderr.write(`sendbox: webhooks to ${settings.webhookUrl} are signed with the generated secret ${sandbox.webhooks.secret} (pass --webhook-secret to choose one)\n`)
+  }
   if (!useUi) {
     io.stdout.write(`sendbox ${VERSION} listening on ${apiUrl} (keys: ${sandbox.keys.map((k) => `${displayKey(k.key)}=${PLAN_NAMES[k.plan]}`).join(', ')})\n`)
     io.stdout.write(`web inbox: ${running.url}/__sandbox/ui/\n`)

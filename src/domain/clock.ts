@@ -1,4 +1,20 @@
+import { LATEST_TIME_MS } from '../schemas/query.js'
 import { ApiError } from './errors.js'
+
+export { LATEST_TIME_MS }
+
+/** Why `ms` is no time the sandbox can hold (0 = 1970-01-01 … {@link LATEST_TIME_MS}), or undefined. */
+export function timeProblem(ms: unknown): string | undefined {
+  if (typeof ms !== 'number' || !Number.isFinite(ms)) return `must be a number of Unix milliseconds (got ${String(ms)})`
+  if (ms < 0 || ms > LATEST_TIME_MS) return `must be between 0 (1970-01-01) and ${LATEST_TIME_MS} (9999-12-31T23:59:59.999Z) in Unix milliseconds (got ${String(ms)})`
+  return undefined
+}
+
+/** An ISO 8601 text for any number: the date when it is one, else the number itself (never throws). */
+export function describeTime(ms: number): string {
+  const date = new Date(ms)
+  return Number.isNaN(date.getTime()) ? String(ms) : date.toISOString()
+}
 
 /**
  * `new Date(ms).toISOString()`, remembered for the last millisecond asked: a request's journal
@@ -66,6 +82,8 @@ export class SandboxClock {
   advance(ms: number): ClockState {
     this.assertControllable('advance')
     if (!Number.isSafeInteger(ms) || ms < 0) throw new TypeError(`sandbox.clock.advance: ms must be a whole number of milliseconds ≥ 0 (got ${String(ms)}).`)
+    const room = LATEST_TIME_MS - this.now()
+    if (ms > room) throw new RangeError(`sandbox.clock.advance: ${ms} ms would move sandbox time past 9999-12-31T23:59:59.999Z; at most ${Math.max(room, 0)} ms from now.`)
     if (this.frozenAt !== undefined) this.frozenAt += ms
     else this.offset += ms
     this.moved()
@@ -93,8 +111,17 @@ export class SandboxClock {
     return this.state()
   }
 
-  /** Applies a `POST /__sandbox/clock` body, in the order reset → freeze → advance. */
+  /**
+   * Applies a `POST /__sandbox/clock` body, in the order reset → freeze → advance. All or nothing:
+   * an `advance_ms` past the latest time is a 400 and changes nothing (not even the freeze).
+   */
   apply(change: ClockChange): ClockState {
+    if (change.advance_ms !== undefined) {
+      const base = change.reset ? Date.now() : this.now()
+      if (change.advance_ms > LATEST_TIME_MS - base) {
+        throw new ApiError(400, 'invalid_parameter', `\`advance_ms\` would move sandbox time past 9999-12-31T23:59:59.999Z: give at most ${Math.max(LATEST_TIME_MS - base, 0)} ms.`, 'advance_ms')
+      }
+    }
     if (change.reset) this.reset()
     if (change.freeze !== undefined) this.freeze(change.freeze)
     if (change.advance_ms !== undefined) this.advance(change.advance_ms)

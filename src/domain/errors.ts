@@ -66,6 +66,11 @@ const forcedMessages: Record<string, string> = {
   internal_error: 'Forced server error (sandbox fault or `Prefer: code`). Retry with backoff.',
 }
 
+/** The `Retry-After` header of an answer that says when to try again (whole seconds): one place for every 429 and 503. */
+export function retryAfterHeader(seconds: number): Record<string, string> {
+  return { 'Retry-After': String(seconds) }
+}
+
 /**
  * An error answer forced by a fault or `Prefer: code=`. A forced 429 carries `Retry-After`, from
  * `retryAfter` (whole seconds), like a real one.
@@ -73,8 +78,7 @@ const forcedMessages: Record<string, string> = {
 export function forcedError(status: number, code: string | undefined, retryAfter: () => number): ApiError {
   const finalCode = code ?? defaultCodeFor(status)
   const message = forcedMessages[finalCode] ?? `Forced ${status} answer with code \`${finalCode}\` (sandbox fault).`
-  const headers: Record<string, string> = status === 429 ? { 'Retry-After': String(retryAfter()) } : {}
-  return new ApiError(status, finalCode, message, undefined, headers)
+  return new ApiError(status, finalCode, message, undefined, status === 429 ? retryAfterHeader(retryAfter()) : {})
 }
 
 /** Statuses a fault or `Prefer: code=` may force: those of the reference's table, plus any 5xx. */

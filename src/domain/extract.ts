@@ -48,8 +48,8 @@ const TEXT_OPTIONS = {
   selectors: [
     ...HEADINGS,
     { selector: 'table', format: 'dataTable', options: { uppercaseHeaderCells: false } },
-    // A link's URL in the text as `links` holds it (serialized: no line break or control inside).
-    { selector: 'a', options: { hideLinkHrefIfSameAsText: true, noAnchorUrl: true, pathRewrite: (href: string) => serializeHttpUrl(href) ?? href } },
+    // A link's URL in the text as `links` holds it (serialised: no line break or control inside).
+    { selector: 'a', options: { hideLinkHrefIfSameAsText: true, noAnchorUrl: true, pathRewrite: (href: string) => serializedHttpUrl(href) ?? href } },
     { selector: 'img', format: 'imageLabel' },
   ],
   formatters: {
@@ -122,7 +122,7 @@ const BLOCK_TAGS = new Set(['p', 'div', 'br', 'li', 'tr', 'table', 'h1', 'h2', '
  * decoded), a line break at each block element, a link's URL after its text, `<style>` and
  * `<script>` skipped. Used for bodies too large for html-to-text's layout.
  */
-export function plainTextOf(html: string, links?: LinkList, images?: LinkList): string {
+export function plainTextOf(html: string, links?: LinkList): string {
   if (!tools) return stripTags(html)
   const parts: string[] = []
   let skip = 0
@@ -138,9 +138,11 @@ export function plainTextOf(html: string, links?: LinkList, images?: LinkList): 
         flush()
         if (name === 'style' || name === 'script') skip++
         else if (BLOCK_TAGS.has(name)) parts.push('\n')
-        if (name === 'a') hrefs.push(attribs.href ? serializeHttpUrl(attribs.href) ?? '' : '')
-        if (links && (name === 'a' || name === 'area') && attribs.href) links.add(attribs.href)
-        else if (images && name === 'img' && attribs.src) images.add(attribs.src)
+        if (name === 'a') hrefs.push(attribs.href ? serializedHttpUrl(attribs.href) ?? '' : '')
+        if (links) {
+          if ((name === 'a' || name === 'area') && attribs.href) links.add(attribs.href)
+          else if (name === 'img' && attribs.src) links.addImage(attribs.src)
+        }
       },
       ontext(piece) {
         if (skip > 0) return
@@ -165,26 +167,24 @@ export function plainTextOf(html: string, links?: LinkList, images?: LinkList): 
 }
 
 /**
- * An email's text, links and image sources. Up to {@link FULL_RENDER_LIMIT}, html-to-text's
- * layout and a link pass; past it, one SAX pass gives all three, so a hostile body costs the
- * event loop one read.
+ * An email's text and links. Up to {@link FULL_RENDER_LIMIT}, html-to-text's layout and a link
+ * pass; past it, one SAX pass gives both, so a hostile body costs the event loop one read.
  */
 export function renderEmail(html: string): { text: string; links: string[]; images: string[] } {
   if (tools && html.length > FULL_RENDER_LIMIT) {
-    const links = new LinkList()
-    const images = new LinkList()
-    const text = tidy(plainTextOf(html, links, images).replace(/\r\n?/g, '\n'))
-    return { text, links: links.links, images: images.links }
+    const list = new LinkList()
+    const text = tidy(plainTextOf(html, list).replace(/\r\n?/g, '\n'))
+    return { text, links: list.links, images: list.images }
   }
-  return { text: htmlToText(html), ...linksAndImagesInHtml(html) }
+  const { links, images } = linksAndImagesInHtml(html)
+  return { text: htmlToText(html), links, images }
 }
 
-/** At most this many links are kept per message (a hostile email may hold 100,000). */
+/** At most this many links (and as many images) are kept per message (a hostile email may hold 100,000). */
 export const MAX_LINKS = 10_000
 
-// A URL in text runs until whitespace, a quote, an angle bracket or a control character (C0,
-// DEL, C1: never ESC or BEL inside a link a terminal prints).
-// eslint-disable-next-line no-control-regex
+// A URL in text runs until whitespace, a quote, an angle bracket or a control character (ESC,
+// BEL, C1: never part of a link, and the start of a terminal escape sequence).
 const URL_IN_TEXT = /\bhttps?:\/\/[^\s<>"'`\u0000-\u001f\u007f-\u009f]+/gi
 const TRAILING_PUNCTUATION = new Set(['.', ',', ';', ':', '!', '?', "'", '"', '*', '_'])
 const CLOSERS: Record<string, string> = { ')': '(', ']': '[', '}': '{' }
@@ -213,16 +213,13 @@ function trimUrl(url: string): string {
 }
 
 /**
- * An absolute http(s) URL with a host as the WHATWG URL parser serializes it (`new URL(x).href`:
- * tabs and line breaks removed, controls, spaces and non-ASCII percent-encoded, the host
- * lower-cased and punycoded), or undefined for anything else (relative, `mailto:`, no host).
+ * An absolute http(s) URL with a host, as its WHATWG serialisation (`URL.href`): tabs and
+ * newlines removed, other controls, spaces and non-ASCII percent-encoded, the host in punycode —
+ * so a stored link never carries a raw control or whitespace into a terminal, a clipboard or a
+ * shell (issue 27, N3/N8). Undefined for anything else.
  */
-export function serializeHttpUrl(raw: string): string | undefined {
-  // The parser drops every tab and line break, and leading/trailing C0 controls and spaces: so
-  // does this scheme check, so `https:\n//x` is what a browser would open, no more.
-  // eslint-disable-next-line no-control-regex
-  const value = raw.replace(/[\t\n\r]/g, '').replace(/^[\u0000-\u0020]+/, '')
-  if (!/^https?:\/\//i.test(value)) return undefined
+export function serializedHttpUrl(value: string): string | undefined {
+  if (!/^[\u0000-\u0020]*https?:/i.test(value)) return undefined
   try {
     const url = new URL(value)
     return (url.protocol === 'http:' || url.protocol === 'https:') && url.host !== '' ? url.href : undefined
@@ -231,16 +228,22 @@ export function serializeHttpUrl(raw: string): string | undefined {
   }
 }
 
-/** An ordered, de-duplicated, bounded list of absolute http(s) URLs. */
-export class LinkList {
+class LinkList {
   readonly links: string[] = []
+  readonly images: string[] = []
   private readonly seen = new Set<string>()
+  private readonly seenImages = new Set<string>()
   add(raw: string): void {
-    if (this.links.length >= MAX_LINKS) return
-    const url = serializeHttpUrl(raw)
-    if (url === undefined || this.seen.has(url)) return
+    const url = serializedHttpUrl(raw)
+    if (url === undefined || this.links.length >= MAX_LINKS || this.seen.has(url)) return
     this.seen.add(url)
     this.links.push(url)
+  }
+  addImage(raw: string): void {
+    const url = serializedHttpUrl(raw)
+    if (url === undefined || this.images.length >= MAX_LINKS || this.seenImages.has(url)) return
+    this.seenImages.add(url)
+    this.images.push(url)
   }
   addFromText(text: string): void {
     if (!text.includes('://')) return
@@ -256,29 +259,29 @@ export function linksInText(...texts: string[]): string[] {
 }
 
 /**
- * The links a person can click in an email, in order of appearance, de-duplicated: `href` of
- * `<a>` and `<area>`, and URLs written in the text. Entities are decoded by the parser
- * (`&amp;` → `&`). Image sources are not links: see {@link linksAndImagesInHtml}.
+ * An email's links and images, each in order of appearance, de-duplicated: `links` are what a
+ * person can click (`href` of `<a>` and `<area>`, URLs written in the text), `images` the `src`
+ * of `<img>`. Entities are decoded by the parser (`&amp;` → `&`).
  */
-export function linksInHtml(html: string): string[] {
-  return linksAndImagesInHtml(html).links
-}
-
-/** An email's links (as {@link linksInHtml}) and its `<img src>` URLs (in order, de-duplicated), in one pass. */
 export function linksAndImagesInHtml(html: string): { links: string[]; images: string[] } {
-  const links = new LinkList()
-  const images = new LinkList()
+  const list = new LinkList()
   if (!tools) {
     // Before the tools load: hrefs and srcs by a bounded scan, then text URLs.
     for (const match of html.matchAll(/\b(href|src)\s*=\s*["']([^"']{1,8192})["']/gi)) {
-      ;(match[1].toLowerCase() === 'src' ? images : links).add(decodeBasicEntities(match[2]))
+      if (match[1].toLowerCase() === 'href') list.add(decodeBasicEntities(match[2]))
+      else list.addImage(decodeBasicEntities(match[2]))
     }
-    links.addFromText(stripTags(html))
-    return { links: links.links, images: images.links }
+    list.addFromText(stripTags(html))
+    return { links: list.links, images: list.images }
   }
   // The same SAX pass that renders large bodies collects hrefs, srcs and URLs in text runs.
-  plainTextOf(html, links, images)
-  return { links: links.links, images: images.links }
+  plainTextOf(html, list)
+  return { links: list.links, images: list.images }
+}
+
+/** The clickable links of an email (see {@link linksAndImagesInHtml}). */
+export function linksInHtml(html: string): string[] {
+  return linksAndImagesInHtml(html).links
 }
 
 function decodeBasicEntities(value: string): string {

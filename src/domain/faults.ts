@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { FAULT_CODE_PATTERN } from '../schemas/error.js'
 import { ApiError, isForceableStatus } from './errors.js'
 
 /** Faults armed at once, at most: each request looks at the faults of its path and those of every path. */
@@ -13,7 +14,7 @@ export const faultSpecSchema = z
     status: z.number().int().refine(isForceableStatus, {
       error: '`status` must be 400, 401, 404, 429 or a 5xx status.',
     }).meta({ enum: [400, 401, 404, 429, ...Array.from({ length: 100 }, (_, i) => 500 + i)] }),
-    code: z.string().max(MAX_FAULT_TEXT, { error: `\`code\` may be at most ${MAX_FAULT_TEXT} characters long.`, abort: true }).regex(/^[a-z][a-z0-9_]{0,63}$/, { error: '`code` must be a snake_case error code, like service_unavailable.' }).optional(),
+    code: z.string().max(MAX_FAULT_TEXT, { error: `\`code\` may be at most ${MAX_FAULT_TEXT} characters long.`, abort: true }).regex(FAULT_CODE_PATTERN, { error: '`code` must be a snake_case error code, like service_unavailable.' }).optional(),
     path: z
       .string()
       .max(MAX_FAULT_TEXT, { error: `\`path\` may be at most ${MAX_FAULT_TEXT} characters long.`, abort: true })
@@ -26,7 +27,7 @@ export const faultSpecSchema = z
       // The document's form of the same rule (any case, as the transform above accepts).
       .meta({ pattern: '^(?:[Gg][Ee][Tt]|[Pp][Oo][Ss][Tt]|[Pp][Uu][Tt]|[Dd][Ee][Ll][Ee][Tt][Ee]|[Pp][Aa][Tt][Cc][Hh])$' })
       .optional(),
-    times: z.number().int().min(1, { error: '`times` must be a whole number of at least 1.' }).optional(),
+    times: z.number().int().min(1, { error: '`times` must be a whole number from 1 to 1000000000.' }).max(1_000_000_000, { error: '`times` must be a whole number from 1 to 1000000000.' }).optional(),
     probability: z.number().min(0).max(1, { error: '`probability` must be between 0 and 1.' }).optional(),
     delay_ms: z.number().int().min(0).max(60_000, { error: '`delay_ms` must be 0 to 60000.' }).optional(),
   })

@@ -4,8 +4,8 @@ import type { SandboxEvents } from './events.js'
 export type { JournalEntry }
 
 /** What a transport records: the entry without its id; the newer fields may be left out (null). */
-export type JournalRecord = Omit<JournalEntry, 'id' | 'query' | 'error_message' | 'request_body' | 'response_body'> &
-  Partial<Pick<JournalEntry, 'query' | 'error_message' | 'request_body' | 'response_body'>>
+export type JournalRecord = Omit<JournalEntry, 'id' | 'query' | 'error_message' | 'request_body' | 'response_body' | 'message_id' | 'request_headers'> &
+  Partial<Pick<JournalEntry, 'query' | 'error_message' | 'request_body' | 'response_body' | 'message_id' | 'request_headers'>>
 
 /** A body as the journal keeps it: at most {@link JOURNAL_BODY_LIMIT} characters. */
 function bounded(text: string | null | undefined): string | null {
@@ -14,6 +14,9 @@ function bounded(text: string | null | undefined): string | null {
 }
 
 export type JournalListener = () => void
+
+/** Web origins whose unauthenticated requests are being throttled, at most (then the map starts over). */
+export const MAX_TRACKED_ORIGINS = 1_000
 
 /**
  * Bounded request journal: newest last internally, listed newest first; the oldest entries
@@ -48,6 +51,8 @@ export class Journal {
       key: entry.key,
       request_body: bounded(entry.request_body),
       response_body: bounded(entry.response_body),
+      request_headers: entry.request_headers ?? null,
+      message_id: entry.message_id ?? null,
     }
     this.entries.push(full)
     if (this.entries.length - this.start > this.capacity) {
@@ -62,6 +67,32 @@ export class Journal {
     this.events?.emit({ type: 'request', entry: full })
     return full
   }
+
+  /**
+   * Whether to journal a request that carried no valid key and came from a web page (`Origin`):
+   * at most one a second per origin, the next one admitted saying how many were left out. A page
+   * on another site could otherwise evict the whole journal with keyless POSTs in two seconds
+   * (issue 27, N10). Returns the note to add to the admitted entry (`''` for none), or undefined
+   * to skip this one. At most {@link MAX_TRACKED_ORIGINS} origins are tracked (then forgotten).
+   */
+  admitAnonymous(origin: string, now: number): string | undefined {
+    let seen = this.anonymous.get(origin)
+    if (seen !== undefined && now - seen.at < 1_000) {
+      seen.skipped++
+      return undefined
+    }
+    if (seen === undefined) {
+      if (this.anonymous.size >= MAX_TRACKED_ORIGINS) this.anonymous.clear()
+      seen = { at: now, skipped: 0 }
+      this.anonymous.set(origin, seen)
+    }
+    const note = seen.skipped > 0 ? ` (${seen.skipped} more unauthenticated request${seen.skipped === 1 ? '' : 's'} from ${origin.slice(0, 100)} were not journaled: at most one a second per web origin)` : ''
+    seen.at = now
+    seen.skipped = 0
+    return note
+  }
+
+  private readonly anonymous = new Map<string, { at: number; skipped: number }>()
 
   /** Entries newest first, optionally only one account's. */
   list(filter: { account?: string } = {}): JournalEntry[] {

@@ -35,3 +35,14 @@ const byRecipient = new Map(MAGIC_RECIPIENTS.map((m) => [m.recipient, m.outcome]
 export function magicOutcome(recipient: string): MagicOutcome {
   return byRecipient.get(recipient.toLowerCase()) ?? { kind: 'delivered' }
 }
+
+/** The stable codes of a failed delivery (a webhook's and a status step's `error_code`). */
+export type FailureCode = 'bounced' | 'unreachable' | 'opted_out' | 'blocked'
+
+/** The stable code of a failure reason: the reason's first word names it (`bounced: …`, `opted out (STOP)`). */
+export function failureCode(reason: string): FailureCode {
+  if (reason.startsWith('bounced')) return 'bounced'
+  if (reason.startsWith('unreachable')) return 'unreachable'
+  if (reason.startsWith('opted out')) return 'opted_out'
+  return 'blocked'
+}

@@ -1,5 +1,6 @@
-import { CHANNELS, MESSAGE_STATUSES, type CapturedMessage, type Channel, type MessageStatus } from '../schemas/captured-message.js'
+import { CHANNELS, DIRECTIONS, MESSAGE_STATUSES, type CapturedMessage, type Channel, type Direction, type MessageStatus } from '../schemas/captured-message.js'
 import { CHANNEL_DESCRIPTORS, searchTextOf, senderOf } from './channels/index.js'
+import { describeTime, timeProblem } from './clock.js'
 
 /** What the outbox can be narrowed to. Every field is optional; all given ones must match. */
 export interface OutboxFilter {
@@ -13,7 +14,7 @@ export interface OutboxFilter {
   /** Unix milliseconds: only messages created at or after it. */
   since?: number
   account?: string
-  /** Case-insensitive substring of recipient, sender, subject, text, template and its parameters. */
+  /** Words that must all appear (any order, case-insensitive) in recipient, sender, subject, text, template and its parameters. */
   q?: string
   /** Case-insensitive substring of the sender (`Name <address>`, or an SMS sender id). */
   from?: string
@@ -21,10 +22,12 @@ export interface OutboxFilter {
   subject?: string
   /** The WhatsApp template name, exactly. */
   template?: string
+  /** `outbound` (sent through the API) or `inbound` (a simulated reply). */
+  direction?: Direction
 }
 
 /** The keys an {@link OutboxFilter} takes, in the order an error message lists them. */
-export const FILTER_KEYS = ['channel', 'to', 'status', 'since', 'account', 'q', 'from', 'subject', 'template'] as const satisfies ReadonlyArray<keyof OutboxFilter>
+export const FILTER_KEYS = ['channel', 'to', 'status', 'since', 'account', 'q', 'from', 'subject', 'template', 'direction'] as const satisfies ReadonlyArray<keyof OutboxFilter>
 
 /** A filter compiled once: lower-cased needles, the `+` of a phone restored. */
 export type MessagePredicate = (message: CapturedMessage) => boolean
@@ -42,7 +45,10 @@ export function checkFilter(filter: object, where: string): asserts filter is Ou
   }
   const f = filter as OutboxFilter
   if (f.channel !== undefined && !CHANNELS.includes(f.channel)) throw new TypeError(`${where}: channel must be one of ${CHANNELS.join(', ')} (got ${JSON.stringify(f.channel)}).`)
+  if (f.direction !== undefined && !DIRECTIONS.includes(f.direction)) throw new TypeError(`${where}: direction must be one of ${DIRECTIONS.join(', ')} (got ${JSON.stringify(f.direction)}).`)
   if (f.status !== undefined && !MESSAGE_STATUSES.includes(f.status)) throw new TypeError(`${where}: status must be one of ${MESSAGE_STATUSES.join(', ')} (got ${JSON.stringify(f.status)}).`)
+  const sinceProblem = f.since === undefined ? undefined : timeProblem(f.since)
+  if (sinceProblem) throw new RangeError(`${where}: filter.since ${sinceProblem}.`)
 }
 
 /** A recipient as compared: trimmed of a URL-decoded `+` (a leading space), lower-cased. */
@@ -51,15 +57,28 @@ function recipientKey(to: string): string {
   return lower.startsWith(' ') && /^ [0-9]/.test(lower) ? `+${lower.slice(1)}` : lower.trim()
 }
 
+/** A search's words, lower-cased: "Maria  reset" → ["maria", "reset"] (an empty search is one empty word, which matches all). */
+export function searchWords(query: string): string[] {
+  const words = query.toLowerCase().split(/\s+/).filter((w) => w !== '')
+  return words.length === 0 ? [''] : words
+}
+
+/** True when `text` (lower-cased) holds every word, in any order: "maria reset" finds "Reset, Maria". */
+export function matchesWords(text: string, words: readonly string[]): boolean {
+  for (const word of words) if (!text.includes(word)) return false
+  return true
+}
+
 /** Compiles a filter into a predicate. */
 export function compileFilter(filter: OutboxFilter): MessagePredicate {
   const to = filter.to === undefined ? undefined : recipientKey(filter.to)
-  const q = filter.q?.toLowerCase()
+  const words = filter.q === undefined ? undefined : searchWords(filter.q)
   const from = filter.from?.toLowerCase()
   const subject = filter.subject?.toLowerCase()
-  const { channel, status, since, account, template } = filter
+  const { channel, status, since, account, template, direction } = filter
   return (m) => {
     if (channel !== undefined && m.channel !== channel) return false
+    if (direction !== undefined && m.direction !== direction) return false
     if (status !== undefined && m.status !== status) return false
     if (account !== undefined && m.account !== account) return false
     if (to !== undefined && m.to.toLowerCase() !== to) return false
@@ -67,7 +86,7 @@ export function compileFilter(filter: OutboxFilter): MessagePredicate {
     if (template !== undefined && (m.channel !== 'whatsapp' || m.whatsapp.template !== template)) return false
     if (subject !== undefined && (m.channel !== 'email' || !m.email.subject.toLowerCase().includes(subject))) return false
     if (from !== undefined && !(senderOf(m) ?? '').toLowerCase().includes(from)) return false
-    if (q !== undefined && !searchTextOf(m).includes(q)) return false
+    if (words !== undefined && !matchesWords(searchTextOf(m), words)) return false
     return true
   }
 }
@@ -75,6 +94,7 @@ export function compileFilter(filter: OutboxFilter): MessagePredicate {
 /** Describes a filter for messages: `sms to +14155550123 with "code"`. */
 export function describeFilter(filter: OutboxFilter): string {
   const parts: string[] = [filter.channel ? CHANNEL_DESCRIPTORS[filter.channel].label : 'message']
+  if (filter.direction !== undefined) parts.unshift(filter.direction)
   if (filter.to !== undefined) parts.push(`to ${recipientKey(filter.to)}`)
   if (filter.from !== undefined) parts.push(`from "${filter.from}"`)
   if (filter.subject !== undefined) parts.push(`with subject containing "${filter.subject}"`)
@@ -82,6 +102,6 @@ export function describeFilter(filter: OutboxFilter): string {
   if (filter.q !== undefined) parts.push(`matching "${filter.q}"`)
   if (filter.status !== undefined) parts.push(`in status ${filter.status}`)
   if (filter.account !== undefined) parts.push(`of account ${filter.account}`)
-  if (filter.since !== undefined) parts.push(`since ${new Date(filter.since).toISOString()}`)
+  if (filter.since !== undefined) parts.push(`since ${describeTime(filter.since)}`)
   return parts.join(' ')
 }

@@ -6,7 +6,9 @@ import { checkFilter, compileFilter, describeFilter, type MessagePredicate, type
 import { sameSecret } from './admin-token.js'
 import type { SandboxEvents } from './events.js'
 import { newId } from './random.js'
-import { isoAt } from './clock.js'
+import { isoAt, timeProblem } from './clock.js'
+import { WaitTimeoutError } from './wait-timeout-error.js'
+import { failureCode } from './magic-recipients.js'
 
 export { CHANNELS, MESSAGE_STATUSES }
 export type { CapturedMessage, Channel, MessageOf, MessageStatus, StatusChange, CaptureInput, OutboxFilter }
@@ -27,19 +29,7 @@ export interface WaitOptions {
   signal?: AbortSignal
 }
 
-/** `waitFor` found no matching message in time. Its message names the filter and the nearest misses. */
-export class WaitTimeoutError extends Error {
-  override readonly name = 'WaitTimeoutError'
-  constructor(
-    message: string,
-    readonly filter: OutboxFilter,
-    readonly timeout: number,
-    /** The newest messages of the filter's channel (or any channel) that did not match, newest first. */
-    readonly misses: readonly CapturedMessage[],
-  ) {
-    super(message)
-  }
-}
+export { WaitTimeoutError }
 
 /** The narrowed message type of a filter that names its channel. */
 export type MessageFor<F> = F extends { channel: infer C extends Channel } ? MessageOf<C> : CapturedMessage
@@ -140,9 +130,11 @@ export class Outbox {
     // The channel built the message for the outbox alone: it is kept as it is, with its lifecycle
     // fields added after the channel's (a copy cost ~3 % of an email send's CPU).
     const message = input.message as CapturedMessage
-    message.status = 'queued'
+    // A simulated reply has arrived: it is delivered at once and has no lifecycle to go through.
+    const inbound = message.direction === 'inbound'
+    message.status = inbound ? 'delivered' : 'queued'
     message.reason = null
-    message.status_history = [{ status: 'queued', at: createdAt }]
+    message.status_history = [{ status: message.status, at: createdAt }]
     message.created_at = createdAt
     const weight = weightOf(message)
     this.byId.set(message.message_id, this.seqBase + this.entries.length)
@@ -151,7 +143,7 @@ export class Outbox {
     this.live++
     this.bytes += weight
     while (this.live > this.capacity || (this.bytes > this.maxBytes && this.live > 1)) this.evictOldest()
-    this.queues[0].push({ id: message.message_id, createdMs, outcome: input.outcome, step: 0 })
+    if (!inbound) this.queues[0].push({ id: message.message_id, createdMs, outcome: input.outcome, step: 0 })
     for (const listener of this.captureListeners) listener(message)
     this.events?.emit({ type: 'message.captured', message })
     this.changed()
@@ -217,7 +209,7 @@ export class Outbox {
         item.step === 0
           ? { status: 'sent', at }
           : item.outcome.kind === 'failed'
-            ? { status: 'failed', at, reason: item.outcome.reason }
+            ? { status: 'failed', at, reason: item.outcome.reason, error_code: failureCode(item.outcome.reason) }
             : { status: 'delivered', at }
       // `{ ...current, status, reason, status_history }`, copied by hand (see capture).
       const next = copyFields<CapturedMessage>(current)
@@ -332,6 +324,8 @@ export class Outbox {
     if (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout < 0 || timeout > 2 ** 31 - 1) {
       return Promise.reject(new TypeError(`outbox.waitFor: timeout must be a number of milliseconds from 0 to ${2 ** 31 - 1} (got ${String(timeout)}).`))
     }
+    const sinceProblem = options.since === undefined ? undefined : timeProblem(options.since)
+    if (sinceProblem) return Promise.reject(new RangeError(`outbox.waitFor: options.since ${sinceProblem}.`))
     const effective: OutboxFilter = options.since === undefined ? filter : { ...filter, since: Math.max(filter.since ?? -Infinity, options.since) }
     const match = compileFilter(effective)
     this.advance()
@@ -359,7 +353,12 @@ export class Outbox {
       }
       const timer = setTimeout(() => {
         settle()
-        reject(this.timeoutError(effective, timeout))
+        // Never throw from a timer (that would end the process): whatever goes wrong rejects the wait.
+        try {
+          reject(this.timeoutError(effective, timeout))
+        } catch (error) {
+          reject(error)
+        }
       }, timeout)
       const offCapture = this.onCapture(consider)
       const offTransition = this.onTransition(({ message }) => consider(message))

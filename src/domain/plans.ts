@@ -24,21 +24,50 @@ export interface ApiKeyConfig {
   account: string
 }
 
+let processSalt: string | undefined
+
 /**
- * The account of a key configured without one: `acct_` and a hash of the key. Not the key
- * itself, because account names appear in the journal, the outbox and the UI, where keys are
- * only ever shown masked.
+ * This process's salt for account ids: 128 random bits, made on first use (Web Crypto: Node and
+ * browsers alike). Without it the id was an unsalted 48-bit hash of the key, and a human-chosen
+ * key was recovered from an id offline in seconds (issue 27, N12).
  */
-export function defaultAccountFor(key: string): string {
-  // Two FNV-1a 32-bit passes with different offsets: 64 bits, stable, no crypto dependency.
+export function processAccountSalt(): string {
+  if (processSalt === undefined) {
+    const bytes = new Uint8Array(16)
+    globalThis.crypto.getRandomValues(bytes)
+    processSalt = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
+  }
+  return processSalt
+}
+
+/**
+ * The account of a key configured without one: `acct_` and a salted hash of the key. Not the key
+ * itself, because account names appear in the journal, the outbox and the UI, where keys are
+ * only ever shown masked. The salt is the process's unless given (the sandbox option
+ * `accountSalt`, which a persistent store keeps so that a key stays one account across restarts).
+ */
+export function defaultAccountFor(key: string, salt: string = processAccountSalt()): string {
+  return `acct_${fnv48(`${salt}\u0000${key}`)}`
+}
+
+/**
+ * The unsalted id older versions gave a key's account: the name its seeded subscribers are drawn
+ * from (`--seed`), so that seeding stays the same across runs and versions whatever the salt.
+ */
+export function seedNameFor(key: string): string {
+  return `acct_${fnv48(key)}`
+}
+
+/** Two FNV-1a 32-bit passes with different offsets, 48 bits in hex: stable, no crypto dependency. */
+function fnv48(text: string): string {
   let a = 0x811c9dc5
   let b = 0x01000193 ^ 0x5bd1e995
-  for (let i = 0; i < key.length; i++) {
-    const c = key.charCodeAt(i)
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
     a = Math.imul(a ^ c, 0x01000193) >>> 0
     b = Math.imul(b ^ c, 0x01000193) >>> 0
   }
-  return `acct_${a.toString(16).padStart(8, '0')}${b.toString(16).padStart(8, '0').slice(0, 4)}`
+  return `${a.toString(16).padStart(8, '0')}${b.toString(16).padStart(8, '0').slice(0, 4)}`
 }
 
 export function isPlan(value: string): value is Plan {
@@ -55,7 +84,7 @@ const KEY_PATTERN = /^[A-Za-z0-9_\-.]{1,128}$/
  * @example
  * parseKeySpec('k_live:pro:acme') // { key: 'k_live', plan: 'pro', account: 'acme' }
  */
-export function parseKeySpec(spec: string): ApiKeyConfig {
+export function parseKeySpec(spec: string, salt?: string): ApiKeyConfig {
   const parts = spec.trim().split(':')
   if (parts.length < 2 || parts.length > 3) {
     throw new Error(`bad API key spec "${spec}": expected KEY:PLAN or KEY:PLAN:ACCOUNT, with PLAN one of ${PLANS.join(', ')}`)
@@ -71,20 +100,21 @@ export function parseKeySpec(spec: string): ApiKeyConfig {
   if (account !== undefined && !KEY_PATTERN.test(account)) {
     throw new Error(`bad API key spec "${spec}": the account must be 1 to 128 letters, digits, "_", "-" or "."`)
   }
-  return { key, plan, account: account ?? defaultAccountFor(key) }
+  return { key, plan, account: account ?? defaultAccountFor(key, salt) }
 }
 
 /** Normalizes the in-process `apiKeys` option or a list of specs into key configs. */
 export function resolveApiKeys(
   apiKeys: Record<string, Plan | `${Plan}:${string}`> | readonly string[] | undefined,
+  salt?: string,
 ): ApiKeyConfig[] {
   if (apiKeys === undefined) {
-    return Object.entries(DEFAULT_API_KEYS).map(([key, plan]) => ({ key, plan, account: defaultAccountFor(key) }))
+    return Object.entries(DEFAULT_API_KEYS).map(([key, plan]) => ({ key, plan, account: defaultAccountFor(key, salt) }))
   }
   const specs = Array.isArray(apiKeys)
     ? apiKeys
     : Object.entries(apiKeys).map(([key, value]) => `${key}:${value}`)
-  const configs = specs.map(parseKeySpec)
+  const configs = specs.map((spec) => parseKeySpec(spec, salt))
   const seen = new Set<string>()
   for (const { key } of configs) {
     if (seen.has(key)) throw new Error(`API key "${key}" is configured twice`)

@@ -10,15 +10,22 @@ import { Journal } from './journal.js'
 import { Outbox } from './outbox.js'
 import {
   DEFAULT_LIMITS,
+  defaultAccountFor,
+  processAccountSalt,
+  seedNameFor,
   PLAN_NAMES,
   resolveApiKeys,
   type ApiKeyConfig,
   type Plan,
 } from './plans.js'
 import { seededRandom } from './random.js'
+import { GuessLimiter } from './guess-limiter.js'
 import { RateLimiter } from './rate-limiter.js'
 import { SubscriberStore, type SubscriberPatch } from './subscribers.js'
 import { WebhookSender, type WebhookOptions } from './webhooks.js'
+import { templateBookOf, type TemplateBook, type TemplatesOption } from './templates.js'
+import { OptOutStore } from './opt-outs.js'
+import { receiveInbound, type InboundInput, type InboundResult } from './inbound.js'
 
 /** Subscribers to load instead of (or on top of) seeded ones, per account. */
 export interface FixtureData {
@@ -50,10 +57,24 @@ export interface SandboxOptions {
   maxMessages?: number
   /** Outbox byte budget (oldest evicted first); default 256 MiB. */
   maxOutboxBytes?: number
+  /**
+   * Salt of the account ids of keys configured without an account (`acct_…`): random per process
+   * unless given. A persistent store passes the one it kept, so a key stays one account.
+   */
+  accountSalt?: string
   /** Journal cap; default 1,000. */
   maxRequests?: number
+  /** Long-polls (`waitFor` over HTTP, `/__sandbox/messages/wait`) held at once; default 1,000. Past it: 503. */
+  maxWaiters?: number
+  /** Event-stream clients (`/__sandbox/events`) at once; default 1,000. Past it: 503. */
+  maxEventClients?: number
   /** Lifecycle webhooks: a URL, or URL plus secret and retry policy. */
   webhook?: string | WebhookOptions
+  /**
+   * WhatsApp templates: every WhatsApp send is checked against them and captured as the recipient
+   * reads it. A file path, `{ templates: [...] }`, or the list. Default: none (any name accepted).
+   */
+  templates?: TemplatesOption
   /** When set, /__sandbox controls require `Authorization: Bearer <adminToken>` (or `X-Sendbox-Admin-Token`). */
   adminToken?: string
 }
@@ -69,6 +90,17 @@ export function checkResetScope(scope: unknown): asserts scope is ResetScope | u
 }
 
 export const DEFAULT_BASE_URL = 'https://api.sendbox.test/v1'
+
+/** Default caps on what clients may hold open (issue 27, N2/N4): documented in the README's limits. */
+export const DEFAULT_MAX_WAITERS = 1_000
+export const DEFAULT_MAX_EVENT_CLIENTS = 1_000
+
+/** A whole-number option from 1 to 100,000, or its default; a RangeError naming it otherwise. */
+function wholeOption(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback
+  if (!Number.isInteger(value) || value < 1 || value > 100_000) throw new RangeError(`${name} must be a whole number from 1 to 100000 (got ${String(value)}).`)
+  return value
+}
 
 /**
  * All state of one sandbox: accounts and limits, subscribers, outbox, journal, faults. Plain
@@ -87,13 +119,25 @@ export class SandboxState {
   readonly keys: readonly ApiKeyConfig[]
   readonly limits: Record<Plan, number>
   readonly limiter: RateLimiter
+  /** Wrong keys and admin tokens per client (issue 27, N11). */
+  readonly guesses = new GuessLimiter()
   readonly subscribers: SubscriberStore
   readonly outbox: Outbox
   readonly journal: Journal
   readonly faults: Faults
   readonly webhooks: WebhookSender | undefined
+  /** The configured WhatsApp templates, or undefined (then any template name is accepted). */
+  readonly templates: TemplateBook | undefined
+  /** Numbers that replied STOP, per account. */
+  readonly optOuts = new OptOutStore()
   readonly seed: number
   readonly adminToken: string | undefined
+  /** The salt of this sandbox's default account ids (see {@link SandboxOptions.accountSalt}). */
+  readonly accountSalt: string
+  /** Long-polls held at once over HTTP (`/__sandbox/messages/wait`); past it, 503. */
+  readonly maxWaiters: number
+  /** Event-stream clients (`/__sandbox/events`) at once; past it, 503. */
+  readonly maxEventClients: number
   /** Resolves once the seeded state is in place; handlers wait for it. */
   ready: Promise<void>
   private readonly byKey: Map<string, ApiKeyConfig>
@@ -108,7 +152,13 @@ export class SandboxState {
     this.seed = options.seed ?? 1
     assertAdminToken(options.adminToken)
     this.adminToken = options.adminToken
-    this.keys = resolveApiKeys(options.apiKeys)
+    this.maxWaiters = wholeOption('maxWaiters', options.maxWaiters, DEFAULT_MAX_WAITERS)
+    this.maxEventClients = wholeOption('maxEventClients', options.maxEventClients, DEFAULT_MAX_EVENT_CLIENTS)
+    if (options.accountSalt !== undefined && (typeof options.accountSalt !== 'string' || options.accountSalt.length < 16)) {
+      throw new TypeError('accountSalt must be a string of at least 16 characters (keep the one a previous run used, or leave it out for a random one).')
+    }
+    this.accountSalt = options.accountSalt ?? processAccountSalt()
+    this.keys = resolveApiKeys(options.apiKeys, this.accountSalt)
     this.byKey = new Map(this.keys.map((k) => [k.key, k]))
     this.limits = { ...DEFAULT_LIMITS, ...options.limits }
     for (const [plan, limit] of Object.entries(this.limits)) {
@@ -124,8 +174,9 @@ export class SandboxState {
     this.clock.onMove(() => this.outbox.clockMoved())
     this.faults = new Faults(seededRandom(this.seed))
     const webhook = typeof options.webhook === 'string' ? { url: options.webhook } : options.webhook
+    this.templates = templateBookOf(options.templates)
     if (webhook) {
-      const sender = new WebhookSender(webhook, this.journal, this.now)
+      const sender = new WebhookSender({ seed: this.seed, ...webhook }, this.journal, this.now)
       this.webhooks = sender
       this.outbox.onTransition((transition) => sender.send(transition))
     }
@@ -164,8 +215,14 @@ export class SandboxState {
 
   private async seedSubscribers(): Promise<void> {
     const count = this.options.subscribers ?? 0
+    // An account named by its keys seeds from its name; a salted default one from its key's
+    // unsalted name, so `--seed` gives the same subscribers whatever this process's salt.
+    const seedNames = new Map<string, string>()
+    for (const k of this.keys) {
+      if (!seedNames.has(k.account)) seedNames.set(k.account, k.account === defaultAccountFor(k.key, this.accountSalt) ? seedNameFor(k.key) : k.account)
+    }
     for (const account of this.accounts()) {
-      for (const s of await seededSubscribers(this.seed, count, account)) {
+      for (const s of await seededSubscribers(this.seed, count, seedNames.get(account) ?? account)) {
         await this.subscribers.create(account, s.input, { id: s.id, created_at: s.created_at })
       }
     }
@@ -192,7 +249,21 @@ export class SandboxState {
     if (!scope || scope === 'limits') this.limiter.reset()
     if (!scope || scope === 'faults') this.faults.clear()
     if (!scope || scope === 'journal') this.journal.clear()
+    if (!scope || scope === 'opt_outs') this.optOuts.clear()
+    if (!scope || scope === 'webhooks') this.webhooks?.clear()
     this.events.emit({ type: 'reset', scope: scope ?? 'all' })
+  }
+
+  /**
+   * Simulates a person's reply: captured with `direction: "inbound"`, posted as a
+   * `message.received` webhook; STOP-family keywords opt `from` out of the account, START-family
+   * ones opt it back in. Throws an ApiError (400 naming the field) for an unknown key or account.
+   *
+   * @example
+   * sandbox.inbound({ channel: 'sms', key: 'test_pro', from: '+14155550123', text: 'STOP' })
+   */
+  inbound(input: InboundInput): InboundResult {
+    return receiveInbound({ keys: this.keys, outbox: this.outbox, optOuts: this.optOuts, webhooks: this.webhooks, now: this.now }, input)
   }
 
   /** `GET /__sandbox/health`. */

@@ -1,12 +1,12 @@
 import { z } from 'zod'
 
-/** The channels a message can be sent on. */
-export const CHANNELS = ['email', 'sms', 'whatsapp'] as const
-export type Channel = (typeof CHANNELS)[number]
+import { CHANNELS, MESSAGE_STATUSES, type Channel, type MessageStatus } from './constants.js'
 
-/** Lifecycle states of a captured message (the real API only ever answers `queued`). */
-export const MESSAGE_STATUSES = ['queued', 'sent', 'delivered', 'failed'] as const
-export type MessageStatus = (typeof MESSAGE_STATUSES)[number]
+export { CHANNELS, MESSAGE_STATUSES, type Channel, type MessageStatus }
+
+/** Whether a message was sent by the app (`outbound`) or is a simulated reply to it (`inbound`). */
+export const DIRECTIONS = ['outbound', 'inbound'] as const
+export type Direction = (typeof DIRECTIONS)[number]
 
 const PLAN_VALUES = ['starter', 'pro', 'enterprise'] as const
 
@@ -17,6 +17,7 @@ export const statusChangeSchema = z
     status: z.enum(MESSAGE_STATUSES),
     at: isoTime,
     reason: z.string().optional(),
+    error_code: z.enum(['bounced', 'unreachable', 'opted_out', 'blocked']).optional().meta({ description: 'A failed step\'s stable code: `bounced` (email hard bounce), `unreachable` (handset off), `opted_out` (the number replied STOP to this account), `blocked` (the carrier refused it).' }),
   })
   .meta({ id: 'StatusChange' })
 export type StatusChange = z.infer<typeof statusChangeSchema>
@@ -24,6 +25,7 @@ export type StatusChange = z.infer<typeof statusChangeSchema>
 /** Fields every captured message has, whatever its channel. */
 const common = {
   message_id: z.string().meta({ example: 'msg_3kTn0aZp8QxW1cVb5yRm2LsD' }),
+  direction: z.enum(DIRECTIONS).meta({ description: '`outbound`: sent through the API; `inbound`: a simulated reply (`POST /__sandbox/inbound`).' }),
   account: z.string(),
   plan: z.enum(PLAN_VALUES),
   key: z.string().meta({ description: 'The sending API key, masked.' }),
@@ -34,8 +36,8 @@ const common = {
   status_history: z.array(statusChangeSchema),
   created_at: isoTime,
   text: z.string().meta({ description: 'The readable text: the email HTML rendered as text (headings as written), the SMS text, or the WhatsApp preview line.' }),
-  links: z.array(z.string()).meta({ description: 'The links a person can click: absolute http(s) URLs in order of appearance, de-duplicated, entities decoded, as WHATWG-serialized URLs (href of an email\'s <a> and <area>, and URLs in its text; URLs in an SMS or in template parameters).' }),
-  images: z.array(z.string()).meta({ description: 'Image sources of an email (<img src>): absolute http(s) URLs in order, de-duplicated, WHATWG-serialized. Always empty for SMS and WhatsApp.' }),
+  links: z.array(z.string()).meta({ description: 'The links a person can click, in order of appearance, de-duplicated, entities decoded, each as its URL serialisation (controls and spaces percent-encoded): `<a href>`, `<area href>` and URLs written in the text of an email; URLs in an SMS or in template parameters. Absolute http(s) only.' }),
+  images: z.array(z.string()).meta({ description: 'Image sources of an email (`<img src>`, absolute http(s), in order, de-duplicated, serialised like `links`); `[]` for SMS and WhatsApp.' }),
   codes: z.array(z.string()).meta({ description: 'One-time codes found in the message (the rule: docs/links-and-codes.md).' }),
 }
 
@@ -54,11 +56,23 @@ export const smsPartSchema = z.object({
   characters: z.int().meta({ description: 'Unicode code points in the text.' }),
 })
 
+/** A WhatsApp template filled with its parameters: what the recipient reads. */
+export const renderedTemplateSchema = z
+  .object({
+    header: z.string().nullable(),
+    body: z.string(),
+    footer: z.string().nullable(),
+    buttons: z.array(z.object({ text: z.string(), url: z.string().nullable() })),
+  })
+  .meta({ id: 'RenderedTemplate' })
+
 export const whatsappPartSchema = z.object({
-  template: z.string(),
+  template: z.string().meta({ description: 'The template name; empty for an inbound reply.' }),
   language: z.string(),
   parameters: z.record(z.string(), z.string()),
   preview: z.string(),
+  rendered: renderedTemplateSchema.optional().meta({ description: 'The filled template, when templates are configured (`--templates`).' }),
+  from: z.string().optional().meta({ description: 'An inbound reply\'s sender (its phone number).' }),
 })
 
 export const emailMessageSchema = z.object({ ...common, channel: z.literal('email'), email: emailPartSchema }).meta({ id: 'CapturedEmail' })
@@ -79,29 +93,14 @@ export type MessageOf<C extends Channel> = Extract<CapturedMessage, { channel: C
 
 /** Longest `text` a listed message carries; the whole text stays at `GET /__sandbox/messages/{id}`. */
 export const SUMMARY_TEXT_LENGTH = 2_000
-/** Most links a listed message carries. */
+/** Most links (and images) a listed message carries. */
 export const SUMMARY_LINKS = 100
-/** Longest link (or image source) a listed message carries whole; a longer one ends with `…[cut: N chars]`. */
+/** Longest link a listed message carries: longer ones are cut and marked (`…[+N chars]`); the whole link is in the message by id. */
 export const SUMMARY_LINK_LENGTH = 2_048
-
-/** A link as a summary carries it: whole up to {@link SUMMARY_LINK_LENGTH}, else cut with a marker saying how much is missing. */
-export function summaryLink(url: string): string {
-  // A summary summarized again (the web inbox re-summarizes what an event carries) stays as it is.
-  if (url.length <= SUMMARY_LINK_LENGTH || CUT_MARK.test(url.slice(SUMMARY_LINK_LENGTH))) return url
-  return `${url.slice(0, SUMMARY_LINK_LENGTH)}…[cut: ${url.length - SUMMARY_LINK_LENGTH} chars]`
-}
-const CUT_MARK = /^…\[cut: [0-9]+ chars\]$/
-
-/** At most {@link SUMMARY_LINKS} links, each cut by {@link summaryLink}. */
-export function summaryLinks(urls: readonly string[]): string[] {
-  const shown = urls.length > SUMMARY_LINKS ? urls.slice(0, SUMMARY_LINKS) : urls
-  return shown.some((url) => url.length > SUMMARY_LINK_LENGTH) ? shown.map(summaryLink) : (shown as string[])
-}
 
 const summaryExtras = {
   text_truncated: z.boolean().meta({ description: `True when \`text\` was cut to ${SUMMARY_TEXT_LENGTH} characters for the list.` }),
-  links_total: z.int().meta({ description: `How many links the message has (the list carries at most ${SUMMARY_LINKS}, each cut to ${SUMMARY_LINK_LENGTH} characters plus a \`…[cut: N chars]\` marker; the whole link is in the message by id).` }),
-  images_total: z.int().meta({ description: `How many image sources the message has (the list carries at most ${SUMMARY_LINKS}).` }),
+  links_total: z.int().meta({ description: `How many links the message has (the list carries at most ${SUMMARY_LINKS}, each cut to ${SUMMARY_LINK_LENGTH} characters with a \`…[+N chars]\` marker; the message by id has them whole).` }),
 }
 
 /**

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { RESET_SCOPES } from './constants.js'
 import { PLANS } from '../domain/plans.js'
 
 /**
@@ -7,9 +8,7 @@ import { PLANS } from '../domain/plans.js'
  * their own files (`captured-message.ts`, `journal.ts`).
  */
 
-/** What `reset()` may reset alone (no scope: everything). */
-export const RESET_SCOPES = ['subscribers', 'messages', 'limits', 'faults', 'journal'] as const
-export type ResetScope = (typeof RESET_SCOPES)[number]
+export { RESET_SCOPES, type ResetScope } from './constants.js'
 
 /** A fault in force, as `POST /__sandbox/faults` and `GET /__sandbox/faults` answer it. */
 export const faultSchema = z

@@ -22,15 +22,23 @@ export const ERROR_CODES = [
   'forbidden_host',
   'forbidden_origin',
   'wait_timeout',
+  'too_many_clients',
+  'method_not_allowed',
 ] as const
 
 export type ErrorCodeName = (typeof ERROR_CODES)[number]
+
+/** A code a fault may force instead of its status's own (`service_unavailable`). */
+export const FAULT_CODE_PATTERN = /^[a-z][a-z0-9_]{0,63}$/
 
 /** The real service's error object: `{ error: { code, message } }`, optionally `param`. */
 export const errorSchema = z
   .object({
     error: z.object({
-      code: z.enum(ERROR_CODES).meta({ description: 'Machine-readable code, snake_case (for example `invalid_email`). A fault may force a code of its own choosing, answered as given.' }),
+      // The known codes, or any snake_case code a fault was armed with (answered as given).
+      code: z
+        .union([z.enum(ERROR_CODES), z.string().regex(FAULT_CODE_PATTERN)])
+        .meta({ description: 'Machine-readable code, snake_case (for example `invalid_email`): one of the codes listed, or the `code` a fault was armed with, answered as given.' }),
       message: z.string().meta({ description: 'Human-readable explanation that says how to fix the request.' }),
       param: z.string().optional().meta({ description: 'The offending field: dotted for nested keys (`from.email`), brackets for array items (`tags[3]`), the query parameter\'s name for a query.' }),
     }),

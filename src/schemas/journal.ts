@@ -20,6 +20,8 @@ export const journalEntrySchema = z
     key: z.string().nullable().meta({ description: 'The API key, masked; never the key itself.' }),
     request_body: z.string().nullable().meta({ description: `The request body as sent, cut to ${JOURNAL_BODY_LIMIT} characters.` }),
     response_body: z.string().nullable().meta({ description: `The answer's body for errors, cut to ${JOURNAL_BODY_LIMIT} characters; null for successes.` }),
+    request_headers: z.record(z.string(), z.string()).nullable().meta({ description: 'The request\'s headers (names lower-cased), `Authorization` and the admin token masked; null for webhook attempts.' }),
+    message_id: z.string().nullable().meta({ description: 'The captured message an accepted send created (`GET /__sandbox/messages/{id}`); null otherwise.' }),
   })
   .meta({ id: 'JournalEntry' })
 

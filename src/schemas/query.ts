@@ -10,14 +10,16 @@ import { z } from 'zod'
 
 const shown = (input: unknown) => JSON.stringify(String(input).slice(0, 50))
 
-/** `page`: digits only (leading zeros fine), at least 1, no upper bound — a page past the end is `data: []`. */
+/** The highest `page`: any page past the end answers `data: []`, and this one is still echoed exactly. */
+export const MAX_PAGE = 1_000_000_000
+
+/** `page`: digits only (leading zeros fine), 1 to {@link MAX_PAGE} — a page past the end is `data: []`. */
 export const pageParam = z
   .string()
-  .regex(/^0*[1-9][0-9]*$/, { error: (issue) => `Query parameter \`page\` must be a whole number of at least 1, in digits only (got ${shown(issue.input)}).` })
-  // Past 2^53 − 1 precision goes, but any such page is past the end all the same; never Infinity (JSON has none).
-  .transform((value) => Math.min(Number(value), Number.MAX_VALUE))
+  .regex(/^0*(?:[1-9][0-9]{0,8}|1000000000)$/, { error: (issue) => `Query parameter \`page\` must be a whole number from 1 to 1000000000, in digits only (got ${shown(issue.input)}).` })
+  .transform(Number)
   .optional()
-  .meta({ description: 'Page number, from 1 (default 1). Decimal digits only; a page past the end answers `data: []`.' })
+  .meta({ description: 'Page number, from 1 to 1000000000 (default 1). Decimal digits only; a page past the end answers `data: []`; never clamped.' })
 
 /** `limit`: digits only, 1 to 100 (never clamped). */
 export const limitParam = z
@@ -30,6 +32,14 @@ export const limitParam = z
 /** The pagination pair every list takes. */
 export const pageQuery = { page: pageParam, limit: limitParam }
 
+/**
+ * The latest time the sandbox holds, and so the latest `since`: 9999-12-31T23:59:59.999Z. Past it
+ * (and well before JavaScript's own limit, 8.64e15 ms, where `toISOString()` throws) timestamps,
+ * rate-limit windows and lifecycle steps would fail; the clock never goes there either
+ * (src/domain/clock.ts). Issue 27, N1 and N6.
+ */
+export const LATEST_TIME_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999)
+
 /** An ISO 8601 UTC-or-offset date-time (date alone allowed), or Unix milliseconds. */
 export const SINCE_PATTERN = /^(?:[0-9]{1,308}|[0-9]{4}-[0-9]{2}-[0-9]{2}(?:T[0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]{1,9})?)?(?:Z|[+-][0-9]{2}:[0-9]{2}))?)$/
 
@@ -41,6 +51,10 @@ export const sinceParam = z
     const ms = /^[0-9]+$/.test(value) ? Number(value) : Date.parse(value)
     if (!Number.isFinite(ms)) {
       ctx.issues.push({ code: 'custom', input: value, message: `Query parameter \`since\` is not a real time (got ${shown(value)}).` })
+      return z.NEVER
+    }
+    if (ms < 0 || ms > LATEST_TIME_MS) {
+      ctx.issues.push({ code: 'custom', input: value, message: `Query parameter \`since\` must be between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z (Unix milliseconds 0 to ${LATEST_TIME_MS}; got ${shown(value)}).` })
       return z.NEVER
     }
     return ms

@@ -1,7 +1,10 @@
+import { gzipAnswer } from './compress.js'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import { sameSecret } from '../domain/admin-token.js'
-import { attachBufferedBody, bodyOf, forEachAnswerHeader, RawHeaders, type Answer, type WireRequest } from '../../handlers/body.js'
+import { attachBufferedBody, bodyOf, MAX_BODY_BYTES, forEachAnswerHeader, RawHeaders, type Answer, type WireRequest } from '../../handlers/body.js'
+import { isControlPath, resolveBaseUrl } from '../../handlers/base-url.js'
+import { bearerToken, offeredAdminToken } from '../../handlers/credentials.js'
 import { createDispatcher, type Dispatch } from '../../handlers/index.js'
 import type { Sandbox } from '../index.js'
 import { boundedMemo } from './bounded-memo.js'
@@ -11,7 +14,7 @@ import { ALLOWED_METHODS, ALLOWED_REQUEST_HEADERS, createOriginPolicy, EXPOSED_H
 const NO_BODY = new Uint8Array(0)
 
 /** Bytes the server reads of a body before it stops: one more than the API accepts. */
-const BODY_READ_CAP = 1024 * 1024 + 1
+const BODY_READ_CAP = MAX_BODY_BYTES + 1
 
 /** First allocation of a body buffer when the length is not announced; doubled as bytes arrive. */
 const BODY_FIRST_ALLOCATION = 16 * 1024
@@ -30,7 +33,6 @@ const FORBIDDEN_METHODS = new Set(['TRACE', 'TRACK', 'CONNECT'])
 const STATE_CHANGING = new Set(['POST', 'PUT', 'DELETE', 'PATCH'])
 
 const JSON_CONTENT_TYPE = /^application\/json[ \t]*(?:;|$)/i
-const BEARER = /^bearer[ \t]+(\S+)[ \t]*$/i
 
 /** One line per request, for headless mode. */
 export interface RequestLog {
@@ -245,14 +247,13 @@ function announcesBody(req: IncomingMessage): boolean {
  * the API path, no admin token when one is set under `/__sandbox`): then its body is not read —
  * a keyless client cannot make the server buffer anything.
  */
-function refusedFromHeaders(sandbox: Sandbox, apiPrefix: string, pathname: string, req: IncomingMessage): boolean {
-  if (pathname === apiPrefix || pathname.startsWith(`${apiPrefix}/`)) {
-    const token = BEARER.exec(req.headers.authorization ?? '')?.[1]
+function refusedFromHeaders(sandbox: Sandbox, apiPrefix: string, control: boolean, pathname: string, req: IncomingMessage): boolean {
+  if (!control && (pathname === apiPrefix || pathname.startsWith(`${apiPrefix}/`))) {
+    const token = bearerToken(req.headers.authorization)
     return token === undefined || sandbox.authenticate(token) === undefined
   }
-  if (sandbox.adminToken !== undefined && (pathname === '/__sandbox' || pathname.startsWith('/__sandbox/'))) {
-    const header = req.headers['x-sendbox-admin-token']
-    const given = typeof header === 'string' ? header : /^bearer[ \t]+(\S+)/i.exec(req.headers.authorization ?? '')?.[1]
+  if (sandbox.adminToken !== undefined && control) {
+    const given = offeredAdminToken((name) => { const value = req.headers[name]; return typeof value === 'string' ? value : undefined })
     return given === undefined || !sameSecret(given, sandbox.adminToken)
   }
   return false
@@ -305,6 +306,7 @@ class ListenerRequest implements WireRequest {
     readonly method: string,
     readonly url: string,
     readonly headers: RawHeaders,
+    readonly clientAddress?: string,
   ) {}
 
   get signal(): AbortSignal {
@@ -391,6 +393,7 @@ export function createRequestListener(sandbox: Sandbox, options: ListenerOptions
   const { onRequest, policy = createOriginPolicy(), dispatch = createDispatcher(sandbox) } = typeof options === 'function' ? { onRequest: options } : options
   const origin = new URL(sandbox.baseUrl).origin
   const apiPrefix = new URL(sandbox.baseUrl).pathname.replace(/\/+$/, '') || '/'
+  const base = resolveBaseUrl(sandbox.baseUrl)
   // Request targets parsed once per distinct path (clients repeat theirs): a URL parse was ~1 %
   // of a request's CPU. Bounded (cleared when full; long paths not kept). The URL is shared by
   // every request to that path: nothing that is handed it may change it (handlers copy first).
@@ -442,7 +445,9 @@ export function createRequestListener(sandbox: Sandbox, options: ListenerOptions
       // `//x/__sandbox/y` is a path under this origin (not a host), as `origin + path` makes it.
       const target = targetOf(path)
       const pathname = target?.pathname ?? path
-      const control = pathname === '/__sandbox' || pathname.startsWith('/__sandbox/')
+      // Both forms of the controls (`/__sandbox/reset`, `/v1/__sandbox/reset`): the base-URL form
+      // once skipped the origin check (a foreign page could reset) and lost its body (issue 27).
+      const control = isControlPath(base, pathname)
       if (control && STATE_CHANGING.has(method)) {
         const requestOrigin = req.headers.origin
         if (requestOrigin !== undefined && !policy.allowsOrigin(requestOrigin, host)) {
@@ -457,7 +462,7 @@ export function createRequestListener(sandbox: Sandbox, options: ListenerOptions
       }
       const hasBody = method !== 'GET' && method !== 'HEAD'
       // A request the guard will refuse from its headers (401) is answered without reading its body.
-      const skipBody = hasBody && announcesBody(req) && refusedFromHeaders(sandbox, apiPrefix, pathname, req)
+      const skipBody = hasBody && announcesBody(req) && refusedFromHeaders(sandbox, apiPrefix, control, pathname, req)
       let body: Uint8Array = NO_BODY
       let overflow = false
       if (hasBody && !skipBody) {
@@ -487,7 +492,7 @@ export function createRequestListener(sandbox: Sandbox, options: ListenerOptions
       // with the body beside the request (see attachBufferedBody). Parsed as a Request would.
       if (target === undefined) throw new TypeError(`Invalid URL: ${path.slice(0, 200)}`)
       const { url } = target
-      const request = new ListenerRequest(method, target.href, new RawHeaders(req.rawHeaders))
+      const request = new ListenerRequest(method, target.href, new RawHeaders(req.rawHeaders), req.socket.remoteAddress)
       // Its signal aborts when the client is gone (the socket closes) or has said it will send
       // nothing more (FIN while the answer is pending): a long-poll drops its waiter. The answer
       // is still written, for a client that half-closed after its request and reads on.
@@ -508,7 +513,26 @@ export function createRequestListener(sandbox: Sandbox, options: ListenerOptions
         headers.push(name, value)
       })
       const payload = bodyOf(answer)
+      const zipped = typeof payload === 'string' ? gzipAnswer(path, req.headers['accept-encoding'], payload) : undefined
+      if (zipped !== undefined) {
+        headers.push('content-encoding', 'gzip', 'vary', 'Accept-Encoding', 'content-length', String(zipped.byteLength))
+        res.writeHead(status, headers)
+        res.end(method === 'HEAD' ? undefined : zipped)
+        return
+      }
       if (typeof payload === 'string') {
+        if (payload.length >= SHARED_PAYLOAD_CHARS) {
+          // One buffer for the same big text written to many sockets (a burst of waiters answered
+          // with one message): each socket holds a reference until flushed, not a copy.
+          const bytes = sharedBytes(payload)
+          headers.push('content-length', String(bytes.byteLength))
+          writeInTurn(bytes.byteLength, () => {
+            if (res.destroyed) return
+            res.writeHead(status, headers)
+            res.end(bytes)
+          })
+          return
+        }
         headers.push('content-length', String(Buffer.byteLength(payload)))
         res.writeHead(status, headers)
         res.end(payload)
@@ -534,6 +558,59 @@ export function createRequestListener(sandbox: Sandbox, options: ListenerOptions
       if (!aborted) onRequest?.({ method, path, status, ms: performance.now() - started })
     }
   }
+}
+
+/** Answers this long (in UTF-16 units) are written from one encoded buffer per text, see {@link sharedBytes}. */
+const SHARED_PAYLOAD_CHARS = 64 * 1024
+let lastShared: { text: string; bytes: Buffer } | undefined
+
+/**
+ * The UTF-8 bytes of a big answer text, encoded once for consecutive answers with the same text
+ * (`res.end(text)` encodes a copy per socket: 1,000 waiters × a 3 MB message was 3 GB). One entry:
+ * the same text comes in a burst; the comparison is by identity first, so it costs nothing then.
+ */
+function sharedBytes(text: string): Buffer {
+  if (lastShared === undefined || lastShared.text !== text) lastShared = { text, bytes: Buffer.from(text) }
+  return lastShared.bytes
+}
+
+/** Bytes of big answers written per event-loop turn; the rest waits for the next turn. */
+const WRITE_BYTES_PER_TURN = 2 * 1024 * 1024
+const waitingWrites: Array<{ bytes: number; write: () => void }> = []
+let writtenThisTurn = 0
+let turnScheduled = false
+
+/**
+ * Writes a big answer now if this event-loop turn has room, else in a later turn. Each write
+ * copies up to a socket buffer's worth into the kernel at once: a thousand 3 MB answers in one
+ * turn held the loop for seconds (health, every other request waited). Spread over turns, other
+ * requests are answered between them. `setImmediate` from node:timers: a test's fake timers
+ * (which replace the global one) never stall the server's writes.
+ */
+// Through getBuiltinModule: the library entry (dist/lib) keeps its static imports to msw and node:http.
+const nextTurn = (process.getBuiltinModule('node:timers') as typeof import('node:timers')).setImmediate
+
+function writeInTurn(bytes: number, write: () => void): void {
+  if (waitingWrites.length === 0 && writtenThisTurn < WRITE_BYTES_PER_TURN) {
+    writtenThisTurn += bytes
+    write()
+  } else waitingWrites.push({ bytes, write })
+  scheduleTurn()
+}
+
+function scheduleTurn(): void {
+  if (turnScheduled) return
+  turnScheduled = true
+  nextTurn(() => {
+    turnScheduled = false
+    writtenThisTurn = 0
+    while (waitingWrites.length > 0 && writtenThisTurn < WRITE_BYTES_PER_TURN) {
+      const next = waitingWrites.shift()!
+      writtenThisTurn += next.bytes
+      next.write()
+    }
+    if (waitingWrites.length > 0 || writtenThisTurn > 0) scheduleTurn()
+  })
 }
 
 /** The raw answer for a socket that never became a request (parser errors, CONNECT). */

@@ -143,13 +143,13 @@ export function App({ sandbox, apiUrl, onQuit, console: captured, system: givenS
     if (!opened) head = [[seg('This message is no longer in the outbox (deleted, cleared, reset or evicted). Esc goes back.', { color: 'yellow' })]]
     else {
       if (opened.channel === 'email') preview = previewUrl(origin, opened.message_id, sandbox.outbox.previewToken(opened.message_id))
-      head = messageHeaderRows(opened, width, now, preview, state.source)
+      head = messageHeaderRows(opened, width, now, preview, state.source, requests.find((e) => e.message_id === opened.message_id))
       const source = state.source
       body = cache.get(`msg:${opened.message_id}:${width}:${source}`, () => messageBodySource(opened, width, source))
     }
   } else if (page.kind === 'request') {
     if (!entry) head = [[seg('This request is no longer in the journal. Esc goes back.', { color: 'yellow' })]]
-    else body = cache.get(`req:${entry.id}:${width}`, () => requestPage(entry, width, now))
+    else body = cache.get(`req:${entry.id}:${width}`, () => requestPage(entry, width, now, entry.kind === 'webhook' ? sandbox.webhooks?.attempts.byJournalId(entry.id) : undefined))
   }
   const onPage = page.kind !== 'list'
   // What is on screen is wrapped now; the rest in slices (useBackgroundFill).

@@ -1,6 +1,7 @@
 import { PLAN_NAMES } from '../domain/plans.js'
 import type { CapturedMessage } from '../schemas/captured-message.js'
 import { JOURNAL_BODY_LIMIT, type JournalEntry } from '../schemas/journal.js'
+import type { WebhookAttempt } from '../domain/webhook-attempts.js'
 import { printable, wrapRows } from './cells.js'
 import { CHANNEL_BADGES, detailTime, duration, grouped, httpStatusColour, STATUS_COLOURS } from './format.js'
 import { RowSource, seg, type Block, type Segment, type StyledLine } from './page.js'
@@ -31,7 +32,7 @@ export function previewUrl(origin: string, id: string, token: string | undefined
  * (highlighted) and the preview URL. Built on each render (it follows the message live); every
  * value is short and wrapped in full.
  */
-export function messageHeaderRows(message: CapturedMessage, width: number, now: number, preview: string | null, source: boolean): StyledLine[] {
+export function messageHeaderRows(message: CapturedMessage, width: number, now: number, preview: string | null, source: boolean, request?: JournalEntry): StyledLine[] {
   const badge = CHANNEL_BADGES[message.channel]
   const rows: StyledLine[] = [[
     seg(` ${badge.label} `, { background: badge.background, color: badge.foreground, bold: true }),
@@ -63,14 +64,13 @@ export function messageHeaderRows(message: CapturedMessage, width: number, now: 
     }
     case 'whatsapp': {
       const wa = message.whatsapp
-      add(
-        ...field('To', message.to, width, { bold: true }),
-        ...field('Template', wa.template, width, { bold: true }),
-        ...field('Language', wa.language, width),
-      )
+      if (message.direction === 'inbound') add(...field('From', wa.from ?? '(unknown)', width, { bold: true }), ...field('To', message.to, width))
+      else add(...field('To', message.to, width, { bold: true }), ...field('Template', wa.template, width, { bold: true }), ...field('Language', wa.language, width))
       break
     }
   }
+  if (message.direction === 'inbound') add(...field('Direction', 'inbound: a reply to this account (POST /__sandbox/inbound)', width, { color: 'cyan' }))
+  if (request) add(...field('Request', `#${request.id} ${request.method} ${request.path} ${request.status} (Tab: Requests)`, width))
   add(...field('Key', `${message.key} · ${PLAN_NAMES[message.plan]} · account ${message.account}`, width))
   message.status_history.forEach((change, i) => {
     add([
@@ -90,7 +90,7 @@ export function messageHeaderRows(message: CapturedMessage, width: number, now: 
     add(chips)
   }
   if (preview) add(...field('Preview', preview, width, { color: 'cyan' }, preview))
-  if (message.channel === 'whatsapp' && !source) {
+  if (message.channel === 'whatsapp' && !source && message.direction === 'outbound') {
     const entries: Array<[string, string]> = Object.entries(message.whatsapp.parameters)
     add(section(`Parameters (${entries.length})`, width))
     if (entries.length === 0) add([seg('(none)', { dim: true })])
@@ -106,7 +106,7 @@ export function messageHeaderRows(message: CapturedMessage, width: number, now: 
   }
   const title = source
     ? message.channel === 'email' ? 'HTML source (v: text)' : 'Request as sent (v: text)'
-    : message.channel === 'email' ? 'Text (v: HTML source)' : message.channel === 'sms' ? 'Text (v: request)' : 'Preview (v: request)'
+    : message.channel === 'email' ? 'Text (v: HTML source)' : message.channel === 'sms' || message.direction === 'inbound' ? 'Text (v: request)' : message.whatsapp.rendered ? 'As the recipient reads it (v: request)' : 'Preview (v: request)'
   add(section(title, width))
   return rows
 }
@@ -139,8 +139,19 @@ function prettyBody(body: string): string {
   }
 }
 
-/** Everything the journal kept about one request: line, status, error, who, and the bodies. */
-export function requestPage(entry: JournalEntry, width: number, now: number): RowSource {
+/** A webhook attempt's inspector lines: webhook-id, trigger, next retry, the signed headers. */
+function attemptRows(attempt: WebhookAttempt, width: number): StyledLine[] {
+  return [
+    ...field('Event', `${attempt.event} · attempt ${attempt.attempt} (${attempt.trigger})`, width, { bold: true }),
+    ...field('Webhook', attempt.webhook_id, width),
+    ...field('Retry', attempt.next_retry_at ?? '—', width),
+    ...field('Replay', `POST /__sandbox/webhooks/${attempt.id}/replay (or Replay on the web inbox's Webhooks page)`, width, { dim: true }),
+    section('Request headers', width),
+  ]
+}
+
+/** Everything the journal kept about one request: line, status, error, who, and the bodies; a webhook's attempt from the inspector. */
+export function requestPage(entry: JournalEntry, width: number, now: number, attempt?: WebhookAttempt): RowSource {
   const head: StyledLine[] = [
     [seg(` ${entry.kind === 'webhook' ? 'WEBHOOK' : 'REQUEST'} `, { inverse: true, bold: true }), seg(` #${entry.id}  `), seg(String(entry.status || '---'), { color: httpStatusColour(entry.status), bold: true })],
     ...field('Method', entry.method, width, { bold: true }),
@@ -153,8 +164,13 @@ export function requestPage(entry: JournalEntry, width: number, now: number): Ro
     ...(entry.error_message ? field('Message', entry.error_message, width) : []),
     ...field('Account', entry.account ?? '—', width),
     ...field('Key', entry.key ?? '(none sent)', width),
+    ...(entry.message_id ? field('Message', `${entry.message_id} (captured)`, width, { color: 'cyan' }) : []),
   ]
-  const blocks: Block[] = [{ kind: 'rows', rows: head }]
+  const blocks: Block[] = [{ kind: 'rows', rows: attempt ? [...head, ...attemptRows(attempt, width)] : head }]
+  if (attempt) blocks.push({ kind: 'text', text: Object.entries(attempt.request.headers).map(([name, value]) => `${name}: ${value}`).join('\n') })
+  if (entry.request_headers) {
+    blocks.push({ kind: 'rows', rows: [section('Request headers', width)] }, { kind: 'text', text: Object.entries(entry.request_headers).map(([name, value]) => `${name}: ${value}`).join('\n') })
+  }
   blocks.push({ kind: 'rows', rows: [section('Request body', width)] })
   blocks.push(entry.request_body ? { kind: 'text', text: prettyBody(entry.request_body) } : { kind: 'rows', rows: [[seg('(none)', { dim: true })]] })
   if (entry.response_body) {

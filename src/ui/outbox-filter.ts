@@ -1,21 +1,23 @@
 import { searchTextOf } from '../domain/channels/index.js'
+import { matchesWords, searchWords } from '../domain/outbox-filter.js'
 import type { CapturedMessage, Channel } from '../schemas/captured-message.js'
 import type { JournalEntry } from '../schemas/journal.js'
 import type { OutboxView } from './keys.js'
 
 /**
  * The messages a view shows, newest first: channel (`1 2 3 0`), status (`s`) and search (`/`)
- * over recipient, sender, subject, body text, template and parameters (the channel descriptors'
+ * (every word, in any order) over recipient, sender, subject, body text, template and parameters (the channel descriptors'
  * search text, lower-cased once per message). Returns the snapshot itself when nothing filters,
  * so an unfiltered list of 10,000 is not copied on every update.
  */
 export function filterOutbox(messages: readonly CapturedMessage[], view: OutboxView): readonly CapturedMessage[] {
   const query = view.query.trim().toLowerCase()
   if (view.channel === null && view.status === null && query === '') return messages
+  const words = searchWords(query)
   return messages.filter((m) =>
     (view.channel === null || m.channel === view.channel) &&
     (view.status === null || m.status === view.status) &&
-    (query === '' || searchTextOf(m).includes(query)),
+    (query === '' || matchesWords(searchTextOf(m), words)),
   )
 }
 

@@ -156,7 +156,8 @@ export class RowSource {
     this.at = wrapSpans(url, Math.max(1, this.width - indent), this.spans, this.at, ROWS_PER_STEP)
     this.spans.forEach((span, i) => {
       const label = first && i === 0 ? `${String(this.next + 1).padStart(number)} ` : ' '.repeat(indent)
-      this.rows.push([seg(label, { color: 'yellow', bold: true }), seg(printable(url.slice(span.start, span.end)), { color: 'cyan', link: url })])
+      // The hyperlink's target is the link as shown (stored links are serialised URLs already; this keeps it so whatever comes in).
+      this.rows.push([seg(label, { color: 'yellow', bold: true }), seg(printable(url.slice(span.start, span.end)), { color: 'cyan', link: printable(url) })])
     })
     if (this.at >= url.length) {
       this.line = null

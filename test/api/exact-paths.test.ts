@@ -84,14 +84,19 @@ describe.each(['in-process', 'standalone'] as const)('exact paths (%s)', (mode) 
     expect((await fetch(`${origin}/__sandbox/%zz`)).status).toBe(404)
   })
 
-  it('page above 2^53 − 1 is a valid page past the end: 200, data []', async () => {
-    const res = await send('GET', '/v1/subscribers?page=99999999999999999999')
+  it('page up to 1,000,000,000 is a page past the end, echoed exactly; above it is a range error, never clamped (issue 27)', async () => {
+    const res = await send('GET', '/v1/subscribers?page=1000000000')
     expect(res.status).toBe(200)
     const body = (await res.json()) as { data: unknown[]; pagination: { page: number } }
     expect(body.data).toEqual([])
-    expect(body.pagination.page).toBe(1e20)
-    const controls = await fetch(`${origin}/__sandbox/messages?page=9007199254740993`)
-    expect(controls.status).toBe(200)
+    expect(body.pagination.page).toBe(1_000_000_000)
+    expect((await fetch(`${origin}/__sandbox/messages?page=0001000000000`)).status).toBe(200)
+    for (const page of ['1000000001', '99999999999999999999', '9007199254740993']) {
+      const e = await errorOf(await send('GET', `/v1/subscribers?page=${page}`))
+      expect(e).toMatchObject({ status: 400, code: 'invalid_parameter', param: 'page' })
+      expect(e.message).toMatch(/whole number from 1 to 1000000000/)
+      expect((await fetch(`${origin}/__sandbox/messages?page=${page}`)).status).toBe(400)
+    }
   })
 
   it('limit above 100 is the usual range error, whatever its size', async () => {

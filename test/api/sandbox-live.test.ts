@@ -35,8 +35,8 @@ describe('GET /__sandbox/messages', () => {
     await email('ana@example.com', `<a href="${long}">reset</a><img src="${long}&img=1">`)
     const { body } = await json(await fetch(`${C}/messages`))
     const [item] = body.data
-    expect(item.links).toEqual([`${long.slice(0, 2048)}…[cut: ${long.length - 2048} chars]`])
-    expect(item.images).toEqual([`${long.slice(0, 2048)}…[cut: ${long.length + 6 - 2048} chars]`])
+    expect(item.links).toEqual([`${long.slice(0, 2048)}…[+${long.length - 2048} chars]`])
+    expect(item.images).toEqual([`${long.slice(0, 2048)}…[+${long.length + 6 - 2048} chars]`])
     const whole = await json(await fetch(`${C}/messages/${item.message_id}`))
     expect(whole.body.links).toEqual([long])
     expect(whole.body.images).toEqual([`${long}&img=1`])

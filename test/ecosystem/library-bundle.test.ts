@@ -20,6 +20,10 @@ const entry = (name: string, condition = 'import') => {
 }
 const files = readdirSync(LIB).filter((f) => f.endsWith('.js'))
 const source = files.map((f) => readFileSync(join(LIB, f), 'utf8')).join('\n')
+/** Files outside what `sendbox`, `sendbox/server`, `sendbox/matchers` and `sendbox/client` load up front: the Playwright entry (its peer dependency) and the MCP chunk (loaded on the first MCP request). */
+const apart = (f: string) => f === 'playwright.js' || /^mcp-http-[A-Z0-9]+\.js$/.test(f)
+const core = files.filter((f) => !apart(f)).map((f) => readFileSync(join(LIB, f), 'utf8')).join('\n')
+const staticPackages = (text: string) => [...text.matchAll(/^(?:import|export)\b[^;]*?from\s*"([^"]+)"|^import\s*"([^"]+)"/gm)].map((m) => m[1] ?? m[2]).filter((s) => !s.startsWith('./'))
 
 describe('the bundled library (dist/lib)', () => {
   it('is what "exports" names, for import and require', () => {
@@ -36,9 +40,17 @@ describe('the bundled library (dist/lib)', () => {
   })
 
   it('leaves msw, @msw/data, faker, html-to-text and htmlparser2 to node_modules, the last four loaded lazily', () => {
-    const staticImports = [...source.matchAll(/^(?:import|export)\b[^;]*?from\s*"([^"]+)"|^import\s*"([^"]+)"/gm)].map((m) => m[1] ?? m[2])
-    const packages = staticImports.filter((s) => !s.startsWith('./'))
+    const packages = staticPackages(core)
     expect(new Set(packages)).toEqual(new Set(['msw', 'node:http']))
+    // The MCP SDK only in the MCP chunk, which nothing imports statically; @playwright/test only in sendbox/playwright.
+    const mcp = files.filter((f) => /^mcp-http-/.test(f))
+    expect(mcp).toHaveLength(1)
+    expect(new Set(staticPackages(readFileSync(join(LIB, mcp[0]), 'utf8')).map((s) => s.split('/').slice(0, 2).join('/')))).toEqual(new Set(['@modelcontextprotocol/sdk']))
+    expect(core).toContain(`import("./${mcp[0]}")`)
+    // Web-standard transport only: a browser bundle of `sendbox` (setupWorker) must resolve it.
+    expect(readFileSync(join(LIB, mcp[0]), 'utf8')).not.toContain('server/stdio')
+    expect(core).not.toMatch(new RegExp(`from\\s*"\\./${mcp[0]}"`))
+    expect(new Set(staticPackages(readFileSync(join(LIB, 'playwright.js'), 'utf8')))).toEqual(new Set(['@playwright/test']))
     for (const lazy of ['@msw/data', '@faker-js/faker/locale/en', 'html-to-text', 'htmlparser2']) expect(source).toContain(`import("${lazy}")`)
     // msw itself is not in the bundle: the handlers extend the user's msw.
     expect(source).not.toMatch(/\bclass HttpHandler\b|\bvar HttpHandler = class\b/)

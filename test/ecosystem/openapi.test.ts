@@ -75,6 +75,38 @@ describe('the OpenAPI document', () => {
   })
 })
 
+describe('what the document states beyond the shapes (issue 27, fidelity)', () => {
+  const doc = buildOpenApiDocument() as OpenApiDocument & Record<string, unknown>
+  const operations = Object.values(doc.paths).flatMap((item) => Object.values(item).filter((op): op is Operation => typeof op === 'object' && op !== null && 'operationId' in op))
+
+  it('declares 403 on every operation (forbidden_host anywhere, forbidden_origin on the controls), in the error shape', () => {
+    expect(operations.length).toBeGreaterThan(15)
+    for (const op of operations) expect(op.responses['403'], op.operationId).toEqual({ $ref: '#/components/responses/Forbidden' })
+    expect(JSON.stringify((doc.components as unknown as { responses: Record<string, unknown> }).responses.Forbidden)).toMatch(/forbidden_host.*forbidden_origin/)
+  })
+
+  it('lets a fault\'s own code through Error.code, and still lists the known ones', () => {
+    const ajv = addFormats(new Ajv2020({ strict: false }))
+    ajv.addSchema(doc.components as object, 'components')
+    const error = JSON.parse(JSON.stringify((doc.components as unknown as { schemas: Record<string, unknown> }).schemas.Error).replaceAll('#/components/schemas/', 'components#/schemas/'))
+    const validate = ajv.compile(error)
+    expect(validate({ error: { code: 'service_unavailable', message: 'forced' } })).toBe(true)
+    expect(validate({ error: { code: 'invalid_email', message: 'x', param: 'to' } })).toBe(true)
+    expect(validate({ error: { code: 'Not Snake', message: 'x' } })).toBe(false)
+  })
+
+  it('lists the magic recipients and states the body cap', () => {
+    const magic = doc['x-sendbox-magic-recipients'] as Array<{ recipient: string; outcome: string; status?: number }>
+    expect(magic).toEqual(expect.arrayContaining([
+      expect.objectContaining({ recipient: 'bounce@sendbox.test', outcome: 'failed' }),
+      expect.objectContaining({ recipient: '+15005550009', outcome: 'reject', status: 400, code: 'invalid_phone' }),
+    ]))
+    expect(doc['x-sendbox-max-body-bytes']).toBe(1_048_576)
+    const send = operations.find((op) => op.operationId === 'sendEmail') as unknown as { requestBody: { description: string } } | undefined
+    expect(send?.requestBody.description).toMatch(/1048576 bytes.*payload_too_large/)
+  })
+})
+
 describe('GET /__sandbox/openapi.json', () => {
   let api: ReturnType<typeof inProcess>
   beforeAll(() => {
@@ -193,6 +225,21 @@ describe('real answers match the published schemas', () => {
     await call('clearCapturedMessages', 'DELETE', `${controls}/messages`, undefined, none)
     await call('resetSandbox', 'POST', `${controls}/reset?scope=journal`, undefined, none)
     await call('resetSandbox', 'POST', `${controls}/reset`, undefined, none)
+    const json = { 'content-type': 'application/json' }
+    await call('listTemplates', 'GET', `${controls}/templates`, undefined, none)
+    await call('simulateInbound', 'POST', `${controls}/inbound`, { channel: 'sms', key: 'test_pro', from: '+14155550123', text: 'STOP' }, json)
+    await call('simulateInbound', 'POST', `${controls}/inbound`, { channel: 'sms', key: 'nope', from: '+14155550123', text: 'hi' }, json)
+    await call('listOptOuts', 'GET', `${controls}/opt-outs`, undefined, none)
+    await call('addOptOut', 'POST', `${controls}/opt-outs`, { key: 'test_pro', number: '+14155550199' }, json)
+    await call('removeOptOut', 'DELETE', `${controls}/opt-outs`, { key: 'test_pro', number: '+14155550199' }, json)
+    await call('removeOptOut', 'DELETE', `${controls}/opt-outs`, { key: 'test_pro', number: '+14155550199' }, json)
+    await call('listWebhookAttempts', 'GET', `${controls}/webhooks`, undefined, none)
+    await call('replayWebhook', 'POST', `${controls}/webhooks/wha_missing/replay`, undefined, none)
+    const tools = (await call('mcpPost', 'POST', `${controls}/mcp`, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { 'content-type': 'application/json' })) as { result: { tools: unknown[] } }
+    expect(tools.result.tools.length).toBeGreaterThan(0)
+    await call('mcpPost', 'POST', `${controls}/mcp`, { jsonrpc: '1.0', id: 1, method: 'tools/list' }, { 'content-type': 'application/json' })
+    await call('mcpGet', 'GET', `${controls}/mcp`, undefined, none)
+    await call('mcpDelete', 'DELETE', `${controls}/mcp`, undefined, none)
 
     const all = Object.values(doc.paths).flatMap((item) => Object.values(item).flatMap((op) => (op as Operation).operationId ?? []))
     expect([...seen].sort()).toEqual(all.sort())

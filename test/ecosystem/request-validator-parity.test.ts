@@ -68,7 +68,9 @@ const TABLE: Row[] = [
   // GET /subscribers: page and limit are digit strings
   ['list: page and limit', 'GET', '/v1/subscribers?page=1&limit=100', undefined, true],
   ['list: leading zeros', 'GET', '/v1/subscribers?page=007&limit=020', undefined, true],
-  ['list: page past 2^53 − 1', 'GET', '/v1/subscribers?page=99999999999999999999', undefined, true],
+  ['list: page at its maximum', 'GET', '/v1/subscribers?page=1000000000', undefined, true],
+  ['list: page past its maximum', 'GET', '/v1/subscribers?page=1000000001', undefined, false],
+  ['list: page past 2^53 − 1', 'GET', '/v1/subscribers?page=99999999999999999999', undefined, false],
   ['list: limit 101', 'GET', '/v1/subscribers?limit=101', undefined, false],
   ['list: limit 1.0', 'GET', '/v1/subscribers?limit=1.0', undefined, false],
   ['list: limit 1e1', 'GET', '/v1/subscribers?limit=1e1', undefined, false],

@@ -547,10 +547,10 @@ function pageOf(params: URLSearchParams): { page: number; limit: number } | { er
     const raw = params.get(name)
     if (raw === null) return fallback
     const value = /^[0-9]+$/.test(raw) ? Number(raw) : NaN
-    // Digits only; a page past 2^53 − 1 is a page past the end (issue 14), not an error.
-    return value >= 1 && value <= max ? Math.min(value, Number.MAX_VALUE) : undefined
+    // Digits only, never clamped: past its maximum a value is an error, not a shortened echo (issue 27).
+    return value >= 1 && value <= max ? value : undefined
   }
-  const page = read('page', 1, Infinity)
+  const page = read('page', 1, 1_000_000_000)
   if (page === undefined) return { error: 'page' }
   const limit = read('limit', 20, 100)
   if (limit === undefined) return { error: 'limit' }
@@ -614,7 +614,8 @@ function messagesListCases(context: FuzzContext): fc.Arbitrary<FuzzCase> {
     if ('error' in paging) error = paging.error
     else if (channel !== null && !CHANNELS.includes(channel)) error = 'channel'
     else if (status !== null && !STATUSES.includes(status)) error = 'status'
-    else if (sinceMs !== undefined && !Number.isFinite(sinceMs)) error = 'since'
+    // A time the sandbox can hold: 1970-01-01 to 9999-12-31T23:59:59.999Z (issue 27, N1).
+    else if (sinceMs !== undefined && !(sinceMs >= 0 && sinceMs <= 253_402_300_799_999)) error = 'since'
     return {
       request: { method: 'GET', path, headers: [] },
       expect: error ? bad('invalid_parameter', { exact: error }) : { kind: 'exact', status: [200] },
@@ -661,7 +662,7 @@ function requestsListCases(): fc.Arbitrary<FuzzCase> {
   })
 }
 
-const RESET_SCOPES = ['subscribers', 'messages', 'limits', 'faults', 'journal']
+const RESET_SCOPES = ['subscribers', 'messages', 'limits', 'faults', 'journal', 'opt_outs', 'webhooks']
 
 function resetCases(): fc.Arbitrary<FuzzCase> {
   const scopeValue = fc.oneof(fc.constantFrom(...RESET_SCOPES, 'all', 'ALL', 'Subscribers', '', 'messages,faults', '__proto__'), weirdString)
@@ -687,6 +688,30 @@ function messageGetCases(context: FuzzContext): fc.Arbitrary<FuzzCase> {
     label: exists ? 'message-existing' : 'message-unknown',
     check200: (body) => ((body as { message_id?: string }).message_id === id ? undefined : 'answered another message'),
   }))
+}
+
+/** `POST /__sandbox/inbound`: replies from valid or hostile numbers, to known or unknown keys and accounts. */
+function inboundCases(): fc.Arbitrary<FuzzCase> {
+  const channel = fc.constantFrom('sms', 'whatsapp', 'email', 'SMS')
+  const who = fc.oneof(fc.constantFrom<[string, string]>(['key', 'test_pro'], ['key', 'nope'], ['account', 'acct_nope']), fc.tuple(fc.constant('key'), weirdString))
+  const from = fc.oneof(validPhone, fc.constantFrom(...PHONE_EDGES))
+  const text = fc.oneof(fc.constantFrom('STOP', ' stop ', 'START', 'HELP', 'Yes', ''), weirdString)
+  return fc.tuple(channel, who, from, text).map(([ch, [field, value], number, reply]): FuzzCase => {
+    const body = JSON.stringify({ channel: ch, [field]: value, from: number, text: reply })
+    const ok = ['sms', 'whatsapp'].includes(ch) && /^\+[0-9]{8,15}$/.test(number) && reply.length > 0 && reply.length <= 4096
+    const known = field === 'key' && value === 'test_pro'
+    return {
+      request: { method: 'POST', path: '/__sandbox/inbound', headers: [['content-type', 'application/json']], body },
+      expect: ok && known ? { kind: 'exact', status: [200] } : { kind: 'exact', status: [400] },
+      label: ok ? (known ? 'inbound-ok' : 'inbound-unknown-account') : 'inbound-bad',
+      check200: (answer) => ((answer as { message?: { direction?: string } }).message?.direction === 'inbound' ? undefined : 'the reply was not captured as inbound'),
+    }
+  })
+}
+
+/** `POST /__sandbox/webhooks/{id}/replay` of attempts that do not exist: 404. */
+function replayCases(): fc.Arbitrary<FuzzCase> {
+  return idSegment.map((id): FuzzCase => ({ request: { method: 'POST', path: `/__sandbox/webhooks/${id}/replay`, headers: [] }, expect: NOT_FOUND, label: 'replay-unknown' }))
 }
 
 /** Known routes (method, normalised path): anything else under /v1 is 404 once authenticated. */
@@ -803,6 +828,8 @@ export const ENDPOINTS: EndpointFuzz[] = [
   { name: 'GET /__sandbox/messages/{id}', setup: (wire) => seed(wire, 0, 9), cases: messageGetCases },
   { name: 'GET /__sandbox/requests', setup: (wire) => seed(wire, 3, 6), cases: requestsListCases },
   { name: 'POST /__sandbox/reset', setup: (wire) => seed(wire, 3, 3), cases: resetCases },
+  { name: 'POST /__sandbox/inbound', cases: inboundCases },
+  { name: 'POST /__sandbox/webhooks/{id}/replay', cases: replayCases },
   { name: '/__sandbox admin token', options: { adminToken: ADMIN_TOKEN }, cases: adminCases },
   { name: 'unknown paths and methods', cases: catchAllCases, after: clearFaults },
 ]

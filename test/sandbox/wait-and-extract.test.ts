@@ -18,7 +18,7 @@ const whatsapp = (parameters: Record<string, string> = { 1: '731904' }, template
   api.call('POST', '/whatsapp/send', { to: '+14155550123', template, language: 'en', parameters })
 
 describe('derived fields on every captured message', () => {
-  it('email: text with headings as written, links from href (img src in images) with entities decoded, the code', async () => {
+  it('email: text with headings as written, links from href (images apart) with entities decoded, the code', async () => {
     const { message_id } = await (await resetEmail()).json()
     const message = api.sandbox.outbox.get(message_id)!
     expect(message.channel).toBe('email')

@@ -71,7 +71,7 @@ describe('lifecycle webhooks', () => {
     const events = hook.received.map((r) => JSON.parse(r.body))
     expect(events).toEqual([
       { type: 'message.sent', message_id, channel: 'sms', status: 'sent', at: new Date(clock.now() - 1_000).toISOString() },
-      { type: 'message.failed', message_id, channel: 'sms', status: 'failed', reason: expect.stringMatching(/unreachable/), at: new Date(clock.now()).toISOString() },
+      { type: 'message.failed', message_id, channel: 'sms', status: 'failed', reason: expect.stringMatching(/unreachable/), error_code: 'unreachable', at: new Date(clock.now()).toISOString() },
     ])
     for (const r of hook.received) {
       expect(r.signature).toBe(`sha256=${createHmac('sha256', 's3cret').update(r.body).digest('hex')}`)

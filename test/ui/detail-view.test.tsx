@@ -239,6 +239,36 @@ describe('detail view', () => {
     expect(app.frame()).toMatch(/Subject\s+Hi\ufffd there\ufffd/)
   })
 
+  it('lets nothing from a message act on the terminal: the hostile payload list, in every field, in the list and the detail (issue 27)', async () => {
+    const PAYLOADS = ['\u001b]0;title\u0007', '\u001b]2;title\u001b\\', '\u001b]8;;https://attacker.test\u0007shown.test\u001b]8;;\u0007', '\u001b]52;c;cm0gLXJmIH4=\u0007', '\u001b[2J\u001b[H', '\u001bP1$r\u001b\\', '\u009b2J\u009d0;x\u0007', 'moc.\u202elive', 'ana\u3164\u3164', 'pay\u200bpal']
+    const hostile = PAYLOADS.join(' ')
+    app = mountUi({ columns: 160, rows: 60 })
+    await app.send('email', { to: 'ana@example.com', subject: `S ${hostile}`, from: { email: 'x@shop.test', name: `N ${hostile}` }, html: `<p>T ${hostile}</p><a href="https://acme.test/a\u001b]8;;https://attacker.test\u0007b">l</a><a href="https://acme.test/c\nrm -rf ~">m</a>` })
+    await app.send('sms', { to: '+14155550123', message: `M ${hostile}` })
+    await app.send('whatsapp', { to: '+14155550123', template: 'order_update', language: 'en', parameters: { name: hostile } })
+    await app.waitFor((f) => f.includes('EMAIL 1   SMS 1   WHATSAPP 1'))
+    /** What may reach the terminal: SGR colours, and OSC 8 hyperlinks whose target is plain. */
+    const check = (raw: string, where: string) => {
+      const withoutSgr = raw.replace(/\u001b\[[0-9;]*m/g, '')
+      const links = [...withoutSgr.matchAll(/\u001b\]8;;([^\u0007\u001b]*)\u0007/g)].map((m) => m[1])
+      for (const target of links) expect(target, where).not.toMatch(/[\u0000-\u001f\u007f-\u009f\s]/)
+      const rest = withoutSgr.replace(/\u001b\]8;;[^\u0007\u001b]*\u0007/g, '')
+      // eslint-disable-next-line no-control-regex
+      expect(rest.match(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u3164\u200b]/g) ?? [], where).toEqual([])
+    }
+    check(app.ui.lastFrame() ?? '', 'the list')
+    for (let i = 0; i < 3; i++) {
+      await app.press(KEYS.enter)
+      const raw = app.ui.lastFrame() ?? ''
+      check(raw, `detail ${i + 1}`)
+      // Each sequence is gone whole (src/ui/safe-text.ts): its marker shows, its text does not.
+      expect(app.frame(), `detail ${i + 1}`).toContain('\ufffd')
+      expect(app.frame(), `detail ${i + 1}`).not.toMatch(/\]0;title|52;c;/)
+      await app.press(KEYS.escape)
+      await app.press(KEYS.down)
+    }
+  })
+
   it('opens a hostile message (900 KB of non-breaking spaces) and shows its first screen, then its end', async () => {
     app = mountUi({ columns: 80, rows: 24 })
     await app.send('email', { to: 'ana@example.com', subject: 'Hostile', html: `<p>start ${'\u00a0'.repeat(450_000)} end</p>` })

@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { chromium, type BrowserContext, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createSandbox, type Sandbox } from '../../src/index.js'
+import { RESET_SCOPES } from '../../src/schemas/constants.js'
 import { startServer, type RunningServer } from '../../src/server/http-server.js'
 import { CHROMIUM_PATH, chromiumMissing } from '../browser/chromium.js'
 import { buildWebInboxOnce, CHROMIUM_ARGS } from './support.js'
@@ -164,6 +165,35 @@ describe.skipIf(chromiumMissing)('web inbox in Chromium', () => {
     await shoot('whatsapp')
   })
 
+  it('isolates bidi text and marks suspicious links; a link shows and copies as it goes (issue 27, N9)', async () => {
+    const id = await api('/email/send', {
+      to: 'ana@example.com',
+      subject: 'Invoice \u202egnp.exe',
+      html: '<p>Pay now</p><a href="https://shop.test@evil.test/pay">pay</a> <a href="https://аpple.test/login">login</a> <a href="https://acme.test/ok">ok</a> <a href="https://acme.test/a\nb">nl</a>',
+    })
+    await page.goto(`${server.url}/__sandbox/ui/#/messages`)
+    await rows().filter({ hasText: 'Invoice' }).click()
+    await page.locator('#detail-title bdi').waitFor()
+    // Isolated, and the override itself shown as a marker (src/ui/safe-text.ts), not obeyed.
+    expect(await page.locator('#detail-title bdi').textContent()).toBe('Invoice \ufffdgnp.exe')
+    // The override stays inside the subject: the sender beside it in the row reads as sent.
+    expect(await rows().filter({ hasText: 'Invoice' }).locator('.cell.subject bdi').first().textContent()).toBe('Invoice \ufffdgnp.exe')
+    await page.getByRole('tab', { name: /^Links/ }).click()
+    const items = page.locator('.links li')
+    await expect.poll(() => items.count()).toBe(4)
+    const shown = await page.locator('.links li a bdi').allTextContents()
+    const hrefs = await page.locator('.links li a').evaluateAll((as) => as.map((a) => a.getAttribute('href')))
+    expect(shown).toEqual(hrefs)
+    expect(shown).toEqual(['https://shop.test@evil.test/pay', 'https://xn--pple-43d.test/login', 'https://acme.test/ok', 'https://acme.test/ab'])
+    const warnings = await items.evaluateAll((lis) => lis.map((li) => li.querySelector('.link-warning')?.textContent ?? ''))
+    expect(warnings[0]).toMatch(/not the host: it goes to evil\.test/)
+    expect(warnings[1]).toMatch(/punycode/)
+    expect(warnings.slice(2)).toEqual(['', ''])
+    expect(await page.getByRole('button', { name: 'Copy https://shop.test@evil.test/pay' }).count()).toBe(1)
+    await shoot('links-suspicious')
+    sandbox.outbox.delete(id)
+  })
+
   it('searches server-side and navigates with the keyboard', async () => {
     await page.goto(`${server.url}/__sandbox/ui/#/messages`)
     await page.locator('.live-live').waitFor()
@@ -227,6 +257,9 @@ describe.skipIf(chromiumMissing)('web inbox in Chromium', () => {
     expect(await cells(0)).toEqual(['503', '—', 'any', '/v1/sms/send', '3'])
     expect(await cells(1)).toEqual(['500', '—', 'any', '/v1/email/send', '∞'])
     sandbox.faults.clear()
+    // The reset scopes offered are the contract's, every one (the page's own list had fallen behind).
+    const scopes = await page.locator('select option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value))
+    expect(scopes).toEqual(expect.arrayContaining(['all', ...RESET_SCOPES]))
   })
 
   it('clears the outbox only after confirmation', async () => {

@@ -2,7 +2,7 @@ import { inspect } from 'node:util'
 import { describe, expect, it, vi } from 'vitest'
 import { copyFields, defineDerived, underived, type Derived } from './derived.js'
 
-const DERIVED: Derived = { text: 'Your code is 482913', links: ['https://shop.test/a'], images: [], codes: ['482913'] }
+const DERIVED: Derived = { text: 'Your code is 482913', links: ['https://shop.test/a'], images: ['https://shop.test/logo.png'], codes: ['482913'] }
 
 function message(compute = vi.fn(() => DERIVED), eager = false) {
   const target: Record<string, unknown> = { message_id: 'msg_1', channel: 'email' }
@@ -82,7 +82,7 @@ describe('derived fields (text, links, codes)', () => {
       throw new Error('boom')
     })
     const { target } = message(compute)
-    expect(JSON.parse(JSON.stringify(target))).toMatchObject({ text: '', links: [], codes: [] })
+    expect(JSON.parse(JSON.stringify(target))).toMatchObject({ text: '', links: [], images: [], codes: [] })
     expect(target.codes).toEqual([])
     expect(compute).toHaveBeenCalledTimes(1)
   })

@@ -1,5 +1,5 @@
 /**
- * An email's `text`, `links`, `images` and `codes`, derived once, on first read rather than at capture:
+ * An email's `text`, `links` and `codes`, derived once, on first read rather than at capture:
  * most captured emails are never read (a bulk test, a load run), and deriving them was a fifth of
  * an email send's CPU. See docs/decisions/channels-and-derived-fields.md.
  *
@@ -15,7 +15,6 @@
 export interface Derived {
   text: string
   links: string[]
-  /** Image sources (`<img src>`) of an email. */
   images: string[]
   codes: string[]
 }
@@ -55,11 +54,8 @@ class Derivation {
  */
 const DERIVATION = Symbol('sendbox.derivation')
 const FIELDS = ['text', 'links', 'images', 'codes'] as const
+const FIELD_NAMES: ReadonlySet<string> = new Set(FIELDS)
 type Field = (typeof FIELDS)[number]
-
-function isField(name: string): name is Field {
-  return name === 'text' || name === 'links' || name === 'images' || name === 'codes'
-}
 
 function derivationOf(target: object): Derivation | undefined {
   return (target as { [DERIVATION]?: Derivation })[DERIVATION]
@@ -98,7 +94,7 @@ function inspectPlain(this: Record<string, unknown>, _depth: number, options: ob
 const INSPECT_DESCRIPTOR: PropertyDescriptor = { value: inspectPlain, enumerable: false, configurable: true, writable: true }
 
 /**
- * Adds `text`, `links`, `images` and `codes` to `target` (at this point of its field order), computed by
+ * Adds `text`, `links` and `codes` to `target` (at this point of its field order), computed by
  * `compute` on first read; at once when `eager`.
  */
 export function defineDerived(target: object, compute: () => Derived, eager = false): void {
@@ -127,10 +123,10 @@ function attach(target: object, derivation: Derivation): void {
 export function copyFields<T>(source: object): T {
   const copy: Record<string, unknown> = {}
   const derivation = derivationOf(source)
-  // Until a derived field is assigned somewhere, every message of this derivation still has all four accessors.
+  // Until a derived field is assigned somewhere, every message of this derivation still has all three accessors.
   const allAccessors = derivation !== undefined && !derivation.overwritten
   for (const name of Object.keys(source)) {
-    if (derivation !== undefined && isField(name) && (allAccessors || isAccessor(source, name))) Object.defineProperty(copy, name, ACCESSORS[name as Field])
+    if (derivation !== undefined && FIELD_NAMES.has(name) && (allAccessors || isAccessor(source, name))) Object.defineProperty(copy, name, ACCESSORS[name as Field])
     else copy[name] = (source as Record<string, unknown>)[name]
   }
   if (derivation !== undefined) attach(copy, derivation)

@@ -4,7 +4,7 @@ import { defineDerived, LAZY_DERIVE_LIMIT, underived, type Derived } from './der
 import { base, outcomeFor, stringWeight } from './shared.js'
 import type { CaptureInputOf, ChannelDescriptor } from './types.js'
 
-/** An email's text (its HTML rendered), links (hrefs and URLs in text), images (`<img src>`) and codes (subject and text). */
+/** An email's text (its HTML rendered), links (hrefs and URLs in text), images (sources) and codes (subject and text). */
 function deriveEmail(subject: string, html: string): Derived {
   const { text, links, images } = renderEmail(html)
   return { text, links, images, codes: findCodes(`${subject}\n${text}`) }
@@ -33,5 +33,5 @@ export const emailChannel: ChannelDescriptor<'email', EmailSendRequest> = {
   summaryPart: (m) => ({ email: { from: m.email.from, subject: m.email.subject } }),
   // Underived (short HTML): the text and links estimated at the HTML's size each, not computed for it.
   weight: (m) =>
-    stringWeight(m.email.html) + stringWeight(m.email.subject) + (underived(m) ? 2 * stringWeight(m.email.html) : stringWeight(m.text) + m.links.reduce((n, l) => n + l.length * 2, 0) + m.images.reduce((n, l) => n + l.length * 2, 0)),
+    stringWeight(m.email.html) + stringWeight(m.email.subject) + (underived(m) ? 2 * stringWeight(m.email.html) : stringWeight(m.text) + [...m.links, ...m.images].reduce((n, l) => n + l.length * 2, 0)),
 }

@@ -1,4 +1,4 @@
-import { summaryLinks, SUMMARY_TEXT_LENGTH, type CapturedMessage, type CapturedMessageSummary, type Channel, type MessageOf } from '../../schemas/captured-message.js'
+import { SUMMARY_LINK_LENGTH, SUMMARY_LINKS, SUMMARY_TEXT_LENGTH, type CapturedMessage, type CapturedMessageSummary, type Channel, type MessageOf } from '../../schemas/captured-message.js'
 import { emailChannel } from './email.js'
 import { smsChannel } from './sms.js'
 import type { ChannelDescriptor } from './types.js'
@@ -18,7 +18,9 @@ export function descriptorOf<C extends Channel>(message: MessageOf<C>): ChannelD
 
 /** One line for a list: subject, SMS lines joined with ⏎, or template with parameters. */
 export function summaryOf(message: CapturedMessage): string {
-  return descriptorOf(message).summary(message as never)
+  const line = descriptorOf(message).summary(message as never)
+  // A reply reads as one in every list: `↩ STOP`.
+  return message.direction === 'inbound' ? `↩ ${line}` : line
 }
 
 /** The sender as shown and filtered (`Name <address>`, SMS sender id), or null. */
@@ -42,6 +44,17 @@ export function searchTextOf(message: CapturedMessage): string {
   return text
 }
 
+/**
+ * Links as a list carries them: at most {@link SUMMARY_LINKS}, each at most
+ * {@link SUMMARY_LINK_LENGTH} characters (a hostile email's 100 links of 400 KiB each made one
+ * page of the list 44 MB; issue 27, N11). The message by id keeps them whole.
+ */
+function listed(urls: string[]): string[] {
+  const kept = urls.length > SUMMARY_LINKS ? urls.slice(0, SUMMARY_LINKS) : urls
+  if (!kept.some((url) => url.length > SUMMARY_LINK_LENGTH)) return kept
+  return kept.map((url) => (url.length > SUMMARY_LINK_LENGTH ? `${url.slice(0, SUMMARY_LINK_LENGTH)}…[+${url.length - SUMMARY_LINK_LENGTH} chars]` : url))
+}
+
 /** A message as the list shows it: no request body, no HTML, the text and links bounded. */
 export function summarize(message: CapturedMessage): CapturedMessageSummary {
   const { request: _request, email: _email, sms: _sms, whatsapp: _whatsapp, text, links, images, ...rest } = message as CapturedMessage & Record<string, unknown>
@@ -52,10 +65,9 @@ export function summarize(message: CapturedMessage): CapturedMessageSummary {
     ...descriptorOf(message).summaryPart(message as never),
     text: cut ? text.slice(0, SUMMARY_TEXT_LENGTH) : text,
     text_truncated: cut,
-    links: summaryLinks(links),
+    links: listed(links),
+    images: listed(images),
     links_total: links.length,
-    images: summaryLinks(images),
-    images_total: images.length,
   } as CapturedMessageSummary
 }
 
@@ -66,4 +78,4 @@ export function weightOf(message: CapturedMessage): number {
 }
 
 export { emailChannel, smsChannel, whatsappChannel }
-export type { CaptureInput, CaptureInputOf, CaptureOutcome, ChannelDescriptor, Sender } from './types.js'
+export type { CaptureContext, InboundReply, CaptureInput, CaptureInputOf, CaptureOutcome, ChannelDescriptor, Sender } from './types.js'

@@ -1,15 +1,15 @@
 import type { Channel } from '../../schemas/captured-message.js'
-import { ApiError } from '../errors.js'
+import { ApiError, retryAfterHeader } from '../errors.js'
 import { magicOutcome } from '../magic-recipients.js'
 import { maskKey } from '../plans.js'
 import { newId } from '../random.js'
-import type { CaptureOutcome, Sender } from './types.js'
+import type { CaptureOutcome, InboundReply, Sender } from './types.js'
 
 /** Applies the magic-recipient table: throws for "refused at once", else gives how the message will end. */
 export function outcomeFor(recipient: string, retryAfter: () => number): CaptureOutcome {
   const outcome = magicOutcome(recipient)
   if (outcome.kind === 'reject') {
-    const headers: Record<string, string> = outcome.status === 429 ? { 'Retry-After': String(retryAfter()) } : {}
+    const headers: Record<string, string> = outcome.status === 429 ? retryAfterHeader(retryAfter()) : {}
     throw new ApiError(outcome.status, outcome.code, outcome.message, outcome.status === 400 ? 'to' : undefined, headers)
   }
   return outcome
@@ -17,10 +17,15 @@ export function outcomeFor(recipient: string, retryAfter: () => number): Capture
 
 /** The fields every capture starts with. */
 export function base<C extends Channel>(sender: Sender, channel: C, to: string, request: Record<string, unknown>) {
-  return { message_id: newId('msg_'), channel, account: sender.account, plan: sender.plan, key: maskKey(sender.key), to, request }
+  return { message_id: newId('msg_'), channel, direction: 'outbound' as const, account: sender.account, plan: sender.plan, key: maskKey(sender.key), to, request }
 }
 
 /** Bytes a string holds in memory (V8 keeps non-Latin-1 strings as UTF-16). */
 export function stringWeight(value: string): number {
   return value.length * 2
+}
+
+/** The fields every simulated reply starts with: `to` is the app's number, the sender is in the channel part. */
+export function inboundBase<C extends Channel>(reply: InboundReply, channel: C) {
+  return { ...base(reply.sender, channel, reply.to, reply.raw), direction: 'inbound' as const }
 }

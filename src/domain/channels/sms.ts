@@ -1,7 +1,7 @@
 import type { SmsSendRequest } from '../../schemas/messages.js'
 import { findCodes, linksInText, SHORT_SMS_LENGTH } from '../extract.js'
 import { encodeSms } from '../sms-encoding.js'
-import { base, outcomeFor, stringWeight } from './shared.js'
+import { base, inboundBase, outcomeFor, stringWeight } from './shared.js'
 import type { ChannelDescriptor } from './types.js'
 
 /** SMS: the text as sent, its encoding and segments; links and codes read from the text. */
@@ -19,6 +19,17 @@ export const smsChannel: ChannelDescriptor<'sms', SmsSendRequest> = {
       sms: { text: body.message, from: body.from ?? null, ...encodeSms(body.message) },
     }
     return { message, outcome }
+  },
+  receive(reply) {
+    const message = {
+      ...inboundBase(reply, 'sms'),
+      text: reply.text,
+      links: linksInText(reply.text),
+      images: [],
+      codes: findCodes(reply.text, { onlyNumberCounts: [...reply.text].length <= SHORT_SMS_LENGTH }),
+      sms: { text: reply.text, from: reply.from, ...encodeSms(reply.text) },
+    }
+    return { message, outcome: { kind: 'delivered' } }
   },
   from: (m) => m.sms.from,
   subject: () => null,

@@ -1,5 +1,6 @@
 import type { CapturedMessage, CapturedMessageSummary, Channel, MessageOf } from '../../schemas/captured-message.js'
 import type { ApiKeyConfig } from '../plans.js'
+import type { TemplateBook } from '../templates.js'
 
 /** How a captured message will end (from the magic-recipient table). */
 export type CaptureOutcome = { kind: 'delivered' } | { kind: 'failed'; reason: string }
@@ -14,6 +15,20 @@ export type CaptureInputOf<C extends Channel> = {
 }
 /** What the outbox captures, whatever the channel. */
 export type CaptureInput = { [C in Channel]: CaptureInputOf<C> }[Channel]
+
+/** What a capture may consult besides the request: the configured WhatsApp templates. */
+export interface CaptureContext {
+  templates?: TemplateBook
+}
+
+/** A person's reply, as `POST /__sandbox/inbound` takes it (the account resolved). */
+export interface InboundReply {
+  sender: ApiKeyConfig
+  from: string
+  to: string
+  text: string
+  raw: Record<string, unknown>
+}
 
 /** Who is sending: the authenticated key. */
 export type Sender = ApiKeyConfig
@@ -30,7 +45,9 @@ export interface ChannelDescriptor<C extends Channel, Body> {
   /** Short human name: Email, SMS, WhatsApp. */
   label: string
   /** The capture of an accepted send (throws an ApiError for a magic recipient refused at once). */
-  capture(sender: Sender, body: Body, raw: Record<string, unknown>, retryAfter: () => number): CaptureInputOf<C>
+  capture(sender: Sender, body: Body, raw: Record<string, unknown>, retryAfter: () => number, context?: CaptureContext): CaptureInputOf<C>
+  /** A simulated reply on this channel (`POST /__sandbox/inbound`); absent on channels nobody replies on. */
+  receive?(reply: InboundReply): CaptureInputOf<C>
   /** The sender as the `from` filter matches it, or null. */
   from(message: MessageOf<C>): string | null
   /** The email subject, or null on channels without one. */

@@ -1,7 +1,8 @@
 import type { WhatsappSendRequest } from '../../schemas/messages.js'
 import { findCodes, linksInText } from '../extract.js'
-import { base, outcomeFor, stringWeight } from './shared.js'
-import type { ChannelDescriptor } from './types.js'
+import { renderedText, type RenderedTemplate } from '../templates.js'
+import { base, inboundBase, outcomeFor, stringWeight } from './shared.js'
+import type { CaptureInputOf, CaptureOutcome, ChannelDescriptor, Sender } from './types.js'
 
 /** The one-line preview of a template message: `template (language): name=value, …`. */
 export function whatsappPreview(template: string, language: string, parameters: Record<string, string>): string {
@@ -11,14 +12,31 @@ export function whatsappPreview(template: string, language: string, parameters: 
     : `${template} (${language}): ${entries.map(([k, v]) => `${k}=${v}`).join(', ')}`
 }
 
+/** The capture of a send whose template is configured: its text is the filled template, as the recipient reads it. */
+function templated(sender: Sender, body: WhatsappSendRequest, raw: Record<string, unknown>, outcome: CaptureOutcome, parameters: Record<string, string>, rendered: RenderedTemplate): CaptureInputOf<'whatsapp'> {
+  const text = renderedText(rendered)
+  const message = {
+    ...base(sender, 'whatsapp', body.to, raw),
+    text,
+    links: linksInText(text),
+    images: [],
+    codes: findCodes(text),
+    whatsapp: { template: body.template, language: body.language, parameters, preview: whatsappPreview(body.template, body.language, parameters), rendered },
+  }
+  return { message, outcome }
+}
+
 /** WhatsApp: template, language and parameters; links and codes read from the parameter values. */
 export const whatsappChannel: ChannelDescriptor<'whatsapp', WhatsappSendRequest> = {
   channel: 'whatsapp',
   label: 'WhatsApp',
-  capture(sender, body, raw, retryAfter) {
-    const outcome = outcomeFor(body.to, retryAfter)
+  capture(sender, body, raw, retryAfter, context) {
     // Copy with defineProperty semantics so a "__proto__" parameter stays an ordinary entry.
     const parameters = Object.fromEntries(Object.entries((raw.parameters ?? {}) as Record<string, string>))
+    // Configured templates are checked after the field rules, before the magic recipients.
+    const rendered = context?.templates?.render(body.template, body.language, parameters)
+    const outcome = outcomeFor(body.to, retryAfter)
+    if (rendered) return templated(sender, body, raw, outcome, parameters, rendered)
     const values = Object.values(parameters)
     const preview = whatsappPreview(body.template, body.language, parameters)
     // The template's name announces its codes too (`otp_login` with {"1": "482913"}): one line per
@@ -34,10 +52,23 @@ export const whatsappChannel: ChannelDescriptor<'whatsapp', WhatsappSendRequest>
     }
     return { message, outcome }
   },
-  from: () => null,
+  // A reply is free text, not a template: `template` and `language` are empty, `preview` is the text.
+  receive(reply) {
+    const message = {
+      ...inboundBase(reply, 'whatsapp'),
+      text: reply.text,
+      links: linksInText(reply.text),
+      images: [],
+      codes: findCodes(reply.text),
+      whatsapp: { template: '', language: '', parameters: {}, preview: reply.text, from: reply.from },
+    }
+    return { message, outcome: { kind: 'delivered' } }
+  },
+  from: (m) => m.whatsapp.from ?? null,
   subject: () => null,
-  template: (m) => m.whatsapp.template,
-  summary: (m) => m.whatsapp.preview,
+  template: (m) => m.whatsapp.template || null,
+  // A filled template reads as its body; otherwise the one-line preview.
+  summary: (m) => (m.whatsapp.rendered ? m.whatsapp.rendered.body.split(/\r\n|\r|\n/).join(' ⏎ ') : m.whatsapp.preview),
   summaryPart: (m) => ({ whatsapp: m.whatsapp }),
-  weight: (m) => stringWeight(m.whatsapp.preview) * 3,
+  weight: (m) => stringWeight(m.whatsapp.preview) * 3 + stringWeight(m.text) * 2,
 }

@@ -5,6 +5,7 @@ import { adminToken, enterToken, forgetToken, probeAdminToken, setTokenPrompt } 
 import { ControlsPage } from './controls-page.js'
 import { MessagesPage } from './messages-page.js'
 import { RequestsPage } from './requests-page.js'
+import { WebhooksPage } from './webhooks-page.js'
 import { hrefOf, useRoute, type Page } from './router.js'
 import { connection, startLive, useStore } from './state.js'
 import { DialogHost, promptToken } from './widgets.js'
@@ -12,6 +13,7 @@ import { DialogHost, promptToken } from './widgets.js'
 const PAGES: { id: Page; label: string }[] = [
   { id: 'messages', label: 'Messages' },
   { id: 'requests', label: 'Requests' },
+  { id: 'webhooks', label: 'Webhooks' },
   { id: 'controls', label: 'Controls' },
 ]
 
@@ -68,7 +70,7 @@ export function App() {
         ) : null}
       </header>
       <main id="main" tabIndex={-1}>
-        {route.page === 'messages' ? <MessagesPage openId={route.id} /> : route.page === 'requests' ? <RequestsPage openId={route.id} /> : <ControlsPage />}
+        {route.page === 'messages' ? <MessagesPage openId={route.id} /> : route.page === 'requests' ? <RequestsPage openId={route.id} /> : route.page === 'webhooks' ? <WebhooksPage /> : <ControlsPage />}
       </main>
       <DialogHost />
     </>

@@ -4,11 +4,13 @@ import { useEffect, useState } from 'preact/hooks'
 import { call } from './api.js'
 import { onSandboxEvent, reloadAll } from './state.js'
 import type { z } from 'zod'
+import { RESET_SCOPES as CONTRACT_RESET_SCOPES } from '../../schemas/constants.js'
 import type { faultSchema } from '../../schemas/controls.js'
 import type { KeyUsage } from './types.js'
 import { confirmAction } from './widgets.js'
 
-const RESET_SCOPES = ['all', 'messages', 'subscribers', 'limits', 'faults', 'journal'] as const
+/** `all`, then the contract's scopes. */
+const RESET_SCOPES = ['all', ...CONTRACT_RESET_SCOPES] as const
 
 /** A fault as `GET /__sandbox/faults` answers it: the contract's schema, not a copy of it. */
 type Fault = z.infer<typeof faultSchema>

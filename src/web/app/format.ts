@@ -20,13 +20,18 @@ export function fullTime(iso: string): string {
 
 /** The one line a row shows: subject, first SMS line (lines joined with ⏎), or the template. */
 export function summaryLine(message: MessageSummary): string {
+  return (message.direction === 'inbound' ? '↩ ' : '') + channelLine(message)
+}
+
+function channelLine(message: MessageSummary): string {
   switch (message.channel) {
     case 'email':
       return message.email.subject
     case 'sms':
       return message.sms.text.split(/\r\n|\r|\n/).filter(Boolean).join(' ⏎ ')
     case 'whatsapp':
-      return message.whatsapp.preview
+      // A filled template reads as its body, as the recipient sees it.
+      return message.whatsapp.rendered ? message.whatsapp.rendered.body.split(/\r\n|\r|\n/).filter(Boolean).join(' ⏎ ') : message.whatsapp.preview
   }
 }
 
@@ -40,19 +45,19 @@ export function senderOf(message: MessageSummary | CapturedMessage): string {
     case 'sms':
       return message.sms.from ?? ''
     case 'whatsapp':
-      return ''
+      return message.whatsapp.from ?? ''
   }
 }
 
 const SUMMARY_TEXT_LENGTH = 2_000
 const SUMMARY_LINKS = 100
 const SUMMARY_LINK_LENGTH = 2_048
-const CUT_MARK = /^…\[cut: [0-9]+ chars\]$/
+const CUT_MARK = /^…\[\+[0-9]+ chars\]$/
 
-/** As the server's summaryLink (src/schemas/captured-message.ts, not imported: zod stays out of the bundle). */
+/** As the server's list cuts a link (src/domain/channels/index.ts); a link an event already carries cut stays as it is. */
 function summaryLink(url: string): string {
   if (url.length <= SUMMARY_LINK_LENGTH || CUT_MARK.test(url.slice(SUMMARY_LINK_LENGTH))) return url
-  return `${url.slice(0, SUMMARY_LINK_LENGTH)}…[cut: ${url.length - SUMMARY_LINK_LENGTH} chars]`
+  return `${url.slice(0, SUMMARY_LINK_LENGTH)}…[+${url.length - SUMMARY_LINK_LENGTH} chars]`
 }
 
 /** What `GET /__sandbox/messages` would list for a full message (events carry full messages). */
@@ -63,7 +68,6 @@ export function summarize(message: CapturedMessage): MessageSummary {
     links: message.links.slice(0, SUMMARY_LINKS).map(summaryLink),
     links_total: message.links.length,
     images: (message.images ?? []).slice(0, SUMMARY_LINKS).map(summaryLink),
-    images_total: (message.images ?? []).length,
   }
   switch (message.channel) {
     case 'email': {

@@ -1,11 +1,11 @@
 /** @jsxImportSource preact */
 /** The Links tab of an email: each link as stored (serialized), its warnings as badges, a copy button. */
-import { linkWarnings } from './link-checks.js'
+import { linkFindings } from './link-warnings.js'
 import { CopyButton } from './widgets.js'
 
 /** One link: the address exactly as copied and opened, and why it deserves a second look. */
 function LinkItem({ link }: { link: string }) {
-  const warnings = linkWarnings(link)
+  const warnings = linkFindings(link)
   return (
     <li class={warnings.length > 0 ? 'suspicious' : undefined}>
       <a href={link} target="_blank" rel="noopener noreferrer" dir="ltr">

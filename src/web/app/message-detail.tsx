@@ -5,7 +5,7 @@ import { useEffect, useMemo, useState } from 'preact/hooks'
 import { segmentSms } from '../../domain/sms-encoding.js'
 import { safeText } from '../../ui/safe-text.js'
 import { ApiFailure, call, needsAdminToken } from './api.js'
-import { fullTime, newerStatus, type StatusFields } from './format.js'
+import { fullTime, newerStatus, senderOf, type StatusFields } from './format.js'
 import { tokenizeHtml } from './html-tokens.js'
 import { LinksList } from './links-list.js'
 import { navigate } from './router.js'
@@ -13,6 +13,7 @@ import { markSeen } from './seen.js'
 import { deleteMessage, onSandboxEvent } from './state.js'
 import type { CapturedMessage, EmailMessage, SmsMessage, WhatsappMessage } from './types.js'
 import { ChannelTag, confirmAction, CopyButton, JsonBlock, Sender, Shown, StatusBadge, StatusHistory, Tabs } from './widgets.js'
+import { CodesList, markCodes, RequestLink, WhatsappBubble } from './message-parts.js'
 
 /** Fetches the message and follows its status steps from the event stream. */
 function useMessage(id: string): { message: CapturedMessage | null; error: string | null } {
@@ -82,12 +83,12 @@ export function MessageDetail({ id, narrow }: { id: string; narrow: boolean }) {
       body = <WhatsappView message={message} />
       break
   }
-  const title = message.channel === 'email' ? message.email.subject || '(no subject)' : message.channel === 'sms' ? `SMS to ${message.to}` : `WhatsApp to ${message.to}`
+  const title = message.direction === 'inbound' ? `Reply from ${senderOf(message)}` : message.channel === 'email' ? message.email.subject || '(no subject)' : message.channel === 'sms' ? `SMS to ${message.to}` : `WhatsApp to ${message.to}`
   return (
     <article class={`detail detail-${message.channel}`} aria-labelledby="detail-title">
       {narrow ? back : null}
       <header class="detail-head">
-        <h2 id="detail-title">
+        <h2 id="detail-title" dir="auto">
           <Shown text={title} />
         </h2>
         <div class="detail-actions">
@@ -131,7 +132,7 @@ export function MessageDetail({ id, narrow }: { id: string; narrow: boolean }) {
         <div>
           <dt>Id</dt>
           <dd>
-            <code>{message.message_id}</code>
+            <code>{message.message_id}</code> <RequestLink messageId={message.message_id} />
           </dd>
         </div>
         {message.reason ? (
@@ -155,10 +156,13 @@ export function hasRemoteContent(html: string): boolean {
 }
 
 type EmailTab = 'html' | 'text' | 'source' | 'links' | 'request'
+type PreviewWidth = 'desktop' | 'tablet' | 'mobile'
+/** The preview's presets: desktop at least 600 px (the pane scrolls when narrower), tablet 768, phone 375. */
+const PREVIEW_WIDTHS: [PreviewWidth, string][] = [['desktop', 'Desktop'], ['tablet', 'Tablet'], ['mobile', 'Phone']]
 
 function EmailView({ message }: { message: EmailMessage }) {
   const [tab, setTab] = useState<EmailTab>('html')
-  const [width, setWidth] = useState<'desktop' | 'mobile'>('desktop')
+  const [width, setWidth] = useState<PreviewWidth>('desktop')
   const [remote, setRemote] = useState(false)
   // Behind an admin token the iframe (which cannot send a header) needs the message's preview token.
   const [preview, setPreview] = useState<{ token: string | null; error: string | null }>({ token: null, error: null })
@@ -190,18 +194,18 @@ function EmailView({ message }: { message: EmailMessage }) {
   ]
   return (
     <section class="email-view">
+      <CodesList codes={message.codes} />
       <Tabs<EmailTab> label="Email views" idPrefix="email" tabs={tabs} current={tab} onChange={setTab} />
       <div id="email-panel" role="tabpanel" aria-labelledby={`email-tab-${tab}`} class="panel">
         {tab === 'html' ? (
           <>
             <div class="toolbar">
               <div role="group" aria-label="Preview width" class="segmented">
-                <button type="button" aria-pressed={width === 'desktop'} onClick={() => setWidth('desktop')}>
-                  Desktop
-                </button>
-                <button type="button" aria-pressed={width === 'mobile'} onClick={() => setWidth('mobile')}>
-                  Mobile
-                </button>
+                {PREVIEW_WIDTHS.map(([id, label]) => (
+                  <button key={id} type="button" aria-pressed={width === id} onClick={() => setWidth(id)}>
+                    {label}
+                  </button>
+                ))}
               </div>
               {remoteRefs && !remote ? (
                 // The preview itself says remote content is blocked (the server's banner); the button loads it.
@@ -255,11 +259,7 @@ function HtmlSource({ html }: { html: string }) {
 }
 
 /** Splits text around the codes, marking each occurrence. */
-function withCodes(text: string, codes: string[]): ComponentChildren {
-  if (codes.length === 0) return text
-  const pattern = new RegExp(`(${codes.map((c) => c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})`, 'g')
-  return text.split(pattern).map((part, i) => (i % 2 === 1 ? <mark class="code-mark">{part}</mark> : part))
-}
+const withCodes = markCodes
 
 function SmsView({ message }: { message: SmsMessage }) {
   const { sms } = message
@@ -305,18 +305,7 @@ function SmsView({ message }: { message: SmsMessage }) {
           </dd>
         </div>
       </dl>
-      {codes.length > 0 ? (
-        <section class="codes" aria-label="One-time codes">
-          <h3>Codes</h3>
-          <ul>
-            {codes.map((code) => (
-              <li key={code}>
-                <code class="code-mark">{code}</code> <CopyButton text={code} label={`Copy code ${code}`} />
-              </li>
-            ))}
-          </ul>
-        </section>
-      ) : null}
+      <CodesList codes={codes} />
       <details>
         <summary>Request</summary>
         <JsonBlock value={message.request} label="Request body" />
@@ -336,13 +325,8 @@ function WhatsappView({ message }: { message: WhatsappMessage }) {
   const values = rows.filter((r) => r.placed).map((r) => r.value)
   return (
     <section class="whatsapp-view">
-      <div class="chat" aria-label="WhatsApp preview">
-        <div class="bubble wa-bubble">
-          <div class="wa-template" dir="auto">{safeText(whatsapp.template)}</div>
-          <div class="wa-text" dir="auto">{withCodes(safeText(whatsapp.preview), values.map(safeText))}</div>
-          <div class="wa-meta" dir="auto">{safeText(whatsapp.language)}</div>
-        </div>
-      </div>
+      <WhatsappBubble message={message} values={values.map(safeText)} />
+      <CodesList codes={message.codes} />
       <dl class="meta">
         <div>
           <dt>Template</dt>

@@ -7,10 +7,29 @@ import { shortTime, summaryLine } from './format.js'
 import { MessageDetail } from './message-detail.js'
 import { navigate, useNarrow } from './router.js'
 import { isSeen, onSeen } from './seen.js'
-import { counts, filters, messages, setFilters, useFeed, useStore } from './state.js'
+import { counts, deleteMessage, filters, messages, setFilters, useFeed, useStore } from './state.js'
 import { CHANNEL_LABELS, CHANNELS, STATUSES, type KeyUsage, type MessageSummary } from './types.js'
 import { VirtualList } from './virtual-list.js'
-import { ChannelTag, Sender, Shown, StatusBadge } from './widgets.js'
+import { ChannelTag, confirmAction, Sender, Shown, StatusBadge } from './widgets.js'
+
+/** `y`: the first code of the open (else selected) message to the clipboard, announced. */
+async function copyFirstCode(message: MessageSummary): Promise<void> {
+  const code = message.codes[0]
+  const status = document.getElementById('key-status')
+  if (!code) {
+    if (status) status.textContent = 'This message has no code.'
+    return
+  }
+  await navigator.clipboard?.writeText(code).catch(() => {})
+  if (status) status.textContent = `Copied ${code}.`
+}
+
+/** `d` or Delete: the open (else selected) message, after a confirmation. */
+async function deleteWithConfirm(message: MessageSummary): Promise<void> {
+  if (!(await confirmAction('Delete this message?', `It is removed from the outbox for every client (${message.message_id}).`, 'Delete message'))) return
+  await deleteMessage(message.message_id)
+  navigate('messages')
+}
 
 function isTyping(target: EventTarget | null): boolean {
   const element = target as HTMLElement | null
@@ -89,7 +108,7 @@ function Filters({ accounts }: { accounts: string[] }) {
 function Row({ message }: { message: MessageSummary | undefined }) {
   if (!message) return <span class="cell placeholder">loading…</span>
   const unseen = !isSeen(message.message_id)
-  const from = message.channel === 'email' ? message.email.from : message.channel === 'sms' ? message.sms.from : null
+  const from = message.channel === 'email' ? message.email.from : message.channel === 'sms' ? message.sms.from : message.whatsapp.from ?? null
   return (
     <>
       <span class="cell time">
@@ -208,6 +227,11 @@ export function MessagesPage({ openId }: { openId: string | null }) {
       } else if (event.key === 'Escape' && openId) {
         navigate('messages')
         document.getElementById('message-list')?.focus()
+      } else if (event.key === 'd' || event.key === 'Delete' || event.key === 'y') {
+        const target = rows.find((m) => m?.message_id === openId) ?? rows[selected]
+        if (!target) return
+        event.preventDefault()
+        void (event.key === 'y' ? copyFirstCode(target) : deleteWithConfirm(target))
       }
     }
     document.addEventListener('keydown', onKey)
@@ -263,7 +287,7 @@ export function MessagesPage({ openId }: { openId: string | null }) {
             }
           />
           <p class="hint" aria-hidden="true">
-            <kbd>j</kbd>/<kbd>k</kbd> or <kbd>↑</kbd>/<kbd>↓</kbd> move · <kbd>Enter</kbd> opens · <kbd>/</kbd> searches
+            <kbd>j</kbd>/<kbd>k</kbd> or <kbd>↑</kbd>/<kbd>↓</kbd> move · <kbd>Enter</kbd> opens · <kbd>/</kbd> searches · <kbd>y</kbd> copies the first code · <kbd>d</kbd> deletes
           </p>
         </section>
       ) : null}

@@ -1,9 +1,9 @@
 /** @jsxImportSource preact */
 /** The request journal, live: status colours, errors only, and a detail pane. */
-import { useMemo, useState } from 'preact/hooks'
+import { useEffect, useMemo, useState } from 'preact/hooks'
 import { fullTime, prettyBody, shortTime } from './format.js'
 import { navigate, useNarrow } from './router.js'
-import { requests, useFeed } from './state.js'
+import { requests, useFeed, wantJournal } from './state.js'
 import type { JournalEntry } from './types.js'
 import { VirtualList } from './virtual-list.js'
 
@@ -36,6 +36,19 @@ function EntryDetail({ entry }: { entry: JournalEntry }) {
           </div>
         ))}
       </dl>
+      {entry.request_headers ? (
+        <>
+          <h3>Request headers</h3>
+          <pre class="code" tabIndex={0} aria-label="Request headers">
+            {Object.entries(entry.request_headers).map(([name, value]) => `${name}: ${value}`).join('\n')}
+          </pre>
+        </>
+      ) : null}
+      {entry.message_id ? (
+        <p>
+          Captured as <a href={`#/messages/${encodeURIComponent(entry.message_id)}`}>{entry.message_id}</a>
+        </p>
+      ) : null}
       <h3>Request body</h3>
       <pre class="code" tabIndex={0} aria-label="Request body">
         {prettyBody(entry.request_body) || '(none recorded)'}
@@ -49,6 +62,7 @@ function EntryDetail({ entry }: { entry: JournalEntry }) {
 }
 
 export function RequestsPage({ openId }: { openId: string | null }) {
+  useEffect(wantJournal, [])
   const version = useFeed(requests)
   const narrow = useNarrow()
   const [errorsOnly, setErrorsOnly] = useState(false)

@@ -1,7 +1,7 @@
 /** Hash routes (`#/messages/msg_…`, `#/requests/12`, `#/controls`): the page is one static file. */
 import { useEffect, useState } from 'preact/hooks'
 
-export type Page = 'messages' | 'requests' | 'controls'
+export type Page = 'messages' | 'requests' | 'webhooks' | 'controls'
 export interface Route {
   page: Page
   id: string | null
@@ -9,7 +9,7 @@ export interface Route {
 
 export function parseRoute(hash: string): Route {
   const [, page = '', id = ''] = hash.replace(/^#/, '').split('/')
-  const known: Page = page === 'requests' || page === 'controls' ? page : 'messages'
+  const known: Page = page === 'requests' || page === 'webhooks' || page === 'controls' ? page : 'messages'
   return { page: known, id: id ? decodeURIComponent(id) : null }
 }
 

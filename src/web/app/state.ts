@@ -96,11 +96,21 @@ function scheduleCounts(): void {
   }, 250)
 }
 
-/** Re-fetches the list (with the current filters), the counts and the journal. */
+/** Whether something showed the journal yet: the inbox's first load fetches the messages' first page only. */
+let journalWanted = false
+
+/** Loads the journal the first time a view needs it (the Requests page, a message's request link). */
+export function wantJournal(): void {
+  if (journalWanted) return
+  journalWanted = true
+  void requests.reload()
+}
+
+/** Re-fetches the list (with the current filters), the counts and, once it was shown, the journal. */
 export function reloadAll(): void {
   void messages.reload(filters.get())
   void reloadCounts()
-  void requests.reload()
+  if (journalWanted) void requests.reload()
 }
 
 /** Applies new filters to the list. */
@@ -148,10 +158,13 @@ let started = false
 export function startLive(): void {
   if (started) return
   started = true
-  // At once, not only when the stream opens: the list shows even where the stream cannot.
-  reloadAll()
+  // Once the stream is open (the server has subscribed it, so nothing falls between the page and
+  // the events): one fetch of page 1, not one at start and another at open. Where the stream
+  // cannot open, the list still shows after a moment.
+  const fallback = setTimeout(reloadAll, 1_500)
   openEventStream('/__sandbox/events', {
     onOpen() {
+      clearTimeout(fallback)
       connection.set({ state: 'live', detail: 'Live: new messages appear as they are captured.' })
       reloadAll()
     },

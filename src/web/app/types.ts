@@ -24,22 +24,19 @@ export type EmailMessage = Extract<CapturedMessage, { channel: 'email' }>
 export type SmsMessage = Extract<CapturedMessage, { channel: 'sms' }>
 export type WhatsappMessage = Extract<CapturedMessage, { channel: 'whatsapp' }>
 
+import type { z } from 'zod'
+import type { keyInfoSchema } from '../../schemas/controls.js'
+import { CHANNELS as CONTRACT_CHANNELS, MESSAGE_STATUSES } from '../../schemas/constants.js'
+
 /** The pagination envelope of every /__sandbox listing. */
 export interface Page<T> {
   data: T[]
   pagination: { page: number; limit: number; total: number; pages: number }
 }
 
-/** One key of `GET /__sandbox/keys`. */
-export interface KeyUsage {
-  key: string
-  plan: string
-  plan_name?: string
-  account?: string
-  limit: number
-  used: number
-}
+/** One key of `GET /__sandbox/keys`: the contract's schema. */
+export type KeyUsage = z.infer<typeof keyInfoSchema>
 
-export const CHANNELS: readonly Channel[] = ['email', 'sms', 'whatsapp']
-export const STATUSES: readonly MessageStatus[] = ['queued', 'sent', 'delivered', 'failed']
+export const CHANNELS: readonly Channel[] = CONTRACT_CHANNELS
+export const STATUSES: readonly MessageStatus[] = MESSAGE_STATUSES
 export const CHANNEL_LABELS: Record<Channel, string> = { email: 'Email', sms: 'SMS', whatsapp: 'WhatsApp' }

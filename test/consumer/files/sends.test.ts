@@ -15,7 +15,8 @@ const sandbox = createSandbox({ baseUrl: API, deliveryMs: 0 })
 const server = setupServer(...sandbox.handlers, http.get('https://app.example.com/health', () => HttpResponse.json({ ok: true })))
 const headers = { Authorization: 'Bearer test_pro', 'Content-Type': 'application/json' }
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }))
+// No listen options: msw 3 renamed `onUnhandledRequest` to `onUnhandledFrame`, and this file type-checks under both.
+beforeAll(() => server.listen())
 afterEach(() => sandbox.reset())
 afterAll(() => server.close())
 

@@ -1,5 +1,5 @@
 /**
- * What makes a link in a captured message worth a second look before a person clicks it: the
+ * Why a link may not go where it reads (issue 27, N9): what makes a link in a captured message worth a second look before a person clicks it: the
  * tricks phishing uses to make one address look like another. Pure functions, no DOM: the web
  * inbox's Links tab shows each finding as a badge with its explanation as title text.
  *
@@ -94,8 +94,14 @@ export function unicodeHost(host: string): string {
   return host.split('.').map((label) => (label.startsWith('xn--') ? decodePunycode(label.slice(4)) ?? label : label)).join('.')
 }
 
-/** Why `link` deserves a second look; [] when nothing stands out (or it is not a URL). */
-export function linkWarnings(link: string): LinkWarning[] {
+/** Why `link` may not go where it reads, as sentences; `['not a URL']` when it does not parse. */
+export function linkWarnings(link: string): string[] {
+  if (!URL.canParse(link)) return ['not a URL']
+  return linkFindings(link).map((finding) => finding.explanation)
+}
+
+/** Why `link` deserves a second look, each with a badge label; [] when nothing stands out (or it is not a URL). */
+export function linkFindings(link: string): LinkWarning[] {
   let url: URL
   try {
     url = new URL(link)
@@ -104,18 +110,18 @@ export function linkWarnings(link: string): LinkWarning[] {
   }
   const warnings: LinkWarning[] = []
   if (url.username !== '' || url.password !== '') {
-    warnings.push({ kind: 'userinfo', label: 'user@host', explanation: `Has a user name before @: it opens ${url.hostname}, not what stands before the @ ("${decodeURIComponent(url.username)}").` })
+    warnings.push({ kind: 'userinfo', label: 'user@host', explanation: `the part before "@" is not the host: it goes to ${url.hostname}` })
   }
   const labels = url.hostname.split('.')
   if (labels.some((label) => label.startsWith('xn--'))) {
-    warnings.push({ kind: 'punycode', label: 'punycode', explanation: `An international host name (punycode): it shows as ${unicodeHost(url.hostname)}, which may imitate another address.` })
+    warnings.push({ kind: 'punycode', label: 'punycode', explanation: 'the host has non-Latin or look-alike letters (punycode)' })
   }
   const mixed = labels.map((label) => (label.startsWith('xn--') ? decodePunycode(label.slice(4)) ?? '' : label)).find((label) => isMixed(scriptsOf(label)))
   if (mixed !== undefined) {
-    warnings.push({ kind: 'mixed-script', label: 'mixed scripts', explanation: `The host mixes scripts (${scriptsOf(mixed).join(' and ')} in "${mixed}"): letters that look alike but are not.` })
+    warnings.push({ kind: 'mixed-script', label: 'mixed scripts', explanation: `the host mixes scripts (${scriptsOf(mixed).join(' and ')} in "${mixed}" of ${unicodeHost(url.hostname)}): letters that look alike but are not` })
   }
   if (BIDI.test(link)) {
-    warnings.push({ kind: 'bidi', label: 'bidi', explanation: 'Holds a right-to-left or direction control character, which can make the address display in a different order than it is.' })
+    warnings.push({ kind: 'bidi', label: 'bidi', explanation: 'it holds a bidi control, which can reorder how it reads' })
   }
   return warnings
 }

@@ -1,10 +1,21 @@
 import { domainToUnicode } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { decodePunycode, linkWarnings, scriptsOf, unicodeHost } from './link-checks.js'
-
-const kinds = (link: string) => linkWarnings(link).map((w) => w.kind)
+import { decodePunycode, linkFindings, linkWarnings, scriptsOf, unicodeHost } from './link-warnings.js'
 
 describe('linkWarnings', () => {
+  it('flags userinfo, punycode hosts and bidi controls, and nothing in a plain link', () => {
+    expect(linkWarnings('https://acme.test/reset?t=1')).toEqual([])
+    expect(linkWarnings('https://shop.test@evil.test/login')).toEqual(['the part before "@" is not the host: it goes to evil.test'])
+    expect(linkWarnings(new URL('https://аpple.test/').href)).toEqual(['the host has non-Latin or look-alike letters (punycode)', 'the host mixes scripts (Cyrillic and Latin in "аpple" of аpple.test): letters that look alike but are not'])
+    expect(linkWarnings(new URL('https://пример.test/').href)).toEqual(['the host has non-Latin or look-alike letters (punycode)'])
+    expect(linkWarnings(new URL('https://acme.test/\u202egnp.exe').href)).toEqual(['it holds a bidi control, which can reorder how it reads'])
+    expect(linkWarnings('not a url')).toEqual(['not a URL'])
+  })
+})
+
+const kinds = (link: string) => linkFindings(link).map((w) => w.kind)
+
+describe('linkFindings', () => {
   it('says nothing about an ordinary link', () => {
     expect(kinds('https://app.example.com/reset?token=abc')).toEqual([])
     expect(kinds('http://localhost:3000/a')).toEqual([])
@@ -12,17 +23,16 @@ describe('linkWarnings', () => {
   })
 
   it('marks a user name before @ (the host is what follows it)', () => {
-    const [warning] = linkWarnings('https://paypal.com@evil.example/login')
+    const [warning] = linkFindings('https://paypal.com@evil.example/login')
     expect(warning.kind).toBe('userinfo')
-    expect(warning.explanation).toContain('evil.example')
-    expect(warning.explanation).toContain('paypal.com')
+    expect(warning.explanation).toContain('it goes to evil.example')
   })
 
   it('marks punycode and a host mixing scripts, and says how the host shows', () => {
-    const warnings = linkWarnings(new URL('https://аpple.example/').href)
+    const warnings = linkFindings(new URL('https://аpple.example/').href)
     expect(warnings.map((w) => w.kind)).toEqual(['punycode', 'mixed-script'])
-    expect(warnings[0].explanation).toContain('аpple.example')
     expect(warnings[1].explanation).toContain('Cyrillic and Latin')
+    expect(warnings[1].explanation).toContain('аpple.example')
     // One script, international: punycode only.
     expect(kinds(new URL('https://пример.рф/').href)).toEqual(['punycode'])
     expect(kinds(new URL('https://日本語.jp/').href)).toEqual(['punycode'])

@@ -1,0 +1,106 @@
+import { ApiError } from '../src/domain/errors.js'
+import { accountKey } from '../src/domain/inbound.js'
+import { isoAt } from '../src/domain/clock.js'
+import {
+  inboundRequestSchema,
+  inboundResultSchema,
+  optOutListSchema,
+  optOutRequestSchema,
+  optOutSchema,
+  templateListSchema,
+  webhookAttemptSchema,
+} from '../src/schemas/conversations.js'
+import { okSchema } from '../src/schemas/controls.js'
+import { pageOf, paginated } from '../src/schemas/pagination.js'
+import { pageQuery, textParam } from '../src/schemas/query.js'
+import { controlRoute, type Route } from './route.js'
+
+const E164 = /^\+[0-9]{8,15}$/
+
+function checkNumber(number: string): string {
+  if (!E164.test(number)) throw new ApiError(400, 'invalid_phone', '`number` must be a phone number in E.164 format, like +14155550123.', 'number')
+  return number
+}
+
+const accountParam = textParam('account', 'Only this account.')
+
+/** Templates, replies, opt-outs and the webhook inspector under /__sandbox. */
+export const conversationRoutes: Route[] = [
+  controlRoute({
+    method: 'GET',
+    path: '/__sandbox/templates',
+    operationId: 'listTemplates',
+    summary: 'The configured WhatsApp templates',
+    description: 'With `--templates FILE`, every WhatsApp send is checked after the field rules: an unknown `template` or `language` is 400 `invalid_parameter` (param `template` with the closest known names, or `language` with the template\'s languages); a placeholder without a parameter is 400 `missing_parameter`, a parameter the template lacks 400 `unknown_parameter`, both with param `parameters.<name>`. Without templates (`configured: false`) any name is accepted.',
+    response: templateListSchema,
+    resolve: ({ sandbox }) => ({ body: { configured: sandbox.templates !== undefined, data: sandbox.templates?.list() ?? [] } }),
+  }),
+  controlRoute({
+    method: 'POST',
+    path: '/__sandbox/inbound',
+    operationId: 'simulateInbound',
+    summary: 'Simulate a reply from a phone',
+    description: 'Captures the reply with `direction: "inbound"` and posts a `message.received` webhook. STOP, STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT opt `from` out of the account (a later send to it answers 200 `queued` and fails as `opted out (STOP)`); START, UNSTOP, YES opt it back in; HELP and any other text are captured only. An unknown `key` or `account` is 400 naming it.',
+    body: inboundRequestSchema,
+    response: inboundResultSchema,
+    resolve: ({ sandbox, body }) => ({ body: sandbox.inbound(body) }),
+  }),
+  controlRoute({
+    method: 'GET',
+    path: '/__sandbox/opt-outs',
+    operationId: 'listOptOuts',
+    summary: 'Numbers opted out, per account',
+    query: { account: accountParam },
+    response: optOutListSchema,
+    resolve: ({ sandbox, query }) => ({ body: { data: sandbox.optOuts.list(query.account) } }),
+  }),
+  controlRoute({
+    method: 'POST',
+    path: '/__sandbox/opt-outs',
+    operationId: 'addOptOut',
+    summary: 'Opt a number out of an account',
+    body: optOutRequestSchema,
+    response: optOutSchema,
+    resolve: ({ sandbox, body }) => {
+      const { account } = accountKey(sandbox.keys, body.key, body.account)
+      return { body: sandbox.optOuts.add({ account, number: checkNumber(body.number), keyword: 'manual', at: isoAt(sandbox.now()) }) }
+    },
+  }),
+  controlRoute({
+    method: 'DELETE',
+    path: '/__sandbox/opt-outs',
+    operationId: 'removeOptOut',
+    summary: 'Opt a number back in',
+    body: optOutRequestSchema,
+    response: okSchema,
+    answers: [{ status: 404, description: 'The number is not opted out of that account (`not_found`).' }],
+    resolve: ({ sandbox, body }) => {
+      const { account } = accountKey(sandbox.keys, body.key, body.account)
+      if (!sandbox.optOuts.remove(account, checkNumber(body.number))) throw new ApiError(404, 'not_found', `${body.number} is not opted out of account ${account}.`)
+      return { body: { ok: true } }
+    },
+  }),
+  controlRoute({
+    method: 'GET',
+    path: '/__sandbox/webhooks',
+    operationId: 'listWebhookAttempts',
+    summary: 'Webhook attempts, newest first',
+    description: 'Each attempt: event, URL, request headers and body, the receiver\'s status, the first 1 KiB of its answer and the latency, the attempt number and when the next retry is due. Empty when no webhook URL is configured.',
+    query: { ...pageQuery, account: accountParam },
+    response: paginated(webhookAttemptSchema, 'WebhookAttemptPage'),
+    resolve: ({ sandbox, query }) => ({ body: pageOf(sandbox.webhooks?.attempts.list(query.account) ?? [], query.page ?? 1, query.limit ?? 20) }),
+  }),
+  controlRoute({
+    method: 'POST',
+    path: '/__sandbox/webhooks/{id}/replay',
+    operationId: 'replayWebhook',
+    summary: 'Send an attempt\'s event again, with the same webhook-id',
+    response: webhookAttemptSchema,
+    answers: [{ status: 404, description: 'No attempt with that id (`not_found`).' }],
+    resolve: ({ sandbox, params }) => {
+      const attempt = sandbox.webhooks?.replay(params.id)
+      if (!attempt) throw new ApiError(404, 'not_found', `No webhook attempt with id "${params.id}". \`GET /__sandbox/webhooks\` lists them (the oldest are dropped past 1,000).`)
+      return { body: structuredClone(attempt) }
+    },
+  }),
+]

@@ -1,0 +1,46 @@
+import { maskKey } from '../src/domain/plans.js'
+import { RawHeaders, type WireRequest } from './body.js'
+
+/** Most headers a journal entry keeps, and most characters of each value. */
+export const JOURNAL_HEADER_LIMIT = 40
+export const JOURNAL_HEADER_VALUE_LIMIT = 512
+
+/** A secret header's value as the journal shows it: the scheme kept, the credential masked. */
+function masked(name: string, value: string): string {
+  if (name === 'authorization') {
+    const match = /^(\S+)(\s+)(.*)$/.exec(value)
+    return match ? `${match[1]}${match[2]}${maskKey(match[3])}` : maskKey(value)
+  }
+  if (name === 'x-sendbox-admin-token' || name === 'cookie' || name === 'proxy-authorization') return maskKey(value)
+  return value.length > JOURNAL_HEADER_VALUE_LIMIT ? `${value.slice(0, JOURNAL_HEADER_VALUE_LIMIT)}…` : value
+}
+
+/**
+ * The request's headers for its journal entry, names lower-cased, `Authorization` (and the admin
+ * token) masked, at most {@link JOURNAL_HEADER_LIMIT}: what QA reads to trace a message to the
+ * call that sent it. Works on the standalone server's raw pairs and on a Fetch `Headers`.
+ */
+export function journalHeaders(request: WireRequest): Record<string, string> | null {
+  const out: Record<string, string> = {}
+  let count = 0
+  const add = (name: string, value: string) => {
+    if (count >= JOURNAL_HEADER_LIMIT) return
+    const lower = name.toLowerCase()
+    // The sandbox's own address: the same for every request, and not the caller's.
+    if (lower === 'host') return
+    // Repeated headers joined with ", " before masking, as Fetch's Headers joins them.
+    if (Object.hasOwn(out, lower)) out[lower] = `${out[lower]}, ${value}`
+    else {
+      Object.defineProperty(out, lower, { value, enumerable: true, writable: true, configurable: true })
+      count++
+    }
+  }
+  const headers = request.headers as unknown
+  if (headers instanceof RawHeaders) for (let i = 0; i < headers.pairs.length; i += 2) add(headers.pairs[i], headers.pairs[i + 1])
+  else if (typeof (headers as Headers).forEach === 'function') (headers as Headers).forEach((value, name) => add(name, value))
+  else return null
+  // One order whatever the transport (Fetch's Headers iterate sorted, raw pairs as sent).
+  const sorted: Record<string, string> = {}
+  for (const name of Object.keys(out).sort()) Object.defineProperty(sorted, name, { value: masked(name, out[name]), enumerable: true, writable: true, configurable: true })
+  return sorted
+}

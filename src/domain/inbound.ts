@@ -1,0 +1,89 @@
+/**
+ * Simulated replies (`POST /__sandbox/inbound`, `sandbox.inbound(...)`): a person answers the
+ * app. The reply is captured with `direction: "inbound"`, delivered to the app as a
+ * `message.received` webhook, and its keyword (STOP, START…) opts the number out of, or back
+ * into, the account it replied to.
+ */
+import type { CapturedMessage } from '../schemas/captured-message.js'
+import { CHANNEL_DESCRIPTORS } from './channels/index.js'
+import { isoAt } from './clock.js'
+import { ApiError } from './errors.js'
+import { keywordAction, type OptOutStore } from './opt-outs.js'
+import type { Outbox } from './outbox.js'
+import { maskKey, type ApiKeyConfig } from './plans.js'
+import type { WebhookSender } from './webhooks.js'
+
+/** Channels a person can reply on. */
+export const INBOUND_CHANNELS = ['sms', 'whatsapp'] as const
+
+/** A reply to simulate: who answers (`from`), on which channel, to which account (by key or account id). */
+export interface InboundInput {
+  channel: (typeof INBOUND_CHANNELS)[number]
+  /** An API key: the reply goes to its account. */
+  key?: string
+  /** An account id (instead of `key`). */
+  account?: string
+  /** The person's number (E.164). */
+  from: string
+  /** The app's number; default: the account id. */
+  to?: string
+  text: string
+}
+
+/** What a reply did. */
+export interface InboundResult {
+  message: CapturedMessage
+  /** `opt_out` (STOP…), `opt_in` (START…), or null (HELP and any other text). */
+  action: 'opt_out' | 'opt_in' | null
+  /** Whether `from` is opted out of the account after this reply. */
+  opted_out: boolean
+}
+
+/** What a reply needs from the sandbox. */
+export interface InboundDeps {
+  keys: readonly ApiKeyConfig[]
+  outbox: Outbox
+  optOuts: OptOutStore
+  webhooks: WebhookSender | undefined
+  now: () => number
+}
+
+const E164 = /^\+[0-9]{8,15}$/
+
+/** Checks the input (400s naming the field) and finds the key config the reply goes to. */
+function recipientOf(input: InboundInput, keys: readonly ApiKeyConfig[]): ApiKeyConfig {
+  if (!(INBOUND_CHANNELS as readonly string[]).includes(input.channel)) throw new ApiError(400, 'invalid_parameter', `\`channel\` must be one of ${INBOUND_CHANNELS.join(', ')} (got ${JSON.stringify(input.channel)}).`, 'channel')
+  if (typeof input.from !== 'string' || !E164.test(input.from)) throw new ApiError(400, 'invalid_phone', '`from` must be the replying phone number in E.164 format, like +14155550123.', 'from')
+  if (typeof input.text !== 'string' || input.text.length === 0 || input.text.length > 4096) throw new ApiError(400, 'invalid_parameter', '`text` must be the reply, 1 to 4096 characters.', 'text')
+  return accountKey(keys, input.key, input.account)
+}
+
+/** The key config a `key` or an `account` names (400 naming the field for an unknown one). */
+export function accountKey(keys: readonly ApiKeyConfig[], key: string | undefined, account: string | undefined): ApiKeyConfig {
+  if (key === undefined && account === undefined) throw new ApiError(400, 'missing_parameter', 'Name the account: `key` (an API key) or `account`.', 'key')
+  if (key !== undefined) {
+    const found = keys.find((k) => k.key === key)
+    if (!found) throw new ApiError(400, 'invalid_parameter', `\`key\` "${String(key).slice(0, 64)}" is not a configured API key; \`sendbox keys\` lists them.`, 'key')
+    if (account !== undefined && account !== found.account) throw new ApiError(400, 'invalid_parameter', `\`account\` "${String(account).slice(0, 64)}" is not the account of that key (${found.account}).`, 'account')
+    return found
+  }
+  const found = keys.find((k) => k.account === account)
+  if (!found) throw new ApiError(400, 'invalid_parameter', `\`account\` "${String(account).slice(0, 64)}" is not an account of any configured key; accounts: ${[...new Set(keys.map((k) => k.account))].join(', ')}.`, 'account')
+  return found
+}
+
+/** Captures a reply, applies its keyword and posts `message.received`. */
+export function receiveInbound(deps: InboundDeps, input: InboundInput): InboundResult {
+  const sender = recipientOf(input, deps.keys)
+  // The body as sent, but never an API key in full.
+  const raw = { ...input, ...(input.key !== undefined ? { key: maskKey(input.key) } : {}) } as Record<string, unknown>
+  const to = typeof input.to === 'string' && input.to !== '' ? input.to : sender.account
+  const descriptor = CHANNEL_DESCRIPTORS[input.channel]
+  const message = deps.outbox.capture(descriptor.receive!({ sender, from: input.from, to, text: input.text, raw }))
+  const action = keywordAction(input.text)
+  const at = isoAt(deps.now())
+  if (action === 'opt_out') deps.optOuts.add({ account: sender.account, number: input.from, keyword: input.text.trim().toUpperCase(), at })
+  if (action === 'opt_in') deps.optOuts.remove(sender.account, input.from)
+  deps.webhooks?.emit({ type: 'message.received', message_id: message.message_id, channel: message.channel, status: 'received', from: input.from, to, text: input.text, at }, sender.account)
+  return { message, action, opted_out: deps.optOuts.get(sender.account, input.from) !== undefined }
+}

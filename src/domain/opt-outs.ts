@@ -1,0 +1,76 @@
+/**
+ * Numbers that replied STOP, per account: a later SMS or WhatsApp send to one of them is accepted
+ * as every send is (200 `queued`) and fails in the lifecycle with reason `opted out (STOP)`.
+ * Plain data in a small store of its own (a persistence adapter may keep it later).
+ */
+
+/** Replies that opt a number out of the account it replied to (case-insensitive, trimmed). */
+export const OPT_OUT_KEYWORDS = ['STOP', 'STOPALL', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUIT'] as const
+/** Replies that opt a number back in. */
+export const OPT_IN_KEYWORDS = ['START', 'UNSTOP', 'YES'] as const
+/** Replies captured like any other, named for the documentation's keyword table. */
+export const HELP_KEYWORDS = ['HELP'] as const
+
+/** The failure reason of a send to an opted-out number. */
+export const OPTED_OUT_REASON = 'opted out (STOP)'
+
+/** One opted-out number of one account. */
+export interface OptOut {
+  account: string
+  number: string
+  /** The keyword that opted it out (`STOP`…), or `manual` when added through the controls. */
+  keyword: string
+  at: string
+}
+
+/** What a reply's text does: opt out, opt in, or nothing (HELP and every other text). */
+export function keywordAction(text: string): 'opt_out' | 'opt_in' | null {
+  const word = text.trim().toUpperCase()
+  if ((OPT_OUT_KEYWORDS as readonly string[]).includes(word)) return 'opt_out'
+  if ((OPT_IN_KEYWORDS as readonly string[]).includes(word)) return 'opt_in'
+  return null
+}
+
+/** At most this many opt-outs are kept (oldest dropped first). */
+export const MAX_OPT_OUTS = 100_000
+
+/** The opted-out numbers of every account. */
+export class OptOutStore {
+  private readonly entries = new Map<string, OptOut>()
+
+  private static keyOf(account: string, number: string): string {
+    return `${account}\u0000${number}`
+  }
+
+  /** Opts `number` out of `account` (again: the newer keyword and time win). */
+  add(entry: OptOut): OptOut {
+    const key = OptOutStore.keyOf(entry.account, entry.number)
+    this.entries.delete(key)
+    this.entries.set(key, { ...entry })
+    if (this.entries.size > MAX_OPT_OUTS) this.entries.delete(this.entries.keys().next().value!)
+    return entry
+  }
+
+  /** Opts it back in; false when it was not opted out. */
+  remove(account: string, number: string): boolean {
+    return this.entries.delete(OptOutStore.keyOf(account, number))
+  }
+
+  /** The opt-out of `number` in `account`, if any. */
+  get(account: string, number: string): OptOut | undefined {
+    return this.entries.get(OptOutStore.keyOf(account, number))
+  }
+
+  /** Every opt-out (of one account when given), oldest first, as plain copies. */
+  list(account?: string): OptOut[] {
+    return [...this.entries.values()].filter((e) => account === undefined || e.account === account).map((e) => ({ ...e }))
+  }
+
+  get size(): number {
+    return this.entries.size
+  }
+
+  clear(): void {
+    this.entries.clear()
+  }
+}

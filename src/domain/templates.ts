@@ -1,0 +1,199 @@
+/**
+ * WhatsApp templates, as the business registers them with Meta: a name, a language, a body with
+ * `{{name}}` or `{{1}}` placeholders, and optionally a header, a footer and buttons. When
+ * templates are configured (`--templates FILE`, option `templates`), every WhatsApp send is
+ * checked against them after the field rules, and a captured message reads as the recipient
+ * reads it (see docs/decisions/whatsapp-templates.md).
+ */
+import { ApiError } from './errors.js'
+
+/** A button of a template: a quick reply (`text`) or a link (`text` and `url`, which may hold placeholders). */
+export interface TemplateButton {
+  text: string
+  url?: string
+}
+
+/** One template, in one language. */
+export interface WhatsappTemplate {
+  name: string
+  language: string
+  body: string
+  header?: string
+  footer?: string
+  buttons?: Array<string | TemplateButton>
+}
+
+/** The templates file: `{ "templates": [ ... ] }`. */
+export interface TemplatesFile {
+  templates: WhatsappTemplate[]
+}
+
+/** A filled template: what the recipient reads. */
+export interface RenderedTemplate {
+  header: string | null
+  body: string
+  footer: string | null
+  buttons: Array<{ text: string; url: string | null }>
+}
+
+/** A template file that cannot be used; the message is one line naming the file, the template and the field. */
+export class TemplatesFileError extends Error {}
+
+const PLACEHOLDER = /\{\{([^{}]*)\}\}/g
+const NAME = /^(?:[A-Za-z_][A-Za-z0-9_]*|[1-9][0-9]*)$/
+
+/** The placeholder names of one text, in order; throws a message for an unknown syntax. */
+export function placeholdersOf(text: string): string[] {
+  const names: string[] = []
+  const rest = text.replace(PLACEHOLDER, (whole, inner: string) => {
+    const name = inner.trim()
+    if (!NAME.test(name)) throw new Error(`has an unknown placeholder ${JSON.stringify(whole)}: use {{name}} (letters, digits, _) or {{1}}`)
+    names.push(name)
+    return ''
+  })
+  const stray = /\{\{|\}\}/.exec(rest)
+  if (stray) throw new Error(`has an unclosed or unknown placeholder near ${JSON.stringify(stray[0])}: use {{name}} or {{1}}`)
+  return names
+}
+
+function fill(text: string, parameters: Record<string, string>): string {
+  return text.replace(PLACEHOLDER, (_whole, inner: string) => parameters[inner.trim()] ?? '')
+}
+
+/** One template checked and compiled: its placeholders known. */
+interface Compiled {
+  template: WhatsappTemplate
+  placeholders: string[]
+}
+
+const LANGUAGE = /^[a-z]{2,3}(_[A-Z]{2})?$/
+const TEMPLATE_NAME = /^[a-z0-9_]{1,512}$/
+
+function fieldError(where: string, field: string, problem: string): TemplatesFileError {
+  return new TemplatesFileError(`${where}: \`${field}\` ${problem}`)
+}
+
+/** Checks one entry of the file; returns it compiled or throws a one-line {@link TemplatesFileError}. */
+function compileEntry(entry: unknown, index: number, source: string): Compiled {
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw new TemplatesFileError(`${source}: templates[${index}] must be an object with name, language and body`)
+  const t = entry as Record<string, unknown>
+  const label = typeof t.name === 'string' ? `template "${t.name}"${typeof t.language === 'string' ? ` (${t.language})` : ''}` : `templates[${index}]`
+  const where = `${source}: ${label}`
+  for (const key of Object.keys(t)) {
+    if (!['name', 'language', 'body', 'header', 'footer', 'buttons'].includes(key)) throw fieldError(where, key, 'is not a template field; fields: name, language, body, header, footer, buttons')
+  }
+  if (typeof t.name !== 'string' || !TEMPLATE_NAME.test(t.name)) throw fieldError(where, 'name', 'must be a string of lowercase letters, digits or underscores, like "order_update"')
+  if (typeof t.language !== 'string' || !LANGUAGE.test(t.language)) throw fieldError(where, 'language', 'must be a language code string like "en" or "en_US"')
+  if (typeof t.body !== 'string' || t.body === '') throw fieldError(where, 'body', 'must be a non-empty string')
+  const placeholders: string[] = []
+  const scan = (field: string, value: unknown) => {
+    if (typeof value !== 'string') throw fieldError(where, field, 'must be a string')
+    try {
+      placeholders.push(...placeholdersOf(value))
+    } catch (error) {
+      throw fieldError(where, field, (error as Error).message)
+    }
+  }
+  for (const field of ['header', 'body', 'footer'] as const) if (t[field] !== undefined) scan(field, t[field])
+  if (t.buttons !== undefined) {
+    if (!Array.isArray(t.buttons)) throw fieldError(where, 'buttons', 'must be a list of button texts or { text, url } objects')
+    t.buttons.forEach((button: unknown, i) => {
+      if (typeof button === 'string') return scan(`buttons[${i}]`, button)
+      if (typeof button !== 'object' || button === null) throw fieldError(where, `buttons[${i}]`, 'must be a string or { text, url }')
+      const b = button as Record<string, unknown>
+      scan(`buttons[${i}].text`, b.text)
+      if (b.url !== undefined) scan(`buttons[${i}].url`, b.url)
+    })
+  }
+  return { template: t as unknown as WhatsappTemplate, placeholders: [...new Set(placeholders)] }
+}
+
+/** Edit distance, for "did you mean". */
+function distance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i)
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i]
+    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1))
+    previous = current
+  }
+  return previous[b.length]
+}
+
+/**
+ * The configured templates: checks a send against them and fills them. Built from the file's
+ * parsed JSON by {@link TemplateBook.from}, which refuses a bad file with one line.
+ */
+export class TemplateBook {
+  private readonly byName = new Map<string, Map<string, Compiled>>()
+
+  private constructor(entries: Compiled[], source: string) {
+    for (const entry of entries) {
+      const { name, language } = entry.template
+      const languages = this.byName.get(name) ?? new Map<string, Compiled>()
+      if (languages.has(language)) throw new TemplatesFileError(`${source}: template "${name}" (${language}): \`language\` repeats "${language}"; each name+language appears once`)
+      languages.set(language, entry)
+      this.byName.set(name, languages)
+    }
+  }
+
+  /** Checks a parsed templates file (`{ templates: [...] }`, or the list alone). `source` names it in errors. */
+  static from(data: unknown, source = 'templates'): TemplateBook {
+    const list = Array.isArray(data) ? data : (data as { templates?: unknown } | null)?.templates
+    if (!Array.isArray(list)) throw new TemplatesFileError(`${source}: must hold { "templates": [ { "name", "language", "body" }, ... ] }`)
+    return new TemplateBook(list.map((entry, i) => compileEntry(entry, i, source)), source)
+  }
+
+  /** Every template, each with its placeholders, in file order. */
+  list(): Array<WhatsappTemplate & { placeholders: string[] }> {
+    return [...this.byName.values()].flatMap((languages) => [...languages.values()].map((c) => ({ ...c.template, placeholders: c.placeholders })))
+  }
+
+  /** Throws the API's error for a send that the template would refuse; returns the compiled template. */
+  private check(name: string, language: string, parameters: Record<string, string>): Compiled {
+    const languages = this.byName.get(name)
+    if (!languages) {
+      const closest = [...this.byName.keys()].sort((a, b) => distance(name, a) - distance(name, b) || a.localeCompare(b)).slice(0, 3)
+      throw new ApiError(400, 'invalid_parameter', `\`template\` "${name}" is not a configured template. Closest known: ${closest.join(', ')}.`, 'template')
+    }
+    const compiled = languages.get(language)
+    if (!compiled) throw new ApiError(400, 'invalid_parameter', `Template "${name}" has no language "${language}". Its languages: ${[...languages.keys()].join(', ')}.`, 'language')
+    for (const placeholder of compiled.placeholders) {
+      if (!Object.hasOwn(parameters, placeholder)) {
+        throw new ApiError(400, 'missing_parameter', `Template "${name}" (${language}) needs \`parameters.${placeholder}\`; it has ${compiled.placeholders.length} parameter${compiled.placeholders.length === 1 ? '' : 's'}: ${compiled.placeholders.join(', ')}.`, `parameters.${placeholder}`)
+      }
+    }
+    for (const given of Object.keys(parameters)) {
+      if (!compiled.placeholders.includes(given)) {
+        throw new ApiError(400, 'unknown_parameter', `Template "${name}" (${language}) has no parameter \`${given}\`; its parameters: ${compiled.placeholders.join(', ') || 'none'}.`, `parameters.${given}`)
+      }
+    }
+    return compiled
+  }
+
+  /** Checks a send (throwing the API's error) and fills its template. */
+  render(name: string, language: string, parameters: Record<string, string>): RenderedTemplate {
+    const { template } = this.check(name, language, parameters)
+    return {
+      header: template.header === undefined ? null : fill(template.header, parameters),
+      body: fill(template.body, parameters),
+      footer: template.footer === undefined ? null : fill(template.footer, parameters),
+      buttons: (template.buttons ?? []).map((b) => (typeof b === 'string' ? { text: fill(b, parameters), url: null } : { text: fill(b.text, parameters), url: b.url === undefined ? null : fill(b.url, parameters) })),
+    }
+  }
+}
+
+/** A filled template as lines: header, body, footer, then one `[button] url` line per button. */
+export function renderedText(rendered: RenderedTemplate): string {
+  const buttons = rendered.buttons.map((b) => (b.url ? `[${b.text}] ${b.url}` : `[${b.text}]`))
+  return [rendered.header, rendered.body, rendered.footer, ...buttons].filter((line): line is string => line !== null && line !== '').join('\n')
+}
+
+/** The `templates` option: a book, or a parsed templates file (`{ templates }` or the list). The CLI reads `--templates FILE` into a book. */
+export type TemplatesOption = TemplateBook | TemplatesFile | WhatsappTemplate[]
+
+/** Resolves the `templates` option (throws a {@link TemplatesFileError} for bad templates). */
+export function templateBookOf(option: TemplatesOption | undefined): TemplateBook | undefined {
+  if (option === undefined) return undefined
+  if (option instanceof TemplateBook) return option
+  return TemplateBook.from(option, 'templates option')
+}

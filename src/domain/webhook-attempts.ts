@@ -1,0 +1,77 @@
+/**
+ * Every webhook attempt, for the inspector (`GET /__sandbox/webhooks`): what was posted, what
+ * came back, when the next retry is due. Plain data in a small bounded store of its own (a
+ * persistence adapter may keep it later); oldest dropped first.
+ */
+
+/** One POST to the webhook URL. */
+export interface WebhookAttempt {
+  /** The attempt's own id (`wha_…`): what `POST /__sandbox/webhooks/{id}/replay` takes. */
+  id: string
+  /** The event's `webhook-id`: the same for every retry, duplicate and replay of one event. */
+  webhook_id: string
+  /** The event type (`message.delivered`, `message.received`…). */
+  event: string
+  url: string
+  /** 1 for the first try, 2 for the first retry… (a replay starts again at 1). */
+  attempt: number
+  /** Why it was sent: `event` (first try), `retry`, `duplicate` (`--webhook-duplicates`) or `replay`. */
+  trigger: 'event' | 'retry' | 'duplicate' | 'replay'
+  /** Sandbox time when it was queued. */
+  at: string
+  /** `queued`, `sending`, `done` (answered 2xx) or `failed`. */
+  state: 'queued' | 'sending' | 'done' | 'failed'
+  request: { headers: Record<string, string>; body: string }
+  /** The receiver's answer (status, the first bytes of its body, latency), or null (no answer yet, or none). */
+  response: { status: number; body_excerpt: string; latency_ms: number } | null
+  /** `timeout`, `network_error`, `http_<status>`, or null. */
+  error: string | null
+  /** When the next retry is due (sandbox time), or null. */
+  next_retry_at: string | null
+  /** The account whose message the event is about. */
+  account: string
+  /** The attempt's line in the request journal, once it is done (null before). */
+  journal_id: number | null
+}
+
+/** Attempts kept for the inspector, newest last; the oldest are dropped first. */
+export const MAX_WEBHOOK_ATTEMPTS = 1_000
+
+/** The inspector's store of attempts. */
+export class WebhookAttemptStore {
+  private readonly attempts = new Map<string, WebhookAttempt>()
+
+  constructor(private readonly capacity = MAX_WEBHOOK_ATTEMPTS) {}
+
+  add(attempt: WebhookAttempt): WebhookAttempt {
+    this.attempts.set(attempt.id, attempt)
+    while (this.attempts.size > this.capacity) this.attempts.delete(this.attempts.keys().next().value!)
+    return attempt
+  }
+
+  get(id: string): WebhookAttempt | undefined {
+    return this.attempts.get(id)
+  }
+
+  /** The attempt journaled as entry `id` (the terminal UI opens it from the Requests tab). */
+  byJournalId(id: number): WebhookAttempt | undefined {
+    for (const attempt of this.attempts.values()) if (attempt.journal_id === id) return structuredClone(attempt)
+    return undefined
+  }
+
+  /** Newest first, as plain copies; of one account when given. */
+  list(account?: string): WebhookAttempt[] {
+    return [...this.attempts.values()]
+      .filter((a) => account === undefined || a.account === account)
+      .reverse()
+      .map((a) => structuredClone(a))
+  }
+
+  get size(): number {
+    return this.attempts.size
+  }
+
+  clear(): void {
+    this.attempts.clear()
+  }
+}

@@ -1,0 +1,17 @@
+/**
+ * The contract's enumerations, without zod: the schemas build on them, and the web inbox imports
+ * them as values without pulling zod into its bundle (it used to restate them, and its reset
+ * scopes had fallen behind: no `opt_outs`, no `webhooks`).
+ */
+
+/** The channels a message can be sent on. */
+export const CHANNELS = ['email', 'sms', 'whatsapp'] as const
+export type Channel = (typeof CHANNELS)[number]
+
+/** Lifecycle states of a captured message (the real API only ever answers `queued`). */
+export const MESSAGE_STATUSES = ['queued', 'sent', 'delivered', 'failed'] as const
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number]
+
+/** What `reset()` may reset alone (no scope: everything). */
+export const RESET_SCOPES = ['subscribers', 'messages', 'limits', 'faults', 'journal', 'opt_outs', 'webhooks'] as const
+export type ResetScope = (typeof RESET_SCOPES)[number]
