@@ -140,6 +140,9 @@ describe('links', () => {
     const { links } = renderEmail(html)
     expect(links).toEqual(['https://shown.test/a%1B]8;;https://attacker.test%07b', 'https://acme.test/pa%20th?q=a%20b', 'https://acme.test/xy', 'https://acme.test/t%E2%80%AEab'])
     for (const link of links) expect(link).not.toMatch(/[\u0000-\u0020\u007f-\u009f\u202a-\u202e]/)
+    // The text shows each link's URL as links holds it, in both renderings.
+    expect(renderEmail(html).text).toContain('z [https://acme.test/xy]')
+    expect(renderEmail(`${html}${'<p>filler</p>'.repeat(FULL_RENDER_LIMIT / 10)}`).text).toContain('z [https://acme.test/xy]')
     // In plain text a URL ends at a control character: ESC and BEL never become part of one.
     expect(linksInText('see https://acme.test/a\u001b[2Jb and https://acme.test/c\u0007d')).toEqual(['https://acme.test/a', 'https://acme.test/c'])
   })

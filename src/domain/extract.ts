@@ -48,7 +48,8 @@ const TEXT_OPTIONS = {
   selectors: [
     ...HEADINGS,
     { selector: 'table', format: 'dataTable', options: { uppercaseHeaderCells: false } },
-    { selector: 'a', options: { hideLinkHrefIfSameAsText: true, noAnchorUrl: true } },
+    // A link's URL in the text as `links` holds it (serialised: no line break or control inside).
+    { selector: 'a', options: { hideLinkHrefIfSameAsText: true, noAnchorUrl: true, pathRewrite: (href: string) => serializedHttpUrl(href) ?? href } },
     { selector: 'img', format: 'imageLabel' },
   ],
   formatters: {
@@ -137,7 +138,7 @@ export function plainTextOf(html: string, links?: LinkList): string {
         flush()
         if (name === 'style' || name === 'script') skip++
         else if (BLOCK_TAGS.has(name)) parts.push('\n')
-        if (name === 'a') hrefs.push(attribs.href && /^https?:/i.test(attribs.href) ? attribs.href : '')
+        if (name === 'a') hrefs.push(attribs.href ? serializedHttpUrl(attribs.href) ?? '' : '')
         if (links) {
           if ((name === 'a' || name === 'area') && attribs.href) links.add(attribs.href)
           else if (name === 'img' && attribs.src) links.addImage(attribs.src)

@@ -11,34 +11,31 @@ describe('cell widths', () => {
     expect(cellWidth('e\u0301e\u0301')).toBe(2)
   })
 
-  it('neutralises every hostile payload, one cell for one unit, and keeps what is plain (issue 27, N3/N9)', () => {
+  it('neutralises every hostile payload: each sequence or run of hidden characters one marker, what is plain kept (issue 27, N3/N9)', () => {
     const payloads: Array<[string, string]> = [
-      ['\u001b]0;owned\u0007title', '␛]0;owned title'],
-      ['\u001b]2;owned\u001b\\x', '␛]2;owned␛\\x'],
-      ['\u001b]8;;https://attacker.test\u0007shown.test\u001b]8;;\u0007', '␛]8;;https://attacker.test shown.test␛]8;; '],
-      ['\u001b]52;c;cm0gLXJmIH4=\u0007', '␛]52;c;cm0gLXJmIH4= '],
-      ['\u001b[2J\u001b[31mred', '␛[2J␛[31mred'],
-      ['\u001bP1$r\u001b\\', '␛P1$r␛\\'],
-      ['\u009b2J\u009d0;x\u0090q', ' 2J 0;x q'],
+      ['\u001b]0;owned\u0007title', '\ufffdtitle'],
+      ['\u001b]2;owned\u001b\\x', '\ufffdx'],
+      ['\u001b]8;;https://attacker.test\u0007shown.test\u001b]8;;\u0007', '\ufffdshown.test\ufffd'],
+      ['\u001b]52;c;cm0gLXJmIH4=\u0007', '\ufffd'],
+      ['\u001b[2J\u001b[31mred', '\ufffdred'],
+      ['\u001bP1$r\u001b\\', '\ufffd'],
+      ['\u009b2J\u009d0;x\u0090q', '\ufffd0;x\ufffdq'],
       ['moc.\u202elive', 'moc.\ufffdlive'],
-      ['ana\u3164\u3164@evil.test', 'ana\ufffd\ufffd@evil.test'],
-      ['pay\u200bpal\u200c\u2060\ufeff', 'pay\ufffdpal\ufffd\ufffd\ufffd'],
+      ['ana\u3164\u3164@evil.test', 'ana\ufffd@evil.test'],
+      ['pay\u200bpal\u200c\u2060\ufeff', 'pay\ufffdpal\ufffd'],
       ['a\u200db', 'a\ufffdb'],
       ['https://x.test/a\nrm -rf ~', 'https://x.test/a rm -rf ~'],
       ['👨‍👩‍👧 Привет 日本', '👨‍👩‍👧 Привет 日本'],
     ]
     for (const [raw, shown] of payloads) {
       expect(printable(raw), JSON.stringify(raw)).toBe(shown)
-      expect(printable(raw).length, JSON.stringify(raw)).toBe(raw.length)
       // eslint-disable-next-line no-control-regex
       expect(printable(raw)).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u3164\u200b]/)
-      // A ZWJ outside an emoji sequence joins its neighbours when measured raw: the one case shown a cell wider.
-      if (!raw.includes('\u200d') || raw.startsWith('👨')) expect(cellWidth(printable(raw)), JSON.stringify(raw)).toBe(cellWidth(raw))
     }
   })
 
-  it('counts a control character as the one space it is shown as', () => {
-    expect(printable('a\u001b[2Jb\u0007\u2028')).toBe('a␛[2Jb  ')
+  it('shows an escape sequence or a control as one marker, a line separator as a space', () => {
+    expect(printable('a\u001b[2Jb\u0007\u2028')).toBe('a\ufffdb\ufffd ')
     expect(cellWidth('a\u001bb')).toBe(3)
     expect(printable('x\ud800y')).toBe('x\ufffdy')
     expect(printable('😀')).toBe('😀')

@@ -1,5 +1,6 @@
 import cliTruncate from 'cli-truncate'
 import stringWidth from 'string-width'
+import { printable, safeText } from './safe-text.js'
 
 /**
  * Terminal cells: how wide text is on screen, cutting it to a width, wrapping it into rows.
@@ -20,8 +21,8 @@ const MAX_CLUSTERS = 4_096
 /** Cells one code point takes: 1 for printable ASCII, 2 for wide (CJK, emoji), 0 for combining marks and joiners. */
 export function codePointWidth(cp: number): number {
   if (cp >= 0x20 && cp < 0x7f) return 1
-  // Control characters, lone surrogates and hidden characters are shown as one cell ({@link printable}: a space, ␛, U+FFFD).
-  if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp === 0x2028 || cp === 0x2029 || (cp >= 0xd800 && cp <= 0xdfff) || HIDDEN_CODE_POINTS.has(cp)) return 1
+  // Control characters and lone surrogates are shown as one cell ({@link printable}: a marker, a space, U+FFFD).
+  if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp === 0x2028 || cp === 0x2029 || (cp >= 0xd800 && cp <= 0xdfff)) return 1
   const known = codePointWidths[cp]
   if (known !== 0) return known - 1
   const width = stringWidth(String.fromCodePoint(cp))
@@ -124,39 +125,8 @@ export function cellWidth(text: string): number {
   return width
 }
 
-/**
- * Characters that change how text reads without showing themselves: bidi controls (U+202E turns
- * `moc.evil` into `live.com`), zero-width and filler characters (U+3164 hides a sender's real
- * address behind blank cells). {@link printable} shows each as U+FFFD; a ZWJ inside an emoji
- * sequence stays (it joins 👨‍👩‍👧).
- */
-export const HIDDEN_CODE_POINTS: ReadonlySet<number> = new Set([
-  0x061c, 0x115f, 0x1160, 0x180e, 0x200b, 0x200c, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e,
-  0x2060, 0x2061, 0x2062, 0x2063, 0x2064, 0x2066, 0x2067, 0x2068, 0x2069, 0x3164, 0xfeff, 0xffa0,
-])
-
-// eslint-disable-next-line no-control-regex
-const UNPRINTABLE = /\u001b|[\u0000-\u001f\u007f-\u00a0\u2028\u2029]|[\u061c\u115f\u1160\u180e\u200b\u200c\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\u3164\ufeff\uffa0]|\u200d(?!\p{Extended_Pictographic})|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/gu
-
-/**
- * The one sanitizer for everything the terminal UI prints of a message (subject, names, text,
- * links, template parameters, headers; issue 27, N3/N9). Client text is untrusted: a subject
- * carrying `ESC[2J`, an OSC 0/2/8/52 or a DCS sequence must not drive the terminal, a newline
- * must not break a row, a bidi override must not reorder what QA reads. ESC (the start of every
- * sequence, 7-bit) shows as `␛`, so what follows it is plain text; every other control character
- * (C0, DEL, C1 — the 8-bit CSI/OSC/DCS introducers among them —, line and paragraph separators)
- * becomes a space; bidi controls, zero-width and filler characters and lone surrogates become
- * U+FFFD. Each replaces exactly one UTF-16 unit with one of one cell ({@link codePointWidth}
- * counts them so), so spans measured on the raw text stay right. A no-break space is drawn as the
- * space it looks like: rows of plain ASCII take Ink's fast path. One linear pass.
- */
-export function printable(text: string): string {
-  return text.replace(UNPRINTABLE, (c) => {
-    if (c === '\u001b') return '␛'
-    const unit = c.charCodeAt(0)
-    return unit <= 0xa0 || unit === 0x2028 || unit === 0x2029 ? ' ' : '\ufffd'
-  })
-}
+/** A row of client text made safe to print: see ./safe-text.ts, the one place that decides. */
+export { printable, safeText } from './safe-text.js'
 
 /**
  * The longest start of `text` that fits in `width` cells, as a UTF-16 index. Stops scanning at
@@ -179,12 +149,17 @@ export function fitIndex(text: string, width: number): { end: number; width: num
  * One row of a list: `text` cut to `width` cells with `…` (by `cli-truncate`), control characters
  * neutralised. Only the part that can show is measured, however long the value is.
  */
-export function fitCells(text: string, width: number): string {
+export function fitCells(raw: string, width: number): string {
   if (width <= 0) return ''
+  // Made safe first (a removed escape sequence takes no cells), a bounded start only: a sequence
+  // cut at the bound loses its introducer, so nothing of it reaches the terminal either way.
+  const bound = maxRowUnits(width + 1) * 4
+  const cut = raw.length > bound
+  const text = safeText(cut ? raw.slice(0, bound) : raw)
   // At most width + 1 cells are needed to know whether it is cut; the rest is never looked at.
   const { end } = fitIndex(text, width + 1)
   const head = printable(text.slice(0, end))
-  if (end >= text.length) return cliTruncate(head, width)
+  if (end >= text.length && !cut) return cliTruncate(head, width)
   return cliTruncate(`${head}…`, width)
 }
 
@@ -261,10 +236,11 @@ export function wrapSpans(line: string, width: number, out: RowSpan[], start = 0
 
 /**
  * `text` as screen rows of at most `width` cells, all at once: split at newlines (`\r\n`, `\r`,
- * `\n`), wrapped by {@link wrapSpans}, each row made {@link printable}. For short text (labels,
+ * `\n`) once made {@link safeText}, wrapped by {@link wrapSpans}, each row made {@link printable}. For short text (labels,
  * notices); a message body goes through `RowSource`, a slice at a time.
  */
-export function wrapRows(text: string, width: number): string[] {
+export function wrapRows(raw: string, width: number): string[] {
+  const text = safeText(raw)
   const rows: string[] = []
   const spans: RowSpan[] = []
   let from = 0

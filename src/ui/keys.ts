@@ -2,6 +2,7 @@ import type { Key } from 'ink'
 import type { Channel, MessageStatus } from '../schemas/captured-message.js'
 import { printable } from './cells.js'
 import { FOLLOW, selectIndex, type ListWindow, type Selection } from './selection.js'
+import { safeText } from './safe-text.js'
 
 /**
  * Every key of the terminal UI as one pure function, `(state, action, context) → { state, effects }`:
@@ -195,6 +196,11 @@ function searchKey(state: UiState, input: string, key: Partial<Key>): Transition
   return done(state)
 }
 
+/** A link or code as the page shows it (see safe-text.ts): what is opened and copied. */
+function shownLink(value: string | undefined): string | undefined {
+  return value === undefined ? undefined : safeText(value)
+}
+
 function linkNumber(input: string): number | null {
   return input.length === 1 && input >= '1' && input <= '9' ? Number(input) : null
 }
@@ -205,10 +211,9 @@ function messageKey(state: UiState, input: string, key: Partial<Key>, ctx: KeyCo
     const n = linkNumber(input)
     const next = { ...state, pendingCopyLink: false }
     if (n === null) return done({ ...next, notice: { text: 'Copy cancelled.', tone: 'ok' } })
-    const raw = message?.links[n - 1]
-    if (!raw) return done({ ...next, notice: { text: `There is no link ${n} (this message has ${message?.links.length ?? 0}).`, tone: 'error' } })
-    // Exactly what the screen shows: never a control, a newline or a bidi override onto the clipboard.
-    const url = printable(raw)
+    // Exactly what the page shows (safe-text.ts), never a byte more.
+    const url = shownLink(message?.links[n - 1])
+    if (!url) return done({ ...next, notice: { text: `There is no link ${n} (this message has ${message?.links.length ?? 0}).`, tone: 'error' } })
     return done({ ...next, notice: { text: `Copied link ${n} to the clipboard (OSC 52): ${url}`, tone: 'ok' } }, { type: 'copy', text: url, label: `link ${n}` })
   }
   if (isBack(key)) return done({ ...state, page: { kind: 'list' }, scroll: 0, source: false })
@@ -221,12 +226,12 @@ function messageKey(state: UiState, input: string, key: Partial<Key>, ctx: KeyCo
   }
   const n = linkNumber(input)
   if (n !== null) {
-    const url = message.links[n - 1]
+    const url = shownLink(message.links[n - 1])
     if (!url) return done({ ...state, notice: { text: message.links.length === 0 ? 'This message has no links.' : `There is no link ${n} (this message has ${message.links.length}).`, tone: 'error' } })
     return done(state, { type: 'open-url', url, label: `link ${n}` })
   }
   if (input === 'y') {
-    const code = message.codes[0]
+    const code = shownLink(message.codes[0])
     if (code === undefined) return done({ ...state, notice: { text: 'No code found in this message.', tone: 'error' } })
     return done({ ...state, notice: { text: `Copied code ${code} to the clipboard (OSC 52).`, tone: 'ok' } }, { type: 'copy', text: code, label: 'code' })
   }

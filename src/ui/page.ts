@@ -1,4 +1,5 @@
 import { printable, wrapSpans, type RowSpan } from './cells.js'
+import { safeText } from './safe-text.js'
 import type { Colour } from './format.js'
 
 /** A run of text with one style; `link` makes it a terminal hyperlink (OSC 8) where the terminal supports it. */
@@ -76,7 +77,7 @@ export class RowSource {
   private block = 0
   /** In a text block: offset of the next line; in a links block: index of the next link. */
   private next = 0
-  /** The line being wrapped (raw, not yet printable) and where in it to go on; null between lines. */
+  /** The line being wrapped ({@link safeText}, not yet a printable row) and where in it to go on; null between lines. */
   private line: string | null = null
   private at = 0
   private readonly spans: RowSpan[] = []
@@ -125,7 +126,9 @@ export class RowSource {
         if (c === 0x0a || c === 0x0d) break
         nl++
       }
-      this.line = text.slice(this.next, nl)
+      // Made safe a line at a time (a 1 MiB body is never copied whole): an escape sequence
+      // split by a line break loses its introducer on one line and its terminator on the next.
+      this.line = safeText(text.slice(this.next, nl))
       this.at = 0
       this.next = nl >= text.length ? text.length + 1 : text.charCodeAt(nl) === 0x0d && text.charCodeAt(nl + 1) === 0x0a ? nl + 2 : nl + 1
     }
@@ -142,7 +145,8 @@ export class RowSource {
     if (this.next >= block.links.length) return this.finishBlock()
     const number = String(block.links.length).length
     const indent = number + 1
-    const url = block.links[this.next]
+    // The row shows the safe URL and its hyperlink (OSC 8) opens exactly that.
+    const url = safeText(block.links[this.next])
     if (this.line === null) {
       this.line = url
       this.at = 0

@@ -30,6 +30,18 @@ describe('GET /__sandbox/messages', () => {
     expect(item.email.html).toBeUndefined()
   })
 
+  it('cuts a link longer than 2,048 characters with a marker in the list; the message by id has it whole', async () => {
+    const long = `https://app.example.com/r?t=${'a'.repeat(3000)}`
+    await email('ana@example.com', `<a href="${long}">reset</a><img src="${long}&img=1">`)
+    const { body } = await json(await fetch(`${C}/messages`))
+    const [item] = body.data
+    expect(item.links).toEqual([`${long.slice(0, 2048)}…[+${long.length - 2048} chars]`])
+    expect(item.images).toEqual([`${long.slice(0, 2048)}…[+${long.length + 6 - 2048} chars]`])
+    const whole = await json(await fetch(`${C}/messages/${item.message_id}`))
+    expect(whole.body.links).toEqual([long])
+    expect(whole.body.images).toEqual([`${long}&img=1`])
+  })
+
   it('filters with q, from, subject, template and a `to` whose + arrived as a space', async () => {
     await sms()
     await email()

@@ -174,9 +174,10 @@ describe.skipIf(chromiumMissing)('web inbox in Chromium', () => {
     await page.goto(`${server.url}/__sandbox/ui/#/messages`)
     await rows().filter({ hasText: 'Invoice' }).click()
     await page.locator('#detail-title bdi').waitFor()
-    expect(await page.locator('#detail-title bdi').textContent()).toBe('Invoice \u202egnp.exe')
+    // Isolated, and the override itself shown as a marker (src/ui/safe-text.ts), not obeyed.
+    expect(await page.locator('#detail-title bdi').textContent()).toBe('Invoice \ufffdgnp.exe')
     // The override stays inside the subject: the sender beside it in the row reads as sent.
-    expect(await rows().filter({ hasText: 'Invoice' }).locator('.cell.subject bdi').first().textContent()).toBe('Invoice \u202egnp.exe')
+    expect(await rows().filter({ hasText: 'Invoice' }).locator('.cell.subject bdi').first().textContent()).toBe('Invoice \ufffdgnp.exe')
     await page.getByRole('tab', { name: /^Links/ }).click()
     const items = page.locator('.links li')
     await expect.poll(() => items.count()).toBe(4)

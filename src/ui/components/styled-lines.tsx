@@ -1,16 +1,19 @@
 import { Box, Text } from 'ink'
 import terminalLink from 'terminal-link'
-import { printable } from '../cells.js'
 import type { Segment, StyledLine } from '../page.js'
+import { isSafeText, printable } from '../safe-text.js'
 
 export { seg, type Segment, type StyledLine } from '../page.js'
 
+/** A hyperlink target fit for OSC 8: an http(s) URL with nothing safe-text.ts would remove and no space (it ends the sequence's field). */
+function hyperlinkable(link: string | undefined): link is string {
+  return link !== undefined && /^https?:\/\/[\u0021-\u007e]+$/.test(link) && isSafeText(link)
+}
+
 function SegmentText({ segment }: { segment: Segment }) {
-  // An OSC 8 target is written raw into the terminal stream: only a printable one (no ESC or BEL
-  // that could end the sequence and start another) becomes a hyperlink.
-  const text = segment.link && printable(segment.link) === segment.link
-    ? terminalLink(segment.text, segment.link, { fallback: (text) => text })
-    : segment.text
+  // Rows come printable; made so again here, the last step before Ink writes them.
+  const shown = printable(segment.text)
+  const text = hyperlinkable(segment.link) ? terminalLink(shown, segment.link, { fallback: (text) => text }) : shown
   return (
     <Text color={segment.color} backgroundColor={segment.background} bold={segment.bold} dimColor={segment.dim} inverse={segment.inverse}>
       {text}

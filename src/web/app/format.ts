@@ -51,14 +51,23 @@ export function senderOf(message: MessageSummary | CapturedMessage): string {
 
 const SUMMARY_TEXT_LENGTH = 2_000
 const SUMMARY_LINKS = 100
+const SUMMARY_LINK_LENGTH = 2_048
+const CUT_MARK = /^…\[\+[0-9]+ chars\]$/
+
+/** As the server's list cuts a link (src/domain/channels/index.ts); a link an event already carries cut stays as it is. */
+function summaryLink(url: string): string {
+  if (url.length <= SUMMARY_LINK_LENGTH || CUT_MARK.test(url.slice(SUMMARY_LINK_LENGTH))) return url
+  return `${url.slice(0, SUMMARY_LINK_LENGTH)}…[+${url.length - SUMMARY_LINK_LENGTH} chars]`
+}
 
 /** What `GET /__sandbox/messages` would list for a full message (events carry full messages). */
 export function summarize(message: CapturedMessage): MessageSummary {
   const extras = {
     text: message.text.slice(0, SUMMARY_TEXT_LENGTH),
     text_truncated: message.text.length > SUMMARY_TEXT_LENGTH,
-    links: message.links.slice(0, SUMMARY_LINKS),
+    links: message.links.slice(0, SUMMARY_LINKS).map(summaryLink),
     links_total: message.links.length,
+    images: (message.images ?? []).slice(0, SUMMARY_LINKS).map(summaryLink),
   }
   switch (message.channel) {
     case 'email': {
@@ -92,8 +101,12 @@ export function matchesFilters(message: MessageSummary, filters: URLSearchParams
 }
 
 export function prettyJson(value: unknown): string {
-  return JSON.stringify(value, null, 2)
+  // Bidi controls, invisible fillers and C1 controls as \u escapes (the same JSON value): shown
+  // raw, an override would reorder the rest of the line and a filler would hide.
+  return JSON.stringify(value, null, 2).replace(INVISIBLE_IN_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
 }
+// eslint-disable-next-line no-control-regex
+const INVISIBLE_IN_JSON = /[\u007f-\u009f\u061c\u115f\u1160\u180e\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\u3164\ufeff\uffa0]/g
 
 /** The body of a journal entry, pretty-printed when it is JSON. */
 export function prettyBody(body: string | null | undefined): string {

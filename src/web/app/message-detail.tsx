@@ -3,15 +3,16 @@
 import type { ComponentChildren } from 'preact'
 import { useEffect, useMemo, useState } from 'preact/hooks'
 import { segmentSms } from '../../domain/sms-encoding.js'
+import { safeText } from '../../ui/safe-text.js'
 import { ApiFailure, call, needsAdminToken } from './api.js'
 import { fullTime, newerStatus, senderOf, type StatusFields } from './format.js'
 import { tokenizeHtml } from './html-tokens.js'
+import { LinksList } from './links-list.js'
 import { navigate } from './router.js'
 import { markSeen } from './seen.js'
 import { deleteMessage, onSandboxEvent } from './state.js'
 import type { CapturedMessage, EmailMessage, SmsMessage, WhatsappMessage } from './types.js'
-import { linkWarnings } from './link-warnings.js'
-import { ChannelTag, confirmAction, CopyButton, JsonBlock, StatusBadge, StatusHistory, Tabs } from './widgets.js'
+import { ChannelTag, confirmAction, CopyButton, JsonBlock, Sender, Shown, StatusBadge, StatusHistory, Tabs } from './widgets.js'
 import { CodesList, markCodes, RequestLink, WhatsappBubble } from './message-parts.js'
 
 /** Fetches the message and follows its status steps from the event stream. */
@@ -88,7 +89,7 @@ export function MessageDetail({ id, narrow }: { id: string; narrow: boolean }) {
       {narrow ? back : null}
       <header class="detail-head">
         <h2 id="detail-title" dir="auto">
-          <bdi>{title}</bdi>
+          <Shown text={title} />
         </h2>
         <div class="detail-actions">
           <StatusBadge status={message.status} />
@@ -107,15 +108,13 @@ export function MessageDetail({ id, narrow }: { id: string; narrow: boolean }) {
         <div>
           <dt>To</dt>
           <dd>
-            <bdi>{message.to}</bdi>
+            <Shown text={message.to} />
           </dd>
         </div>
         {message.channel === 'email' ? (
           <div>
             <dt>From</dt>
-            <dd>
-              <bdi>{senderOf(message) || 'not set'}</bdi>
-            </dd>
+            <dd>{message.email.from ? <Sender from={message.email.from} /> : 'not set'}</dd>
           </div>
         ) : null}
         <div>
@@ -139,7 +138,9 @@ export function MessageDetail({ id, narrow }: { id: string; narrow: boolean }) {
         {message.reason ? (
           <div>
             <dt>Reason</dt>
-            <dd>{message.reason}</dd>
+            <dd>
+              <Shown text={message.reason} />
+            </dd>
           </div>
         ) : null}
       </dl>
@@ -228,34 +229,13 @@ function EmailView({ message }: { message: EmailMessage }) {
             )}
           </>
         ) : tab === 'text' ? (
-          <pre class="text-body" tabIndex={0}>
-            {message.text || '(no text)'}
+          <pre class="text-body" tabIndex={0} dir="auto">
+            {safeText(message.text) || '(no text)'}
           </pre>
         ) : tab === 'source' ? (
           <HtmlSource html={message.email.html} />
         ) : tab === 'links' ? (
-          links.length === 0 ? (
-            <p>No links in this email.</p>
-          ) : (
-            <ol class="links">
-              {links.map((link) => {
-                const warnings = linkWarnings(link)
-                return (
-                  <li key={link} dir="ltr">
-                    <a href={link} target="_blank" rel="noopener noreferrer">
-                      <bdi>{link}</bdi>
-                    </a>
-                    {warnings.length > 0 ? (
-                      <span class="link-warning" role="note" title={warnings.join('; ')}>
-                        ⚠ suspicious: {warnings.join('; ')}
-                      </span>
-                    ) : null}
-                    <CopyButton text={link} label={`Copy ${link}`} />
-                  </li>
-                )
-              })}
-            </ol>
-          )
+          <LinksList links={links} />
         ) : (
           <JsonBlock value={message.request} label="Request body" />
         )}
@@ -271,8 +251,8 @@ function HtmlSource({ html }: { html: string }) {
   return (
     <pre class="code source" aria-label="HTML source" tabIndex={0}>
       <code>
-        {tokens.map((t, i) => (t.kind === 'text' ? t.text : <span key={i} class={`tok-${t.kind}`}>{t.text}</span>))}
-        {html.length > SOURCE_HIGHLIGHT_CAP ? html.slice(SOURCE_HIGHLIGHT_CAP) : null}
+        {tokens.map((t, i) => (t.kind === 'text' ? safeText(t.text) : <span key={i} class={`tok-${t.kind}`}>{safeText(t.text)}</span>))}
+        {html.length > SOURCE_HIGHLIGHT_CAP ? safeText(html.slice(SOURCE_HIGHLIGHT_CAP)) : null}
       </code>
     </pre>
   )
@@ -289,8 +269,8 @@ function SmsView({ message }: { message: SmsMessage }) {
   return (
     <section class="sms-view">
       <div class="phone" aria-label="Phone preview">
-        <div class="phone-head">{sms.from ?? 'Sender not set'}</div>
-        <div class="bubble sms-bubble" aria-label={`SMS text in ${segmented.parts.length} segment${segmented.parts.length === 1 ? '' : 's'}`}>
+        <div class="phone-head">{sms.from === null ? 'Sender not set' : <Shown text={sms.from} />}</div>
+        <div dir="auto" class="bubble sms-bubble" aria-label={`SMS text in ${segmented.parts.length} segment${segmented.parts.length === 1 ? '' : 's'}`}>
           {segmented.parts.map((part, i) => (
             <span key={i} class={`segment seg-${i % 2}`} data-segment={i + 1}>
               {segmented.parts.length > 1 ? (
@@ -298,7 +278,7 @@ function SmsView({ message }: { message: SmsMessage }) {
                   {i + 1}
                 </span>
               ) : null}
-              {withCodes(part, codes)}
+              {withCodes(safeText(part), codes)}
             </span>
           ))}
         </div>
@@ -306,7 +286,7 @@ function SmsView({ message }: { message: SmsMessage }) {
       <dl class="meta sms-meta">
         <div>
           <dt>Sender</dt>
-          <dd>{sms.from ?? 'not set'}</dd>
+          <dd>{sms.from === null ? 'not set' : <Shown text={sms.from} />}</dd>
         </div>
         <div>
           <dt>Encoding</dt>
@@ -345,18 +325,22 @@ function WhatsappView({ message }: { message: WhatsappMessage }) {
   const values = rows.filter((r) => r.placed).map((r) => r.value)
   return (
     <section class="whatsapp-view">
-      <WhatsappBubble message={message} values={values} />
+      <WhatsappBubble message={message} values={values.map(safeText)} />
       <CodesList codes={message.codes} />
       <dl class="meta">
         <div>
           <dt>Template</dt>
           <dd>
-            <code>{whatsapp.template}</code>
+            <code>
+              <Shown text={whatsapp.template} />
+            </code>
           </dd>
         </div>
         <div>
           <dt>Language</dt>
-          <dd>{whatsapp.language}</dd>
+          <dd>
+            <Shown text={whatsapp.language} />
+          </dd>
         </div>
       </dl>
       <table class="params">
@@ -377,9 +361,11 @@ function WhatsappView({ message }: { message: WhatsappMessage }) {
             rows.map((row) => (
               <tr key={row.name} class={row.placed ? '' : 'unplaced'}>
                 <th scope="row">
-                  <code>{row.name}</code>
+                  <code>
+                    <Shown text={row.name} />
+                  </code>
                 </th>
-                <td>{row.value === '' ? <em>(empty)</em> : row.value}</td>
+                <td>{row.value === '' ? <em>(empty)</em> : <Shown text={row.value} />}</td>
                 <td>{row.placed ? 'placed' : <strong class="flag">⚠ not placed in the preview</strong>}</td>
               </tr>
             ))

@@ -7,6 +7,7 @@
  */
 import type { ComponentChildren } from 'preact'
 import { useEffect } from 'preact/hooks'
+import { safeText } from '../../ui/safe-text.js'
 import { hrefOf } from './router.js'
 import { CopyButton } from './widgets.js'
 import { requests, useFeed, wantJournal } from './state.js'
@@ -53,11 +54,12 @@ export function WhatsappBubble({ message, values }: { message: WhatsappMessage; 
   return (
     <div class="chat" aria-label={inbound ? 'WhatsApp reply' : 'WhatsApp message as the recipient reads it'}>
       <div class={`bubble wa-bubble${inbound ? ' wa-inbound' : ''}`} dir="auto">
-        {inbound ? <div class="wa-template">Reply from {whatsapp.from ?? 'unknown'}</div> : rendered ? null : <div class="wa-template">{whatsapp.template}</div>}
-        {rendered?.header ? <div class="wa-header">{markCodes(rendered.header, codes)}</div> : null}
-        <div class="wa-text">{markCodes(rendered ? rendered.body : whatsapp.preview, codes)}</div>
-        {rendered?.footer ? <div class="wa-footer">{rendered.footer}</div> : null}
-        <div class="wa-meta">{inbound ? 'received' : whatsapp.language}</div>
+        {/* Every string made safe as in the terminal (src/ui/safe-text.ts); the bubble is dir="auto". */}
+        {inbound ? <div class="wa-template">Reply from <bdi>{safeText(whatsapp.from ?? 'unknown')}</bdi></div> : rendered ? null : <div class="wa-template">{safeText(whatsapp.template)}</div>}
+        {rendered?.header ? <div class="wa-header">{markCodes(safeText(rendered.header), codes)}</div> : null}
+        <div class="wa-text">{markCodes(safeText(rendered ? rendered.body : whatsapp.preview), codes)}</div>
+        {rendered?.footer ? <div class="wa-footer">{safeText(rendered.footer)}</div> : null}
+        <div class="wa-meta">{inbound ? 'received' : safeText(whatsapp.language)}</div>
       </div>
       {rendered && rendered.buttons.length > 0 ? (
         <ul class="wa-buttons" aria-label="Buttons">
@@ -65,10 +67,10 @@ export function WhatsappBubble({ message, values }: { message: WhatsappMessage; 
             <li key={i}>
               {button.url ? (
                 <a href={button.url} target="_blank" rel="noopener noreferrer" title={button.url}>
-                  ↗ {button.text}
+                  ↗ {safeText(button.text)}
                 </a>
               ) : (
-                <span>↩ {button.text}</span>
+                <span>↩ {safeText(button.text)}</span>
               )}
             </li>
           ))}

@@ -1,15 +1,16 @@
 /** @jsxImportSource preact */
 /** The inbox: filters, per-channel counts, the live virtualised list, and the open message. */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks'
+import { safeText } from '../../ui/safe-text.js'
 import { call } from './api.js'
-import { senderOf, shortTime, summaryLine } from './format.js'
+import { shortTime, summaryLine } from './format.js'
 import { MessageDetail } from './message-detail.js'
 import { navigate, useNarrow } from './router.js'
 import { isSeen, onSeen } from './seen.js'
 import { counts, deleteMessage, filters, messages, setFilters, useFeed, useStore } from './state.js'
 import { CHANNEL_LABELS, CHANNELS, STATUSES, type KeyUsage, type MessageSummary } from './types.js'
 import { VirtualList } from './virtual-list.js'
-import { ChannelTag, confirmAction, StatusBadge } from './widgets.js'
+import { ChannelTag, confirmAction, Sender, Shown, StatusBadge } from './widgets.js'
 
 /** `y`: the first code of the open (else selected) message to the clipboard, announced. */
 async function copyFirstCode(message: MessageSummary): Promise<void> {
@@ -107,6 +108,7 @@ function Filters({ accounts }: { accounts: string[] }) {
 function Row({ message }: { message: MessageSummary | undefined }) {
   if (!message) return <span class="cell placeholder">loading…</span>
   const unseen = !isSeen(message.message_id)
+  const from = message.channel === 'email' ? message.email.from : message.channel === 'sms' ? message.sms.from : message.whatsapp.from ?? null
   return (
     <>
       <span class="cell time">
@@ -121,15 +123,15 @@ function Row({ message }: { message: MessageSummary | undefined }) {
       <span class="cell channel-cell">
         <ChannelTag channel={message.channel} />
       </span>
-      <span class="cell to" title={message.to} dir="auto">
-        {message.to}
+      <span class="cell to" title={safeText(message.to)}>
+        <Shown text={message.to} />
       </span>
-      <span class="cell subject" title={summaryLine(message)}>
-        {summaryLine(message) ? <bdi>{summaryLine(message)}</bdi> : <em>(empty)</em>}
-        {senderOf(message) ? (
+      <span class="cell subject" title={safeText(summaryLine(message))}>
+        {summaryLine(message) ? <Shown text={summaryLine(message)} /> : <em>(empty)</em>}
+        {from ? (
           <span class="from">
             {' — '}
-            <bdi>{senderOf(message)}</bdi>
+            <Sender from={from} />
           </span>
         ) : null}
       </span>

@@ -2,9 +2,31 @@
 /** Small shared pieces: badges, dialogs (confirmation, admin token), tabs, copy buttons. */
 import type { ComponentChildren } from 'preact'
 import { useEffect, useRef, useState } from 'preact/hooks'
+import { safeText } from '../../ui/safe-text.js'
 import { fullTime, prettyJson } from './format.js'
 import { Store, useStore } from './state.js'
 import { CHANNEL_LABELS, type Channel, type MessageStatus, type StatusChange } from './types.js'
+
+/**
+ * A string from a message as the inbox shows it: what the terminal UI would not print either
+ * (escape sequences, controls, bidi controls, invisible fillers: src/ui/safe-text.ts) shown as
+ * one U+FFFD per run, and the whole isolated in a `<bdi>` so its direction cannot reorder the
+ * text around it.
+ */
+export function Shown({ text }: { text: string }) {
+  return <bdi>{safeText(text)}</bdi>
+}
+
+/** An email sender (`name <address>`, each isolated on its own: a name cannot reorder the address) or an SMS sender id. */
+export function Sender({ from }: { from: { email: string; name: string | null } | string }) {
+  if (typeof from === 'string') return <Shown text={from} />
+  if (!from.name) return <Shown text={from.email} />
+  return (
+    <>
+      <Shown text={from.name} /> &lt;<Shown text={from.email} />&gt;
+    </>
+  )
+}
 
 export function StatusBadge({ status }: { status: MessageStatus | string }) {
   return <span class={`badge status-${status}`}>{status}</span>
@@ -22,7 +44,12 @@ export function StatusHistory({ history }: { history: StatusChange[] }) {
         {history.map((step, i) => (
           <li key={i}>
             <StatusBadge status={step.status} /> <time dateTime={step.at}>{fullTime(step.at)}</time>
-            {step.reason ? <span class="reason"> — {step.reason}</span> : null}
+            {step.reason ? (
+              <span class="reason">
+                {' — '}
+                <Shown text={step.reason} />
+              </span>
+            ) : null}
           </li>
         ))}
       </ol>
