@@ -229,6 +229,8 @@ export async function runApiRequest(sandbox: SandboxState, request: WireRequest,
     const { body, raw } = read instanceof Promise ? await read : read
     const result = route.resolve({ sandbox, request, key, url, params, query, body, raw, retryAfter })
     const resolved = result instanceof Promise ? await result : result
+    // With --data a write is answered once it is on disk (one transaction per turn of the event loop).
+    if (sandbox.store && request.method !== 'GET') await sandbox.store.settle()
     // An accepted send names its captured message, so the journal entry links to it.
     if ('body' in resolved && (resolved.body as { message_id?: unknown } | null)?.message_id !== undefined) messageId = String((resolved.body as { message_id: unknown }).message_id)
     response = answer(resolved, headers, request)
@@ -298,6 +300,7 @@ export async function runControlRequest(sandbox: SandboxState, request: WireRequ
     const query = parseQuery(route, url)
     const { body, raw } = await readRouteBody(route, request, {})
     const result = await route.resolve({ sandbox, request, url, params, query, body, raw, key: undefined as never, retryAfter: () => 0 })
+    if (sandbox.store && request.method !== 'GET') await sandbox.store.settle()
     return answer(result, {}, request)
   } catch (error) {
     const apiError = toApiError(error, request)

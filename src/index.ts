@@ -2,6 +2,7 @@ import type { HttpHandler } from 'msw'
 import { createHandlers } from '../handlers/index.js'
 import { SandboxState, type SandboxOptions } from './domain/sandbox.js'
 import { postWebhookNode } from './server/webhook-post.js'
+import { openSqliteStore } from './storage/sqlite-store.js'
 
 /**
  * One sandbox: the whole API's state plus the MSW request handlers that serve it. Plug
@@ -26,7 +27,9 @@ export class Sandbox extends SandboxState {
   constructor(options: SandboxOptions = {}) {
     // Webhooks post through node:http on Node (a socket per attempt, closed at its deadline).
     const webhook = typeof options.webhook === 'string' ? { url: options.webhook } : options.webhook
-    super(webhook ? { ...options, webhook: { post: postWebhookNode, ...webhook } } : options)
+    // `data`: the SQLite store (node:sqlite is loaded here, and only here).
+    const store = options.store ?? (options.data !== undefined ? openSqliteStore(options.data) : undefined)
+    super({ ...options, store, ...(webhook ? { webhook: { post: postWebhookNode, ...webhook } } : {}) })
     this.handlers = createHandlers(this)
   }
 }
@@ -59,3 +62,4 @@ export { signWebhook } from './domain/webhooks.js'
 export { encodeSms } from './domain/sms-encoding.js'
 export { DEFAULT_API_KEYS, DEFAULT_LIMITS, PLAN_NAMES } from './domain/plans.js'
 export { VERSION } from './version.js'
+export { StoreFileError } from './storage/sqlite-store.js'

@@ -77,6 +77,8 @@ export const configFileSchema = z
     corsOrigin: z.union([z.string(), z.array(z.string())], { error: 'must be an origin like "http://app.test:3000" or a list of them' }).optional(),
     allowedHost: z.union([z.string(), z.array(z.string())], { error: 'must be a host name like "my-box.lan" or a list of them' }).optional(),
     ui: z.boolean({ error: 'must be true or false' }).optional(),
+    data: z.string().min(1, { error: 'must be the path of the store file, like "./sandbox.db"' }).optional(),
+    logFormat: z.enum(['text', 'json'], { error: 'must be "text" or "json"' }).optional(),
   })
   .meta({ id: 'SendboxConfig', description: 'sendbox.config.json: settings for the `sendbox` CLI. Flags and environment variables override it.' })
 
@@ -145,6 +147,7 @@ export function loadConfigFile(path: string): ConfigFile {
   const config = result.data
   if (config.fixtures !== undefined) config.fixtures = resolve(dirname(resolve(path)), config.fixtures)
   if (config.templates !== undefined) config.templates = resolve(dirname(resolve(path)), config.templates)
+  if (config.data !== undefined) config.data = resolve(dirname(resolve(path)), config.data)
   return config
 }
 

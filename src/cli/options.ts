@@ -21,7 +21,7 @@ export const FLAGS = {
   port: { type: 'string', short: 'p', env: 'SENDBOX_PORT', default: '4010', value: 'N', help: 'port to listen on (0 = any free port)' },
   host: { type: 'string', env: 'SENDBOX_HOST', default: '127.0.0.1', value: 'HOST', help: 'interface to bind (loopback by default)' },
   'api-key': { type: 'string', multiple: true, env: 'SENDBOX_API_KEYS', value: 'KEY:PLAN[:ACCOUNT]', help: 'an API key (repeatable; replaces the default test_ keys). Env: comma-separated' },
-  limit: { type: 'string', multiple: true, value: 'PLAN=N', help: 'requests per minute for a plan (starter, pro, enterprise)' },
+  limit: { type: 'string', multiple: true, env: 'SENDBOX_LIMITS', value: 'PLAN=N', help: 'requests per minute for a plan (starter, pro, enterprise; repeatable). Env: comma-separated' },
   seed: { type: 'string', default: '1', value: 'N', help: 'faker seed for seeded subscribers and fault probabilities' },
   subscribers: { type: 'string', default: '10', value: 'N', help: 'seeded subscribers per account at start and at every reset' },
   fixtures: { type: 'string', value: 'FILE', help: 'JSON file of subscribers per account to load at start and every reset' },
@@ -39,6 +39,8 @@ export const FLAGS = {
   'admin-token': { type: 'string', env: 'SENDBOX_ADMIN_TOKEN', value: 'TOKEN', help: 'require this token for /__sandbox (one is generated when --host is not loopback)' },
   'cors-origin': { type: 'string', multiple: true, env: 'SENDBOX_CORS_ORIGINS', value: 'ORIGIN', help: 'also grant CORS and /__sandbox changes to this origin (repeatable; loopback origins always; * = any, with a warning). Env: comma-separated' },
   'allowed-host': { type: 'string', multiple: true, env: 'SENDBOX_ALLOWED_HOSTS', value: 'HOST', help: 'also answer requests whose Host is this name (repeatable; .example.test = and subdomains; loopback names and IPs always). Env: comma-separated' },
+  data: { type: 'string', value: 'FILE', help: 'keep subscribers, messages, the request journal, faults, opt-outs, webhook attempts and the clock in this SQLite file across restarts (created when missing; Node >= 22.13)' },
+  'log-format': { type: 'string', default: 'text', value: 'text|json', help: 'without the terminal UI, one line per request: text, or one JSON object (time, method, path, status, ms)' },
   config: { type: 'string', short: 'c', env: 'SENDBOX_CONFIG', value: 'FILE', help: `JSON config file (default ./${CONFIG_FILE_NAME} when present); flags and env override it` },
   'no-ui': { type: 'boolean', help: 'log one line per request instead of the terminal UI' },
   url: { type: 'string', env: 'SENDBOX_URL', value: 'URL', help: 'sendbox mcp: the running sandbox to drive, by its origin (default: start one in this process on --port)' },
@@ -47,6 +49,19 @@ export const FLAGS = {
 } satisfies Record<string, FlagSpec>
 
 export type FlagName = keyof typeof FLAGS
+
+/** Flags with no environment variable: they only make sense on a command line. */
+const COMMAND_LINE_ONLY = new Set(['help', 'version'])
+
+/**
+ * A flag's environment variable: its own (`SENDBOX_API_KEYS`), else `SENDBOX_` and its name in
+ * upper snake case (`--delivery-ms` → `SENDBOX_DELIVERY_MS`): every flag has one, for containers.
+ */
+export function envOf(name: string): string | undefined {
+  const spec: FlagSpec = FLAGS[name as FlagName]
+  if (COMMAND_LINE_ONLY.has(name)) return undefined
+  return spec.env ?? `SENDBOX_${name.toUpperCase().replace(/-/g, '_')}`
+}
 
 /** The CLI's settings once parsed and checked. */
 export interface CliSettings {
@@ -83,6 +98,10 @@ export interface CliSettings {
   ui: boolean
   /** The config file in force (absolute path), if any. */
   configFile: string | undefined
+  /** The SQLite store kept across restarts (`--data`), if any. */
+  data: string | undefined
+  /** The request log's format without the terminal UI. */
+  logFormat: 'text' | 'json'
 }
 
 /** A bad command line: the message is the one line printed to stderr. */
@@ -125,8 +144,8 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, c
     throw new UsageError(`unknown command "${parsed.positionals.join(' ')}". Commands: serve (default), keys, openapi, mcp. Run \`sendbox --help\`.`)
   }
   const fromEnv = (name: FlagName): string | undefined => {
-    const spec: FlagSpec = FLAGS[name]
-    return spec.env && env[spec.env] !== undefined && env[spec.env] !== '' ? env[spec.env] : undefined
+    const variable = envOf(name)
+    return variable && env[variable] !== undefined && env[variable] !== '' ? env[variable] : undefined
   }
   // --help and --version work even when the config file is broken.
   const configFile = values.help || values.version ? undefined : findConfigFile((values.config as string | undefined) ?? fromEnv('config'), cwd)
@@ -164,7 +183,8 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, c
   }
   // Per plan: a --limit flag overrides that plan's limit from the file, not the others.
   const limits: Partial<Record<Plan, number>> = { ...file.limits }
-  for (const spec of (values.limit as string[] | undefined) ?? []) {
+  const limitFlags = (values.limit as string[] | undefined) ?? []
+  for (const spec of limitFlags.length > 0 ? limitFlags : fromEnv('limit')?.split(',').map((v) => v.trim()).filter((v) => v !== '') ?? []) {
     const match = /^([a-z]+)=([0-9]+)$/i.exec(spec)
     const plan = match?.[1].toLowerCase()
     if (!match || !plan || !isPlan(plan)) {
@@ -227,9 +247,24 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, c
     adminToken,
     corsOrigins,
     allowedHosts,
-    ui: !values['no-ui'] && file.ui !== false,
+    ui: !values['no-ui'] && !envFlag(fromEnv('no-ui'), 'no-ui') && file.ui !== false,
     configFile,
+    data: str('data'),
+    logFormat: logFormatOf(str('log-format')!),
   }
+}
+
+/** A boolean flag's environment variable: 1/true/yes or 0/false/no (anything else is a usage error). */
+function envFlag(raw: string | undefined, name: FlagName): boolean {
+  if (raw === undefined) return false
+  if (/^(1|true|yes)$/i.test(raw)) return true
+  if (/^(0|false|no)$/i.test(raw)) return false
+  throw new UsageError(`${envOf(name)} must be 1, true, yes, 0, false or no, got "${raw}"`)
+}
+
+function logFormatOf(raw: string): 'text' | 'json' {
+  if (raw === 'text' || raw === 'json') return raw
+  throw new UsageError(`--log-format must be text or json, got "${raw}"`)
 }
 
 /** `sendbox --help`, generated from {@link FLAGS}. */
@@ -247,7 +282,8 @@ export function helpText(): string {
   for (const [name, raw] of Object.entries(FLAGS)) {
     const spec: FlagSpec = raw
     const left = `${spec.short ? `-${spec.short}, ` : '    '}--${name}${spec.value ? ` ${spec.value}` : ''}`
-    const extras = [spec.default !== undefined ? `default ${spec.default}` : '', spec.env ? `env ${spec.env}` : ''].filter(Boolean).join('; ')
+    const variable = envOf(name)
+    const extras = [spec.default !== undefined ? `default ${spec.default}` : '', variable ? `env ${variable}` : ''].filter(Boolean).join('; ')
     lines.push(`  ${left.padEnd(34)} ${spec.help}${extras ? ` (${extras})` : ''}`)
   }
   lines.push('', `Precedence: flags > environment > config file (${CONFIG_FILE_NAME}: the flags' names in camelCase, e.g. {"port": 4011, "apiKeys": ["k:pro"], "limits": {"pro": 50}}) > defaults.`)

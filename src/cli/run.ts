@@ -53,8 +53,20 @@ export async function sandboxFromSettings(settings: CliSettings): Promise<Sandbo
     webhook: settings.webhookUrl ? { url: settings.webhookUrl, secret: settings.webhookSecret, duplicates: settings.webhookDuplicates } : undefined,
     templates: settings.templates === undefined ? undefined : (await import('./templates-file.js')).loadTemplatesFile(settings.templates),
     adminToken: settings.adminToken,
+    // `keys` and `openapi` print and leave: they never take the store (a running sandbox holds its lock).
+    data: settings.command === 'serve' || settings.command === 'mcp' ? settings.data : undefined,
   }
-  return createSandbox(options)
+  const sandbox = createSandbox(options)
+  if (options.data !== undefined) {
+    // A store that cannot be read fails the start, with one line, not the first request.
+    try {
+      await sandbox.ready
+    } catch (error) {
+      sandbox.dispose()
+      throw error
+    }
+  }
+  return sandbox
 }
 
 function keysTable(sandbox: Sandbox): string {
@@ -132,7 +144,9 @@ export async function runCli(argv: string[], io = { stdout: process.stdout, stde
   const log = useUi ? undefined : (entry: { method: string; path: string; status: number; ms: number }) => {
     if (!logging) return
     if (lines === '') setImmediate(flushLog)
-    lines += `${entry.method} ${entry.path} ${entry.status} ${tenths(entry.ms)}ms\n`
+    lines += settings.logFormat === 'json'
+      ? `{"time":"${new Date().toISOString()}","method":${JSON.stringify(entry.method)},"path":${JSON.stringify(entry.path)},"status":${entry.status},"ms":${Number.isFinite(entry.ms) ? tenths(entry.ms) : 0}}\n`
+      : `${entry.method} ${entry.path} ${entry.status} ${tenths(entry.ms)}ms\n`
     if (lines.length >= 64 * 1024) flushLog()
   }
   // A promise nobody awaited failing (a sendbox bug) is reported, not fatal: the request it
@@ -174,19 +188,26 @@ export async function runCli(argv: string[], io = { stdout: process.stdout, stde
     // Printed once, on stderr (not in the request log), so the app under test can verify signatures.
     io.stderr.write(`sendbox: webhooks to ${settings.webhookUrl} are signed with the generated secret ${sandbox.webhooks.secret} (pass --webhook-secret to choose one)\n`)
   }
-  if (!useUi) {
+  if (!useUi && settings.logFormat === 'json') {
+    io.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), event: 'listening', version: VERSION, api: apiUrl, inbox: `${running.url}/__sandbox/ui/`, data: sandbox.store?.path ?? null, messages: sandbox.outbox.size })}\n`)
+  } else if (!useUi) {
     io.stdout.write(`sendbox ${VERSION} listening on ${apiUrl} (keys: ${sandbox.keys.map((k) => `${displayKey(k.key)}=${PLAN_NAMES[k.plan]}`).join(', ')})\n`)
     io.stdout.write(`web inbox: ${running.url}/__sandbox/ui/\n`)
+    if (sandbox.store) io.stdout.write(`data: ${sandbox.store.path} (${sandbox.outbox.size} messages kept)\n`)
   }
   let stopping = false
   const shutdown = () => {
     flushLog()
     if (stopping) process.exit(130) // a second signal: leave at once
     stopping = true
-    sandbox.dispose()
-    const force = setTimeout(() => process.exit(0), 5_000)
+    // In-flight requests are answered first, then the store is written and closed (dispose).
+    const force = setTimeout(() => {
+      sandbox.dispose()
+      process.exit(0)
+    }, 5_000)
     force.unref()
     void running.close().then(() => {
+      sandbox.dispose()
       flushLog()
       process.exit(0)
     })

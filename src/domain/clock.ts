@@ -59,6 +59,21 @@ export class SandboxClock {
   private offset = 0
   private frozenAt: number | undefined
   private readonly listeners = new Set<() => void>()
+  /** Bumped whenever sandbox time is moved by hand: what a persistence adapter watches. */
+  version = 0
+
+  /** What a store keeps: the offset from the real clock, and the frozen instant if frozen. */
+  kept(): { offset: number; frozenAt: number | null } {
+    return { offset: this.offset, frozenAt: this.frozenAt ?? null }
+  }
+
+  /** Puts back what {@link kept} returned in an earlier run (ignored when the sandbox has its own `now`). */
+  restore(kept: { offset: number; frozenAt: number | null }): void {
+    if (this.userNow || timeProblem(Date.now() + kept.offset) || (kept.frozenAt !== null && timeProblem(kept.frozenAt))) return
+    this.offset = kept.offset
+    this.frozenAt = kept.frozenAt ?? undefined
+    this.moved()
+  }
 
   constructor(private readonly userNow?: () => number) {}
 
@@ -137,6 +152,7 @@ export class SandboxClock {
   }
 
   private moved(): void {
+    this.version++
     for (const listener of this.listeners) listener()
   }
 

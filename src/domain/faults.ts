@@ -66,8 +66,23 @@ export class Faults {
   /** Arming order of each fault, for merging the two candidate lists. */
   private order = new WeakMap<Fault, number>()
   private nextId = 1
+  /** Bumped by every change (a fault armed, hit, expired or cleared): what a persistence adapter watches. */
+  version = 0
 
   constructor(private readonly random: () => number) {}
+
+  /** Puts back faults a store kept, in arming order (ids carry on after the highest). */
+  restore(list: readonly Fault[]): void {
+    for (const kept of list.slice(0, MAX_FAULTS)) {
+      const fault = { ...kept }
+      const n = Number(/^flt_([0-9]+)$/.exec(fault.id)?.[1] ?? 0)
+      this.nextId = Math.max(this.nextId, n + 1)
+      this.order.set(fault, this.nextId++)
+      this.faults.push(fault)
+      if (fault.path === null) this.anyPath.push(fault)
+      else this.byPath.set(fault.path, [...(this.byPath.get(fault.path) ?? []), fault])
+    }
+  }
 
   /**
    * Adds a fault; throws a ZodError on an invalid spec, and an {@link ApiError} (400
@@ -91,6 +106,7 @@ export class Faults {
     }
     this.order.set(fault, this.nextId++)
     this.faults.push(fault)
+    this.version++
     if (fault.path === null) this.anyPath.push(fault)
     else {
       const list = this.byPath.get(fault.path)
@@ -105,6 +121,7 @@ export class Faults {
   }
 
   clear(): void {
+    this.version++
     this.faults = []
     this.byPath.clear()
     this.anyPath = []
@@ -129,6 +146,7 @@ export class Faults {
       if (fault.method !== null && fault.method !== method) continue
       if (fault.probability < 1 && this.random() >= fault.probability) continue
       fault.hits++
+      this.version++
       if (fault.remaining !== null) {
         fault.remaining--
         if (fault.remaining === 0) this.remove(fault)

@@ -1,4 +1,5 @@
 import { JOURNAL_BODY_LIMIT, type JournalEntry } from '../schemas/journal.js'
+import { ChangeLog } from './change-log.js'
 import type { SandboxEvents } from './events.js'
 
 export type { JournalEntry }
@@ -55,7 +56,9 @@ export class Journal {
       message_id: entry.message_id ?? null,
     }
     this.entries.push(full)
+    this.changes?.touch(full.id)
     if (this.entries.length - this.start > this.capacity) {
+      this.changes?.touch(this.entries[this.start].id)
       this.start++
       if (this.start >= this.capacity) {
         this.entries = this.entries.slice(this.start)
@@ -119,7 +122,32 @@ export class Journal {
     return () => this.listeners.delete(listener)
   }
 
+  /** Starts recording changes for a persistence adapter (see {@link ChangeLog}); returns the log. */
+  trackChanges(): ChangeLog<number> {
+    this.changes ??= new ChangeLog()
+    return this.changes
+  }
+
+  /** The entry with this id, if it is still kept. */
+  get(id: number): JournalEntry | undefined {
+    const first = this.entries[this.start]
+    if (first === undefined) return undefined
+    const entry = this.entries[this.start + (id - first.id)]
+    return entry?.id === id ? entry : undefined
+  }
+
+  /** Puts back entries a store kept (oldest first), before any request is recorded; ids carry on after the last. */
+  restore(entries: readonly JournalEntry[]): void {
+    for (const entry of entries.slice(-this.capacity)) this.entries.push(entry)
+    this.nextId = Math.max(this.nextId, (entries.at(-1)?.id ?? 0) + 1)
+    this.snapshotCache = null
+    for (const listener of this.listeners) listener()
+  }
+
+  private changes: ChangeLog<number> | undefined
+
   clear(): void {
+    this.changes?.clear()
     this.entries = []
     this.start = 0
     this.snapshotCache = null

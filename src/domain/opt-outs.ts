@@ -3,6 +3,7 @@
  * as every send is (200 `queued`) and fails in the lifecycle with reason `opted out (STOP)`.
  * Plain data in a small store of its own (a persistence adapter may keep it later).
  */
+import { ChangeLog } from './change-log.js'
 
 /** Replies that opt a number out of the account it replied to (case-insensitive, trimmed). */
 export const OPT_OUT_KEYWORDS = ['STOP', 'STOPALL', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUIT'] as const
@@ -37,9 +38,28 @@ export const MAX_OPT_OUTS = 100_000
 /** The opted-out numbers of every account. */
 export class OptOutStore {
   private readonly entries = new Map<string, OptOut>()
+  private changes: ChangeLog<string> | undefined
 
-  private static keyOf(account: string, number: string): string {
+  /** An opt-out's key: account, NUL, number (what the {@link ChangeLog} records). */
+  static keyOf(account: string, number: string): string {
     return `${account}\u0000${number}`
+  }
+
+  /** Starts recording changes for a persistence adapter (see {@link ChangeLog}); returns the log. */
+  trackChanges(): ChangeLog<string> {
+    this.changes ??= new ChangeLog()
+    return this.changes
+  }
+
+  /** The opt-out under a {@link OptOutStore.keyOf} key, if kept. */
+  byKey(key: string): OptOut | undefined {
+    const found = this.entries.get(key)
+    return found && { ...found }
+  }
+
+  /** Puts back opt-outs a store kept, oldest first (not recorded as changes). */
+  restore(list: readonly OptOut[]): void {
+    for (const entry of list.slice(-MAX_OPT_OUTS)) this.entries.set(OptOutStore.keyOf(entry.account, entry.number), { ...entry })
   }
 
   /** Opts `number` out of `account` (again: the newer keyword and time win). */
@@ -47,12 +67,18 @@ export class OptOutStore {
     const key = OptOutStore.keyOf(entry.account, entry.number)
     this.entries.delete(key)
     this.entries.set(key, { ...entry })
-    if (this.entries.size > MAX_OPT_OUTS) this.entries.delete(this.entries.keys().next().value!)
+    this.changes?.touch(key)
+    if (this.entries.size > MAX_OPT_OUTS) {
+      const oldest = this.entries.keys().next().value!
+      this.entries.delete(oldest)
+      this.changes?.touch(oldest)
+    }
     return entry
   }
 
   /** Opts it back in; false when it was not opted out. */
   remove(account: string, number: string): boolean {
+    this.changes?.touch(OptOutStore.keyOf(account, number))
     return this.entries.delete(OptOutStore.keyOf(account, number))
   }
 
@@ -71,6 +97,7 @@ export class OptOutStore {
   }
 
   clear(): void {
+    this.changes?.clear()
     this.entries.clear()
   }
 }

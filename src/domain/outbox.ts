@@ -9,6 +9,7 @@ import { newId } from './random.js'
 import { isoAt, timeProblem } from './clock.js'
 import { WaitTimeoutError } from './wait-timeout-error.js'
 import { failureCode } from './magic-recipients.js'
+import { ChangeLog } from './change-log.js'
 
 export { CHANNELS, MESSAGE_STATUSES }
 export type { CapturedMessage, Channel, MessageOf, MessageStatus, StatusChange, CaptureInput, OutboxFilter }
@@ -112,6 +113,10 @@ export class Outbox {
   readonly maxBytes: number
   readonly deliveryMs: number
   private readonly events: SandboxEvents | undefined
+  /** Changes since the persistence adapter last wrote (only while one is attached). */
+  private changes: ChangeLog<string, true> | undefined
+  /** The outcome of each outbound message still in its lifecycle, kept only while changes are tracked (a restart resumes it). */
+  private readonly outcomes = new Map<string, CaptureInput['outcome']>()
 
   constructor(
     private readonly now: () => number,
@@ -144,6 +149,10 @@ export class Outbox {
     this.bytes += weight
     while (this.live > this.capacity || (this.bytes > this.maxBytes && this.live > 1)) this.evictOldest()
     if (!inbound) this.queues[0].push({ id: message.message_id, createdMs, outcome: input.outcome, step: 0 })
+    if (this.changes) {
+      this.changes.touch(message.message_id, true)
+      if (!inbound) this.outcomes.set(message.message_id, input.outcome)
+    }
     for (const listener of this.captureListeners) listener(message)
     this.events?.emit({ type: 'message.captured', message })
     this.changed()
@@ -164,6 +173,8 @@ export class Outbox {
 
   /** Drops a kept message's bookkeeping (its slot is left for the caller). */
   private forget(id: string, index: number): void {
+    this.changes?.touch(id)
+    this.outcomes.delete(id)
     this.byId.delete(id)
     this.previewTokens.delete(id)
     this.bytes -= this.weights[index]
@@ -219,6 +230,8 @@ export class Outbox {
       this.entries[index] = next
       changed = true
       if (item.step === 0) this.queues[1].push({ ...item, step: 1 })
+      else this.outcomes.delete(item.id)
+      this.changes?.touch(item.id)
       for (const listener of this.transitionListeners) listener({ message: next, change })
       this.events?.emit({ type: 'message.status', message: next, change })
     }
@@ -284,6 +297,12 @@ export class Outbox {
 
   get(id: string): CapturedMessage | undefined {
     this.advance()
+    const index = this.indexOf(id)
+    return index === undefined ? undefined : this.entries[index] ?? undefined
+  }
+
+  /** The message as kept, without applying due lifecycle steps (for the persistence adapter). */
+  peek(id: string): CapturedMessage | undefined {
     const index = this.indexOf(id)
     return index === undefined ? undefined : this.entries[index] ?? undefined
   }
@@ -410,10 +429,48 @@ export class Outbox {
     this.queues[0].clear()
     this.queues[1].clear()
     this.evicted = 0
+    this.changes?.clear()
+    this.outcomes.clear()
     if (this.timer !== undefined) clearTimeout(this.timer)
     this.timer = undefined
     this.timerDue = Infinity
     this.changed()
+  }
+
+  /** Starts recording changes for a persistence adapter (see {@link ChangeLog}; `true`: captured in this batch); returns the log. */
+  trackChanges(): ChangeLog<string, true> {
+    this.changes ??= new ChangeLog()
+    return this.changes
+  }
+
+  /** How a message still in its lifecycle will end (tracked only while changes are): what a store keeps to resume it. */
+  pendingOutcome(id: string): CaptureInput['outcome'] | undefined {
+    return this.outcomes.get(id)
+  }
+
+  /**
+   * Puts back messages a store kept, oldest first, before any capture: each outbound message still
+   * in its lifecycle resumes it (steps that came due while the sandbox was down happen at once, in
+   * order). The caps apply as they do to captures.
+   */
+  restore(rows: ReadonlyArray<{ message: CapturedMessage; outcome?: CaptureInput['outcome'] }>, evicted = 0): void {
+    for (const { message, outcome } of rows) {
+      const weight = weightOf(message)
+      this.byId.set(message.message_id, this.seqBase + this.entries.length)
+      this.entries.push(message)
+      this.weights.push(weight)
+      this.live++
+      this.bytes += weight
+      if (outcome !== undefined && message.direction !== 'inbound' && (message.status === 'queued' || message.status === 'sent')) {
+        const createdMs = Date.parse(message.created_at)
+        this.queues[message.status === 'queued' ? 0 : 1].push({ id: message.message_id, createdMs, outcome, step: message.status === 'queued' ? 0 : 1 })
+        if (this.changes) this.outcomes.set(message.message_id, outcome)
+      }
+      while (this.live > this.capacity || (this.bytes > this.maxBytes && this.live > 1)) this.evictOldest()
+    }
+    this.evicted += evicted
+    this.changed()
+    this.advance()
   }
 
   /** Stops the timer (the sandbox is being disposed). */

@@ -32,8 +32,36 @@ export interface FixtureData {
   subscribers: Record<string, Array<SubscriberPatch & { id?: string; created_at?: string }>>
 }
 
+/**
+ * Where a sandbox keeps its state across restarts (`--data`: the SQLite store in src/storage). The
+ * domain only knows this port; the adapter reads the parts' change logs and writes them.
+ */
+export interface SandboxStore {
+  /** The file, for the health answer and the start line. */
+  readonly path: string
+  /** The salt of default account ids, kept in the store so a key stays one account across restarts. */
+  readonly accountSalt: string
+  /** Fills a fresh sandbox with what the store kept and starts keeping its changes; false for a new store (the sandbox then seeds it). */
+  open(sandbox: SandboxState): Promise<boolean>
+  /**
+   * Resolves once every change made so far is written. Rejects with an ApiError (500
+   * `internal_error`) when the write failed: the messages captured and subscribers written in that
+   * batch were undone, so memory and store agree.
+   */
+  settle(): Promise<void>
+  /** Writes what is pending and closes the store. */
+  close(): void
+}
+
 /** Options of {@link createSandboxState} and `createSandbox`. */
 export interface SandboxOptions {
+  /**
+   * Keep subscribers, messages, the journal, faults, opt-outs, webhook attempts and the clock in
+   * this SQLite file across restarts (Node ≥ 22.13: `node:sqlite`). Loaded only when given.
+   */
+  data?: string
+  /** A store already opened (what `data` makes); for transports that open it themselves. */
+  store?: SandboxStore
   /** Where the API answers; default `https://api.sendbox.test/v1`. */
   baseUrl?: string
   /** Keys and their plans: `{ key: 'pro' }`, `{ key: 'pro:shared_account' }` or `['key:pro:account']`. Replace the defaults. */
@@ -138,6 +166,8 @@ export class SandboxState {
   readonly maxWaiters: number
   /** Event-stream clients (`/__sandbox/events`) at once; past it, 503. */
   readonly maxEventClients: number
+  /** Where the state is kept across restarts, if anywhere. */
+  readonly store: SandboxStore | undefined
   /** Resolves once the seeded state is in place; handlers wait for it. */
   ready: Promise<void>
   private readonly byKey: Map<string, ApiKeyConfig>
@@ -157,7 +187,8 @@ export class SandboxState {
     if (options.accountSalt !== undefined && (typeof options.accountSalt !== 'string' || options.accountSalt.length < 16)) {
       throw new TypeError('accountSalt must be a string of at least 16 characters (keep the one a previous run used, or leave it out for a random one).')
     }
-    this.accountSalt = options.accountSalt ?? processAccountSalt()
+    this.store = options.store
+    this.accountSalt = options.accountSalt ?? options.store?.accountSalt ?? processAccountSalt()
     this.keys = resolveApiKeys(options.apiKeys, this.accountSalt)
     this.byKey = new Map(this.keys.map((k) => [k.key, k]))
     this.limits = { ...DEFAULT_LIMITS, ...options.limits }
@@ -182,7 +213,10 @@ export class SandboxState {
     }
     // Every request awaits `ready`: the seeded state, and the HTML tools the email capture uses
     // (loaded here rather than at import, so `import('sendbox')` stays light).
-    this.ready = Promise.all([this.seedSubscribers(), loadHtmlTools()]).then(() => undefined)
+    // A store that kept state fills the sandbox instead of the seed (`reset` seeds as ever).
+    const store = this.store
+    const filled = store ? store.open(this).then((kept) => (kept ? undefined : this.seedSubscribers())) : this.seedSubscribers()
+    this.ready = Promise.all([filled, loadHtmlTools()]).then(() => undefined)
   }
 
   /** The account of a configured key (throws for an unknown key): handy in tests and fixtures. */
@@ -280,6 +314,7 @@ export class SandboxState {
       event_clients: this.events.size,
       requests: this.journal.size,
       faults: this.faults.size,
+      data: this.store?.path ?? null,
     }
   }
 
@@ -287,6 +322,7 @@ export class SandboxState {
   dispose(): void {
     this.outbox.dispose()
     this.webhooks?.stop()
+    this.store?.close()
   }
 }
 

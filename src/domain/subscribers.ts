@@ -4,6 +4,10 @@ import { normalizeTags, subscriberSchema, type Subscriber, type SubscriberInput 
 import { ApiError } from './errors.js'
 import { newId } from './random.js'
 import { isoAt } from './clock.js'
+import { ChangeLog } from './change-log.js'
+
+/** A subscriber's key in the {@link ChangeLog}: account, NUL, id. */
+export const subscriberKey = (account: string, id: string): string => `${account}\u0000${id}`
 
 type DataModule = typeof import('@msw/data')
 
@@ -45,8 +49,54 @@ export type SubscriberPatch = SubscriberInput
  */
 export class SubscriberStore {
   private readonly accounts = new Map<string, AccountStore>()
+  /** Changes since the persistence adapter last wrote, each with the version before (null: created). */
+  private changes: ChangeLog<string, Subscriber | null> | undefined
 
   constructor(private readonly now: () => number) {}
+
+  /** Starts recording changes for a persistence adapter (see {@link ChangeLog}); returns the log. */
+  trackChanges(): ChangeLog<string, Subscriber | null> {
+    this.changes ??= new ChangeLog()
+    return this.changes
+  }
+
+  /** The subscriber as kept, or undefined (no 404: for the persistence adapter). */
+  find(account: string, id: string): Subscriber | undefined {
+    const found = this.accounts.get(account)?.byId.get(id)
+    return found && toPlain(found)
+  }
+
+  /**
+   * Undoes a write the store could not keep: `before` null removes the subscriber, else puts that
+   * version back. Not recorded as a change.
+   */
+  async revert(account: string, id: string, before: Subscriber | null): Promise<void> {
+    const store = this.accounts.get(account)
+    const current = store?.byId.get(id)
+    if (!store || !current) return
+    await this.serialize(store, async () => {
+      const collection = await this.collectionOf(store)
+      if (current.email) store.byEmail.delete(current.email.toLowerCase())
+      store.json.delete(id)
+      if (before === null) {
+        await collection.delete((q) => q.where({ id }))
+        store.byId.delete(id)
+        store.order.splice(store.order.indexOf(id), 1)
+        return
+      }
+      const restored = await collection.update((q) => q.where({ id }), {
+        data(draft) {
+          draft.email = before.email
+          draft.phone = before.phone
+          draft.first_name = before.first_name
+          draft.tags = [...before.tags]
+          draft.updated_at = before.updated_at
+        },
+      })
+      if (before.email) store.byEmail.set(before.email.toLowerCase(), id)
+      store.byId.set(id, restored ?? before)
+    })
+  }
 
   private store(account: string): AccountStore {
     let store = this.accounts.get(account)
@@ -111,6 +161,7 @@ export class SubscriberStore {
     if (record.email) store.byEmail.set(record.email.toLowerCase(), record.id)
     store.byId.set(record.id, record)
     store.order.push(record.id)
+    this.changes?.touch(subscriberKey(account, record.id), null)
     return this.serialize(store, async () => {
       const created = await (await this.collectionOf(store)).create(record)
       store.byId.set(created.id, created)
@@ -150,6 +201,7 @@ export class SubscriberStore {
         },
       })
       const stored = updated ?? next
+      this.changes?.touch(subscriberKey(account, id), toPlain(before))
       if (before.email) store.byEmail.delete(before.email.toLowerCase())
       if (stored.email) store.byEmail.set(stored.email.toLowerCase(), id)
       store.byId.set(id, stored)
@@ -216,6 +268,7 @@ export class SubscriberStore {
   }
 
   clear(): void {
+    this.changes?.clear()
     for (const store of this.accounts.values()) store.collection?.clear()
     this.accounts.clear()
   }

@@ -3,6 +3,7 @@
  * came back, when the next retry is due. Plain data in a small bounded store of its own (a
  * persistence adapter may keep it later); oldest dropped first.
  */
+import { ChangeLog } from './change-log.js'
 
 /** One POST to the webhook URL. */
 export interface WebhookAttempt {
@@ -40,13 +41,48 @@ export const MAX_WEBHOOK_ATTEMPTS = 1_000
 /** The inspector's store of attempts. */
 export class WebhookAttemptStore {
   private readonly attempts = new Map<string, WebhookAttempt>()
+  private changes: ChangeLog<string> | undefined
 
   constructor(private readonly capacity = MAX_WEBHOOK_ATTEMPTS) {}
 
   add(attempt: WebhookAttempt): WebhookAttempt {
     this.attempts.set(attempt.id, attempt)
-    while (this.attempts.size > this.capacity) this.attempts.delete(this.attempts.keys().next().value!)
+    this.changes?.touch(attempt.id)
+    while (this.attempts.size > this.capacity) {
+      const oldest = this.attempts.keys().next().value!
+      this.attempts.delete(oldest)
+      this.changes?.touch(oldest)
+    }
     return attempt
+  }
+
+  /** An attempt changed in place (sent, answered, failed, retry scheduled). */
+  touch(id: string): void {
+    this.changes?.touch(id)
+  }
+
+  /** Starts recording changes for a persistence adapter (see {@link ChangeLog}); returns the log. */
+  trackChanges(): ChangeLog<string> {
+    this.changes ??= new ChangeLog()
+    return this.changes
+  }
+
+  /** The attempt as kept (not a copy: the adapter serialises it at once), if any. */
+  peek(id: string): WebhookAttempt | undefined {
+    return this.attempts.get(id)
+  }
+
+  /** Puts back attempts a store kept, oldest first; one that was waiting or sending when the sandbox stopped is marked failed. */
+  restore(list: readonly WebhookAttempt[]): void {
+    for (const kept of list.slice(-this.capacity)) {
+      const attempt = structuredClone(kept)
+      if (attempt.state === 'queued' || attempt.state === 'sending') {
+        attempt.state = 'failed'
+        attempt.error = attempt.error ?? 'interrupted: the sandbox stopped before it was answered'
+        attempt.next_retry_at = null
+      }
+      this.attempts.set(attempt.id, attempt)
+    }
   }
 
   get(id: string): WebhookAttempt | undefined {
@@ -72,6 +108,7 @@ export class WebhookAttemptStore {
   }
 
   clear(): void {
+    this.changes?.clear()
     this.attempts.clear()
   }
 }

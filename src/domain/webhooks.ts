@@ -158,6 +158,7 @@ export class WebhookSender {
       const dropped = this.waiting.shift()!
       dropped.state = 'failed'
       dropped.error = 'dropped: the webhook queue is full'
+      this.attempts.touch(dropped.id)
     }
     this.pump()
     return record
@@ -219,6 +220,7 @@ export class WebhookSender {
       response_body: record.response?.body_excerpt ?? null,
     })
     record.journal_id = entry.id
+    this.attempts.touch(record.id)
   }
 
   private scheduleRetry(record: WebhookAttempt): void {

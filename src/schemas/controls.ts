@@ -39,6 +39,7 @@ export const healthSchema = z
     event_clients: z.int().meta({ description: 'Subscribers of the event feed (`/events` clients among them).' }),
     requests: z.int(),
     faults: z.int(),
+    data: z.string().nullable().meta({ description: 'The store file kept across restarts (`--data`), or null (memory only).' }),
   })
   .meta({ id: 'Health' })
 
