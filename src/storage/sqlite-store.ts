@@ -1,6 +1,3 @@
-import { randomBytes } from 'node:crypto'
-import { mkdirSync, realpathSync } from 'node:fs'
-import { dirname, resolve } from 'node:path'
 import type { CapturedMessage } from '../schemas/captured-message.js'
 import type { Subscriber } from '../schemas/subscriber.js'
 import type { ChangeLog } from '../domain/change-log.js'
@@ -11,7 +8,7 @@ import type { OptOut } from '../domain/opt-outs.js'
 import type { SandboxState, SandboxStore } from '../domain/sandbox.js'
 import type { CaptureOutcome } from '../domain/channels/index.js'
 import type { WebhookAttempt } from '../domain/webhook-attempts.js'
-import { loadSqlite, type Database } from './sqlite.js'
+import { builtin, loadSqlite, type Database } from './sqlite.js'
 import { MIGRATIONS, SCHEMA_VERSION } from './schema.js'
 import { APPLICATION_ID, inspectStoreFile, StoreFileError } from './store-file.js'
 
@@ -55,22 +52,24 @@ export class SqliteStore implements SandboxStore {
   private failedBefore = false
 
   constructor(path: string) {
+    const { dirname, resolve } = builtin('node:path')
     this.path = resolve(path)
     const DatabaseSync = loadSqlite()
     const found = inspectStoreFile(this.path, SCHEMA_VERSION)
-    if (found.kind === 'new') mkdirSync(dirname(this.path), { recursive: true })
+    if (found.kind === 'new') builtin('node:fs').mkdirSync(dirname(this.path), { recursive: true })
     this.lock = takeLock(DatabaseSync, this.path)
     try {
-      this.db = new DatabaseSync(this.path)
+      this.db = openDatabase(DatabaseSync, this.path)
       checkOpened(this.db, this.path)
       this.db.exec('PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL')
       migrate(this.db)
-      this.accountSalt = this.meta('account_salt') ?? this.setMeta('account_salt', randomBytes(16).toString('hex'))
+      this.accountSalt = this.meta('account_salt') ?? this.setMeta('account_salt', builtin('node:crypto').randomBytes(16).toString('hex'))
       // The header holds the application id from now on, even before the WAL is checkpointed.
       this.db.exec('PRAGMA wal_checkpoint(TRUNCATE)')
     } catch (error) {
       this.lock.close()
-      throw error
+      if (error instanceof StoreFileError) throw error
+      throw new StoreFileError(`cannot use ${this.path} as the store: ${describeError(error)}`)
     }
   }
 
@@ -243,7 +242,7 @@ export function openSqliteStore(path: string): SqliteStore {
 function takeLock(DatabaseSync: ReturnType<typeof loadSqlite>, path: string): Database {
   let real = path
   try {
-    real = realpathSync(path)
+    real = builtin('node:fs').realpathSync(path)
   } catch {
     // Not created yet: the path given is the one.
   }
@@ -255,13 +254,17 @@ function takeLock(DatabaseSync: ReturnType<typeof loadSqlite>, path: string): Da
     throw new StoreFileError(`cannot open ${lockPath} next to the store: ${describeError(error)}`)
   }
   try {
-    lock.exec('PRAGMA journal_mode=OFF; PRAGMA locking_mode=EXCLUSIVE; BEGIN EXCLUSIVE; CREATE TABLE IF NOT EXISTS lock (held INTEGER); COMMIT')
+    lock.exec('PRAGMA locking_mode=EXCLUSIVE; PRAGMA journal_mode=MEMORY; BEGIN EXCLUSIVE; CREATE TABLE IF NOT EXISTS lock (held INTEGER); COMMIT')
   } catch (error) {
     lock.close()
     if (/locked|busy/i.test(describeError(error))) throw new StoreFileError(`${path} is in use by another sendbox (it holds ${lockPath}); stop it, or pass another file to --data`)
     throw new StoreFileError(`cannot lock ${lockPath}: ${describeError(error)}`)
   }
   return lock
+}
+
+function openDatabase(DatabaseSync: ReturnType<typeof loadSqlite>, path: string): Database {
+  return new DatabaseSync(path)
 }
 
 /** After SQLite opened it: a database with tables but not sendbox's id is another program's; it is left as it is. */

@@ -20,6 +20,14 @@ interface SqliteModule {
   DatabaseSync: new (path: string, options?: { readOnly?: boolean; timeout?: number }) => Database
 }
 
+/**
+ * A Node built-in fetched when a store is opened, not imported: the library (also bundled for
+ * browsers under `setupWorker`) keeps no static import of node:fs, node:path or node:crypto.
+ */
+export function builtin<T extends 'node:fs' | 'node:path' | 'node:crypto'>(name: T): T extends 'node:fs' ? typeof import('node:fs') : T extends 'node:path' ? typeof import('node:path') : typeof import('node:crypto') {
+  return process.getBuiltinModule(name) as never
+}
+
 /** The oldest Node whose `node:sqlite` needs no flag. */
 export const SQLITE_NODE = '22.13'
 

@@ -1,4 +1,4 @@
-import { closeSync, openSync, readSync, statSync } from 'node:fs'
+import { builtin } from './sqlite.js'
 
 /**
  * Checks a `--data` file before SQLite opens it, from its header bytes alone, so a file that is
@@ -26,6 +26,7 @@ const MAGIC = 'SQLite format 3\u0000'
  * store written by a newer sendbox, any other file.
  */
 export function inspectStoreFile(path: string, newest: number): StoreFileKind {
+  const { closeSync, openSync, readSync, statSync } = builtin('node:fs')
   let size: number
   try {
     const stat = statSync(path)

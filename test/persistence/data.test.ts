@@ -190,3 +190,53 @@ describe('--data refuses what it must not touch', () => {
     expect(stderr.trim()).toMatch(/^sendbox: --data needs Node 22\.13 or later .*this is Node 20\./)
   })
 })
+
+describe('--data on a full disk (a 512 KiB tmpfs)', () => {
+  it('a write that cannot be kept answers 500 internal_error, is undone in memory, and the server goes on', async () => {
+    const { execFileSync } = await import('node:child_process')
+    const mount = join(scratch(), 'tiny')
+    try {
+      execFileSync('mkdir', ['-p', mount])
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=512k', 'tmpfs', mount], { stdio: 'ignore' })
+    } catch {
+      console.warn('skipped: mounting a tmpfs needs root (the full-disk test runs as root in CI)')
+      return
+    }
+    try {
+      const file = join(mount, 'sandbox.db')
+      const cli = await start(file, ['--subscribers', '0'])
+      const big = `<p>${'x'.repeat(60_000)}</p>`
+      const answers: Array<{ status: number; body: any; subject: string }> = []
+      for (let i = 0; i < 40 && !answers.some((a) => a.status === 500); i++) {
+        const response = await sendEmail(cli.apiUrl, `big ${i}`, big)
+        answers.push({ status: response.status, body: await response.json(), subject: `big ${i}` })
+      }
+      const failed = answers.find((a) => a.status === 500)
+      expect(failed, 'the disk never filled').toBeDefined()
+      expect(failed!.body.error.code).toBe('internal_error')
+      expect(failed!.body.error.message).toMatch(/could not write its store .*undone/)
+      expect(JSON.stringify(failed!.body)).not.toMatch(/\n\s+at /)
+      // The failed send is not in the outbox; every accepted one is.
+      const listed = (await json(fetch(`${cli.origin}/__sandbox/messages?limit=100`))).data.map((m: { email: { subject: string } }) => m.email.subject)
+      expect(listed).not.toContain(failed!.subject)
+      const accepted = answers.filter((a) => a.status === 200).map((a) => a.subject)
+      expect(new Set(listed)).toEqual(new Set(accepted))
+      // Still answering: reads, and a small subscriber write fails or succeeds cleanly.
+      expect((await fetch(`${cli.origin}/__sandbox/health`)).status).toBe(200)
+      const small = await fetch(`${cli.apiUrl}/subscribers`, { method: 'POST', headers: KEY, body: JSON.stringify({ email: 'small@example.com' }) })
+      expect([200, 500]).toContain(small.status)
+      await stop(cli)
+      // A full disk at start is one clear line naming the file.
+      const full = runToExit(['--port', '0', '--no-ui', '--subscribers', '0', '--data', file])
+      if (full.code !== 0) expect(full.stderr.trim()).toMatch(new RegExp(`^sendbox: cannot use ${file} as the store: .*full`))
+      // Nothing answered 200 is lost: after the restart (on a freed disk) every accepted send is there.
+      execFileSync('mount', ['-o', 'remount,size=8m', mount])
+      const restarted = await start(file, ['--subscribers', '0'])
+      const kept = (await json(fetch(`${restarted.origin}/__sandbox/messages?limit=100`))).data.map((m: { email: { subject: string } }) => m.email.subject)
+      expect(new Set(kept)).toEqual(new Set(accepted))
+      await stop(restarted)
+    } finally {
+      execFileSync('umount', ['-l', mount], { stdio: 'ignore' })
+    }
+  }, 60_000)
+})
