@@ -240,3 +240,32 @@ describe('--data on a full disk (a 512 KiB tmpfs)', () => {
     }
   }, 60_000)
 })
+
+describe('the in-process option `data`', () => {
+  it('createSandbox({ data }) keeps subscribers and messages across sandboxes; without it node:sqlite is never loaded', () => {
+    const file = join(scratch(), 'in-process.db')
+    const out = node24Script(`
+      import { setupServer } from 'msw/node'
+      const { createSandbox } = await import('./dist/lib/index.js')
+      const sqliteLoaded = () => process.moduleLoadList.some((m) => /sqlite/.test(m))
+      const plain = createSandbox()
+      await plain.ready
+      const loadedWithout = sqliteLoaded()
+      plain.dispose()
+      const first = createSandbox({ data: process.argv[1], baseUrl: 'https://api.test/v1' })
+      const server = setupServer(...first.handlers)
+      server.listen({ onUnhandledRequest: 'error' })
+      const headers = { authorization: 'Bearer test_pro', 'content-type': 'application/json' }
+      const sent = await (await fetch('https://api.test/v1/email/send', { method: 'POST', headers, body: JSON.stringify({ to: 'ana@example.com', subject: 'kept', html: '<p>123456</p>' }) })).json()
+      await fetch('https://api.test/v1/subscribers', { method: 'POST', headers, body: JSON.stringify({ email: 'kept@example.com' }) })
+      server.close()
+      first.dispose()
+      const second = createSandbox({ data: process.argv[1] })
+      await second.ready
+      const account = second.accountOf('test_pro')
+      console.log(JSON.stringify({ loadedWithout, loadedWith: sqliteLoaded(), subject: second.outbox.get(sent.message_id)?.email.subject, emails: second.subscribers.all(account).map((s) => s.email) }))
+      second.dispose()
+    `, [file])
+    expect(JSON.parse(out.trim().split('\n').at(-1)!)).toEqual({ loadedWithout: false, loadedWith: true, subject: 'kept', emails: ['kept@example.com'] })
+  }, 60_000)
+})
