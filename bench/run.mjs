@@ -30,7 +30,7 @@ const { values: flags } = parseArgs({
     quick: { type: 'boolean', default: false },
     runs: { type: 'string', default: '1' },
     out: { type: 'string', default: 'bench/results/latest.md' },
-    only: { type: 'string', default: 'throughput,start,import,inprocess,scale,soak,webhooks,fanout' },
+    only: { type: 'string', default: 'throughput,start,import,inprocess,scale,soak,webhooks,fanout,persistence' },
     targets: { type: 'string', default: 'sendbox,sendbox-v8,threads,wiremock,floor,baseline' },
     threads: { type: 'string', default: '' },
     'soak-requests': { type: 'string', default: '' },
@@ -229,6 +229,13 @@ if (parts.has('fanout')) {
   fanoutRuns = (await runJsonScript(['bench/fanout.mjs'], { timeoutMs: 300_000 }))?.results
 }
 
+// Issue 24: --data's cost (bench/persistence.mjs, under Node 24: node:sqlite).
+let persistence
+if (parts.has('persistence')) {
+  log('persistence: send throughput with and without --data, start with a 10,000-message store (Node 24)…')
+  persistence = (await runJsonScript(['bench/persistence.mjs', '--runs', quick ? '1' : '3', '--seconds', quick ? '3' : '10', '--starts', quick ? '3' : '7'], { timeoutMs: 600_000 }))?.results
+}
+
 // ---------------------------------------------------------------------------------------------
 // The table.
 const med = (target, endpoint, field) => median(load[target][endpoint].map((r) => r[field]))
@@ -369,6 +376,17 @@ if (parts.has('webhooks') && webhookRuns) {
   for (const r of webhookRuns) lines.push(`| ${r.scenario} | ${r.max_open_sockets} | ${fmt(r.connections)} | ${r.slowest_health_during_sends_ms} / ${r.slowest_health_after_sends_ms} ms | ${r.rss_before_mb} → ${r.rss_peak_mb} MB |`)
   const hole = webhookRuns.find((r) => r.scenario.startsWith('black hole'))
   if (hole) verdict('black-hole webhook receiver + 1,000 sends (issue 27 N7)', '≤ 64 sockets to it, health ≤ 100 ms while the queue works', `${hole.max_open_sockets} sockets, health ${hole.slowest_health_after_sends_ms} ms (during the send burst ${hole.slowest_health_during_sends_ms} ms)`, hole.max_open_sockets <= 64 && hole.slowest_health_after_sends_ms <= 100)
+}
+if (parts.has('persistence') && persistence) {
+  lines.push('')
+  lines.push(`## Persistence (\`bench/persistence.mjs\`: the CLI on ${persistence.node}, POST /v1/email/send, 50 connections, memory and --data alternated; start = spawn → first 2xx)`)
+  lines.push('')
+  lines.push('| | memory | --data | ratio |')
+  lines.push('|---|---|---|---|')
+  lines.push(`| send throughput (req/s) | ${fmt(persistence.memoryRps)} | ${fmt(persistence.dataRps)} | ${persistence.ratio} |`)
+  lines.push(`| start (ms): empty store → 10,000 messages (${persistence.storeMb} MB) | ${persistence.emptyStartMs} | ${persistence.fullStartMs} | ${persistence.startRatio} |`)
+  verdict('send throughput with --data (issue 24)', '≥ 70 % of memory', `${Math.round(persistence.ratio * 100)} %`, persistence.ratio >= 0.7)
+  verdict('start with a 10,000-message store (issue 24)', '≤ 2× an empty one', `${persistence.startRatio}×`, persistence.startRatio <= 2)
 }
 if (parts.has('fanout') && fanoutRuns) {
   lines.push('')

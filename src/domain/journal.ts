@@ -131,7 +131,7 @@ export class Journal {
   /** The entry with this id, if it is still kept. */
   get(id: number): JournalEntry | undefined {
     const first = this.entries[this.start]
-    if (first === undefined) return undefined
+    if (first === undefined || id < first.id) return undefined
     const entry = this.entries[this.start + (id - first.id)]
     return entry?.id === id ? entry : undefined
   }

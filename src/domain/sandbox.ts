@@ -215,8 +215,9 @@ export class SandboxState {
     // (loaded here rather than at import, so `import('sendbox')` stays light).
     // A store that kept state fills the sandbox instead of the seed (`reset` seeds as ever).
     const store = this.store
+    const tools = loadHtmlTools()
     const filled = store ? store.open(this).then((kept) => (kept ? undefined : this.seedSubscribers())) : this.seedSubscribers()
-    this.ready = Promise.all([filled, loadHtmlTools()]).then(() => undefined)
+    this.ready = Promise.all([filled, tools]).then(() => undefined)
   }
 
   /** The account of a configured key (throws for an unknown key): handy in tests and fixtures. */

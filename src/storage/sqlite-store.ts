@@ -6,9 +6,9 @@ import type { Fault } from '../domain/faults.js'
 import type { JournalEntry } from '../domain/journal.js'
 import type { OptOut } from '../domain/opt-outs.js'
 import type { SandboxState, SandboxStore } from '../domain/sandbox.js'
-import type { CaptureOutcome } from '../domain/channels/index.js'
+import { revivedMessage, storedMessageJson, type CaptureOutcome } from '../domain/channels/index.js'
 import type { WebhookAttempt } from '../domain/webhook-attempts.js'
-import { builtin, loadSqlite, type Database } from './sqlite.js'
+import { builtin, loadSqlite, type Database, type Statement } from './sqlite.js'
 import { MIGRATIONS, SCHEMA_VERSION } from './schema.js'
 import { APPLICATION_ID, inspectStoreFile, StoreFileError } from './store-file.js'
 
@@ -78,7 +78,7 @@ export class SqliteStore implements SandboxStore {
   }
 
   private setMeta(key: string, value: string): string {
-    this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value)
+    statement(this.db, 'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value)
     return value
   }
 
@@ -116,12 +116,14 @@ export class SqliteStore implements SandboxStore {
       await sandbox.subscribers.create(row.account as string, input, { id, created_at, updated_at })
     }
     this.logs!.subscribers.drain()
-    const messages = this.db.prepare('SELECT message, outcome FROM messages ORDER BY rowid').all().map((row) => ({
-      message: JSON.parse(row.message as string) as CapturedMessage,
-      outcome: row.outcome === null ? undefined : (JSON.parse(row.outcome as string) as CaptureOutcome),
-    }))
+    // One JSON text for all messages: one parse of the whole outbox beats ten thousand small ones.
+    const all = statement(this.db, "SELECT '[' || coalesce(group_concat('[' || coalesce(outcome, 'null') || ',' || message || ']', ','), '') || ']' AS rows FROM (SELECT outcome, message FROM messages ORDER BY rowid)").get()?.rows as string
+    const messages = (JSON.parse(all) as Array<[CaptureOutcome | null, CapturedMessage]>).map(([outcome, message]) => ({ message: revivedMessage(message), outcome: outcome ?? undefined }))
     sandbox.outbox.restore(messages, Number(this.meta('evicted') ?? 0))
     sandbox.journal.restore(rows<JournalEntry>('SELECT entry FROM journal ORDER BY id', 'entry'))
+    // A smaller --max-requests than the last run's: the entries past it go from the store too.
+    const oldest = sandbox.journal.snapshot().at(-1)?.id
+    if (oldest !== undefined) statement(this.db, 'DELETE FROM journal WHERE id < ?').run(oldest)
     sandbox.faults.restore(rows<Fault>('SELECT fault FROM faults ORDER BY rowid', 'fault'))
     sandbox.optOuts.restore(rows<OptOut>('SELECT opt_out FROM opt_outs ORDER BY rowid', 'opt_out'))
     sandbox.webhooks?.attempts.restore(rows<WebhookAttempt>('SELECT attempt FROM webhook_attempts ORDER BY rowid', 'attempt'))
@@ -175,11 +177,11 @@ export class SqliteStore implements SandboxStore {
     writeMessages(this.db, sandbox, batches.messages)
     writeSubscribers(this.db, sandbox, batches.subscribers)
     writeKeyed(this.db, 'journal', batches.journal, (id) => sandbox.journal.get(id), (e) => [e.id, e.at, e.account, JSON.stringify(e)], 'id, at, account, entry', 'id')
-    writeKeyed(this.db, 'opt_outs', batches.optOuts, (key) => sandbox.optOuts.byKey(key), (o) => [o.account, o.number, JSON.stringify(o)], 'account, number, opt_out', 'account, number')
+    writeKeyed(this.db, 'opt_outs', batches.optOuts, (key) => sandbox.optOuts.byKey(key), (o) => [o.account, o.number, JSON.stringify(o)], 'account, number, opt_out', 'account, number', true)
     if (batches.attempts) writeKeyed(this.db, 'webhook_attempts', batches.attempts, (id) => sandbox.webhooks?.attempts.peek(id), (a) => [a.id, a.account, JSON.stringify(a)], 'id, account, attempt', 'id')
     if (sandbox.faults.version !== this.faultsVersion) {
       this.db.exec('DELETE FROM faults')
-      const insert = this.db.prepare('INSERT INTO faults (id, fault) VALUES (?, ?)')
+      const insert = statement(this.db, 'INSERT INTO faults (id, fault) VALUES (?, ?)')
       for (const fault of sandbox.faults.list()) insert.run(fault.id, JSON.stringify(fault))
     }
     if (sandbox.clock.version !== this.clockVersion) this.setMeta('clock', JSON.stringify(sandbox.clock.kept()))
@@ -297,12 +299,22 @@ function migrate(db: Database): void {
   }
 }
 
+/** Prepared statements, once per database and SQL text (a flush runs many times a second under load). */
+const statements = new WeakMap<Database, Map<string, Statement>>()
+function statement(db: Database, sql: string): Statement {
+  let cache = statements.get(db)
+  if (!cache) statements.set(db, (cache = new Map()))
+  let prepared = cache.get(sql)
+  if (!prepared) cache.set(sql, (prepared = db.prepare(sql)))
+  return prepared
+}
+
 function writeMessages(db: Database, sandbox: SandboxState, batch: Batch<string, true>): void {
   if (batch.cleared) db.exec('DELETE FROM messages')
   if (batch.touched.size === 0) return
-  const upsert = db.prepare(`INSERT INTO messages (id, account, channel, status, created_at, outcome, message) VALUES (?, ?, ?, ?, ?, ?, ?)
+  const upsert = statement(db, `INSERT INTO messages (id, account, channel, status, created_at, outcome, message) VALUES (?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT (id) DO UPDATE SET status = excluded.status, outcome = excluded.outcome, message = excluded.message`)
-  const remove = db.prepare('DELETE FROM messages WHERE id = ?')
+  const remove = statement(db, 'DELETE FROM messages WHERE id = ?')
   for (const id of batch.touched.keys()) {
     const message = sandbox.outbox.peek(id)
     if (!message) {
@@ -310,16 +322,16 @@ function writeMessages(db: Database, sandbox: SandboxState, batch: Batch<string,
       continue
     }
     const outcome = sandbox.outbox.pendingOutcome(id)
-    upsert.run(id, message.account, message.channel, message.status, message.created_at, outcome === undefined ? null : JSON.stringify(outcome), JSON.stringify(message))
+    upsert.run(id, message.account, message.channel, message.status, message.created_at, outcome === undefined ? null : JSON.stringify(outcome), storedMessageJson(message))
   }
 }
 
 function writeSubscribers(db: Database, sandbox: SandboxState, batch: Batch<string, Subscriber | null>): void {
   if (batch.cleared) db.exec('DELETE FROM subscribers')
   if (batch.touched.size === 0) return
-  const upsert = db.prepare(`INSERT INTO subscribers (account, id, email, phone, subscriber) VALUES (?, ?, ?, ?, ?)
+  const upsert = statement(db, `INSERT INTO subscribers (account, id, email, phone, subscriber) VALUES (?, ?, ?, ?, ?)
     ON CONFLICT (account, id) DO UPDATE SET email = excluded.email, phone = excluded.phone, subscriber = excluded.subscriber`)
-  const remove = db.prepare('DELETE FROM subscribers WHERE account = ? AND id = ?')
+  const remove = statement(db, 'DELETE FROM subscribers WHERE account = ? AND id = ?')
   for (const key of batch.touched.keys()) {
     const [account, id] = key.split('\u0000') as [string, string]
     const subscriber = sandbox.subscribers.find(account, id)
@@ -328,18 +340,22 @@ function writeSubscribers(db: Database, sandbox: SandboxState, batch: Batch<stri
   }
 }
 
-/** Upserts each touched key still kept (re-inserted last, so the table's order is the part's), deletes the others. */
-function writeKeyed<K extends string | number, V>(db: Database, table: string, batch: Batch<K, undefined>, find: (key: K) => V | undefined, values: (value: V) => Array<string | number | null>, columns: string, keyColumns: string): void {
+/**
+ * A table keyed by the part's own key: each touched key still kept is written (`moveToEnd`: deleted
+ * and inserted again, so the table's order follows the part's, as opt-outs re-added move last;
+ * else upserted in place), each one gone is deleted.
+ */
+function writeKeyed<K extends string | number, V>(db: Database, table: string, batch: Batch<K, undefined>, find: (key: K) => V | undefined, values: (value: V) => Array<string | number | null>, columns: string, keyColumns: string, moveToEnd = false): void {
   if (batch.cleared) db.exec(`DELETE FROM ${table}`)
   if (batch.touched.size === 0) return
-  const where = keyColumns.split(', ').map((c) => `${c} = ?`).join(' AND ')
-  const remove = db.prepare(`DELETE FROM ${table} WHERE ${where}`)
-  const insert = db.prepare(`INSERT INTO ${table} (${columns}) VALUES (${columns.split(', ').map(() => '?').join(', ')})`)
+  const keys = keyColumns.split(', ')
+  const others = columns.split(', ').filter((c) => !keys.includes(c))
+  const remove = statement(db, `DELETE FROM ${table} WHERE ${keys.map((c) => `${c} = ?`).join(' AND ')}`)
+  const write = statement(db, `INSERT INTO ${table} (${columns}) VALUES (${columns.split(', ').map(() => '?').join(', ')})${moveToEnd ? '' : ` ON CONFLICT (${keyColumns}) DO UPDATE SET ${others.map((c) => `${c} = excluded.${c}`).join(', ')}`}`)
   for (const key of batch.touched.keys()) {
     const value = find(key)
-    const parts = typeof key === 'number' ? [key] : table === 'opt_outs' ? key.split('\u0000') : [key]
-    remove.run(...parts)
-    if (value !== undefined) insert.run(...values(value))
+    if (value === undefined || moveToEnd) remove.run(...(typeof key === 'string' && keys.length > 1 ? key.split('\u0000') : [key]))
+    if (value !== undefined) write.run(...values(value))
   }
 }
 

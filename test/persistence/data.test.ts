@@ -269,3 +269,14 @@ describe('the in-process option `data`', () => {
     expect(JSON.parse(out.trim().split('\n').at(-1)!)).toEqual({ loadedWithout: false, loadedWith: true, subject: 'kept', emails: ['kept@example.com'] })
   }, 60_000)
 })
+
+describe('the store holds what the caps keep, no more', () => {
+  it('journal and outbox rows stay within --max-requests and --max-messages', async () => {
+    const file = join(scratch(), 'capped.db')
+    const cli = await start(file, ['--max-messages', '7', '--max-requests', '9', '--subscribers', '0'])
+    for (let i = 0; i < 40; i++) await sendEmail(cli.apiUrl, `m${i}`)
+    await stop(cli)
+    const counts = node24Script(`import { DatabaseSync } from 'node:sqlite'; const db = new DatabaseSync(process.argv[1], { readOnly: true }); console.log(['messages', 'journal'].map((t) => db.prepare('SELECT count(*) AS n FROM ' + t).get().n).join(' '))`, [file]).trim()
+    expect(counts).toBe('7 9')
+  }, 60_000)
+})

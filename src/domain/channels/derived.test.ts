@@ -87,3 +87,29 @@ describe('derived fields (text, links, codes)', () => {
     expect(compute).toHaveBeenCalledTimes(1)
   })
 })
+
+describe('storedJson and reviveDerived (the --data store)', () => {
+  it('writes underived fields as null without computing them, and revives them lazily in their place', async () => {
+    const { storedJson, reviveDerived } = await import('./derived.js')
+    let computed = 0
+    const compute = () => {
+      computed++
+      return { text: 'hello 123456', links: ['https://a.test/'], images: [], codes: ['123456'] }
+    }
+    const message: Record<string, unknown> = { id: 'm1' }
+    defineDerived(message, compute)
+    message.after = 1
+    const json = storedJson(message)
+    expect(computed).toBe(0)
+    expect(JSON.parse(json)).toEqual({ id: 'm1', text: null, links: null, images: null, codes: null, after: 1 })
+    const revived = reviveDerived(JSON.parse(json) as Record<string, unknown>, compute)
+    expect(computed).toBe(0)
+    expect(Object.keys(revived)).toEqual(['id', 'text', 'links', 'images', 'codes', 'after'])
+    expect(revived.codes).toEqual(['123456'])
+    expect(computed).toBe(1)
+    expect(JSON.parse(JSON.stringify(revived))).toEqual({ id: 'm1', text: 'hello 123456', links: ['https://a.test/'], images: [], codes: ['123456'], after: 1 })
+    // Derived already: written whole, read back as it is.
+    expect(JSON.parse(storedJson(revived)).text).toBe('hello 123456')
+    expect(reviveDerived(JSON.parse(storedJson(revived)) as Record<string, unknown>, compute).text).toBe('hello 123456')
+  })
+})

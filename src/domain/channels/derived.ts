@@ -142,3 +142,31 @@ export function underived(message: object): boolean {
   const derivation = derivationOf(message)
   return derivation !== undefined && !derivation.done
 }
+
+/**
+ * A message's JSON for a store, without computing what is still underived: each such field is
+ * written as `null` (never a derived value: those are a string or lists), and
+ * {@link reviveDerived} defines it again, lazily and in its place, when the store is read.
+ */
+export function storedJson(message: object): string {
+  if (!underived(message)) return JSON.stringify(message)
+  const plain: Record<string, unknown> = {}
+  for (const name of Object.keys(message)) plain[name] = FIELD_NAMES.has(name) && isAccessor(message, name) ? null : (message as Record<string, unknown>)[name]
+  return JSON.stringify(plain)
+}
+
+/**
+ * A message read back from a store with its lazily derived fields again (those {@link storedJson}
+ * wrote as null): a fresh object built field by field, in order, as {@link copyFields} builds one
+ * (redefining the parsed object's fields as accessors cost V8 a slow object per message).
+ */
+export function reviveDerived<T extends Record<string, unknown>>(message: T, compute: () => Derived): T {
+  if (message.text !== null && message.links !== null && message.codes !== null && message.images !== null) return message
+  const copy: Record<string, unknown> = {}
+  for (const name of Object.keys(message)) {
+    if (FIELD_NAMES.has(name) && message[name] === null) Object.defineProperty(copy, name, ACCESSORS[name as Field])
+    else copy[name] = message[name]
+  }
+  attach(copy, new Derivation(compute))
+  return copy as T
+}

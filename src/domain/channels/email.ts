@@ -1,6 +1,6 @@
 import type { EmailSendRequest } from '../../schemas/messages.js'
 import { findCodes, renderEmail } from '../extract.js'
-import { defineDerived, LAZY_DERIVE_LIMIT, underived, type Derived } from './derived.js'
+import { defineDerived, LAZY_DERIVE_LIMIT, reviveDerived, underived, type Derived } from './derived.js'
 import { base, outcomeFor, stringWeight } from './shared.js'
 import type { CaptureInputOf, ChannelDescriptor } from './types.js'
 
@@ -34,4 +34,10 @@ export const emailChannel: ChannelDescriptor<'email', EmailSendRequest> = {
   // Underived (short HTML): the text and links estimated at the HTML's size each, not computed for it.
   weight: (m) =>
     stringWeight(m.email.html) + stringWeight(m.email.subject) + (underived(m) ? 2 * stringWeight(m.email.html) : stringWeight(m.text) + [...m.links, ...m.images].reduce((n, l) => n + l.length * 2, 0)),
+}
+
+/** An email read back from a store: its text, links, images and codes derived again on first read. */
+export function reviveEmail<T extends Record<string, unknown>>(message: T): T {
+  const { subject, html } = message.email as { subject: string; html: string }
+  return reviveDerived(message, () => deriveEmail(subject, html))
 }

@@ -1,5 +1,6 @@
 import { SUMMARY_LINK_LENGTH, SUMMARY_LINKS, SUMMARY_TEXT_LENGTH, type CapturedMessage, type CapturedMessageSummary, type Channel, type MessageOf } from '../../schemas/captured-message.js'
-import { emailChannel } from './email.js'
+import { emailChannel, reviveEmail } from './email.js'
+import { storedJson } from './derived.js'
 import { smsChannel } from './sms.js'
 import type { ChannelDescriptor } from './types.js'
 import { whatsappChannel } from './whatsapp.js'
@@ -75,6 +76,16 @@ export function summarize(message: CapturedMessage): CapturedMessageSummary {
 export function weightOf(message: CapturedMessage): number {
   // The request body repeats the content; count it once more through the channel's own weight.
   return 512 + descriptorOf(message).weight(message as never)
+}
+
+/** A message's JSON for a store (fields still underived are not computed for it). */
+export function storedMessageJson(message: CapturedMessage): string {
+  return storedJson(message)
+}
+
+/** A message parsed back from a store, made whole again (an email's derived fields, lazily). */
+export function revivedMessage(message: CapturedMessage): CapturedMessage {
+  return message.channel === 'email' ? (reviveEmail(message as unknown as Record<string, unknown>) as unknown as CapturedMessage) : message
 }
 
 export { emailChannel, smsChannel, whatsappChannel }
