@@ -1,0 +1,149 @@
+#!/usr/bin/env node
+/**
+ * `npm run test:image`: builds the container image from the repo's Containerfile with buildah (no
+ * Docker daemon here: `--isolation chroot --storage-driver vfs`) on the stand-in base
+ * (scripts/image/base.sh), then runs the image's own entrypoint and command with `buildah run`
+ * (host network, a free port through SENDBOX_PORT, the image's /data volume) and checks over HTTP:
+ * healthy, a send, the web inbox, /__sandbox refusing without the admin token and answering with
+ * it, a clean SIGTERM with a request in flight, the data still there after a restart. Prints the
+ * image's added size over the base and the start time; exits non-zero on any failure.
+ *
+ *   npm run test:image              build (layers cached) and test
+ *   node scripts/image/test.mjs --no-build   test the image built last
+ */
+import { execFileSync, spawn } from 'node:child_process'
+import { createServer } from 'node:net'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '../..')
+const IMAGE = 'localhost/sendbox:test'
+const BASE = 'docker.io/library/node:24-bookworm-slim'
+const B = ['--storage-driver', 'vfs']
+const TOKEN = 'adm_image_test_token_0123456789'
+const started = performance.now()
+const log = (line) => process.stderr.write(`image: ${line}\n`)
+const buildah = (args, options = {}) => execFileSync('buildah', [...B, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], ...options }).trim()
+let failures = 0
+function check(name, ok, detail = '') {
+  log(`${ok ? 'ok  ' : 'FAIL'} ${name}${detail ? ` (${detail})` : ''}`)
+  if (!ok) failures++
+}
+
+if (!process.argv.includes('--no-build')) {
+  execFileSync(join(root, 'scripts/image/base.sh'), { stdio: 'inherit' })
+  const t0 = performance.now()
+  log('buildah bud (Containerfile)…')
+  execFileSync('buildah', [...B, 'bud', '--isolation', 'chroot', '--format', 'docker', '--pull=never', '--layers', '-t', IMAGE, '-f', 'Containerfile', '.'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] })
+  log(`built in ${Math.round((performance.now() - t0) / 1000)} s`)
+}
+
+// The added size: the image's size less the base's (buildah reports both in MB), and its own layers.
+const inspect = (image) => JSON.parse(buildah(['inspect', '--type', 'image', image]))
+const config = inspect(IMAGE).Docker.config
+const baseLayers = new Set(inspect(BASE).OCIv1.rootfs.diff_ids)
+const ownLayers = inspect(IMAGE).OCIv1.rootfs.diff_ids.filter((id) => !baseLayers.has(id)).length
+const sizes = Object.fromEntries(JSON.parse(buildah(['images', '--json'])).filter((i) => i.names).flatMap((i) => i.names.map((name) => [name, i.size])))
+const megabytes = (text) => Number(/([0-9.]+)\s*MB/.exec(text)?.[1] ?? /([0-9.]+)\s*GB/.exec(text)?.[1] * 1000)
+const sizeOf = (image) => megabytes(sizes[image])
+const addedMb = Math.round((sizeOf(IMAGE) - sizeOf(BASE)) * 10) / 10
+log(`base ${sizeOf(BASE)} MB, image ${sizeOf(IMAGE)} MB: ${addedMb} MB added in ${ownLayers} layer(s)`)
+check('added size ≤ 40 MB', addedMb <= 40, `${addedMb} MB`)
+check('runs as a non-root user', config.User === 'node', config.User)
+check('exposes 4010', Object.keys(config.ExposedPorts ?? {}).includes('4010/tcp'))
+check('has a HEALTHCHECK on /__sandbox/health', JSON.stringify(config.Healthcheck ?? {}).includes('/__sandbox/health'))
+check('declares the /data volume', Object.keys(config.Volumes ?? {}).includes('/data'))
+
+const freePort = () => new Promise((resolve) => {
+  const server = createServer().listen(0, '127.0.0.1', () => {
+    const { port } = server.address()
+    server.close(() => resolve(port))
+  })
+})
+
+const container = buildah(['from', '--quiet', '--pull=never', IMAGE])
+
+/** Runs the image's ENTRYPOINT + CMD as `docker run` would, with `env`; resolves once healthy. */
+async function run(port, env) {
+  const command = [...(config.Entrypoint ?? []), ...(config.Cmd ?? [])]
+  const envArgs = Object.entries(env).flatMap(([k, v]) => ['--env', `${k}=${v}`])
+  // /data is the image's VOLUME: buildah gives the working container a volume of its own there,
+  // kept from one `buildah run` to the next, as a named volume (`-v sendbox-data:/data`) is.
+  const child = spawn('buildah', [...B, 'run', '--isolation', 'chroot', '--network', 'host', ...envArgs, container, '--', ...command], { stdio: ['ignore', 'pipe', 'pipe'] })
+  let out = ''
+  let err = ''
+  child.stdout.setEncoding('utf8').on('data', (d) => (out += d))
+  child.stderr.setEncoding('utf8').on('data', (d) => (err += d))
+  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })))
+  const t0 = performance.now()
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the container exited (${child.exitCode}):\n${out}\n${err}`)
+    if (performance.now() - t0 > 30_000) throw new Error(`not healthy in 30 s:\n${out}\n${err}`)
+    const ok = await fetch(`http://127.0.0.1:${port}/__sandbox/health`, { headers: { authorization: `Bearer ${TOKEN}` } }).then((r) => r.ok, () => false)
+    if (ok) break
+    await new Promise((r) => setTimeout(r, 20))
+  }
+  return { child, exited, startMs: Math.round(performance.now() - t0), out: () => out, err: () => err }
+}
+
+/** The node process inside (PID 1 of a real container): what `docker stop` signals. */
+function nodePid(port) {
+  const lines = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' }).split('\n')
+  return lines.map((l) => l.trim().split(/\s+/)).find((parts) => /(^|\/)node$/.test(parts[1] ?? '') && parts.includes('/app/dist/bin/sendbox.js'))?.[0]
+}
+
+const KEY = { authorization: 'Bearer test_pro', 'content-type': 'application/json' }
+const ADMIN = { authorization: `Bearer ${TOKEN}` }
+let exitCode = 1
+try {
+  const port = await freePort()
+  const env = { SENDBOX_PORT: String(port), SENDBOX_ADMIN_TOKEN: TOKEN }
+  const first = await run(port, env)
+  log(`healthy ${first.startMs} ms after \`buildah run\``)
+  const api = `http://127.0.0.1:${port}/v1`
+  const sent = await fetch(`${api}/email/send`, { method: 'POST', headers: KEY, body: JSON.stringify({ to: 'ana@example.com', subject: 'From the container', html: '<p>Code 424242</p>' }) })
+  const sentBody = await sent.json()
+  check('POST /v1/email/send answers 200', sent.status === 200, JSON.stringify(sentBody))
+  const subscriber = await (await fetch(`${api}/subscribers`, { method: 'POST', headers: KEY, body: JSON.stringify({ email: 'kept@example.com' }) })).json()
+  const inbox = await fetch(`http://127.0.0.1:${port}/__sandbox/ui/`, { headers: ADMIN })
+  check('the web inbox serves its page', inbox.status === 200 && /<html/i.test(await inbox.text()), `${inbox.status} ${inbox.headers.get('content-type')}`)
+  const refused = await fetch(`http://127.0.0.1:${port}/__sandbox/messages`)
+  check('/__sandbox refuses without the admin token', refused.status === 401, `${refused.status} ${(await refused.text()).slice(0, 120)}`)
+  const listed = await (await fetch(`http://127.0.0.1:${port}/__sandbox/messages`, { headers: ADMIN })).json()
+  check('/__sandbox/messages with the token lists the send', listed.data?.some((m) => m.message_id === sentBody.message_id))
+  check('logs one JSON line per request', first.out().split('\n').filter(Boolean).some((l) => { try { return JSON.parse(l).path === '/v1/email/send' } catch { return false } }), first.out().split('\n')[0])
+  // SIGTERM to the node process (PID 1 in a real container) with a send in flight.
+  const inFlight = fetch(`${api}/email/send`, { method: 'POST', headers: { ...KEY, prefer: 'delay=300' }, body: JSON.stringify({ to: 'ana@example.com', subject: 'In flight', html: '<p>x</p>' }) }).then(async (r) => ({ status: r.status, body: await r.json() }), (e) => ({ status: 0, body: String(e) }))
+  await new Promise((r) => setTimeout(r, 100))
+  const pid = nodePid(port)
+  check('found the node process', pid !== undefined)
+  const t0 = performance.now()
+  if (pid) process.kill(Number(pid), 'SIGTERM')
+  const answer = await inFlight
+  const stopped = await first.exited
+  check('the request in flight at SIGTERM is answered', answer.status === 200, JSON.stringify(answer.body).slice(0, 120))
+  check('SIGTERM stops it cleanly', stopped.code === 0, `${JSON.stringify(stopped)} in ${Math.round(performance.now() - t0)} ms`)
+  // Restart on the same /data.
+  const second = await run(port, env)
+  log(`restarted, healthy ${second.startMs} ms after \`buildah run\``)
+  const kept = await (await fetch(`http://127.0.0.1:${port}/__sandbox/messages`, { headers: ADMIN })).json()
+  const subjects = (kept.data ?? []).map((m) => m.email?.subject)
+  check('the messages are there after the restart', subjects.includes('From the container') && subjects.includes('In flight'), subjects.join(', '))
+  const again = await fetch(`${api}/subscribers/${subscriber.id}`, { headers: KEY })
+  check('the subscriber is there after the restart', again.status === 200)
+  const secondPid = nodePid(port)
+  if (secondPid) process.kill(Number(secondPid), 'SIGTERM')
+  await second.exited
+  console.log(JSON.stringify({ addedMb, baseMb: sizeOf(BASE), imageMb: sizeOf(IMAGE), startMs: first.startMs, restartMs: second.startMs, failures, seconds: Math.round((performance.now() - started) / 1000) }))
+  exitCode = failures === 0 ? 0 : 1
+} catch (error) {
+  log(`FAIL ${error.message}`)
+} finally {
+  try {
+    buildah(['rm', container])
+  } catch {
+    // gone already
+  }
+}
+log(failures === 0 && exitCode === 0 ? 'all checks passed' : `${failures} check(s) failed`)
+process.exit(exitCode)
