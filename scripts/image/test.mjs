@@ -30,6 +30,15 @@ function check(name, ok, detail = '') {
   if (!ok) failures++
 }
 
+for (const tool of process.argv.includes('--no-build') ? ['buildah'] : ['buildah', 'debootstrap']) {
+  try {
+    execFileSync('sh', ['-c', `command -v ${tool}`], { stdio: 'ignore' })
+  } catch {
+    log(`FAIL ${tool} is not installed: apt-get install buildah debootstrap (Debian's packages; .ci/run installs them as root)`)
+    process.exit(1)
+  }
+}
+
 if (!process.argv.includes('--no-build')) {
   execFileSync(join(root, 'scripts/image/base.sh'), { stdio: 'inherit' })
   const t0 = performance.now()
