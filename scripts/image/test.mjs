@@ -120,6 +120,19 @@ try {
   check('/__sandbox refuses without the admin token', refused.status === 401, `${refused.status} ${(await refused.text()).slice(0, 120)}`)
   const listed = await (await fetch(`http://127.0.0.1:${port}/__sandbox/messages`, { headers: ADMIN })).json()
   check('/__sandbox/messages with the token lists the send', listed.data?.some((m) => m.message_id === sentBody.message_id))
+  // The HEALTHCHECK's own command, run inside the image as an engine would (exit 0 = healthy).
+  // With the admin token in its environment (200) and with a generated one it cannot know (401).
+  const probe = config.Healthcheck?.Test ?? []
+  const probeExit = (env) => {
+    try {
+      buildah(['run', '--isolation', 'chroot', '--network', 'host', ...Object.entries(env).flatMap(([k, v]) => ['--env', `${k}=${v}`]), container, '--', ...probe.slice(1)], { stdio: ['ignore', 'pipe', 'pipe'] })
+      return 0
+    } catch (error) {
+      return error.status ?? 1
+    }
+  }
+  check('the HEALTHCHECK command passes inside the image', probe[0] === 'CMD' && probeExit({ SENDBOX_PORT: port, SENDBOX_ADMIN_TOKEN: TOKEN }) === 0 && probeExit({ SENDBOX_PORT: port }) === 0, probe.slice(0, 3).join(' '))
+  check('the HEALTHCHECK command fails when nothing answers', probeExit({ SENDBOX_PORT: await freePort() }) !== 0)
   check('logs one JSON line per request', first.out().split('\n').filter(Boolean).some((l) => { try { return JSON.parse(l).path === '/v1/email/send' } catch { return false } }), first.out().split('\n')[0])
   // SIGTERM to the node process (PID 1 in a real container) with a send in flight.
   const inFlight = fetch(`${api}/email/send`, { method: 'POST', headers: { ...KEY, prefer: 'delay=300' }, body: JSON.stringify({ to: 'ana@example.com', subject: 'In flight', html: '<p>x</p>' }) }).then(async (r) => ({ status: r.status, body: await r.json() }), (e) => ({ status: 0, body: String(e) }))
