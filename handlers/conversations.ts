@@ -14,6 +14,7 @@ import { okSchema } from '../src/schemas/controls.js'
 import { pageOf, paginated } from '../src/schemas/pagination.js'
 import { pageQuery, textParam } from '../src/schemas/query.js'
 import { controlRoute, type Route } from './route.js'
+import { checkOwnAccount, visible, visibleOne } from './viewer-scope.js'
 
 const E164 = /^\+[0-9]{8,15}$/
 
@@ -33,6 +34,7 @@ export const conversationRoutes: Route[] = [
     summary: 'The configured WhatsApp templates',
     description: 'With `--templates FILE`, every WhatsApp send is checked after the field rules: an unknown `template` or `language` is 400 `invalid_parameter` (param `template` with the closest known names, or `language` with the template\'s languages); a placeholder without a parameter is 400 `missing_parameter`, a parameter the template lacks 400 `unknown_parameter`, both with param `parameters.<name>`. Without templates (`configured: false`) any name is accepted.',
     response: templateListSchema,
+    team: true,
     resolve: ({ sandbox }) => ({ body: { configured: sandbox.templates !== undefined, data: sandbox.templates?.list() ?? [] } }),
   }),
   controlRoute({
@@ -43,7 +45,11 @@ export const conversationRoutes: Route[] = [
     description: 'Captures the reply with `direction: "inbound"` and posts a `message.received` webhook. STOP, STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT opt `from` out of the account (a later send to it answers 200 `queued` and fails as `opted out (STOP)`); START, UNSTOP, YES opt it back in; HELP and any other text are captured only. An unknown `key` or `account` is 400 naming it.',
     body: inboundRequestSchema,
     response: inboundResultSchema,
-    resolve: ({ sandbox, body }) => ({ body: sandbox.inbound(body) }),
+    team: true,
+    resolve: ({ sandbox, body, viewer }) => {
+      if (viewer.role === 'team') checkOwnAccount(viewer, accountKey(sandbox.keys, body.key, body.account).account, body.key !== undefined ? 'key' : 'account')
+      return { body: sandbox.inbound(body) }
+    },
   }),
   controlRoute({
     method: 'GET',
@@ -52,7 +58,8 @@ export const conversationRoutes: Route[] = [
     summary: 'Numbers opted out, per account',
     query: { account: accountParam },
     response: optOutListSchema,
-    resolve: ({ sandbox, query }) => ({ body: { data: sandbox.optOuts.list(query.account) } }),
+    team: true,
+    resolve: ({ sandbox, query, viewer }) => ({ body: { data: visible(viewer, sandbox.optOuts.list(query.account)) } }),
   }),
   controlRoute({
     method: 'POST',
@@ -61,8 +68,10 @@ export const conversationRoutes: Route[] = [
     summary: 'Opt a number out of an account',
     body: optOutRequestSchema,
     response: optOutSchema,
-    resolve: ({ sandbox, body }) => {
+    team: true,
+    resolve: ({ sandbox, body, viewer }) => {
       const { account } = accountKey(sandbox.keys, body.key, body.account)
+      checkOwnAccount(viewer, account, body.key !== undefined ? 'key' : 'account')
       return { body: sandbox.optOuts.add({ account, number: checkNumber(body.number), keyword: 'manual', at: isoAt(sandbox.now()) }) }
     },
   }),
@@ -74,8 +83,10 @@ export const conversationRoutes: Route[] = [
     body: optOutRequestSchema,
     response: okSchema,
     answers: [{ status: 404, description: 'The number is not opted out of that account (`not_found`).' }],
-    resolve: ({ sandbox, body }) => {
+    team: true,
+    resolve: ({ sandbox, body, viewer }) => {
       const { account } = accountKey(sandbox.keys, body.key, body.account)
+      checkOwnAccount(viewer, account, body.key !== undefined ? 'key' : 'account')
       if (!sandbox.optOuts.remove(account, checkNumber(body.number))) throw new ApiError(404, 'not_found', `${body.number} is not opted out of account ${account}.`)
       return { body: { ok: true } }
     },
@@ -88,7 +99,8 @@ export const conversationRoutes: Route[] = [
     description: 'Each attempt: event, URL, request headers and body, the receiver\'s status, the first 1 KiB of its answer and the latency, the attempt number and when the next retry is due. Empty when no webhook URL is configured.',
     query: { ...pageQuery, account: accountParam },
     response: paginated(webhookAttemptSchema, 'WebhookAttemptPage'),
-    resolve: ({ sandbox, query }) => ({ body: pageOf(sandbox.webhooks?.attempts.list(query.account) ?? [], query.page ?? 1, query.limit ?? 20) }),
+    team: true,
+    resolve: ({ sandbox, query, viewer }) => ({ body: pageOf(visible(viewer, sandbox.webhooks?.attempts.list(query.account) ?? []), query.page ?? 1, query.limit ?? 20) }),
   }),
   controlRoute({
     method: 'POST',
@@ -97,8 +109,9 @@ export const conversationRoutes: Route[] = [
     summary: 'Send an attempt\'s event again, with the same webhook-id',
     response: webhookAttemptSchema,
     answers: [{ status: 404, description: 'No attempt with that id (`not_found`).' }],
-    resolve: ({ sandbox, params }) => {
-      const attempt = sandbox.webhooks?.replay(params.id)
+    team: true,
+    resolve: ({ sandbox, params, viewer }) => {
+      const attempt = visibleOne(viewer, sandbox.webhooks?.attempts.get(params.id)) && sandbox.webhooks?.replay(params.id)
       if (!attempt) throw new ApiError(404, 'not_found', `No webhook attempt with id "${params.id}". \`GET /__sandbox/webhooks\` lists them (the oldest are dropped past 1,000).`)
       return { body: structuredClone(attempt) }
     },

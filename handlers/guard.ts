@@ -8,6 +8,7 @@ import { maskKey } from '../src/domain/plans.js'
 import { journalHeaders } from './journal-headers.js'
 import { retryAfterSeconds, type RateDecision } from '../src/domain/rate-limiter.js'
 import type { SandboxState } from '../src/domain/sandbox.js'
+import { ADMIN_VIEWER, teamViewer, type Viewer } from '../src/domain/team-tokens.js'
 import { validateBody } from '../src/domain/validation.js'
 import { JOURNAL_BODY_LIMIT } from '../src/schemas/journal.js'
 import { bearerToken, offeredAdminToken } from './credentials.js'
@@ -213,7 +214,7 @@ export async function runApiRequest(sandbox: SandboxState, request: WireRequest,
     const retryAfter = () => retryAfterSeconds(decision.freeAt, sandbox.now())
     const prefer = parsePrefer(request.headers.get('prefer'))
     delay = prefer.delay ?? 0
-    const fault = sandbox.faults.match(request.method, url.pathname)
+    const fault = sandbox.faults.match(request.method, url.pathname, key.account)
     if (fault) {
       delay = Math.max(delay, fault.delay_ms)
       throw forcedError(fault.status, fault.code ?? undefined, retryAfter)
@@ -227,7 +228,7 @@ export async function runApiRequest(sandbox: SandboxState, request: WireRequest,
     const query = parseQuery(route, url)
     const read = readRouteBody(route, request, trace)
     const { body, raw } = read instanceof Promise ? await read : read
-    const result = route.resolve({ sandbox, request, key, url, params, query, body, raw, retryAfter })
+    const result = route.resolve({ sandbox, request, key, url, params, query, body, raw, viewer: ADMIN_VIEWER, retryAfter })
     const resolved = result instanceof Promise ? await result : result
     // With --data a write is answered once it is on disk (one transaction per turn of the event loop).
     if (sandbox.store && request.method !== 'GET') await sandbox.store.settle()
@@ -266,16 +267,23 @@ export async function runApiRequest(sandbox: SandboxState, request: WireRequest,
   return response
 }
 
-/** Throws 401 unless the request carries the admin token (when one is configured). */
-function checkAdmin(sandbox: SandboxState, request: WireRequest): void {
+/**
+ * Who asks for a control: the admin (the admin token, or anyone on a sandbox without one) or the
+ * team whose `--team-token` is offered. Throws 401 when an admin token is set and neither it nor
+ * a team token is offered (a wrong guess counts toward the guess limiter).
+ */
+export function viewerOf(sandbox: SandboxState, request: WireRequest): Viewer {
   const token = sandbox.adminToken
-  if (token === undefined) return
-  const client = guessingClient(request.headers.get('origin'), request.clientAddress)
-  refuseWhileGuessing(sandbox, client)
   const given = offeredAdminToken((name) => request.headers.get(name))
-  if (given !== undefined && sameSecret(given, token)) return
+  if (token === undefined && sandbox.teamTokens.length === 0) return ADMIN_VIEWER
+  const client = guessingClient(request.headers.get('origin'), request.clientAddress)
+  if (token !== undefined) refuseWhileGuessing(sandbox, client)
+  if (given !== undefined && token !== undefined && sameSecret(given, token)) return ADMIN_VIEWER
+  const team = given === undefined ? undefined : teamViewer(sandbox.teamTokens, given)
+  if (team) return team
+  if (token === undefined) return ADMIN_VIEWER
   if (given !== undefined) sandbox.guesses.miss(client, sandbox.now())
-  throw new ApiError(401, 'unauthorized', 'The sandbox controls need the admin token: send `Authorization: Bearer <admin token>` or `X-Sendbox-Admin-Token: <admin token>` (see --admin-token).')
+  throw new ApiError(401, 'unauthorized', `The sandbox controls need the admin token${sandbox.teamTokens.length > 0 ? ' or a team token' : ''}: send \`Authorization: Bearer <token>\` or \`X-Sendbox-Admin-Token: <token>\` (see --admin-token${sandbox.teamTokens.length > 0 ? ', --team-token' : ''}).`)
 }
 
 /** A message-scoped preview token (`?token=`) that opens this one route for this one message. */
@@ -292,14 +300,18 @@ function previewTokenAdmits(sandbox: SandboxState, route: Route, url: URL, param
  */
 export async function runControlRequest(sandbox: SandboxState, request: WireRequest, url: URL, params: Record<string, string>, route: Route | undefined): Promise<Answer> {
   try {
-    if (!route?.public && !(route && previewTokenAdmits(sandbox, route, url, params))) checkAdmin(sandbox, request)
+    const admitted = route?.public === true || (route !== undefined && previewTokenAdmits(sandbox, route, url, params))
+    const viewer = admitted ? ADMIN_VIEWER : viewerOf(sandbox, request)
     if (!route) {
       throw new ApiError(404, 'not_found', `No sandbox control ${request.method} ${url.pathname}. Paths match exactly; see the README's "Sandbox controls" (GET /__sandbox/openapi.json lists them).`)
+    }
+    if (viewer.role === 'team' && !route.team) {
+      throw new ApiError(403, 'forbidden', `${request.method} ${url.pathname} changes or shows what every account shares; it needs the admin token (the team token "${viewer.name}" sees ${[...viewer.accounts].join(', ')} only).`)
     }
     await sandbox.ready
     const query = parseQuery(route, url)
     const { body, raw } = await readRouteBody(route, request, {})
-    const result = await route.resolve({ sandbox, request, url, params, query, body, raw, key: undefined as never, retryAfter: () => 0 })
+    const result = await route.resolve({ sandbox, request, url, params, query, body, raw, viewer, key: undefined as never, retryAfter: () => 0 })
     if (sandbox.store && request.method !== 'GET') await sandbox.store.settle()
     return answer(result, {}, request)
   } catch (error) {

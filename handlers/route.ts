@@ -1,6 +1,7 @@
 import type { z } from 'zod'
 import type { ApiKeyConfig } from '../src/domain/plans.js'
 import type { SandboxState } from '../src/domain/sandbox.js'
+import type { Viewer } from '../src/domain/team-tokens.js'
 import type { BodySchema } from '../src/schemas/messages.js'
 import type { WireRequest } from './body.js'
 
@@ -26,6 +27,8 @@ export interface RouteContext<Body = undefined, Query = Record<string, unknown>>
   raw: Record<string, unknown>
   /** API routes: the caller's key. */
   key: ApiKeyConfig
+  /** Controls: who asks — the admin (every account) or a team token (its accounts only). API routes: the admin. */
+  viewer: Viewer
   /** API routes: seconds until this key's window admits a request (what a real 429 would say now). */
   retryAfter: () => number
 }
@@ -74,6 +77,12 @@ export interface Route<Body = any, Query = any> {
   public?: boolean
   /** Controls only: a message-scoped `?token=` (see `outbox.previewToken`) lets it through the admin guard. */
   previewToken?: boolean
+  /**
+   * Controls only: open to team tokens (`--team-token`), whose requests the resolver scopes to
+   * `viewer`'s accounts. Without it a team token is answered 403 `forbidden` (global state: the
+   * clock, the journal's reset, MCP).
+   */
+  team?: boolean
   resolve: (ctx: RouteContext<Body, Query>) => RouteResult | Promise<RouteResult>
 }
 

@@ -14,6 +14,7 @@ import {
   faultSchema,
   healthSchema,
   keyListSchema,
+  whoamiSchema,
   okSchema,
   resetResultSchema,
 } from '../src/schemas/controls.js'
@@ -23,6 +24,8 @@ import { enumParam, flagParam, pageQuery, sinceParam, textParam } from '../src/s
 import { previewBanner, previewHeaders, withBanner } from './preview-policy.js'
 import { messageJson } from './message-json.js'
 import { controlRoute, type Route } from './route.js'
+import { accountsOf, checkOwnAccount, visible, visibleOne } from './viewer-scope.js'
+import { ACCOUNT_RESET_SCOPES, type AccountResetScope } from '../src/domain/sandbox.js'
 
 const messageNotFound = (id: string) =>
   new ApiError(404, 'not_found', `No captured message with id "${id}". It may have been cleared or evicted by the outbox cap.`)
@@ -61,7 +64,19 @@ export const sandboxControlRoutes: Route[] = [
     operationId: 'sandboxHealth',
     summary: 'Health and sizes of the outbox, journal and faults',
     response: healthSchema,
+    team: true,
     resolve: ({ sandbox }) => ({ body: sandbox.health() }),
+  }),
+  controlRoute({
+    method: 'GET',
+    path: '/__sandbox/whoami',
+    operationId: 'whoami',
+    summary: 'Who the token names: the admin or a team, and the accounts it sees',
+    response: whoamiSchema,
+    team: true,
+    resolve: ({ sandbox, viewer }) => ({
+      body: viewer.role === 'team' ? { role: 'team', name: viewer.name, accounts: [...viewer.accounts] } : { role: 'admin', name: null, accounts: sandbox.accounts() },
+    }),
   }),
   controlRoute({
     method: 'GET',
@@ -71,9 +86,10 @@ export const sandboxControlRoutes: Route[] = [
     description: 'Every account unless `account` is given. Each item is a summary: no `request`, no email `html`, `text` cut to 2000 characters (`text_truncated`), at most 100 `links` (`links_total`); `GET /__sandbox/messages/{id}` has the whole message.',
     query: { ...pageQuery, ...outboxFilterQuery },
     response: paginated(capturedMessageSummarySchema, 'CapturedMessagePage'),
-    resolve: ({ sandbox, query }) => {
+    team: true,
+    resolve: ({ sandbox, query, viewer }) => {
       const { page, limit, ...filter } = query
-      const all = sandbox.outbox.list(filterOf(filter))
+      const all = visible(viewer, sandbox.outbox.list(filterOf(filter)))
       const shown = pageOf(all, page ?? 1, limit ?? 20)
       return { body: { ...shown, data: shown.data.map(summarize) } }
     },
@@ -83,9 +99,13 @@ export const sandboxControlRoutes: Route[] = [
     path: '/__sandbox/messages',
     operationId: 'clearCapturedMessages',
     summary: 'Clear the outbox',
+    description: 'A team token clears its accounts\' messages only.',
     response: okSchema,
-    resolve: ({ sandbox }) => {
-      sandbox.outbox.clear()
+    team: true,
+    resolve: async ({ sandbox, viewer }) => {
+      const accounts = accountsOf(viewer)
+      if (accounts === undefined) sandbox.outbox.clear()
+      else await sandbox.resetAccounts(accounts, 'messages')
       return { body: { ok: true } }
     },
   }),
@@ -95,8 +115,9 @@ export const sandboxControlRoutes: Route[] = [
     operationId: 'getCapturedMessage',
     summary: 'One captured message with its status history',
     response: capturedMessageSchema,
-    resolve: ({ sandbox, params }) => {
-      const message = sandbox.outbox.get(params.id)
+    team: true,
+    resolve: ({ sandbox, params, viewer }) => {
+      const message = visibleOne(viewer, sandbox.outbox.get(params.id))
       if (!message) throw messageNotFound(params.id)
       return { json: messageJson(message) }
     },
@@ -107,8 +128,9 @@ export const sandboxControlRoutes: Route[] = [
     operationId: 'deleteCapturedMessage',
     summary: 'Delete one captured message',
     response: okSchema,
-    resolve: ({ sandbox, params }) => {
-      if (!sandbox.outbox.delete(params.id)) throw messageNotFound(params.id)
+    team: true,
+    resolve: ({ sandbox, params, viewer }) => {
+      if (!visibleOne(viewer, sandbox.outbox.get(params.id)) || !sandbox.outbox.delete(params.id)) throw messageNotFound(params.id)
       return { body: { ok: true } }
     },
   }),
@@ -124,8 +146,9 @@ export const sandboxControlRoutes: Route[] = [
       remote: flagParam('remote', 'Let the email load images, styles and fonts from http(s) URLs (blocked by default).'),
     },
     response: { html: true },
-    resolve: ({ sandbox, params, query, url }) => {
-      const message = sandbox.outbox.get(params.id)
+    team: true,
+    resolve: ({ sandbox, params, query, url, viewer }) => {
+      const message = visibleOne(viewer, sandbox.outbox.get(params.id))
       if (message?.channel !== 'email') throw messageNotFound(params.id)
       const remote = query.remote === true
       const withRemote = new URL(url)
@@ -142,8 +165,9 @@ export const sandboxControlRoutes: Route[] = [
     summary: 'The preview token and URL of a captured email',
     description: 'What the web inbox frames when an admin token is required: an iframe cannot send the token header, so it loads `html_url`, whose message-scoped `token` opens this one preview and nothing else.',
     response: z.object({ token: z.string(), html_url: z.string() }).meta({ id: 'EmailPreview' }),
-    resolve: ({ sandbox, params }) => {
-      const message = sandbox.outbox.get(params.id)
+    team: true,
+    resolve: ({ sandbox, params, viewer }) => {
+      const message = visibleOne(viewer, sandbox.outbox.get(params.id))
       const token = message?.channel === 'email' ? sandbox.outbox.previewToken(params.id) : undefined
       if (token === undefined) throw messageNotFound(params.id)
       return { body: { token, html_url: `/__sandbox/messages/${encodeURIComponent(params.id)}/html?token=${encodeURIComponent(token)}` } }
@@ -157,17 +181,27 @@ export const sandboxControlRoutes: Route[] = [
     query: { ...pageQuery, account: accountParam },
     description: 'Each entry: method, path, query, status, duration, error code and message, account, masked key, the request body (4 KiB at most) and, for errors, the answer\'s body.',
     response: paginated(journalEntrySchema, 'JournalPage'),
-    resolve: ({ sandbox, query }) => ({ body: pageOf(sandbox.journal.list({ account: query.account }), query.page ?? 1, query.limit ?? 20) }),
+    team: true,
+    resolve: ({ sandbox, query, viewer }) => ({ body: pageOf(visible(viewer, sandbox.journal.list({ account: query.account })), query.page ?? 1, query.limit ?? 20) }),
   }),
   controlRoute({
     method: 'POST',
     path: '/__sandbox/reset',
     operationId: 'resetSandbox',
     summary: 'Back to the seeded state',
-    description: 'Subscribers, outbox, journal, rate-limit windows and faults; or only the part named by `scope`.',
+    description: `Subscribers, outbox, journal, rate-limit windows and faults; or only the part named by \`scope\`. A team token resets its own accounts: their messages, subscribers, faults and opt-outs (scopes ${ACCOUNT_RESET_SCOPES.map((s) => `\`${s}\``).join(', ')}); the other scopes are shared by every account and answer it 403 \`forbidden\`.`,
     query: { scope: enumParam('scope', RESET_SCOPES as unknown as [ResetScope, ...ResetScope[]], 'Reset only this part.') },
     response: resetResultSchema,
-    resolve: async ({ sandbox, query }) => {
+    team: true,
+    resolve: async ({ sandbox, query, viewer }) => {
+      const accounts = accountsOf(viewer)
+      if (accounts !== undefined && viewer.role === 'team') {
+        if (query.scope !== undefined && !(ACCOUNT_RESET_SCOPES as readonly string[]).includes(query.scope)) {
+          throw new ApiError(403, 'forbidden', `scope=${query.scope} is shared by every account: it needs the admin token. A team token resets ${ACCOUNT_RESET_SCOPES.join(', ')} of its accounts (${[...accounts].join(', ')}).`, 'scope')
+        }
+        await sandbox.resetAccounts(accounts, query.scope as AccountResetScope | undefined)
+        return { body: { ok: true, scope: query.scope ?? 'all' } }
+      }
       await sandbox.reset(query.scope)
       return { body: { ok: true, scope: query.scope ?? 'all' } }
     },
@@ -177,8 +211,10 @@ export const sandboxControlRoutes: Route[] = [
     path: '/__sandbox/faults',
     operationId: 'listFaults',
     summary: 'Faults in force',
+    description: 'A team token sees the faults of its accounts only.',
     response: faultListSchema,
-    resolve: ({ sandbox }) => ({ body: { data: sandbox.faults.list() } }),
+    team: true,
+    resolve: ({ sandbox, viewer }) => ({ body: { data: viewer.role === 'admin' ? sandbox.faults.list() : sandbox.faults.list().filter((f) => f.account !== null && viewer.accounts.has(f.account)) } }),
   }),
   controlRoute({
     method: 'POST',
@@ -188,16 +224,32 @@ export const sandboxControlRoutes: Route[] = [
     description: '`path` is the request path as the server sees it, base path included (`/v1/sms/send`), matched exactly. `times` defaults to unlimited, `probability` to 1. A forced 429 carries the `Retry-After` a real one would at that instant.',
     body: faultSpecSchema,
     response: faultSchema,
-    resolve: ({ sandbox, raw }) => ({ body: sandbox.faults.add(raw as z.input<typeof faultSpecSchema>) }),
+    team: true,
+    resolve: ({ sandbox, raw, body, viewer }) => {
+      const spec = raw as z.input<typeof faultSpecSchema>
+      if (viewer.role === 'team') {
+        const [only, ...more] = viewer.accounts
+        if (body.account === undefined && more.length > 0) {
+          throw new ApiError(400, 'missing_parameter', `A team token's fault names one of its accounts (${[...viewer.accounts].join(', ')}) in \`account\`.`, 'account')
+        }
+        const account = body.account ?? only!
+        checkOwnAccount(viewer, account, 'account')
+        return { body: sandbox.faults.add({ ...spec, account }) }
+      }
+      return { body: sandbox.faults.add(spec) }
+    },
   }),
   controlRoute({
     method: 'DELETE',
     path: '/__sandbox/faults',
     operationId: 'clearFaults',
     summary: 'Clear every fault',
+    description: 'A team token clears the faults of its accounts only.',
     response: okSchema,
-    resolve: ({ sandbox }) => {
-      sandbox.faults.clear()
+    team: true,
+    resolve: ({ sandbox, viewer }) => {
+      const accounts = accountsOf(viewer)
+      sandbox.faults.clear(accounts && ((fault) => fault.account !== null && accounts.has(fault.account)))
       return { body: { ok: true } }
     },
   }),
@@ -207,6 +259,7 @@ export const sandboxControlRoutes: Route[] = [
     operationId: 'getClock',
     summary: 'Sandbox time',
     response: clockStateSchema,
+    team: true,
     resolve: ({ sandbox }) => ({ body: sandbox.clock.state() }),
   }),
   controlRoute({
@@ -234,8 +287,9 @@ export const sandboxControlRoutes: Route[] = [
     summary: 'The API keys in force, with plan, limit and live use',
     description: 'Keys starting with `test_` in full (they are public), every other key masked (`live…23`).',
     response: keyListSchema,
-    resolve: ({ sandbox }) => ({
-      body: { data: sandbox.keyUsage().map((k) => ({ key: k.key.startsWith('test_') ? k.key : maskKey(k.key), plan: k.plan, plan_name: k.planName, account: k.account, limit: k.limit, used: k.used })) },
+    team: true,
+    resolve: ({ sandbox, viewer }) => ({
+      body: { data: visible(viewer, sandbox.keyUsage()).map((k) => ({ key: k.key.startsWith('test_') ? k.key : maskKey(k.key), plan: k.plan, plan_name: k.planName, account: k.account, limit: k.limit, used: k.used })) },
     }),
   }),
 ]

@@ -9,6 +9,8 @@ import { millisecondsParam, sinceParam } from '../src/schemas/query.js'
 import { messageJson } from './message-json.js'
 import { controlRoute, type Route } from './route.js'
 import { filterOf, outboxFilterQuery } from './sandbox-controls.js'
+import { accountsOf, visible } from './viewer-scope.js'
+import { sees, type Viewer } from '../src/domain/team-tokens.js'
 
 /** Longest `GET /__sandbox/messages/wait` may wait. */
 export const MAX_WAIT_MS = 60_000
@@ -31,7 +33,7 @@ export const sandboxEventSchema = z
   .discriminatedUnion('type', [
     z.object({ type: z.literal('message.captured'), message: capturedMessageSummarySchema }),
     z.object({ type: z.literal('message.status'), message: capturedMessageSummarySchema, change: statusChangeSchema }),
-    z.object({ type: z.literal('message.deleted'), message_id: z.string() }),
+    z.object({ type: z.literal('message.deleted'), message_id: z.string(), account: z.string() }),
     z.object({ type: z.literal('request'), entry: journalEntrySchema }),
     z.object({ type: z.literal('reset'), scope: z.string() }),
   ])
@@ -130,16 +132,18 @@ export const sandboxLiveRoutes: Route[] = [
       { status: 408, description: 'No matching message in time (`wait_timeout`); the message names the filter and the nearest misses.' },
       { status: 503, description: 'The server holds as many waits as it may (`too_many_clients`, `--max-waiters`, default 1,000) and none matches yet; `Retry-After` says when to try again.' },
     ],
-    resolve: async ({ sandbox, query, request }) => {
+    team: true,
+    resolve: async ({ sandbox, query, request, viewer }) => {
       const { since, timeout, ...filters } = query
+      const accounts = accountsOf(viewer)
       if (sandbox.outbox.waiting >= sandbox.maxWaiters) {
         // Full: answer what is already there, else refuse rather than hold one more.
-        const [found] = sandbox.outbox.list(since === undefined ? filterOf(filters) : { ...filterOf(filters), since })
+        const [found] = visible(viewer, sandbox.outbox.list(since === undefined ? filterOf(filters) : { ...filterOf(filters), since }))
         if (found) return { json: messageJson(found) }
         throw tooManyClients(`${sandbox.maxWaiters} waits are held already (--max-waiters)`)
       }
       try {
-        const message = await sandbox.outbox.waitFor(filterOf(filters), { timeout: timeout ?? DEFAULT_WAIT_MS, since, signal: request.signal })
+        const message = await sandbox.outbox.waitFor(filterOf(filters), { timeout: timeout ?? DEFAULT_WAIT_MS, since, signal: request.signal, accounts })
         return { json: messageJson(message) }
       } catch (error) {
         if (error instanceof WaitTimeoutError) throw new ApiError(408, 'wait_timeout', error.message)
@@ -156,13 +160,16 @@ export const sandboxLiveRoutes: Route[] = [
     query: { direction: outboxFilterQuery.direction },
     response: { eventStream: sandboxEventSchema },
     answers: [{ status: 503, description: 'As many event-stream clients as the server allows are connected (`too_many_clients`, `--max-event-clients`, default 1,000); `Retry-After` says when to try again.' }],
-    resolve: ({ sandbox, request, query }) => {
+    team: true,
+    resolve: ({ sandbox, request, query, viewer }) => {
       const open = streamClients.get(sandbox) ?? 0
       if (open >= sandbox.maxEventClients) throw tooManyClients(`${sandbox.maxEventClients} event-stream clients are connected already (--max-event-clients)`)
       streamClients.set(sandbox, open + 1)
       const subscribe = (listener: (event: SandboxEvent) => void) => {
         // `direction` keeps only the message events of that direction (every other event passes).
+        // A team token gets the events of its accounts' messages and requests only (and resets).
         const unsubscribe = sandbox.events.subscribe((event) => {
+          if (viewer.role === 'team' && !teamSees(viewer, event)) return
           if (query.direction === undefined || !('message' in event) || event.message.direction === query.direction) listener(event)
         })
         let left = false
@@ -180,3 +187,18 @@ export const sandboxLiveRoutes: Route[] = [
     },
   }),
 ]
+
+/** Whether a team viewer gets this event: its accounts' messages (deleted ones included) and requests, and resets. */
+function teamSees(viewer: Viewer, event: SandboxEvent): boolean {
+  switch (event.type) {
+    case 'message.captured':
+    case 'message.status':
+      return sees(viewer, event.message.account)
+    case 'message.deleted':
+      return sees(viewer, event.account)
+    case 'request':
+      return sees(viewer, event.entry.account)
+    case 'reset':
+      return true
+  }
+}

@@ -328,8 +328,8 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
         ServerError: errorResponse(`Server failure (\`internal_error\`), or a 5xx (${SERVER_ERROR_STATUSES[0]}–${SERVER_ERROR_STATUSES.at(-1)}) forced by a fault or \`Prefer: code\`. Carries the rate-limit headers.`, rateRefs),
         SandboxBadRequest: errorResponse('Invalid control request (`invalid_parameter`, `missing_parameter`, `unknown_parameter`, `invalid_json`, `invalid_content_type`), naming the field in `param`.'),
         SandboxNotFound: errorResponse('No such captured message (`not_found`).'),
-        SandboxUnauthorized: errorResponse('The server has an admin token and the request does not carry it (`unauthorized`).'),
-        Forbidden: errorResponse('Standalone server only: the `Host` header names a host that is not allowed (`forbidden_host`, against DNS rebinding; see `--allowed-host`), or a sandbox control that changes state was sent by a page of another origin (`forbidden_origin`; see `--cors-origin`).'),
+        SandboxUnauthorized: errorResponse('The server has an admin token (or team tokens) and the request carries neither the admin token nor a team token (`unauthorized`).'),
+        Forbidden: errorResponse('Standalone server only: the `Host` header names a host that is not allowed (`forbidden_host`, against DNS rebinding; see `--allowed-host`), or a sandbox control that changes state was sent by a page of another origin (`forbidden_origin`; see `--cors-origin`). Under `/__sandbox`, also a team token (`--team-token`) asking for what every account shares or acting on an account not its own (`forbidden`).'),
       },
     },
   }

@@ -79,6 +79,15 @@ export const configFileSchema = z
     ui: z.boolean({ error: 'must be true or false' }).optional(),
     data: z.string().min(1, { error: 'must be the path of the store file, like "./sandbox.db"' }).optional(),
     logFormat: z.enum(['text', 'json'], { error: 'must be "text" or "json"' }).optional(),
+    teamToken: z
+      .array(
+        z.union([
+          z.string(),
+          z.strictObject({ name: z.string(), token: z.string(), accounts: z.array(z.string()).min(1, { error: 'must name at least one account' }) }),
+        ], { error: 'each must be "NAME:TOKEN:ACCOUNT[,ACCOUNT…]" or {"name", "token", "accounts": [...]}' }),
+        { error: 'must be a list of team tokens: "NAME:TOKEN:ACCOUNT[,ACCOUNT…]" or {"name", "token", "accounts": [...]}' },
+      )
+      .optional(),
   })
   .meta({ id: 'SendboxConfig', description: 'sendbox.config.json: settings for the `sendbox` CLI. Flags and environment variables override it.' })
 

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util'
 import { DEFAULT_THREADS } from '../server/threaded-server.js'
 import { adminTokenProblem } from '../domain/admin-token.js'
+import { checkTeamTokens, parseTeamToken, type TeamToken } from '../domain/team-tokens.js'
 import { parseKeySpec, PLANS, isPlan, type ApiKeyConfig, type Plan } from '../domain/plans.js'
 import { parseAllowedHost, parseCorsOrigin } from '../server/origin-policy.js'
 import { CONFIG_FILE_NAME, ConfigFileError, configKeySpecs, findConfigFile, loadConfigFile, NUMERIC_RANGES, type ConfigFile } from './config-file.js'
@@ -37,6 +38,7 @@ export const FLAGS = {
   'webhook-duplicates': { type: 'string', value: 'P', help: 'send each webhook event twice (same webhook-id) with probability P, 0 to 1, seeded by --seed' },
   templates: { type: 'string', value: 'FILE', help: 'WhatsApp templates, JSON {"templates":[{name,language,body,header?,footer?,buttons?}]}: every WhatsApp send is checked against them' },
   'admin-token': { type: 'string', env: 'SENDBOX_ADMIN_TOKEN', value: 'TOKEN', help: 'require this token for /__sandbox (one is generated when --host is not loopback)' },
+  'team-token': { type: 'string', multiple: true, env: 'SENDBOX_TEAM_TOKENS', value: 'NAME:TOKEN:ACCOUNT[,…]', help: 'a token that opens /__sandbox and the web inbox for these accounts only (repeatable). Env: semicolon-separated' },
   'cors-origin': { type: 'string', multiple: true, env: 'SENDBOX_CORS_ORIGINS', value: 'ORIGIN', help: 'also grant CORS and /__sandbox changes to this origin (repeatable; loopback origins always; * = any, with a warning). Env: comma-separated' },
   'allowed-host': { type: 'string', multiple: true, env: 'SENDBOX_ALLOWED_HOSTS', value: 'HOST', help: 'also answer requests whose Host is this name (repeatable; .example.test = and subdomains; loopback names and IPs always). Env: comma-separated' },
   data: { type: 'string', value: 'FILE', help: 'keep subscribers, messages, the request journal, faults, opt-outs, webhook attempts and the clock in this SQLite file across restarts (created when missing; Node >= 22.13)' },
@@ -91,6 +93,8 @@ export interface CliSettings {
   /** The WhatsApp templates file (absolute when it came from the config file), if any. */
   templates: string | undefined
   adminToken: string | undefined
+  /** Scoped viewer tokens (`--team-token`). */
+  teamTokens: TeamToken[]
   /** Origins granted CORS besides loopback ones (`*` = any). */
   corsOrigins: string[]
   /** Host names answered besides loopback names, IP addresses and the bound host. */
@@ -217,6 +221,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, c
     const source = typeof values['admin-token'] === 'string' ? '--admin-token' : env.SENDBOX_ADMIN_TOKEN !== undefined ? 'SENDBOX_ADMIN_TOKEN' : `${configFile}: \`adminToken\``
     throw new UsageError(`${source}: ${tokenProblem}`)
   }
+  const teamTokens = teamTokensOf(values['team-token'] as string[] | undefined, fromEnv('team-token'), file.teamToken, configFile, adminToken)
   const webhookUrl = str('webhook-url')
   if (webhookUrl !== undefined && !/^https?:\/\/[^\s]+$/.test(webhookUrl)) {
     throw new UsageError(`--webhook-url must be an http(s) URL, got "${webhookUrl}"`)
@@ -245,12 +250,33 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, c
     webhookDuplicates: Number(duplicates),
     templates: str('templates'),
     adminToken,
+    teamTokens,
     corsOrigins,
     allowedHosts,
     ui: !values['no-ui'] && !envFlag(fromEnv('no-ui'), 'no-ui') && file.ui !== false,
     configFile,
     data: str('data'),
     logFormat: logFormatOf(str('log-format')!),
+  }
+}
+
+/**
+ * The team tokens: the flags, else SENDBOX_TEAM_TOKENS (semicolon-separated: accounts are
+ * comma-separated), else the config file's `teamToken` list. Each is checked, and none may be
+ * given twice or equal the admin token.
+ */
+function teamTokensOf(flags: string[] | undefined, fromEnv: string | undefined, fromFile: ConfigFile['teamToken'], configFile: string | undefined, adminToken: string | undefined): TeamToken[] {
+  const source = flags && flags.length > 0 ? '--team-token' : fromEnv !== undefined ? 'SENDBOX_TEAM_TOKENS' : `${configFile}: \`teamToken\``
+  try {
+    const teams = flags && flags.length > 0
+      ? flags.map(parseTeamToken)
+      : fromEnv !== undefined
+        ? fromEnv.split(';').map((s) => s.trim()).filter((s) => s !== '').map(parseTeamToken)
+        : (fromFile ?? []).map((t) => (typeof t === 'string' ? parseTeamToken(t) : t))
+    checkTeamTokens(teams, adminToken)
+    return teams
+  } catch (error) {
+    throw new UsageError(`${source}: ${(error as Error).message.replace(/^team token: /, '')}`)
   }
 }
 

@@ -53,6 +53,7 @@ export async function sandboxFromSettings(settings: CliSettings): Promise<Sandbo
     webhook: settings.webhookUrl ? { url: settings.webhookUrl, secret: settings.webhookSecret, duplicates: settings.webhookDuplicates } : undefined,
     templates: settings.templates === undefined ? undefined : (await import('./templates-file.js')).loadTemplatesFile(settings.templates),
     adminToken: settings.adminToken,
+    teamTokens: settings.teamTokens,
     // `keys` and `openapi` print and leave: they never take the store (a running sandbox holds its lock).
     data: settings.command === 'serve' || settings.command === 'mcp' ? settings.data : undefined,
   }
@@ -108,8 +109,10 @@ export async function runCli(argv: string[], io = { stdout: process.stdout, stde
     return runMcp(mcpSettings, () => sandboxFromSettings(mcpSettings), io, isLoopbackHost)
   }
   const isLoopback = isLoopbackHost(settings.host)
-  if (!isLoopback && settings.adminToken === undefined && settings.command === 'serve') {
-    // Off loopback the controls (reset, faults, outbox) must not be open to the network.
+  const generatedAdminToken = (!isLoopback || settings.teamTokens.length > 0) && settings.adminToken === undefined && settings.command === 'serve'
+  if (generatedAdminToken) {
+    // Off loopback the controls (reset, faults, outbox) must not be open to the network; with team
+    // tokens, a request without a token must not see every account.
     settings = { ...settings, adminToken: newId('adm_') }
   }
   let sandbox: Sandbox
@@ -182,6 +185,9 @@ export async function runCli(argv: string[], io = { stdout: process.stdout, stde
   }
   if (!isLoopback) {
     io.stderr.write(`sendbox: warning: listening on ${settings.host}, reachable from other machines; /__sandbox controls need the admin token ${settings.adminToken}\n`)
+  }
+  if (settings.teamTokens.length > 0) {
+    io.stderr.write(`sendbox: team tokens ${settings.teamTokens.map((t) => `${t.name} (${t.accounts.join(', ')})`).join('; ')} open /__sandbox for their accounts only${isLoopback && generatedAdminToken ? `; every account needs the admin token ${settings.adminToken}` : ''}\n`)
   }
   const apiUrl = `${running.url}/v1`
   if (sandbox.webhooks && settings.webhookSecret === undefined) {

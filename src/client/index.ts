@@ -100,8 +100,8 @@ export interface SandboxClient {
 /**
  * A client of the sandbox controls at `url` (a running sandbox's origin, like
  * `http://127.0.0.1:4010`). `adminToken` is sent as `X-Sendbox-Admin-Token` when the sandbox
- * was started with `--admin-token`. `teamToken` is sent as `Authorization: Bearer …` for a
- * shared, hosted sandbox — team tokens are not built yet, so today only `adminToken` matters.
+ * was started with `--admin-token`. `teamToken` is sent as `Authorization: Bearer …`: a
+ * `--team-token` of a shared sandbox, which sees (and resets) its own accounts only.
  * The first call checks that `url` is a sendbox (`GET /__sandbox/health`) and fails with one line
  * naming the URL and what answered instead.
  */

@@ -19,6 +19,8 @@ export type ErrorCode =
   | 'forbidden_host'
   /** Standalone server: a `/__sandbox` change from a web page whose origin is not allowed. */
   | 'forbidden_origin'
+  /** A team token asked for a control kept for the admin token (global state, another account). */
+  | 'forbidden'
   | (string & {})
 
 /**

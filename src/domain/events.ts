@@ -5,7 +5,7 @@ import type { JournalEntry } from '../schemas/journal.js'
 export type SandboxEvent =
   | { type: 'message.captured'; message: CapturedMessage }
   | { type: 'message.status'; message: CapturedMessage; change: StatusChange }
-  | { type: 'message.deleted'; message_id: string }
+  | { type: 'message.deleted'; message_id: string; account: string }
   | { type: 'request'; entry: JournalEntry }
   | { type: 'reset'; scope: string }
 

@@ -30,6 +30,12 @@ export const faultSpecSchema = z
     times: z.number().int().min(1, { error: '`times` must be a whole number from 1 to 1000000000.' }).max(1_000_000_000, { error: '`times` must be a whole number from 1 to 1000000000.' }).optional(),
     probability: z.number().min(0).max(1, { error: '`probability` must be between 0 and 1.' }).optional(),
     delay_ms: z.number().int().min(0).max(60_000, { error: '`delay_ms` must be 0 to 60000.' }).optional(),
+    account: z
+      .string()
+      .min(1, { error: '`account` must name an account (GET /__sandbox/keys lists them).' })
+      .max(MAX_FAULT_TEXT, { error: `\`account\` may be at most ${MAX_FAULT_TEXT} characters long.`, abort: true })
+      .optional()
+      .meta({ description: 'Only requests made with a key of this account (default: every account). A team token\'s faults always name one of its accounts.' }),
   })
   .meta({ id: 'FaultSpec' })
 
@@ -48,6 +54,8 @@ export interface Fault {
   delay_ms: number
   /** Requests it has answered so far. */
   hits: number
+  /** Only requests of this account's keys; null = every account. */
+  account: string | null
 }
 
 /**
@@ -74,7 +82,7 @@ export class Faults {
   /** Puts back faults a store kept, in arming order (ids carry on after the highest). */
   restore(list: readonly Fault[]): void {
     for (const kept of list.slice(0, MAX_FAULTS)) {
-      const fault = { ...kept }
+      const fault = { ...kept, account: kept.account ?? null }
       const n = Number(/^flt_([0-9]+)$/.exec(fault.id)?.[1] ?? 0)
       this.nextId = Math.max(this.nextId, n + 1)
       this.order.set(fault, this.nextId++)
@@ -103,6 +111,7 @@ export class Faults {
       probability: parsed.probability ?? 1,
       delay_ms: parsed.delay_ms ?? 0,
       hits: 0,
+      account: parsed.account ?? null,
     }
     this.order.set(fault, this.nextId++)
     this.faults.push(fault)
@@ -120,8 +129,13 @@ export class Faults {
     return this.faults.map((f) => ({ ...f }))
   }
 
-  clear(): void {
+  /** Clears every fault, or those `which` picks (a team's). */
+  clear(which?: (fault: Fault) => boolean): void {
     this.version++
+    if (which !== undefined) {
+      for (const fault of this.faults.filter(which)) this.remove(fault)
+      return
+    }
     this.faults = []
     this.byPath.clear()
     this.anyPath = []
@@ -131,8 +145,8 @@ export class Faults {
     return this.faults.length
   }
 
-  /** The first fault (in arming order) that fires for this request, consuming one of its `times`. */
-  match(method: string, path: string): Fault | undefined {
+  /** The first fault (in arming order) that fires for this request (of `account`'s key), consuming one of its `times`. */
+  match(method: string, path: string, account?: string): Fault | undefined {
     if (this.faults.length === 0) return undefined
     const exact = this.byPath.get(path)
     const any = this.anyPath
@@ -144,6 +158,7 @@ export class Faults {
       const takeExact = j >= any.length || (i < exactLength && this.order.get(exact![i])! < this.order.get(any[j])!)
       const fault = takeExact ? exact![i++] : any[j++]
       if (fault.method !== null && fault.method !== method) continue
+      if (fault.account !== null && fault.account !== account) continue
       if (fault.probability < 1 && this.random() >= fault.probability) continue
       fault.hits++
       this.version++

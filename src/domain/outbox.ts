@@ -28,6 +28,8 @@ export interface WaitOptions {
   since?: number
   /** Stops waiting (the promise rejects with the signal's reason). */
   signal?: AbortSignal
+  /** Only messages of these accounts count, and only they are named in a timeout's misses (a team token's wait). */
+  accounts?: ReadonlySet<string>
 }
 
 export { WaitTimeoutError }
@@ -311,9 +313,10 @@ export class Outbox {
   delete(id: string): boolean {
     const index = this.indexOf(id)
     if (index === undefined) return false
+    const account = this.entries[index]!.account
     this.forget(id, index)
     this.compact()
-    this.events?.emit({ type: 'message.deleted', message_id: id })
+    this.events?.emit({ type: 'message.deleted', message_id: id, account })
     this.changed()
     return true
   }
@@ -346,7 +349,9 @@ export class Outbox {
     const sinceProblem = options.since === undefined ? undefined : timeProblem(options.since)
     if (sinceProblem) return Promise.reject(new RangeError(`outbox.waitFor: options.since ${sinceProblem}.`))
     const effective: OutboxFilter = options.since === undefined ? filter : { ...filter, since: Math.max(filter.since ?? -Infinity, options.since) }
-    const match = compileFilter(effective)
+    const accounts = options.accounts
+    const filtered = compileFilter(effective)
+    const match: MessagePredicate = accounts === undefined ? filtered : (m) => accounts.has(m.account) && filtered(m)
     this.advance()
     const [existing] = this.collect(match, 1)
     if (existing) return Promise.resolve(existing as MessageFor<F>)
@@ -374,7 +379,7 @@ export class Outbox {
         settle()
         // Never throw from a timer (that would end the process): whatever goes wrong rejects the wait.
         try {
-          reject(this.timeoutError(effective, timeout))
+          reject(this.timeoutError(effective, timeout, accounts))
         } catch (error) {
           reject(error)
         }
@@ -385,16 +390,17 @@ export class Outbox {
     })
   }
 
-  /** The newest messages that did not match: of the filter's channel if it names one, else any. */
-  nearMisses(filter: OutboxFilter, count = 3): CapturedMessage[] {
+  /** The newest messages that did not match: of the filter's channel if it names one, else any (of `accounts` only, when given). */
+  nearMisses(filter: OutboxFilter, count = 3, accounts?: ReadonlySet<string>): CapturedMessage[] {
     const channel = filter.channel
-    return this.collect(channel === undefined ? undefined : (m) => m.channel === channel, count)
+    return this.collect((m) => (channel === undefined || m.channel === channel) && (accounts === undefined || accounts.has(m.account)), count)
   }
 
-  /** The error a wait that timed out rejects with: the filter, then the nearest misses. */
-  timeoutError(filter: OutboxFilter, timeout: number): WaitTimeoutError {
-    const misses = this.nearMisses(filter)
-    return new WaitTimeoutError(`no ${describeFilter(filter)} in ${timeout} ms; ${describeMisses(filter, misses, this.size)}`, filter, timeout, misses)
+  /** The error a wait that timed out rejects with: the filter, then the nearest misses (among `accounts`' messages, when given). */
+  timeoutError(filter: OutboxFilter, timeout: number, accounts?: ReadonlySet<string>): WaitTimeoutError {
+    const misses = this.nearMisses(filter, 3, accounts)
+    const total = accounts === undefined ? this.size : this.collect((m) => accounts.has(m.account)).length
+    return new WaitTimeoutError(`no ${describeFilter(filter)} in ${timeout} ms; ${describeMisses(filter, misses, total)}`, filter, timeout, misses)
   }
 
   /**

@@ -2,6 +2,7 @@ import { seededSubscribers } from '../../fixtures/subscribers.js'
 import { RESET_SCOPES, type Health, type ResetScope } from '../schemas/controls.js'
 import { VERSION } from '../version.js'
 import { assertAdminToken } from './admin-token.js'
+import { checkTeamTokens, type TeamToken } from './team-tokens.js'
 import { SandboxClock } from './clock.js'
 import { SandboxEvents } from './events.js'
 import { loadHtmlTools } from './extract.js'
@@ -105,10 +106,16 @@ export interface SandboxOptions {
   templates?: TemplatesOption
   /** When set, /__sandbox controls require `Authorization: Bearer <adminToken>` (or `X-Sendbox-Admin-Token`). */
   adminToken?: string
+  /** Scoped viewer tokens: each opens /__sandbox for its accounts only (see `--team-token`). */
+  teamTokens?: readonly TeamToken[]
 }
 
 // The scopes are part of the contract (the reset control's schema lists them): declared there.
 export { RESET_SCOPES, type ResetScope } from '../schemas/controls.js'
+
+/** What a team token may reset of its own accounts (the rest is shared by every account). */
+export const ACCOUNT_RESET_SCOPES = ['messages', 'subscribers', 'faults', 'opt_outs'] as const satisfies readonly ResetScope[]
+export type AccountResetScope = (typeof ACCOUNT_RESET_SCOPES)[number]
 
 /** Throws a TypeError naming the valid scopes for anything else (a typo must not reset nothing). */
 export function checkResetScope(scope: unknown): asserts scope is ResetScope | undefined {
@@ -160,6 +167,7 @@ export class SandboxState {
   readonly optOuts = new OptOutStore()
   readonly seed: number
   readonly adminToken: string | undefined
+  readonly teamTokens: readonly TeamToken[]
   /** The salt of this sandbox's default account ids (see {@link SandboxOptions.accountSalt}). */
   readonly accountSalt: string
   /** Long-polls held at once over HTTP (`/__sandbox/messages/wait`); past it, 503. */
@@ -182,6 +190,8 @@ export class SandboxState {
     this.seed = options.seed ?? 1
     assertAdminToken(options.adminToken)
     this.adminToken = options.adminToken
+    checkTeamTokens(options.teamTokens ?? [], options.adminToken)
+    this.teamTokens = (options.teamTokens ?? []).map((t) => Object.freeze({ name: t.name, token: t.token, accounts: Object.freeze([...t.accounts]) }))
     this.maxWaiters = wholeOption('maxWaiters', options.maxWaiters, DEFAULT_MAX_WAITERS)
     this.maxEventClients = wholeOption('maxEventClients', options.maxEventClients, DEFAULT_MAX_EVENT_CLIENTS)
     if (options.accountSalt !== undefined && (typeof options.accountSalt !== 'string' || options.accountSalt.length < 16)) {
@@ -248,7 +258,7 @@ export class SandboxState {
     return this.keys.map((k) => ({ ...k, planName: PLAN_NAMES[k.plan], limit: this.limitOf(k), used: this.limiter.used(k.key, now) }))
   }
 
-  private async seedSubscribers(): Promise<void> {
+  private async seedSubscribers(only?: ReadonlySet<string>): Promise<void> {
     const count = this.options.subscribers ?? 0
     // An account named by its keys seeds from its name; a salted default one from its key's
     // unsalted name, so `--seed` gives the same subscribers whatever this process's salt.
@@ -257,6 +267,7 @@ export class SandboxState {
       if (!seedNames.has(k.account)) seedNames.set(k.account, k.account === defaultAccountFor(k.key, this.accountSalt) ? seedNameFor(k.key) : k.account)
     }
     for (const account of this.accounts()) {
+      if (only !== undefined && !only.has(account)) continue
       for (const s of await seededSubscribers(this.seed, count, seedNames.get(account) ?? account)) {
         await this.subscribers.create(account, s.input, { id: s.id, created_at: s.created_at })
       }
@@ -286,6 +297,31 @@ export class SandboxState {
     if (!scope || scope === 'journal') this.journal.clear()
     if (!scope || scope === 'opt_outs') this.optOuts.clear()
     if (!scope || scope === 'webhooks') this.webhooks?.clear()
+    this.events.emit({ type: 'reset', scope: scope ?? 'all' })
+  }
+
+  /**
+   * Back to the seeded state for some accounts only (what a team token's `POST /__sandbox/reset`
+   * does): their captured messages, subscribers (seeded again), faults and opt-outs, or the part
+   * named by `scope`. The journal, rate-limit windows and webhook attempts are shared: only
+   * {@link reset} touches them.
+   */
+  async resetAccounts(accounts: ReadonlySet<string>, scope?: AccountResetScope): Promise<void> {
+    if (scope !== undefined && !(ACCOUNT_RESET_SCOPES as readonly unknown[]).includes(scope)) {
+      throw new TypeError(`resetAccounts: unknown scope ${JSON.stringify(scope)}. Use one of ${ACCOUNT_RESET_SCOPES.join(', ')}, or no scope for all of them.`)
+    }
+    await this.ready
+    if (!scope || scope === 'messages') {
+      for (const message of this.outbox.list().filter((m) => accounts.has(m.account))) this.outbox.delete(message.message_id)
+    }
+    if (!scope || scope === 'subscribers') {
+      for (const account of accounts) this.subscribers.clearAccount(account)
+      await this.seedSubscribers(accounts)
+    }
+    if (!scope || scope === 'faults') this.faults.clear((fault) => fault.account !== null && accounts.has(fault.account))
+    if (!scope || scope === 'opt_outs') {
+      for (const entry of this.optOuts.list().filter((e) => accounts.has(e.account))) this.optOuts.remove(entry.account, entry.number)
+    }
     this.events.emit({ type: 'reset', scope: scope ?? 'all' })
   }
 

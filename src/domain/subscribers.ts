@@ -267,6 +267,15 @@ export class SubscriberStore {
     return this.collectionOf(this.store(account))
   }
 
+  /** Removes one account's subscribers (a team token's reset); each removal is recorded as a change. */
+  clearAccount(account: string): void {
+    const store = this.accounts.get(account)
+    if (!store) return
+    for (const [id, subscriber] of store.byId) this.changes?.touch(subscriberKey(account, id), toPlain(subscriber))
+    store.collection?.clear()
+    this.accounts.delete(account)
+  }
+
   clear(): void {
     this.changes?.clear()
     for (const store of this.accounts.values()) store.collection?.clear()

@@ -22,8 +22,18 @@ export const faultSchema = z
     probability: z.number(),
     delay_ms: z.int(),
     hits: z.int(),
+    account: z.string().nullable().meta({ description: 'Only requests of this account\'s keys; null = every account.' }),
   })
   .meta({ id: 'Fault' })
+
+/** `GET /__sandbox/whoami`: who the token offered names. */
+export const whoamiSchema = z
+  .object({
+    role: z.enum(['admin', 'team']).meta({ description: '`admin`: the admin token (or a sandbox without one): every account and control. `team`: a `--team-token`: its accounts only.' }),
+    name: z.string().nullable().meta({ description: 'The team token\'s name; null for the admin.' }),
+    accounts: z.array(z.string()).meta({ description: 'The accounts this token sees (every configured account for the admin).' }),
+  })
+  .meta({ id: 'Whoami' })
 
 /** `GET /__sandbox/health`. */
 export const healthSchema = z

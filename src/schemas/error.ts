@@ -21,6 +21,7 @@ export const ERROR_CODES = [
   'invalid_request',
   'forbidden_host',
   'forbidden_origin',
+  'forbidden',
   'wait_timeout',
   'too_many_clients',
   'method_not_allowed',

@@ -254,7 +254,7 @@ function refusedFromHeaders(sandbox: Sandbox, apiPrefix: string, control: boolea
   }
   if (sandbox.adminToken !== undefined && control) {
     const given = offeredAdminToken((name) => { const value = req.headers[name]; return typeof value === 'string' ? value : undefined })
-    return given === undefined || !sameSecret(given, sandbox.adminToken)
+    return given === undefined || (!sameSecret(given, sandbox.adminToken) && !(sandbox.teamTokens ?? []).some((team) => sameSecret(given, team.token)))
   }
   return false
 }

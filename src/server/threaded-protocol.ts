@@ -3,6 +3,7 @@
  * and its HTTP worker (sockets, parsing, every transport rule of http-server.ts). Plain objects
  * and transferred byte arrays: structured clone, nothing shared.
  */
+import type { TeamToken } from '../domain/team-tokens.js'
 import type { RequestLog, ServerTimeouts } from './http-server.js'
 
 /** What the worker needs to run the node:http server without the sandbox. */
@@ -12,6 +13,8 @@ export interface WorkerSetup {
   /** Configured API keys: the transport skips reading a body the guard will refuse (401). */
   keys: string[]
   adminToken: string | undefined
+  /** Team tokens: a request offering one is let through to the dispatcher, which scopes it. */
+  teamTokens: readonly TeamToken[]
   port: number | undefined
   host: string | undefined
   timeouts: ServerTimeouts | undefined

@@ -13,6 +13,7 @@ import { Worker } from 'node:worker_threads'
 import { attachBufferedBody, bodyOf, forEachAnswerHeader, RawHeaders, type WireRequest } from '../../handlers/body.js'
 import { createDispatcher } from '../../handlers/index.js'
 import type { Sandbox } from '../index.js'
+import type { TeamToken } from '../domain/team-tokens.js'
 import { startServer, type RunningServer, type ServerOptions } from './http-server.js'
 import type { FromWorker, HeaderPairs, ToWorker, WorkerSetup } from './threaded-protocol.js'
 
@@ -98,6 +99,7 @@ export async function startThreadedServer(sandbox: Sandbox, options: ThreadedSer
     baseUrl: sandbox.baseUrl,
     keys: sandbox.keys.map((k) => k.key),
     adminToken: (sandbox as { adminToken?: string }).adminToken,
+    teamTokens: (sandbox as { teamTokens?: readonly TeamToken[] }).teamTokens ?? [],
     port: options.port,
     host: options.host,
     timeouts: options.timeouts,

@@ -154,6 +154,7 @@ const keys = new Set(setup.keys)
 const standIn = {
   baseUrl: setup.baseUrl,
   adminToken: setup.adminToken,
+  teamTokens: setup.teamTokens,
   authenticate: (token: string) => (keys.has(token) ? { key: token } : undefined),
 } as unknown as Sandbox
 

@@ -102,3 +102,50 @@ describe('the running CLI stays up', () => {
     }
   })
 })
+
+describe('--team-token', () => {
+  it('comes from the flags, SENDBOX_TEAM_TOKENS (semicolon-separated) or the config file, and refuses what cannot be used', () => {
+    const dir = workdir()
+    expect(parseCli(['--team-token', 'qa:tok_qa_12345678:acct_a,acct_b', '--team-token', 'ops:tok:with:colons:acct_c'], {}, dir).teamTokens).toEqual([
+      { name: 'qa', token: 'tok_qa_12345678', accounts: ['acct_a', 'acct_b'] },
+      { name: 'ops', token: 'tok:with:colons', accounts: ['acct_c'] },
+    ])
+    expect(parseCli([], { SENDBOX_TEAM_TOKENS: 'qa:tok_qa_12345678:acct_a; ops:tok_ops_12345678:acct_b,acct_c' }, dir).teamTokens.map((t) => t.accounts)).toEqual([['acct_a'], ['acct_b', 'acct_c']])
+    const fromFile = parseCli([], {}, workdir({ teamToken: ['qa:tok_qa_12345678:acct_a', { name: 'ops', token: 'tok_ops_12345678', accounts: ['acct_b'] }] })).teamTokens
+    expect(fromFile.map((t) => t.name)).toEqual(['qa', 'ops'])
+    expect(usageError(() => parseCli(['--team-token', 'qa:tok_qa_12345678'], {}, dir))).toMatch(/^--team-token: .*expected NAME:TOKEN:ACCOUNT/)
+    expect(usageError(() => parseCli(['--team-token', 'qa:short:acct'], {}, dir))).toMatch(/shorter than 8/)
+    expect(usageError(() => parseCli(['--team-token', 'qa:tok_qa_12345678:'], {}, dir))).toMatch(/blank/)
+    expect(usageError(() => parseCli(['--team-token', 'q a:tok_qa_12345678:acct'], {}, dir))).toMatch(/name/)
+    expect(usageError(() => parseCli(['--team-token', 'qa:tok_qa_12345678:a', '--team-token', 'qa:tok_qb_12345678:b'], {}, dir))).toMatch(/"qa" is given twice/)
+    expect(usageError(() => parseCli(['--team-token', 'qa:tok_qa_12345678:a', '--team-token', 'ops:tok_qa_12345678:b'], {}, dir))).toMatch(/another team's token/)
+    expect(usageError(() => parseCli(['--admin-token', 'tok_qa_12345678', '--team-token', 'qa:tok_qa_12345678:a'], {}, dir))).toMatch(/also the admin token/)
+    expect(usageError(() => parseCli([], { SENDBOX_TEAM_TOKENS: 'nonsense' }, dir))).toMatch(/^SENDBOX_TEAM_TOKENS: /)
+    expect(usageError(() => parseCli([], {}, workdir({ teamToken: 'qa:tok_qa_12345678:a' })))).toMatch(/teamToken/)
+    // The secret never appears in the message of a malformed spec.
+    expect(usageError(() => parseCli(['--team-token', 'qa:supersecretvalue'], {}, dir))).not.toContain('supersecretvalue')
+  })
+
+  it('on a served sandbox (both thread models): an admin token is generated, a team token sees its account only', async () => {
+    for (const threads of ['1', '2']) {
+      const cli = await startCli(['--port', '0', '--no-ui', '--threads', threads, '--api-key', 'ka:pro:acct_a', '--api-key', 'kb:pro:acct_b'], { env: { SENDBOX_TEAM_TOKENS: 'qa:tok_qa_12345678:acct_a' } })
+      try {
+        await new Promise((r) => setTimeout(r, 50))
+        const admin = /admin token (adm_\S+)/.exec(cli.stderr())?.[1]
+        expect(cli.stderr()).toMatch(/team tokens qa \(acct_a\) open \/__sandbox for their accounts only/)
+        expect(admin).toBeDefined()
+        for (const [key, to] of [['ka', 'a@a.test'], ['kb', 'b@b.test']]) {
+          const sent = await fetch(`${cli.apiUrl}/email/send`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ to, subject: 's', html: '<p>x</p>' }) })
+          expect(sent.status).toBe(200)
+        }
+        expect((await fetch(`${cli.origin}/__sandbox/messages`)).status).toBe(401)
+        const team = await (await fetch(`${cli.origin}/__sandbox/messages`, { headers: { authorization: 'Bearer tok_qa_12345678' } })).json()
+        expect(team.data.map((m: { to: string }) => m.to)).toEqual(['a@a.test'])
+        const all = await (await fetch(`${cli.origin}/__sandbox/messages`, { headers: { authorization: `Bearer ${admin}` } })).json()
+        expect(all.data).toHaveLength(2)
+      } finally {
+        cli.kill()
+      }
+    }
+  })
+})

@@ -116,6 +116,25 @@ describe('sendbox/client', () => {
   })
 })
 
+describe('sendbox/client with a team token', () => {
+  it('sees and waits for its own account\'s messages only; the admin token\'s controls are refused', async () => {
+    const shared = await startCli(['--no-ui', '--port', '0', '--api-key', 'key_a:pro:acct_a', '--api-key', 'key_b:pro:acct_b', '--admin-token', 'adm_client_team_0001', '--team-token', 'qa:team_client_0123456789:acct_b'])
+    try {
+      const sms = (key: string, to: string) => fetch(`${shared.apiUrl}/sms/send`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ to, message: 'hi' }) })
+      expect((await sms('key_a', '+14155550123')).status).toBe(200)
+      expect((await sms('key_b', '+14155550124')).status).toBe(200)
+      const team = createSandboxClient({ url: shared.origin, teamToken: 'team_client_0123456789' })
+      const admin = createSandboxClient({ url: shared.origin, adminToken: 'adm_client_team_0001' })
+      expect((await team.outbox.list()).map((m) => m.to)).toEqual(['+14155550124'])
+      await expect(team.outbox.waitFor({ to: '+14155550123' }, { timeout: 200 })).rejects.toBeInstanceOf(WaitTimeoutError)
+      await expect(team.clock.advance(1000)).rejects.toMatchObject({ status: 403, code: 'forbidden' })
+      expect((await admin.outbox.list()).length).toBe(2)
+    } finally {
+      shared.kill()
+    }
+  })
+})
+
 describe('a URL that is not a sendbox', () => {
   let other: Server
   let url: string

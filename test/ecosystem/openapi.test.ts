@@ -195,6 +195,7 @@ describe('real answers match the published schemas', () => {
     const controls = `${new URL(v1).origin}/__sandbox`
     const none = {}
     await call('sandboxHealth', 'GET', `${controls}/health`, undefined, none)
+    expect(await call('whoami', 'GET', `${controls}/whoami`, undefined, none)).toMatchObject({ role: 'admin', name: null })
     await call('sandboxOpenApi', 'GET', `${controls}/openapi.json`, undefined, none)
     await call('listCapturedMessages', 'GET', `${controls}/messages?channel=email`, undefined, none)
     await call('listCapturedMessages', 'GET', `${controls}/messages?channel=fax`, undefined, none)

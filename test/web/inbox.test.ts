@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium, type BrowserContext, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createSandbox, type Sandbox } from '../../src/index.js'
+import { createSandbox, type Sandbox, type SandboxOptions } from '../../src/index.js'
 import { RESET_SCOPES } from '../../src/schemas/constants.js'
 import { startServer, type RunningServer } from '../../src/server/http-server.js'
 import { CHROMIUM_PATH, chromiumMissing } from '../browser/chromium.js'
@@ -305,14 +305,14 @@ describe.skipIf(chromiumMissing)('web inbox in Chromium', () => {
   }, 60_000) // the 10,000 sends take 10–15 s on two busy cores
 })
 
-describe.skipIf(chromiumMissing)('web inbox behind an admin token', () => {
+/** A standalone server over `options` and a Chromium profile of its own, for one describe block. */
+function serverAndBrowser(options: SandboxOptions): { server: () => RunningServer; context: () => BrowserContext } {
   let server: RunningServer
   let context: BrowserContext
   let profile: string
-
   beforeAll(async () => {
     await buildWebInboxOnce()
-    server = await startServer(createSandbox({ baseUrl: 'http://127.0.0.1:4010/v1', adminToken: 'letmein-4c1e' }), { port: 0 })
+    server = await startServer(createSandbox({ baseUrl: 'http://127.0.0.1:4010/v1', ...options }), { port: 0 })
     profile = mkdtempSync(join(tmpdir(), 'sendbox-web-'))
     context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, viewport: VIEWS.desktop, timeout: 20_000 })
   }, 60_000)
@@ -320,6 +320,17 @@ describe.skipIf(chromiumMissing)('web inbox behind an admin token', () => {
     await context?.close()
     await server?.close()
     if (profile) rmSync(profile, { recursive: true, force: true })
+  })
+  return { server: () => server, context: () => context }
+}
+
+describe.skipIf(chromiumMissing)('web inbox behind an admin token', () => {
+  const setup = serverAndBrowser({ adminToken: 'letmein-4c1e' })
+  let server: RunningServer
+  let context: BrowserContext
+  beforeAll(() => {
+    server = setup.server()
+    context = setup.context()
   })
 
   it('asks for the token once, keeps it for the tab, and never puts it in a URL', async () => {
@@ -367,5 +378,55 @@ describe.skipIf(chromiumMissing)('web inbox behind an admin token', () => {
 
     expect(urls.filter((url) => url.includes('letmein'))).toEqual([])
     expect(tokenHeaders.at(-1)).toBe('letmein-4c1e') // the /preview call, the last of the page's own
+  })
+})
+
+describe.skipIf(chromiumMissing)('web inbox with team tokens', () => {
+  const TEAMS = [
+    { name: 'north-qa', token: 'team_north_0123456789', accounts: ['north'], key: 'north_key' },
+    { name: 'south-qa', token: 'team_south_0123456789', accounts: ['south'], key: 'south_key' },
+  ]
+  const setup = serverAndBrowser({ apiKeys: { north_key: 'pro:north', south_key: 'pro:south' }, adminToken: 'adm_web_teams_01', teamTokens: TEAMS.map(({ name, token, accounts }) => ({ name, token, accounts })) })
+  let server: RunningServer
+  let context: BrowserContext
+  beforeAll(() => {
+    server = setup.server()
+    context = setup.context()
+  })
+
+  it('shows who is signed in and only their accounts\' messages, live', async () => {
+    const pages: Page[] = []
+    for (const team of TEAMS) {
+      const page = await context.newPage()
+      // Each tab signs in with its own team token (sessionStorage is per tab).
+      await page.goto(`${server.url}/__sandbox/ui/`)
+      const dialog = page.getByRole('dialog', { name: 'Admin token required' })
+      await dialog.getByLabel('Admin token').fill(team.token)
+      await dialog.getByRole('button', { name: 'Use token' }).click()
+      await page.locator('.live-live').waitFor({ timeout: 5_000 })
+      await expect.poll(() => page.getByTestId('signed-in').textContent(), { timeout: 5_000 }).toBe(`Signed in as ${team.name} · ${team.accounts.join(', ')}`)
+      pages.push(page)
+    }
+    for (const team of TEAMS) {
+      const response = await fetch(`${server.url}/v1/email/send`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${team.key}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ to: `someone@${team.accounts[0]}.test`, subject: `For ${team.name} only`, html: '<p>x</p>' }),
+      })
+      expect(response.status).toBe(200)
+    }
+    for (const [i, page] of pages.entries()) {
+      const mine = TEAMS[i]!
+      const theirs = TEAMS[1 - i]!
+      await page.locator('#message-list [role=option]', { hasText: `For ${mine.name} only` }).waitFor({ timeout: 5_000 })
+      await page.waitForTimeout(200)
+      expect(await page.locator('#message-list').textContent()).not.toContain(theirs.name)
+      // The Requests page lists their own account's requests only.
+      await page.getByRole('link', { name: 'Requests' }).click()
+      await page.getByText('/v1/email/send').first().waitFor({ timeout: 5_000 })
+      expect(await page.locator('main').textContent()).toContain('1 request')
+      expect(await page.locator('main').textContent()).not.toContain('2 requests')
+      if (SCREENSHOTS && i === 0) await page.screenshot({ path: join('docs/screenshots', 'team-token-desktop.png') })
+    }
   })
 })

@@ -1,7 +1,7 @@
 /** @jsxImportSource preact */
 /** The shell: header with navigation and the connection state, the current page, the dialog. */
-import { useEffect } from 'preact/hooks'
-import { adminToken, enterToken, forgetToken, probeAdminToken, setTokenPrompt } from './api.js'
+import { useEffect, useState } from 'preact/hooks'
+import { adminToken, call, enterToken, forgetToken, probeAdminToken, setTokenPrompt } from './api.js'
 import { ControlsPage } from './controls-page.js'
 import { MessagesPage } from './messages-page.js'
 import { RequestsPage } from './requests-page.js'
@@ -17,14 +17,26 @@ const PAGES: { id: Page; label: string }[] = [
   { id: 'controls', label: 'Controls' },
 ]
 
+/** `GET /__sandbox/whoami`: the admin, or a team token and the accounts it sees. */
+interface Whoami {
+  role: 'admin' | 'team'
+  name: string | null
+  accounts: string[]
+}
+
 export function App() {
   const route = useRoute()
   const live = useStore(connection)
+  const [who, setWho] = useState<Whoami | null>(null)
   useEffect(() => {
     setTokenPrompt(promptToken)
     void probeAdminToken()
     startLive()
   }, [])
+  useEffect(() => {
+    if (live.state !== 'live') return
+    call<Whoami>('GET', '/__sandbox/whoami').then(setWho, () => setWho(null))
+  }, [live.state])
   useEffect(() => {
     document.title = `sendbox · ${PAGES.find((p) => p.id === route.page)?.label}`
   }, [route.page])
@@ -52,6 +64,11 @@ export function App() {
           <span class="live-label">{live.state === 'live' ? 'Live' : live.state === 'down' ? 'Reconnecting' : live.state === 'locked' ? 'Locked' : 'Connecting'}</span>
           <span class="visually-hidden">{live.detail}</span>
         </p>
+        {who?.role === 'team' ? (
+          <p class="who" data-testid="signed-in" title={`This team token sees ${who.accounts.join(', ')} only`}>
+            Signed in as <strong>{who.name}</strong> · {who.accounts.join(', ')}
+          </p>
+        ) : null}
         {live.state === 'locked' ? (
           <button type="button" class="small primary" onClick={() => void enterToken()}>
             Enter admin token

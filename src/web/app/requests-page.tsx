@@ -91,7 +91,7 @@ export function RequestsPage({ openId }: { openId: string | null }) {
             <label class="check">
               <input type="checkbox" checked={errorsOnly} onChange={(e) => setErrorsOnly(e.currentTarget.checked)} /> Errors only
             </label>
-            <span class="muted">{rows.length} requests</span>
+            <span class="muted">{rows.length} {rows.length === 1 ? 'request' : 'requests'}</span>
           </div>
           <VirtualList
             id="request-list"
