@@ -201,6 +201,13 @@ export class SandboxState {
     this.accountSalt = options.accountSalt ?? options.store?.accountSalt ?? processAccountSalt()
     this.keys = resolveApiKeys(options.apiKeys, this.accountSalt)
     this.byKey = new Map(this.keys.map((k) => [k.key, k]))
+    // A team token naming an account no key has would open an inbox that stays empty: say so at once
+    // (an account of a key configured without one is salted per process: name accounts explicitly).
+    const known = new Set(this.keys.map((k) => k.account))
+    for (const team of this.teamTokens) {
+      const unknown = team.accounts.find((account) => !known.has(account))
+      if (unknown !== undefined) throw new TypeError(`team token "${team.name}": no API key has the account "${unknown}" (accounts: ${[...known].join(', ')}); give keys their account with --api-key KEY:PLAN:ACCOUNT`)
+    }
     this.limits = { ...DEFAULT_LIMITS, ...options.limits }
     for (const [plan, limit] of Object.entries(this.limits)) {
       if (!Number.isInteger(limit) || limit < 1 || limit > 1_000_000) {

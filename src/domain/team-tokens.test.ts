@@ -52,3 +52,14 @@ describe('viewers', () => {
     expect([sees(ADMIN_VIEWER, 'x'), sees(ADMIN_VIEWER, null)]).toEqual([true, true])
   })
 })
+
+describe('a sandbox with team tokens', () => {
+  it('refuses a team token naming an account no API key has', async () => {
+    const { SandboxState } = await import('./sandbox.js')
+    const createSandbox = (options: ConstructorParameters<typeof SandboxState>[0]) => new SandboxState(options)
+    expect(() => createSandbox({ apiKeys: { key_a: 'pro:acct_a' }, teamTokens: [{ name: 'qa', token: 'tok_qa_12345678', accounts: ['acct_a', 'acct_typo'] }] })).toThrow(/no API key has the account "acct_typo" \(accounts: acct_a\)/)
+    const sandbox = createSandbox({ apiKeys: { key_a: 'pro:acct_a' }, teamTokens: [{ name: 'qa', token: 'tok_qa_12345678', accounts: ['acct_a'] }] })
+    expect(sandbox.teamTokens.map((t) => t.name)).toEqual(['qa'])
+    sandbox.dispose()
+  })
+})
