@@ -12,6 +12,7 @@
  *   node scripts/image/test.mjs --no-build   test the image built last
  */
 import { execFileSync, spawn } from 'node:child_process'
+import { request as httpRequest } from 'node:http'
 import { createServer } from 'node:net'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -106,7 +107,8 @@ const ADMIN = { authorization: `Bearer ${TOKEN}` }
 let exitCode = 1
 try {
   const port = await freePort()
-  const env = { SENDBOX_PORT: String(port), SENDBOX_ADMIN_TOKEN: TOKEN }
+  // As the README's compose recipe runs it: the app calls http://sendbox:4010, so that name is allowed.
+  const env = { SENDBOX_PORT: String(port), SENDBOX_ADMIN_TOKEN: TOKEN, SENDBOX_ALLOWED_HOSTS: 'sendbox' }
   const first = await run(port, env)
   log(`healthy ${first.startMs} ms after \`buildah run\``)
   const api = `http://127.0.0.1:${port}/v1`
@@ -114,6 +116,14 @@ try {
   const sentBody = await sent.json()
   check('POST /v1/email/send answers 200', sent.status === 200, JSON.stringify(sentBody))
   const subscriber = await (await fetch(`${api}/subscribers`, { method: 'POST', headers: KEY, body: JSON.stringify({ email: 'kept@example.com' }) })).json()
+  // A request as another container of the compose network sends it (Host: sendbox:PORT); any other name is refused.
+  const withHost = (host) => new Promise((resolve) => {
+    const req = httpRequest({ host: '127.0.0.1', port, path: '/v1/subscribers', headers: { host, authorization: KEY.authorization } }, (res) => { res.resume(); resolve(res.statusCode) })
+    req.on('error', () => resolve(0))
+    req.end()
+  })
+  const [named, other] = [await withHost(`sendbox:${port}`), await withHost(`evil.test:${port}`)]
+  check('answers Host: sendbox (SENDBOX_ALLOWED_HOSTS), refuses another name', named === 200 && other === 403, `${named}, ${other}`)
   const inbox = await fetch(`http://127.0.0.1:${port}/__sandbox/ui/`, { headers: ADMIN })
   check('the web inbox serves its page', inbox.status === 200 && /<html/i.test(await inbox.text()), `${inbox.status} ${inbox.headers.get('content-type')}`)
   const refused = await fetch(`http://127.0.0.1:${port}/__sandbox/messages`)
