@@ -88,7 +88,7 @@ export const conversationRoutes: Route[] = [
       const { account } = accountKey(sandbox.keys, body.key, body.account)
       checkOwnAccount(viewer, account, body.key !== undefined ? 'key' : 'account')
       if (!sandbox.optOuts.remove(account, checkNumber(body.number))) throw new ApiError(404, 'not_found', `${body.number} is not opted out of account ${account}.`)
-      return { body: { ok: true } }
+      return { body: { ok: true as const } }
     },
   }),
   controlRoute({

@@ -167,7 +167,8 @@ interface Trace {
   requestBody?: Uint8Array
 }
 
-function answer(result: RouteResult, headers: Record<string, string>, request: WireRequest): Answer {
+/** The wire answer of a resolver's result; `status` is the route's declared success status. */
+function answer(result: RouteResult, headers: Record<string, string>, request: WireRequest, status: number): Answer {
   if (result instanceof Response) {
     for (const [name, value] of Object.entries(headers)) if (!result.headers.has(name)) result.headers.set(name, value)
     if (request.method === 'HEAD' && result.body !== null) {
@@ -177,8 +178,9 @@ function answer(result: RouteResult, headers: Record<string, string>, request: W
     return result
   }
   const merged = result.headers === undefined ? headers : { ...headers, ...result.headers }
-  if ('json' in result) return jsonTextAnswer(result.status ?? 200, request.method === 'HEAD' ? null : result.json, merged)
-  return jsonAnswer(result.status ?? 200, result.body, merged, request)
+  if ('empty' in result) return { status, headers: merged, text: null }
+  if ('json' in result) return jsonTextAnswer(result.status ?? status, request.method === 'HEAD' ? null : result.json, merged)
+  return jsonAnswer(result.status ?? status, result.body, merged, request)
 }
 
 const textDecoder = new TextDecoder()
@@ -234,7 +236,7 @@ export async function runApiRequest(sandbox: SandboxState, request: WireRequest,
     if (sandbox.store && request.method !== 'GET') await sandbox.store.settle()
     // An accepted send names its captured message, so the journal entry links to it.
     if ('body' in resolved && (resolved.body as { message_id?: unknown } | null)?.message_id !== undefined) messageId = String((resolved.body as { message_id: unknown }).message_id)
-    response = answer(resolved, headers, request)
+    response = answer(resolved, headers, request, route.status ?? 200)
     status = response.status
   } catch (error) {
     apiError = toApiError(error, request)
@@ -313,7 +315,7 @@ export async function runControlRequest(sandbox: SandboxState, request: WireRequ
     const { body, raw } = await readRouteBody(route, request, {})
     const result = await route.resolve({ sandbox, request, url, params, query, body, raw, viewer, key: undefined as never, retryAfter: () => 0 })
     if (sandbox.store && request.method !== 'GET') await sandbox.store.settle()
-    return answer(result, {}, request)
+    return answer(result, {}, request, route.status ?? 200)
   } catch (error) {
     const apiError = toApiError(error, request)
     return jsonAnswer(apiError.status, apiError.toBody(), { ...apiError.headers }, request)

@@ -41,10 +41,33 @@ export interface RouteContext<Body = undefined, Query = Record<string, unknown>>
 export type RouteResult =
   | { status?: number; body: unknown; headers?: Record<string, string> }
   | { status?: number; json: string; headers?: Record<string, string> }
+  | { empty: true; headers?: Record<string, string> }
   | Response
 
-/** How the 200 answer is documented: a JSON schema, HTML, or a Server-Sent Events stream. */
-export type RouteResponse = z.ZodType | { html: true } | { eventStream: z.ZodType }
+/** The success statuses a route may declare (errors are thrown as ApiError, and listed in `answers`). */
+export type SuccessStatus = 200 | 201 | 202 | 204
+
+/**
+ * How the success answer is documented: a JSON schema, no body (`empty`: a 204), HTML, or a
+ * Server-Sent Events stream.
+ */
+export type RouteResponse = z.ZodType | { empty: true } | { html: true } | { eventStream: z.ZodType }
+
+type Headers = Record<string, string>
+
+/**
+ * What a resolver of a route whose response is `R` may answer: a body of R's shape (or its JSON
+ * text, already serialised), nothing for an `empty` route, or a Response of its own (HTML, a
+ * stream, or an answer it builds itself).
+ */
+export type ResultFor<R> = R extends z.ZodType
+  ? { body: z.input<R>; headers?: Headers } | { json: string; headers?: Headers } | Response
+  : R extends { empty: true }
+    ? { empty: true; headers?: Headers }
+    : Response
+
+/** The status a route's success carries: 204 for an `empty` route, else 200, 201 or 202. */
+type StatusFor<R> = R extends { empty: true } ? { status: 204 } : { status?: Exclude<SuccessStatus, 204> }
 
 /** An extra documented answer of a route (for example 408 `wait_timeout`). */
 export interface RouteAnswer {
@@ -71,7 +94,9 @@ export interface Route<Body = any, Query = any> {
   /** API routes: a {@link BodySchema} (the contract's error order). Controls: a plain zod schema. */
   body?: BodySchema | z.ZodType
   response: RouteResponse
-  /** Documented answers besides 200 and the scope's usual errors. */
+  /** The success status (default 200); 204 exactly when `response` is `{ empty: true }`. */
+  status?: SuccessStatus
+  /** Documented answers besides the success and the scope's usual errors. */
   answers?: RouteAnswer[]
   /** Controls only: served without the admin token (holds no state: the OpenAPI document). */
   public?: boolean
@@ -89,18 +114,27 @@ export interface Route<Body = any, Query = any> {
 type Infer<S> = S extends BodySchema<infer T> ? z.infer<T> : S extends z.ZodType ? z.output<S> : undefined
 type InferQuery<Q> = Q extends QuerySchemas ? { [K in keyof Q]: z.output<Q[K]> } : Record<string, never>
 
-/** Declares an API route (under the base URL): the body type follows its schema. */
-export function apiRoute<const B extends BodySchema | undefined = undefined, const Q extends QuerySchemas | undefined = undefined>(
-  route: Omit<Route<Infer<B>, InferQuery<Q>>, 'scope' | 'body' | 'query'> & { body?: B; query?: Q },
+/** A route as declared: body and query typed by their schemas, the resolver's answer by the response. */
+type Declared<B, Q, R extends RouteResponse, Omitted extends keyof Route> = Omit<Route<Infer<B>, InferQuery<Q>>, Omitted | 'body' | 'query' | 'response' | 'status' | 'resolve'> &
+  StatusFor<R> & {
+    body?: B
+    query?: Q
+    response: R
+    resolve: (ctx: RouteContext<Infer<B>, InferQuery<Q>>) => ResultFor<R> | Promise<ResultFor<R>>
+  }
+
+/** Declares an API route (under the base URL): the body type follows its schema, the answer its response. */
+export function apiRoute<const B extends BodySchema | undefined = undefined, const Q extends QuerySchemas | undefined = undefined, const R extends RouteResponse = RouteResponse>(
+  route: Declared<B, Q, R, 'scope'>,
 ): Route {
-  return { scope: 'api', ...route } as Route
+  return { scope: 'api', ...route } as unknown as Route
 }
 
-/** Declares a sandbox control (under `/__sandbox`, tag `sandbox`). */
-export function controlRoute<const B extends z.ZodType | undefined = undefined, const Q extends QuerySchemas | undefined = undefined>(
-  route: Omit<Route<Infer<B>, InferQuery<Q>>, 'scope' | 'tag' | 'body' | 'query'> & { body?: B; query?: Q },
+/** Declares a sandbox control (under `/__sandbox`, tag `sandbox`): the body type follows its schema, the answer its response. */
+export function controlRoute<const B extends z.ZodType | undefined = undefined, const Q extends QuerySchemas | undefined = undefined, const R extends RouteResponse = RouteResponse>(
+  route: Declared<B, Q, R, 'scope' | 'tag'>,
 ): Route {
-  return { scope: 'sandbox', tag: 'sandbox', ...route } as Route
+  return { scope: 'sandbox', tag: 'sandbox', ...route } as unknown as Route
 }
 
 /** True for an API route's body spec (a {@link BodySchema}), false for a plain zod schema. */

@@ -75,7 +75,7 @@ export const sandboxControlRoutes: Route[] = [
     response: whoamiSchema,
     team: true,
     resolve: ({ sandbox, viewer }) => ({
-      body: viewer.role === 'team' ? { role: 'team', name: viewer.name, accounts: [...viewer.accounts] } : { role: 'admin', name: null, accounts: sandbox.accounts() },
+      body: viewer.role === 'team' ? { role: 'team' as const, name: viewer.name, accounts: [...viewer.accounts] } : { role: 'admin' as const, name: null, accounts: sandbox.accounts() },
     }),
   }),
   controlRoute({
@@ -106,7 +106,7 @@ export const sandboxControlRoutes: Route[] = [
       const accounts = accountsOf(viewer)
       if (accounts === undefined) sandbox.outbox.clear()
       else await sandbox.resetAccounts(accounts, 'messages')
-      return { body: { ok: true } }
+      return { body: { ok: true as const } }
     },
   }),
   controlRoute({
@@ -131,7 +131,7 @@ export const sandboxControlRoutes: Route[] = [
     team: true,
     resolve: ({ sandbox, params, viewer }) => {
       if (!visibleOne(viewer, sandbox.outbox.get(params.id)) || !sandbox.outbox.delete(params.id)) throw messageNotFound(params.id)
-      return { body: { ok: true } }
+      return { body: { ok: true as const } }
     },
   }),
   controlRoute({
@@ -195,15 +195,16 @@ export const sandboxControlRoutes: Route[] = [
     team: true,
     resolve: async ({ sandbox, query, viewer }) => {
       const accounts = accountsOf(viewer)
+      const scope: ResetScope | 'all' = query.scope ?? 'all'
       if (accounts !== undefined && viewer.role === 'team') {
         if (query.scope !== undefined && !(ACCOUNT_RESET_SCOPES as readonly string[]).includes(query.scope)) {
           throw new ApiError(403, 'forbidden', `scope=${query.scope} is shared by every account: it needs the admin token. A team token resets ${ACCOUNT_RESET_SCOPES.join(', ')} of its accounts (${[...accounts].join(', ')}).`, 'scope')
         }
         await sandbox.resetAccounts(accounts, query.scope as AccountResetScope | undefined)
-        return { body: { ok: true, scope: query.scope ?? 'all' } }
+        return { body: { ok: true as const, scope } }
       }
       await sandbox.reset(query.scope)
-      return { body: { ok: true, scope: query.scope ?? 'all' } }
+      return { body: { ok: true as const, scope } }
     },
   }),
   controlRoute({
@@ -250,7 +251,7 @@ export const sandboxControlRoutes: Route[] = [
     resolve: ({ sandbox, viewer }) => {
       const accounts = accountsOf(viewer)
       sandbox.faults.clear(accounts && ((fault) => fault.account !== null && accounts.has(fault.account)))
-      return { body: { ok: true } }
+      return { body: { ok: true as const } }
     },
   }),
   controlRoute({

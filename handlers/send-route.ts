@@ -28,7 +28,7 @@ export function sendRoute<S extends z.ZodObject>(
       // A number that replied STOP to this account: accepted as every send is, failed in the lifecycle.
       if (input.message.channel !== 'email' && sandbox.optOuts.get(key.account, input.message.to)) input.outcome = { kind: 'failed', reason: OPTED_OUT_REASON }
       const message = sandbox.outbox.capture(input)
-      return { body: { success: true, message_id: message.message_id, status: 'queued' } }
+      return { body: { success: true as const, message_id: message.message_id, status: 'queued' as const } }
     },
   })
 }

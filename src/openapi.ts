@@ -216,6 +216,8 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
         ...(route.scope === 'api' ? { headers: rateRefs } : {}),
         content: { 'application/json': { schema: responseRefs[responseIndex++] } },
       }
+    } else if ('empty' in route.response) {
+      success = { description: `${route.summary}: no body.`, ...(route.scope === 'api' ? { headers: rateRefs } : {}) }
     } else if ('eventStream' in route.response) {
       success = {
         description: `${route.summary}. Each event is \`event: <type>\` and \`data: <JSON>\` (the schema below); a \`: ping\` comment every 15 s.`,
@@ -225,7 +227,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
       success = { description: 'The HTML body.', content: { 'text/html': { schema: { type: 'string' } } } }
     }
     const responseRef = (name: string) => ({ $ref: `#/components/responses/${name}` })
-    const responses: Record<string, unknown> = { 200: success }
+    const responses: Record<string, unknown> = { [route.status ?? 200]: success }
     if (route.scope === 'api') {
       // Faults and `Prefer: code` can force any of these on any route.
       Object.assign(responses, { 400: responseRef('BadRequest'), 401: responseRef('Unauthorized'), 404: responseRef('NotFound'), 429: responseRef('RateLimited'), '5XX': responseRef('ServerError') })
