@@ -57,17 +57,8 @@ function recipientKey(to: string): string {
   return lower.startsWith(' ') && /^ [0-9]/.test(lower) ? `+${lower.slice(1)}` : lower.trim()
 }
 
-/** A search's words, lower-cased: "Maria  reset" → ["maria", "reset"] (an empty search is one empty word, which matches all). */
-export function searchWords(query: string): string[] {
-  const words = query.toLowerCase().split(/\s+/).filter((w) => w !== '')
-  return words.length === 0 ? [''] : words
-}
-
-/** True when `text` (lower-cased) holds every word, in any order: "maria reset" finds "Reset, Maria". */
-export function matchesWords(text: string, words: readonly string[]): boolean {
-  for (const word of words) if (!text.includes(word)) return false
-  return true
-}
+export { matchesWords, searchWords } from '../schemas/search.js'
+import { matchesWords, searchWords } from '../schemas/search.js'
 
 /** Compiles a filter into a predicate. */
 export function compileFilter(filter: OutboxFilter): MessagePredicate {

@@ -45,6 +45,9 @@ describe('web inbox logic', () => {
     expect(q('account=acct_b')).toBe(false)
     for (const term of ['ANA@', 'shop.test', 'confirm', 'code is 1234']) expect(q(`q=${encodeURIComponent(term)}`), term).toBe(true)
     expect(q('q=nowhere')).toBe(false)
+    // The server's rule: every word, in any order (a live message must join the list the server would list).
+    for (const term of ['account confirm', 'ANA   shop', '123456 your code']) expect(q(`q=${encodeURIComponent(term)}`), term).toBe(true)
+    expect(q(`q=${encodeURIComponent('confirm nowhere')}`)).toBe(false)
   })
 
   it('keeps the furthest status of a message whose step arrived while it was being fetched', () => {

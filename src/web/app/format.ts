@@ -1,5 +1,6 @@
 /** Small display helpers shared by the views. */
 import type { CapturedMessage, MessageSummary } from './types.js'
+import { matchesWords, searchWords } from '../../schemas/search.js'
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' })
 const dayFormat = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' })
@@ -82,6 +83,14 @@ export function summarize(message: CapturedMessage): MessageSummary {
   }
 }
 
+/** What `q` searches, as the server's `searchTextOf`: recipient, sender, subject, text, template and its parameters. */
+function searchTextOf(message: MessageSummary): string {
+  const fields = [message.to, senderOf(message), message.text]
+  if (message.channel === 'email') fields.push(message.email.subject)
+  if (message.channel === 'whatsapp') fields.push(message.whatsapp.template, ...Object.values(message.whatsapp.parameters))
+  return fields.join('\n').toLowerCase()
+}
+
 /** Whether a summary passes the list's filters, as the server's outbox filter would. */
 export function matchesFilters(message: MessageSummary, filters: URLSearchParams): boolean {
   const channel = filters.get('channel')
@@ -90,13 +99,9 @@ export function matchesFilters(message: MessageSummary, filters: URLSearchParams
   if (status && message.status !== status) return false
   const account = filters.get('account')
   if (account && message.account !== account) return false
-  const q = filters.get('q')?.toLowerCase()
-  if (q) {
-    const haystack = [message.to, senderOf(message), message.text]
-    if (message.channel === 'email') haystack.push(message.email.subject)
-    if (message.channel === 'whatsapp') haystack.push(message.whatsapp.template, ...Object.values(message.whatsapp.parameters))
-    if (!haystack.some((field) => field.toLowerCase().includes(q))) return false
-  }
+  const q = filters.get('q')
+  // The server's rule (src/schemas/search.ts): every word, in any order, over the same fields.
+  if (q && !matchesWords(searchTextOf(message), searchWords(q))) return false
   return true
 }
 
