@@ -25,6 +25,7 @@ import { CHANNEL_DESCRIPTORS } from './domain/channels/index.js'
 import { compileFilter, describeFilter, FILTER_KEYS, type OutboxFilter } from './domain/outbox-filter.js'
 import { describeMisses, type Outbox } from './domain/outbox.js'
 import { capturedMessageSchema, type CapturedMessage } from './schemas/captured-message.js'
+import { CHANNELS, type Channel } from './schemas/constants.js'
 import { clientMissText, isClient, lookFor, type ClientMatchOptions } from './matchers-client.js'
 
 export type { ClientMatchOptions }
@@ -33,7 +34,7 @@ export type { ClientMatchOptions }
 export type SentFilter = { [K in keyof OutboxFilter]?: OutboxFilter[K] | RegExp | AsymmetricMatcherLike } & {
   [K in Exclude<MessageField, keyof OutboxFilter>]?: unknown
 }
-type MessageField = keyof CapturedMessage | 'email' | 'sms' | 'whatsapp'
+type MessageField = keyof CapturedMessage | Channel
 
 interface AsymmetricMatcherLike {
   asymmetricMatch(other: unknown): boolean
@@ -52,11 +53,7 @@ interface MatcherResult {
   message: () => string
 }
 
-const MESSAGE_FIELDS = new Set<string>([
-  ...Object.keys(capturedMessageSchema.options[0].shape),
-  'sms',
-  'whatsapp',
-])
+const MESSAGE_FIELDS = new Set<string>([...Object.keys(capturedMessageSchema.options[0].shape), ...CHANNELS])
 
 function outboxOf(received: unknown): Outbox {
   const candidate = (received as { outbox?: unknown })?.outbox ?? received

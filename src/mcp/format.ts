@@ -3,6 +3,7 @@
  * note saying where the rest is; no answer is over {@link MAX_ANSWER_BYTES}.
  */
 import type { CapturedMessage, CapturedMessageSummary, ClockState, Fault, JournalEntry } from '../client/index.js'
+import { byChannel } from '../schemas/constants.js'
 
 /** Longest answer of any tool or resource, in UTF-8 bytes. */
 export const MAX_ANSWER_BYTES = 64 * 1024
@@ -27,9 +28,11 @@ function cut(text: string, max: number, where: string): string {
 
 /** What a message is about: the subject, the SMS text or the WhatsApp template. */
 function about(m: CapturedMessage | CapturedMessageSummary): string {
-  if (m.channel === 'email') return `"${m.email.subject}"`
-  if (m.channel === 'whatsapp') return `template ${m.whatsapp.template}`
-  return `"${m.text.length > 60 ? `${m.text.slice(0, 59)}…` : m.text}"`
+  return byChannel(m, {
+    email: (e) => `"${e.email.subject}"`,
+    sms: (s) => `"${s.text.length > 60 ? `${s.text.slice(0, 59)}…` : s.text}"`,
+    whatsapp: (w) => `template ${w.whatsapp.template}`,
+  })
 }
 
 /** One line of a message list. */
@@ -48,9 +51,11 @@ export function messageList(messages: readonly CapturedMessageSummary[], total: 
 /** A whole message: header fields, status history, codes, links, then the text. */
 export function messageDetail(m: CapturedMessage): string {
   const lines = [messageLine(m), `account=${m.account} key=${m.key}`]
-  if (m.channel === 'email') lines.push(`from: ${m.email.from ? `${m.email.from.name ? `${m.email.from.name} ` : ''}<${m.email.from.email}>` : '(default)'}`, `subject: ${m.email.subject}`)
-  if (m.channel === 'sms') lines.push(`from: ${m.sms.from ?? '(default)'}; ${m.sms.encoding}, ${m.sms.segments} segment${m.sms.segments === 1 ? '' : 's'}`)
-  if (m.channel === 'whatsapp') lines.push(`template: ${m.whatsapp.template} (${m.whatsapp.language})`)
+  lines.push(...byChannel(m, {
+    email: (e) => [`from: ${e.email.from ? `${e.email.from.name ? `${e.email.from.name} ` : ''}<${e.email.from.email}>` : '(default)'}`, `subject: ${e.email.subject}`],
+    sms: (s) => [`from: ${s.sms.from ?? '(default)'}; ${s.sms.encoding}, ${s.sms.segments} segment${s.sms.segments === 1 ? '' : 's'}`],
+    whatsapp: (w) => [`template: ${w.whatsapp.template} (${w.whatsapp.language})`],
+  }))
   lines.push(`status history: ${m.status_history.map((s) => `${s.status} ${s.at}${s.reason ? ` (${s.reason})` : ''}`).join(' → ')}`)
   lines.push(`codes: ${m.codes.length > 0 ? m.codes.slice(0, MAX_ITEMS).join(', ') : '(none)'}`)
   const links = m.links.slice(0, MAX_ITEMS).map((l) => `  ${l}`)

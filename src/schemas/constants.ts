@@ -15,3 +15,15 @@ export type MessageStatus = (typeof MESSAGE_STATUSES)[number]
 /** What `reset()` may reset alone (no scope: everything). */
 export const RESET_SCOPES = ['subscribers', 'messages', 'limits', 'faults', 'journal', 'opt_outs', 'webhooks'] as const
 export type ResetScope = (typeof RESET_SCOPES)[number]
+
+/**
+ * The entry of a message's channel in a record that every channel must fill. Where the program
+ * does something per channel it goes through this (or a `Record<Channel, …>`), so that a new
+ * channel fails to compile until each such place handles it.
+ *
+ * @example
+ * byChannel(message, { email: (m) => m.email.subject, sms: (m) => m.text, whatsapp: (m) => m.whatsapp.template })
+ */
+export function byChannel<M extends { channel: Channel }, R>(message: M, cases: { [C in Channel]: (message: Extract<M, { channel: C }>) => R }): R {
+  return (cases[message.channel] as (message: M) => R)(message)
+}

@@ -16,7 +16,7 @@ import { useSandboxFeed } from './hooks/use-sandbox-feed.js'
 import { useSerialInput } from './hooks/use-serial-input.js'
 import { useTerminalSize } from './hooks/use-terminal-size.js'
 import { useUiState } from './hooks/use-ui-state.js'
-import { pageTop, type KeyContext } from './keys.js'
+import { CHANNEL_KEYS_LABEL, pageTop, type KeyContext } from './keys.js'
 import { messageBodySource, messageHeaderRows, previewUrl, requestPage } from './message-page.js'
 import { filterOutbox, filterRequests } from './outbox-filter.js'
 import { RowSource, RowSourceCache, seg, type StyledLine } from './page.js'
@@ -49,7 +49,7 @@ const SLICE_MS = 8
 const PROGRESS_MS = 1_000
 
 type Keys = ReadonlyArray<readonly [string, string]>
-const OUTBOX_KEYS: Keys = [['↑↓', 'move'], ['⏎', 'open'], ['/', 'search'], ['s', 'status'], ['1 2 3 0', 'channel'], ['c', 'clear'], ['r', 'reset'], ['Tab', 'requests']]
+const OUTBOX_KEYS: Keys = [['↑↓', 'move'], ['⏎', 'open'], ['/', 'search'], ['s', 'status'], [CHANNEL_KEYS_LABEL, 'channel'], ['c', 'clear'], ['r', 'reset'], ['Tab', 'requests']]
 const REQUEST_KEYS: Keys = [['↑↓', 'move'], ['⏎', 'open'], ['e', 'errors only'], ['Tab', 'outbox'], ['c', 'clear outbox'], ['r', 'reset']]
 const MESSAGE_KEYS: Keys = [['Esc', 'back'], ['↑↓', 'scroll'], ['o', 'browser'], ['1-9', 'open link'], ['y', 'copy code'], ['Y', 'copy link'], ['v', 'source'], ['d', 'delete']]
 const ENTRY_KEYS: Keys = [['Esc', 'back'], ['↑↓', 'scroll'], ['Tab', 'outbox']]

@@ -1,5 +1,8 @@
 import { wrapRows } from './cells.js'
 import { seg, type StyledLine } from './page.js'
+import { CHANNEL_DESCRIPTORS } from '../domain/channels/index.js'
+import { CHANNELS } from '../schemas/constants.js'
+import { CHANNEL_KEYS_LABEL } from './keys.js'
 
 /** Every key, grouped as the user meets them; `?` shows this, the footer a short form, the README the same list. */
 export const KEY_HELP: ReadonlyArray<readonly [string, ReadonlyArray<readonly [string, string]>]> = [
@@ -7,7 +10,7 @@ export const KEY_HELP: ReadonlyArray<readonly [string, ReadonlyArray<readonly [s
     ['↑ ↓  k j', 'move the selection (PgUp PgDn, g G or Home End for the ends)'],
     ['Enter  →', 'open the selected message or request'],
     ['Tab', 'switch between Outbox and Requests'],
-    ['1 2 3 0', 'Outbox: show email, SMS, WhatsApp, or all channels'],
+    [CHANNEL_KEYS_LABEL, `Outbox: show ${CHANNELS.map((c) => CHANNEL_DESCRIPTORS[c].label.replace(/^Email$/, 'email')).join(', ')}, or all channels`],
     ['s', 'Outbox: cycle the status filter: queued, sent, delivered, failed, all'],
     ['/', 'Outbox: search recipient, sender, subject, text and template parameters (Enter keeps, Esc clears)'],
     ['e', 'Requests: errors only, or all requests'],

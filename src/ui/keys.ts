@@ -1,5 +1,6 @@
 import type { Key } from 'ink'
 import type { Channel, MessageStatus } from '../schemas/captured-message.js'
+import { CHANNELS } from '../schemas/constants.js'
 import { printable } from './cells.js'
 import { FOLLOW, selectIndex, type ListWindow, type Selection } from './selection.js'
 import { safeText } from './safe-text.js'
@@ -121,7 +122,10 @@ export interface Transition {
 }
 
 const STATUS_CYCLE: ReadonlyArray<MessageStatus | null> = [null, 'queued', 'sent', 'delivered', 'failed']
-const CHANNEL_KEYS: Record<string, Channel | null> = { '1': 'email', '2': 'sms', '3': 'whatsapp', '0': null }
+/** `1`… the channels in the contract's order, `0` all of them (the help and footer read the same list). */
+export const CHANNEL_KEYS: Record<string, Channel | null> = { ...Object.fromEntries(CHANNELS.map((channel, i) => [String(i + 1), channel])), '0': null }
+/** Those keys as the help and the footer name them: `1 2 3 0`. */
+export const CHANNEL_KEYS_LABEL = [...CHANNELS.map((_, i) => String(i + 1)), '0'].join(' ')
 const MAX_QUERY = 200
 
 const done = (state: UiState, ...effects: Effect[]): Transition => ({ state, effects })

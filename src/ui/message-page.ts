@@ -1,5 +1,6 @@
 import { PLAN_NAMES } from '../domain/plans.js'
 import type { CapturedMessage } from '../schemas/captured-message.js'
+import { byChannel } from '../schemas/constants.js'
 import { JOURNAL_BODY_LIMIT, type JournalEntry } from '../schemas/journal.js'
 import type { WebhookAttempt } from '../domain/webhook-attempts.js'
 import { printable, wrapRows } from './cells.js'
@@ -105,8 +106,12 @@ export function messageHeaderRows(message: CapturedMessage, width: number, now: 
     }
   }
   const title = source
-    ? message.channel === 'email' ? 'HTML source (v: text)' : 'Request as sent (v: text)'
-    : message.channel === 'email' ? 'Text (v: HTML source)' : message.channel === 'sms' || message.direction === 'inbound' ? 'Text (v: request)' : message.whatsapp.rendered ? 'As the recipient reads it (v: request)' : 'Preview (v: request)'
+    ? byChannel(message, { email: () => 'HTML source (v: text)', sms: () => 'Request as sent (v: text)', whatsapp: () => 'Request as sent (v: text)' })
+    : byChannel(message, {
+      email: () => 'Text (v: HTML source)',
+      sms: () => 'Text (v: request)',
+      whatsapp: (w) => (w.direction === 'inbound' ? 'Text (v: request)' : w.whatsapp.rendered ? 'As the recipient reads it (v: request)' : 'Preview (v: request)'),
+    })
   add(section(title, width))
   return rows
 }
@@ -117,7 +122,7 @@ export function messageHeaderRows(message: CapturedMessage, width: number, now: 
  */
 export function messageBodySource(message: CapturedMessage, width: number, source: boolean): RowSource {
   const body = source
-    ? message.channel === 'email' ? message.email.html : JSON.stringify(message.request, null, 2)
+    ? byChannel(message, { email: (e) => e.email.html, sms: (s) => JSON.stringify(s.request, null, 2), whatsapp: (w) => JSON.stringify(w.request, null, 2) })
     : message.text
   const blocks: Block[] = [{ kind: 'text', text: body.length === 0 ? '(empty)' : body, highlight: source ? [] : message.codes }]
   if (message.links.length > 0) {

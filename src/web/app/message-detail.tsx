@@ -3,6 +3,7 @@
 import type { ComponentChildren } from 'preact'
 import { useEffect, useMemo, useState } from 'preact/hooks'
 import { segmentSms } from '../../domain/sms-encoding.js'
+import { byChannel } from '../../schemas/constants.js'
 import { safeText } from '../../ui/safe-text.js'
 import { ApiFailure, call, needsAdminToken } from './api.js'
 import { fullTime, newerStatus, senderOf, type StatusFields } from './format.js'
@@ -71,19 +72,14 @@ export function MessageDetail({ id, narrow }: { id: string; narrow: boolean }) {
       navigate('messages')
     }
   }
-  let body: ComponentChildren
-  switch (message.channel) {
-    case 'email':
-      body = <EmailView message={message} />
-      break
-    case 'sms':
-      body = <SmsView message={message} />
-      break
-    case 'whatsapp':
-      body = <WhatsappView message={message} />
-      break
-  }
-  const title = message.direction === 'inbound' ? `Reply from ${senderOf(message)}` : message.channel === 'email' ? message.email.subject || '(no subject)' : message.channel === 'sms' ? `SMS to ${message.to}` : `WhatsApp to ${message.to}`
+  const body: ComponentChildren = byChannel(message, {
+    email: (e) => <EmailView message={e} />,
+    sms: (s) => <SmsView message={s} />,
+    whatsapp: (w) => <WhatsappView message={w} />,
+  })
+  const title = message.direction === 'inbound'
+    ? `Reply from ${senderOf(message)}`
+    : byChannel(message, { email: (e) => e.email.subject || '(no subject)', sms: (s) => `SMS to ${s.to}`, whatsapp: (w) => `WhatsApp to ${w.to}` })
   return (
     <article class={`detail detail-${message.channel}`} aria-labelledby="detail-title">
       {narrow ? back : null}
