@@ -63,7 +63,7 @@ function newestMtime(dir) {
 }
 const BUILT = ['dist/bin/sendbox.js', ...(existsSync('scripts/cli-loader.mjs') ? ['dist/bin/sendbox.cjs'] : []), 'dist/src/server/express-app.js']
 const sourceMtime = Math.max(
-  ...['src', 'handlers', 'bin', 'fixtures'].map(newestMtime),
+  ...['src', 'bin', 'fixtures'].map(newestMtime),
   ...['scripts/bundle.mjs', 'scripts/cli-loader.mjs'].filter((f) => existsSync(f)).map((f) => statSync(f).mtimeMs),
 )
 const builtMtime = Math.min(...BUILT.map((f) => (existsSync(f) ? statSync(f).mtimeMs : 0)))

@@ -295,7 +295,7 @@ function zodNamespace() {
   return {
     name: 'zod-namespace',
     setup(b) {
-      b.onLoad({ filter: /[\\/](src|handlers|fixtures)[\\/].*\.tsx?$/ }, (args) => {
+      b.onLoad({ filter: /[\\/](src|fixtures)[\\/].*\.tsx?$/ }, (args) => {
         const text = readFileSync(args.path, 'utf8')
         if (!/import \{ z \} from 'zod'/.test(text)) return undefined
         return { contents: text.replace(/import \{ z \} from 'zod'/g, "import * as z from 'zod'"), loader: args.path.endsWith('x') ? 'tsx' : 'ts' }

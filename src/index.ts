@@ -1,5 +1,5 @@
 import type { HttpHandler } from 'msw'
-import { createHandlers } from '../handlers/index.js'
+import { createHandlers } from './http/index.js'
 import { SandboxState, type SandboxOptions } from './domain/sandbox.js'
 import { postWebhookNode } from './server/webhook-post.js'
 import { openSqliteStore } from './storage/sqlite-store.js'

@@ -16,7 +16,7 @@ if (isMainThread) {
   const { getResponse } = await import('msw')
   const { parseCli } = await import('../../dist/src/cli/options.js')
   const { sandboxFromSettings } = await import('../../dist/src/cli/run.js')
-  const { answerTextOf, attachBufferedBody } = await import('../../dist/handlers/guard.js')
+  const { answerTextOf, attachBufferedBody } = await import('../../dist/src/http/guard.js')
   const settings = parseCli(process.argv.slice(2), {})
   const sandbox = await sandboxFromSettings(settings)
   const origin = new URL(sandbox.baseUrl).origin

@@ -1,7 +1,6 @@
-/** The service's plans. */
-export type Plan = 'starter' | 'pro' | 'enterprise'
+import { PLANS, type Plan } from '../schemas/constants.js'
 
-export const PLANS: readonly Plan[] = ['starter', 'pro', 'enterprise']
+export { PLANS, type Plan }
 
 /** Display names, as the reference writes them. */
 export const PLAN_NAMES: Record<Plan, string> = { starter: 'Starter', pro: 'Pro', enterprise: 'Enterprise' }

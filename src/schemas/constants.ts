@@ -8,6 +8,10 @@
 export const CHANNELS = ['email', 'sms', 'whatsapp'] as const
 export type Channel = (typeof CHANNELS)[number]
 
+/** The service's plans. */
+export const PLANS = ['starter', 'pro', 'enterprise'] as const
+export type Plan = (typeof PLANS)[number]
+
 /** Lifecycle states of a captured message (the real API only ever answers `queued`). */
 export const MESSAGE_STATUSES = ['queued', 'sent', 'delivered', 'failed'] as const
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number]

@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http'
 import { connect } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import { bufferedBodyOf, type Answer, type WireRequest } from '../../handlers/body.js'
+import { bufferedBodyOf, type Answer, type WireRequest } from '../http/body.js'
 import { createSandbox } from '../index.js'
 import { startServer, type RunningServer } from './http-server.js'
 

@@ -10,8 +10,8 @@
  */
 import type { AddressInfo } from 'node:net'
 import { Worker } from 'node:worker_threads'
-import { attachBufferedBody, bodyOf, forEachAnswerHeader, RawHeaders, type WireRequest } from '../../handlers/body.js'
-import { createDispatcher } from '../../handlers/index.js'
+import { attachBufferedBody, bodyOf, forEachAnswerHeader, RawHeaders, type WireRequest } from '../http/body.js'
+import { createDispatcher } from '../http/index.js'
 import type { Sandbox } from '../index.js'
 import type { TeamToken } from '../domain/team-tokens.js'
 import { startServer, type RunningServer, type ServerOptions } from './http-server.js'

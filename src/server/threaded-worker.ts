@@ -7,7 +7,7 @@
  */
 import type { AddressInfo } from 'node:net'
 import { parentPort, workerData } from 'node:worker_threads'
-import { bufferedBodyOf, fetchHeaders, RawHeaders, type Answer, type WireRequest } from '../../handlers/body.js'
+import { bufferedBodyOf, fetchHeaders, RawHeaders, type Answer, type WireRequest } from '../http/body.js'
 import type { Sandbox } from '../index.js'
 import { startServer, type RequestLog, type RunningServer } from './http-server.js'
 import type { FromWorker, HeaderPairs, ToWorker, WorkerSetup } from './threaded-protocol.js'

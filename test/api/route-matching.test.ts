@@ -1,7 +1,7 @@
 import { getResponse, type HttpHandler } from 'msw'
 import { setupServer } from 'msw/node'
 import { afterAll, describe, expect, it } from 'vitest'
-import { RouteHandler } from '../../handlers/route-handler.js'
+import { RouteHandler } from '../../src/http/route-handler.js'
 import { createSandbox } from '../../src/index.js'
 import { auth } from '../helpers.js'
 

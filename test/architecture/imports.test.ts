@@ -5,7 +5,7 @@ import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
 
 /**
- * The import graph of the shipped sources (src, handlers, bin, fixtures; tests excluded), read
+ * The import graph of the shipped sources (src, bin, fixtures; tests excluded), read
  * with TypeScript's own pre-processor: static, dynamic and type-only imports all count. Two rules
  * (STYLE.md, issue 28): no import cycle, and dependencies point one way — the contract
  * (`src/schemas`) and the domain never import what sits above them.
@@ -21,7 +21,7 @@ function sources(): string[] {
       else if (/\.tsx?$/.test(name) && !/\.(test|d)\.tsx?$/.test(name)) found.push(path)
     }
   }
-  for (const dir of ['src', 'handlers', 'bin', 'fixtures']) walk(join(ROOT, dir))
+  for (const dir of ['src', 'bin', 'fixtures']) walk(join(ROOT, dir))
   return found
 }
 
@@ -76,11 +76,22 @@ export function cyclesOf(graph: Map<string, string[]>): string[][] {
   return cycles
 }
 
-/** Folders that must not import the ones listed (what sits above them). */
+/**
+ * The layers, bottom up (docs/decisions/layers.md): the contract (`src/schemas`), the domain
+ * (`src/domain`), its storage adapter (`src/storage`), HTTP semantics (`src/http`: the route table,
+ * guards, msw handlers), the transports (`src/server`), and at the top the UIs, the CLI and the
+ * clients. Each folder must not import the ones listed (what sits above it).
+ */
+const TOP = ['src/ui/', 'src/web/app/', 'src/cli/', 'src/playwright/', 'bin/']
+/** The protocols the sandbox is spoken in: HTTP (the route table), MCP, and the HTTP client's interface. */
+const PROTOCOLS = ['src/http/', 'src/mcp/', 'src/client/']
 const BELOW: Array<[layer: string, mustNotImport: string[]]> = [
-  ['src/schemas/', ['handlers/', 'src/server/', 'src/ui/', 'src/web/', 'src/cli/', 'bin/']],
-  ['src/domain/', ['handlers/', 'src/server/', 'src/ui/', 'src/web/', 'src/cli/', 'bin/']],
-  ['handlers/', ['src/server/', 'src/ui/', 'src/web/app/', 'src/cli/', 'bin/']],
+  ['src/schemas/', ['src/domain/', 'src/storage/', ...PROTOCOLS, 'src/server/', ...TOP]],
+  ['src/domain/', ['src/storage/', ...PROTOCOLS, 'src/server/', ...TOP]],
+  ['src/storage/', [...PROTOCOLS, 'src/server/', ...TOP]],
+  ...PROTOCOLS.map((layer): [string, string[]] => [layer, ['src/server/', 'src/storage/', ...TOP]]),
+  ['src/server/', TOP],
+  ['src/web/app/', ['src/http/', 'src/mcp/', 'src/server/', 'src/storage/', 'src/cli/', 'bin/']],
 ]
 
 describe('the import graph of the sources', () => {
@@ -88,14 +99,14 @@ describe('the import graph of the sources', () => {
 
   it('is read from the files (a sanity check on the reader)', () => {
     expect(graph.size).toBeGreaterThan(80)
-    expect(graph.get('handlers/index.ts')).toContain('handlers/guard.ts')
+    expect(graph.get('src/http/index.ts')).toContain('src/http/guard.ts')
   })
 
   it('has no import cycle', () => {
     expect(cyclesOf(graph)).toEqual([])
   })
 
-  it('points one way: the contract and the domain import nothing above them, the handlers no transport or UI', () => {
+  it('points one way: no layer imports one above it', () => {
     const upward: string[] = []
     for (const [file, targets] of graph) {
       for (const [layer, forbidden] of BELOW) {

@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest'
  * widens `true` in a resolver's return before it meets the schema's `z.literal(true)`.)
  */
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
-const FILE = join(ROOT, 'handlers', '.route-typing-scratch.ts')
+const FILE = join(ROOT, 'src', 'http', '.route-typing-scratch.ts')
 
 const SOURCE = `import { z } from 'zod'
 import { apiRoute, controlRoute } from './route.js'

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { previewBanner, previewHeaders, REMOTE_BLOCKED_TEXT } from '../../handlers/preview-policy.js'
+import { previewBanner, previewHeaders, REMOTE_BLOCKED_TEXT } from '../../src/http/preview-policy.js'
 import { chromiumMissing, launchChromium } from './chromium.js'
 
 /**

@@ -5,7 +5,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormatsModule from 'ajv-formats'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createSandbox } from '../../src/index.js'
-import { RouteHandler } from '../../handlers/route-handler.js'
+import { RouteHandler } from '../../src/http/route-handler.js'
 import { buildOpenApiDocument, type OpenApiDocument } from '../../src/openapi.js'
 import { auth, inProcess } from '../helpers.js'
 

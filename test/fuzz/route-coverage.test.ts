@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ROUTES } from '../../handlers/routes.js'
+import { ROUTES } from '../../src/http/routes.js'
 import { ENDPOINTS } from './endpoints.js'
 
 /**

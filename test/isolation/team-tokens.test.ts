@@ -8,7 +8,7 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ROUTES } from '../../handlers/routes.js'
+import { ROUTES } from '../../src/http/routes.js'
 import type { CapturedMessage } from '../../src/index.js'
 import { standalone } from '../helpers.js'
 

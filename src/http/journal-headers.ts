@@ -1,4 +1,4 @@
-import { maskKey } from '../src/domain/plans.js'
+import { maskKey } from '../domain/plans.js'
 import { RawHeaders, type WireRequest } from './body.js'
 
 /** Most headers a journal entry keeps, and most characters of each value. */

@@ -1,4 +1,4 @@
-import { ApiError, isForceableStatus } from '../src/domain/errors.js'
+import { ApiError, isForceableStatus } from '../domain/errors.js'
 
 /** Longest `Prefer: delay` (and fault `delay_ms`) in milliseconds. */
 export const MAX_DELAY_MS = 60_000

@@ -1,4 +1,4 @@
-import { ApiError } from '../src/domain/errors.js'
+import { ApiError } from '../domain/errors.js'
 
 /** Largest accepted request body: 1 MiB. */
 export const MAX_BODY_BYTES = 1024 * 1024

@@ -1,5 +1,5 @@
-import { emailCapture } from '../src/domain/messages.js'
-import { emailSendRequest } from '../src/schemas/messages.js'
+import { emailCapture } from '../domain/messages.js'
+import { emailSendRequest } from '../schemas/messages.js'
 import type { Route } from './route.js'
 import { sendRoute } from './send-route.js'
 

@@ -1,12 +1,12 @@
 import { z } from 'zod'
-import { ApiError } from '../src/domain/errors.js'
-import { faultSpecSchema } from '../src/domain/faults.js'
-import { ClockNotControllableError, parseClockBody } from '../src/domain/clock.js'
-import { summarize } from '../src/domain/channels/index.js'
-import { CHANNELS, MESSAGE_STATUSES, type OutboxFilter } from '../src/domain/outbox.js'
-import { maskKey } from '../src/domain/plans.js'
-import { RESET_SCOPES, type ResetScope } from '../src/domain/sandbox.js'
-import { capturedMessageSchema, capturedMessageSummarySchema, DIRECTIONS } from '../src/schemas/captured-message.js'
+import { ApiError } from '../domain/errors.js'
+import { faultSpecSchema } from '../domain/faults.js'
+import { ClockNotControllableError, parseClockBody } from '../domain/clock.js'
+import { summarize } from '../domain/channels/index.js'
+import { CHANNELS, MESSAGE_STATUSES, type OutboxFilter } from '../domain/outbox.js'
+import { maskKey } from '../domain/plans.js'
+import { RESET_SCOPES, type ResetScope } from '../domain/sandbox.js'
+import { capturedMessageSchema, capturedMessageSummarySchema, DIRECTIONS } from '../schemas/captured-message.js'
 import {
   clockChangeSchema,
   clockStateSchema,
@@ -17,15 +17,15 @@ import {
   whoamiSchema,
   okSchema,
   resetResultSchema,
-} from '../src/schemas/controls.js'
-import { journalEntrySchema } from '../src/schemas/journal.js'
-import { pageOf, paginated } from '../src/schemas/pagination.js'
-import { enumParam, flagParam, pageQuery, sinceParam, textParam } from '../src/schemas/query.js'
+} from '../schemas/controls.js'
+import { journalEntrySchema } from '../schemas/journal.js'
+import { pageOf, paginated } from '../schemas/pagination.js'
+import { enumParam, flagParam, pageQuery, sinceParam, textParam } from '../schemas/query.js'
 import { previewBanner, previewHeaders, withBanner } from './preview-policy.js'
 import { messageJson } from './message-json.js'
 import { controlRoute, type Route } from './route.js'
 import { accountsOf, checkOwnAccount, visible, visibleOne } from './viewer-scope.js'
-import { ACCOUNT_RESET_SCOPES, type AccountResetScope } from '../src/domain/sandbox.js'
+import { ACCOUNT_RESET_SCOPES, type AccountResetScope } from '../domain/sandbox.js'
 
 const messageNotFound = (id: string) =>
   new ApiError(404, 'not_found', `No captured message with id "${id}". It may have been cleared or evicted by the outbox cap.`)

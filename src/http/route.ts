@@ -1,8 +1,8 @@
 import type { z } from 'zod'
-import type { ApiKeyConfig } from '../src/domain/plans.js'
-import type { SandboxState } from '../src/domain/sandbox.js'
-import type { Viewer } from '../src/domain/team-tokens.js'
-import type { BodySchema } from '../src/schemas/messages.js'
+import type { ApiKeyConfig } from '../domain/plans.js'
+import type { SandboxState } from '../domain/sandbox.js'
+import type { Viewer } from '../domain/team-tokens.js'
+import type { BodySchema } from '../schemas/messages.js'
 import type { WireRequest } from './body.js'
 
 /** Where a route lives: under the API base URL, or under `/__sandbox` (sandbox-only controls). */

@@ -1,5 +1,5 @@
-import { smsCapture } from '../src/domain/messages.js'
-import { smsSendRequest } from '../src/schemas/messages.js'
+import { smsCapture } from '../domain/messages.js'
+import { smsSendRequest } from '../schemas/messages.js'
 import type { Route } from './route.js'
 import { sendRoute } from './send-route.js'
 

@@ -1,7 +1,7 @@
-import { ApiError } from '../src/domain/errors.js'
-import { paginated } from '../src/schemas/pagination.js'
-import { pageQuery } from '../src/schemas/query.js'
-import { subscriberCreateRequest, subscriberSchema, subscriberUpdateRequest } from '../src/schemas/subscriber.js'
+import { ApiError } from '../domain/errors.js'
+import { paginated } from '../schemas/pagination.js'
+import { pageQuery } from '../schemas/query.js'
+import { subscriberCreateRequest, subscriberSchema, subscriberUpdateRequest } from '../schemas/subscriber.js'
 import { apiRoute, type Route } from './route.js'
 
 const subscriberList = paginated(subscriberSchema, 'SubscriberList')

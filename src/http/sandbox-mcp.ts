@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { ApiError } from '../src/domain/errors.js'
-import { sandboxAsClient } from '../src/mcp/local-client.js'
+import { ApiError } from '../domain/errors.js'
+import { sandboxAsClient } from '../mcp/local-client.js'
 import type { RouteContext } from './route.js'
 import { controlRoute, type Route } from './route.js'
 
@@ -17,7 +17,7 @@ const mcpMessageSchema = z
  * is imported here, on the first MCP request: serving the API never loads it.
  */
 async function answerMcp({ sandbox, request, url, raw }: RouteContext<unknown>): Promise<Response> {
-  const { handleMcpHttp } = await import('../src/mcp/mcp-http.js')
+  const { handleMcpHttp } = await import('../mcp/mcp-http.js')
   // JSON answers whatever the client accepts (the SDK would answer 406 to an Accept without both types).
   const headers = new Headers({ accept: 'application/json, text/event-stream' })
   for (const name of MCP_HEADERS) {

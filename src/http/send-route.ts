@@ -1,9 +1,9 @@
 import type { z } from 'zod'
-import type { CaptureContext } from '../src/domain/channels/index.js'
-import { OPTED_OUT_REASON } from '../src/domain/opt-outs.js'
-import type { CaptureInput } from '../src/domain/outbox.js'
-import type { ApiKeyConfig } from '../src/domain/plans.js'
-import { sendResult, type BodySchema } from '../src/schemas/messages.js'
+import type { CaptureContext } from '../domain/channels/index.js'
+import { OPTED_OUT_REASON } from '../domain/opt-outs.js'
+import type { CaptureInput } from '../domain/outbox.js'
+import type { ApiKeyConfig } from '../domain/plans.js'
+import { sendResult, type BodySchema } from '../schemas/messages.js'
 import { apiRoute, type Route } from './route.js'
 
 /** Builds what the outbox captures from a validated send (see src/domain/messages.ts). */

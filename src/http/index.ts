@@ -1,10 +1,10 @@
 import { getResponse, type HttpHandler, type RequestHandler } from 'msw'
-import type { SandboxState } from '../src/domain/sandbox.js'
+import type { SandboxState } from '../domain/sandbox.js'
 import { attachBufferedBody, bufferedBodyOf, fetchHeaders, RawHeaders, toResponse, type Answer, type WireRequest } from './body.js'
 import { runApiRequest, runControlRequest } from './guard.js'
 import type { Route } from './route.js'
 import { compilePath, RouteHandler, type PathMatcher } from './route-handler.js'
-import { ROUTES } from '../src/openapi.js'
+import { ROUTES } from '../openapi.js'
 import { CONTROLS_PREFIX, controlPrefixes, resolveBaseUrl, type ResolvedBase } from './base-url.js'
 import { webInbox, webInboxHandlers, type WebInbox } from './web-inbox.js'
 
@@ -181,4 +181,4 @@ async function throughMsw(handlers: readonly RequestHandler[], request: WireRequ
   return getResponse(handlers as RequestHandler[], fetchRequest)
 }
 
-export { ROUTES } from '../src/openapi.js'
+export { ROUTES } from '../openapi.js'

@@ -1,5 +1,5 @@
-import { ApiError } from '../src/domain/errors.js'
-import { sees, type Viewer } from '../src/domain/team-tokens.js'
+import { ApiError } from '../domain/errors.js'
+import { sees, type Viewer } from '../domain/team-tokens.js'
 
 /**
  * What a control shows a team token (`--team-token`): only what belongs to its accounts. Another

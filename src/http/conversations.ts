@@ -1,6 +1,6 @@
-import { ApiError } from '../src/domain/errors.js'
-import { accountKey } from '../src/domain/inbound.js'
-import { isoAt } from '../src/domain/clock.js'
+import { ApiError } from '../domain/errors.js'
+import { accountKey } from '../domain/inbound.js'
+import { isoAt } from '../domain/clock.js'
 import {
   inboundRequestSchema,
   inboundResultSchema,
@@ -9,10 +9,10 @@ import {
   optOutSchema,
   templateListSchema,
   webhookAttemptSchema,
-} from '../src/schemas/conversations.js'
-import { okSchema } from '../src/schemas/controls.js'
-import { pageOf, paginated } from '../src/schemas/pagination.js'
-import { pageQuery, textParam } from '../src/schemas/query.js'
+} from '../schemas/conversations.js'
+import { okSchema } from '../schemas/controls.js'
+import { pageOf, paginated } from '../schemas/pagination.js'
+import { pageQuery, textParam } from '../schemas/query.js'
 import { controlRoute, type Route } from './route.js'
 import { checkOwnAccount, visible, visibleOne } from './viewer-scope.js'
 

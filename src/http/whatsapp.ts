@@ -1,5 +1,5 @@
-import { whatsappCapture } from '../src/domain/messages.js'
-import { whatsappSendRequest } from '../src/schemas/messages.js'
+import { whatsappCapture } from '../domain/messages.js'
+import { whatsappSendRequest } from '../schemas/messages.js'
 import type { Route } from './route.js'
 import { sendRoute } from './send-route.js'
 

@@ -1,8 +1,8 @@
 import { http, type HttpHandler } from 'msw'
-import type { SandboxState } from '../src/domain/sandbox.js'
+import type { SandboxState } from '../domain/sandbox.js'
 import { isBuffered, type WireRequest } from './body.js'
 import { resolveBaseUrl } from './base-url.js'
-import { importWebAssets, type WebAssets } from '../src/web/server/asset-source.js'
+import { importWebAssets, type WebAssets } from '../web/server/asset-source.js'
 
 /** Where the web inbox lives, origin-relative. */
 export const WEB_INBOX_PATH = '/__sandbox/ui/'
