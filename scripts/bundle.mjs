@@ -105,7 +105,7 @@ const result = await build({
       // The MCP entry (src/mcp/index.ts, which re-exports src/mcp/mcp-http.ts), imported by `sendbox mcp` and the /__sandbox/mcp route, is sendbox-mcp.mjs.
       name: 'lazy-mcp',
       setup(b) {
-        b.onResolve({ filter: /^(?:\.\.\/src\/mcp\/mcp-http|\.\.\/mcp\/index)\.js$/ }, () => ({ path: MCP_TOKEN, external: true }))
+        b.onResolve({ filter: /^\.\.\/mcp\/(?:mcp-http|index)\.js$/ }, () => ({ path: MCP_TOKEN, external: true }))
       },
     },
     {
