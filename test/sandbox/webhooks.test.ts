@@ -68,7 +68,8 @@ describe('lifecycle webhooks', () => {
     clock.advance(2_000)
     api.sandbox.outbox.list()
     await api.sandbox.webhooks!.idle()
-    const events = hook.received.map((r) => JSON.parse(r.body))
+    // Fired in order, posted concurrently: the receiver may see the second step first (a flake under load).
+    const events = hook.received.map((r) => JSON.parse(r.body)).sort((a, b) => a.at.localeCompare(b.at))
     expect(events).toEqual([
       { type: 'message.sent', message_id, channel: 'sms', status: 'sent', at: new Date(clock.now() - 1_000).toISOString() },
       { type: 'message.failed', message_id, channel: 'sms', status: 'failed', reason: expect.stringMatching(/unreachable/), error_code: 'unreachable', at: new Date(clock.now()).toISOString() },
