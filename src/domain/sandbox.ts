@@ -113,9 +113,8 @@ export interface SandboxOptions {
 // The scopes are part of the contract (the reset control's schema lists them): declared there.
 export { RESET_SCOPES, type ResetScope } from '../schemas/controls.js'
 
-/** What a team token may reset of its own accounts (the rest is shared by every account). */
-export const ACCOUNT_RESET_SCOPES = ['messages', 'subscribers', 'faults', 'opt_outs'] as const satisfies readonly ResetScope[]
-export type AccountResetScope = (typeof ACCOUNT_RESET_SCOPES)[number]
+export { ACCOUNT_RESET_SCOPES, type AccountResetScope } from '../schemas/constants.js'
+import { ACCOUNT_RESET_SCOPES, type AccountResetScope } from '../schemas/constants.js'
 
 /** Throws a TypeError naming the valid scopes for anything else (a typo must not reset nothing). */
 export function checkResetScope(scope: unknown): asserts scope is ResetScope | undefined {

@@ -20,6 +20,10 @@ export type MessageStatus = (typeof MESSAGE_STATUSES)[number]
 export const RESET_SCOPES = ['subscribers', 'messages', 'limits', 'faults', 'journal', 'opt_outs', 'webhooks'] as const
 export type ResetScope = (typeof RESET_SCOPES)[number]
 
+/** What a team token (`--team-token`) may reset of its own accounts (the other scopes are shared by every account). */
+export const ACCOUNT_RESET_SCOPES = ['messages', 'subscribers', 'faults', 'opt_outs'] as const satisfies readonly ResetScope[]
+export type AccountResetScope = (typeof ACCOUNT_RESET_SCOPES)[number]
+
 /**
  * The entry of a message's channel in a record that every channel must fill. Where the program
  * does something per channel it goes through this (or a `Record<Channel, …>`), so that a new

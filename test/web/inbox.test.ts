@@ -254,8 +254,8 @@ describe.skipIf(chromiumMissing)('web inbox in Chromium', () => {
     const faultRows = page.locator('section[aria-labelledby=faults-title] tbody tr')
     await expect.poll(() => faultRows.count()).toBe(2)
     const cells = async (row: number) => (await faultRows.nth(row).locator('td').allTextContents()).map((text) => text.trim())
-    expect(await cells(0)).toEqual(['503', '—', 'any', '/v1/sms/send', '3'])
-    expect(await cells(1)).toEqual(['500', '—', 'any', '/v1/email/send', '∞'])
+    expect(await cells(0)).toEqual(['503', '—', 'any', '/v1/sms/send', 'any', '3'])
+    expect(await cells(1)).toEqual(['500', '—', 'any', '/v1/email/send', 'any', '∞'])
     sandbox.faults.clear()
     // The reset scopes offered are the contract's, every one (the page's own list had fallen behind).
     const scopes = await page.locator('select option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value))
@@ -428,5 +428,32 @@ describe.skipIf(chromiumMissing)('web inbox with team tokens', () => {
       expect(await page.locator('main').textContent()).not.toContain('2 requests')
       if (SCREENSHOTS && i === 0) await page.screenshot({ path: join('docs/screenshots', 'team-token-desktop.png') })
     }
+  })
+
+  it('offers a team the controls of its own accounts: reset scopes, faults with its account, clearing its outbox', async () => {
+    const admin = { Authorization: 'Bearer adm_web_teams_01', 'Content-Type': 'application/json' }
+    const page = context.pages().at(-2)! // the north-qa tab of the test above
+    await page.goto(`${server.url}/__sandbox/ui/#/controls`)
+    await page.getByText('Clearing removes the captured messages of the accounts of north-qa (north).').waitFor({ timeout: 5_000 })
+    const scopes = await page.locator('section[aria-labelledby=reset-title] select option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value))
+    expect(scopes).toEqual(['all', 'messages', 'subscribers', 'faults', 'opt_outs'])
+    // A fault armed from the form is the team's own: it carries its account, and fails only its requests.
+    await page.locator('input[name=path]').fill('/v1/sms/send')
+    await page.getByRole('button', { name: 'Arm fault' }).click()
+    await page.getByRole('dialog').getByRole('button', { name: 'Arm fault' }).click()
+    const faultRows = page.locator('section[aria-labelledby=faults-title] tbody tr')
+    await expect.poll(() => faultRows.count()).toBe(1)
+    expect((await faultRows.first().locator('td').allTextContents()).map((t) => t.trim())).toEqual(['500', '—', 'any', '/v1/sms/send', 'north', '1'])
+    const sms = (key: string) => fetch(`${server.url}/v1/sms/send`, { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ to: '+14155550123', message: 'x' }) })
+    expect((await sms('south_key')).status).toBe(200)
+    expect((await sms('north_key')).status).toBe(500)
+    // Clearing the outbox from this tab leaves the other team's messages.
+    await page.getByRole('button', { name: 'Clear outbox' }).click()
+    await page.getByRole('dialog').getByRole('button', { name: 'Clear outbox' }).click()
+    await page.getByText('Outbox cleared.').waitFor({ timeout: 5_000 })
+    const left = (await (await fetch(`${server.url}/__sandbox/messages`, { headers: admin })).json()).data as { account: string }[]
+    expect(left.length).toBeGreaterThan(0)
+    expect(new Set(left.map((m) => m.account))).toEqual(new Set(['south']))
+    if (SCREENSHOTS) await page.screenshot({ path: join('docs/screenshots', 'team-token-controls-desktop.png'), fullPage: true })
   })
 })

@@ -1,7 +1,7 @@
 /** @jsxImportSource preact */
 /** The shell: header with navigation and the connection state, the current page, the dialog. */
-import { useEffect, useState } from 'preact/hooks'
-import { adminToken, call, enterToken, forgetToken, probeAdminToken, setTokenPrompt } from './api.js'
+import { useEffect } from 'preact/hooks'
+import { adminToken, enterToken, forgetToken, probeAdminToken, setTokenPrompt } from './api.js'
 import { ControlsPage } from './controls-page.js'
 import { MessagesPage } from './messages-page.js'
 import { RequestsPage } from './requests-page.js'
@@ -9,6 +9,7 @@ import { WebhooksPage } from './webhooks-page.js'
 import { hrefOf, useRoute, type Page } from './router.js'
 import { connection, startLive, useStore } from './state.js'
 import { DialogHost, promptToken } from './widgets.js'
+import { useWhoami } from './who.js'
 
 const PAGES: { id: Page; label: string }[] = [
   { id: 'messages', label: 'Messages' },
@@ -17,26 +18,15 @@ const PAGES: { id: Page; label: string }[] = [
   { id: 'controls', label: 'Controls' },
 ]
 
-/** `GET /__sandbox/whoami`: the admin, or a team token and the accounts it sees. */
-interface Whoami {
-  role: 'admin' | 'team'
-  name: string | null
-  accounts: string[]
-}
-
 export function App() {
   const route = useRoute()
   const live = useStore(connection)
-  const [who, setWho] = useState<Whoami | null>(null)
+  const who = useWhoami(live.state === 'live')
   useEffect(() => {
     setTokenPrompt(promptToken)
     void probeAdminToken()
     startLive()
   }, [])
-  useEffect(() => {
-    if (live.state !== 'live') return
-    call<Whoami>('GET', '/__sandbox/whoami').then(setWho, () => setWho(null))
-  }, [live.state])
   useEffect(() => {
     document.title = `sendbox · ${PAGES.find((p) => p.id === route.page)?.label}`
   }, [route.page])

@@ -4,13 +4,15 @@ import { useEffect, useState } from 'preact/hooks'
 import { call } from './api.js'
 import { onSandboxEvent, reloadAll } from './state.js'
 import type { z } from 'zod'
-import { RESET_SCOPES as CONTRACT_RESET_SCOPES } from '../../schemas/constants.js'
+import { ACCOUNT_RESET_SCOPES, RESET_SCOPES as CONTRACT_RESET_SCOPES } from '../../schemas/constants.js'
 import type { faultSchema } from '../../schemas/controls.js'
 import type { KeyUsage } from './types.js'
 import { confirmAction } from './widgets.js'
+import { useWhoami } from './who.js'
 
-/** `all`, then the contract's scopes. */
+/** `all`, then the contract's scopes (a team token: those of its own accounts). */
 const RESET_SCOPES = ['all', ...CONTRACT_RESET_SCOPES] as const
+const TEAM_RESET_SCOPES = ['all', ...ACCOUNT_RESET_SCOPES] as const
 
 /** A fault as `GET /__sandbox/faults` answers it: the contract's schema, not a copy of it. */
 type Fault = z.infer<typeof faultSchema>
@@ -50,8 +52,12 @@ export function ControlsPage() {
   const [result, setResult] = useState<string | null>(null)
   const [scope, setScope] = useState<(typeof RESET_SCOPES)[number]>('all')
   const [faults, setFaults] = useState<Fault[]>([])
-  const [form, setForm] = useState({ status: '500', code: '', path: '', method: '', times: '1', probability: '', delay_ms: '' })
+  const [form, setForm] = useState({ status: '500', code: '', path: '', method: '', times: '1', probability: '', delay_ms: '', account: '' })
   const { keys, error: keysError } = useKeys()
+  // A team token changes its own accounts only: the page says so and offers what the server allows.
+  const who = useWhoami()
+  const team = who?.role === 'team' ? who : null
+  const yours = team ? `the accounts of ${team.name} (${team.accounts.join(', ')})` : 'every account'
 
   const loadFaults = () =>
     call<{ data: Fault[] }>('GET', '/__sandbox/faults')
@@ -82,6 +88,7 @@ export function ControlsPage() {
     if (form.times) fault.times = Number(form.times)
     if (form.probability) fault.probability = Number(form.probability)
     if (form.delay_ms) fault.delay_ms = Number(form.delay_ms)
+    if (form.account) fault.account = form.account
     void run(
       'Arm this fault?',
       `Matching requests will answer ${fault.status}${fault.path ? ` on ${fault.path}` : ' on every path'}${fault.times ? `, ${fault.times} time(s)` : ' until cleared'}.`,
@@ -106,23 +113,23 @@ export function ControlsPage() {
       ) : null}
       <section class="card" aria-labelledby="outbox-title">
         <h2 id="outbox-title">Outbox</h2>
-        <p>Clearing removes every captured message, in every account.</p>
+        <p>Clearing removes the captured messages of {yours}.</p>
         <button
           type="button"
           class="danger"
-          onClick={() => run('Clear the outbox?', 'Every captured message is deleted, in every account. This cannot be undone.', 'Clear outbox', () => call('DELETE', '/__sandbox/messages'), 'Outbox cleared.')}
+          onClick={() => run('Clear the outbox?', `The captured messages of ${yours} are deleted. This cannot be undone.`, 'Clear outbox', () => call('DELETE', '/__sandbox/messages'), 'Outbox cleared.')}
         >
           Clear outbox
         </button>
       </section>
       <section class="card" aria-labelledby="reset-title">
         <h2 id="reset-title">Reset</h2>
-        <p>Back to the seeded state: all of it, or one part.</p>
+        <p>{team ? `Back to the seeded state, for ${yours}: their messages, subscribers, faults and opt-outs, or one of them.` : 'Back to the seeded state: all of it, or one part.'}</p>
         <div class="row-form">
           <label class="field">
             <span>Scope</span>
             <select value={scope} onChange={(e) => setScope(e.currentTarget.value as typeof scope)}>
-              {RESET_SCOPES.map((s) => (
+              {(team ? TEAM_RESET_SCOPES : RESET_SCOPES).map((s) => (
                 <option key={s} value={s}>
                   {s}
                 </option>
@@ -134,8 +141,8 @@ export function ControlsPage() {
             class="danger"
             onClick={() =>
               run(
-                `Reset ${scope === 'all' ? 'the whole sandbox' : scope}?`,
-                scope === 'all' ? 'Subscribers, outbox, journal, rate-limit windows and faults go back to the seeded state.' : `Only ${scope} go back to the seeded state.`,
+                `Reset ${scope === 'all' ? (team ? 'your accounts' : 'the whole sandbox') : scope}?`,
+                scope === 'all' ? (team ? `Messages, subscribers, faults and opt-outs of ${yours} go back to the seeded state.` : 'Subscribers, outbox, journal, rate-limit windows and faults go back to the seeded state.') : `Only ${scope} go back to the seeded state.`,
                 'Reset',
                 () => call('POST', `/__sandbox/reset${scope === 'all' ? '' : `?scope=${scope}`}`, {}),
                 `Reset (${scope}) done.`,
@@ -158,6 +165,17 @@ export function ControlsPage() {
               <option value="">any</option>
               {['GET', 'POST', 'PUT', 'DELETE'].map((m) => (
                 <option key={m}>{m}</option>
+              ))}
+            </select>
+          </label>
+          <label class="field">
+            <span>Account</span>
+            <select name="account" value={form.account} required={team !== null && team.accounts.length > 1} onChange={(e) => setForm({ ...form, account: e.currentTarget.value })}>
+              {team && team.accounts.length > 1 ? <option value="">choose one</option> : <option value="">{team ? team.accounts[0] : 'any'}</option>}
+              {(team ? (team.accounts.length > 1 ? team.accounts : []) : [...new Set(keys.map((k) => k.account))]).map((a) => (
+                <option key={a} value={a}>
+                  {a}
+                </option>
               ))}
             </select>
           </label>
@@ -189,6 +207,7 @@ export function ControlsPage() {
                 <th scope="col">Code</th>
                 <th scope="col">Method</th>
                 <th scope="col">Path</th>
+                <th scope="col">Account</th>
                 <th scope="col">Times left</th>
               </tr>
             </thead>
@@ -199,6 +218,7 @@ export function ControlsPage() {
                   <td>{f.code ?? '—'}</td>
                   <td>{f.method ?? 'any'}</td>
                   <td>{f.path ?? 'any'}</td>
+                  <td>{f.account ?? 'any'}</td>
                   <td>{f.remaining ?? '∞'}</td>
                 </tr>
               ))}
