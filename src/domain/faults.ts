@@ -129,16 +129,17 @@ export class Faults {
     return this.faults.map((f) => ({ ...f }))
   }
 
-  /** Clears every fault, or those `which` picks (a team's). */
-  clear(which?: (fault: Fault) => boolean): void {
+  clear(): void {
     this.version++
-    if (which !== undefined) {
-      for (const fault of this.faults.filter(which)) this.remove(fault)
-      return
-    }
     this.faults = []
     this.byPath.clear()
     this.anyPath = []
+  }
+
+  /** Clears the faults armed for these accounts (a team token's); those of every account stay. */
+  clearAccounts(accounts: ReadonlySet<string>): void {
+    this.version++
+    for (const fault of this.faults.filter((f) => f.account !== null && accounts.has(f.account))) this.remove(fault)
   }
 
   get size(): number {

@@ -324,7 +324,7 @@ export class SandboxState {
       for (const account of accounts) this.subscribers.clearAccount(account)
       await this.seedSubscribers(accounts)
     }
-    if (!scope || scope === 'faults') this.faults.clear((fault) => fault.account !== null && accounts.has(fault.account))
+    if (!scope || scope === 'faults') this.faults.clearAccounts(accounts)
     if (!scope || scope === 'opt_outs') {
       for (const entry of this.optOuts.list().filter((e) => accounts.has(e.account))) this.optOuts.remove(entry.account, entry.number)
     }

@@ -194,13 +194,12 @@ export const sandboxControlRoutes: Route[] = [
     response: resetResultSchema,
     team: true,
     resolve: async ({ sandbox, query, viewer }) => {
-      const accounts = accountsOf(viewer)
       const scope: ResetScope | 'all' = query.scope ?? 'all'
-      if (accounts !== undefined && viewer.role === 'team') {
+      if (viewer.role === 'team') {
         if (query.scope !== undefined && !(ACCOUNT_RESET_SCOPES as readonly string[]).includes(query.scope)) {
-          throw new ApiError(403, 'forbidden', `scope=${query.scope} is shared by every account: it needs the admin token. A team token resets ${ACCOUNT_RESET_SCOPES.join(', ')} of its accounts (${[...accounts].join(', ')}).`, 'scope')
+          throw new ApiError(403, 'forbidden', `scope=${query.scope} is shared by every account: it needs the admin token. A team token resets ${ACCOUNT_RESET_SCOPES.join(', ')} of its accounts (${[...viewer.accounts].join(', ')}).`, 'scope')
         }
-        await sandbox.resetAccounts(accounts, query.scope as AccountResetScope | undefined)
+        await sandbox.resetAccounts(viewer.accounts, query.scope as AccountResetScope | undefined)
         return { body: { ok: true as const, scope } }
       }
       await sandbox.reset(query.scope)
@@ -215,7 +214,7 @@ export const sandboxControlRoutes: Route[] = [
     description: 'A team token sees the faults of its accounts only.',
     response: faultListSchema,
     team: true,
-    resolve: ({ sandbox, viewer }) => ({ body: { data: viewer.role === 'admin' ? sandbox.faults.list() : sandbox.faults.list().filter((f) => f.account !== null && viewer.accounts.has(f.account)) } }),
+    resolve: ({ sandbox, viewer }) => ({ body: { data: visible(viewer, sandbox.faults.list()) } }),
   }),
   controlRoute({
     method: 'POST',
@@ -249,8 +248,8 @@ export const sandboxControlRoutes: Route[] = [
     response: okSchema,
     team: true,
     resolve: ({ sandbox, viewer }) => {
-      const accounts = accountsOf(viewer)
-      sandbox.faults.clear(accounts && ((fault) => fault.account !== null && accounts.has(fault.account)))
+      if (viewer.role === 'team') sandbox.faults.clearAccounts(viewer.accounts)
+      else sandbox.faults.clear()
       return { body: { ok: true as const } }
     },
   }),

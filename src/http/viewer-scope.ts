@@ -27,7 +27,6 @@ export function accountsOf(viewer: Viewer): ReadonlySet<string> | undefined {
  * reply, an opt-out naming another account's key or account).
  */
 export function checkOwnAccount(viewer: Viewer, account: string, param: string): void {
-  if (sees(viewer, account)) return
-  if (viewer.role === 'admin') return
+  if (viewer.role === 'admin' || viewer.accounts.has(account)) return
   throw new ApiError(403, 'forbidden', `The team token "${viewer.name}" acts on ${[...viewer.accounts].join(', ')} only, not on account ${account}.`, param)
 }

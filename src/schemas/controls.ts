@@ -1,6 +1,5 @@
 import { z } from 'zod'
-import { RESET_SCOPES } from './constants.js'
-import { PLANS } from './constants.js'
+import { PLANS, RESET_SCOPES } from './constants.js'
 
 /**
  * What the sandbox controls answer with, as zod schemas: the OpenAPI document renders them, the

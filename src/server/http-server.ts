@@ -2,6 +2,7 @@ import { gzipAnswer } from './compress.js'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import { sameSecret } from '../domain/admin-token.js'
+import { teamViewer } from '../domain/team-tokens.js'
 import { attachBufferedBody, bodyOf, MAX_BODY_BYTES, forEachAnswerHeader, RawHeaders, type Answer, type WireRequest } from '../http/body.js'
 import { isControlPath, resolveBaseUrl } from '../http/base-url.js'
 import { bearerToken, offeredAdminToken } from '../http/credentials.js'
@@ -254,7 +255,7 @@ function refusedFromHeaders(sandbox: Sandbox, apiPrefix: string, control: boolea
   }
   if (sandbox.adminToken !== undefined && control) {
     const given = offeredAdminToken((name) => { const value = req.headers[name]; return typeof value === 'string' ? value : undefined })
-    return given === undefined || (!sameSecret(given, sandbox.adminToken) && !(sandbox.teamTokens ?? []).some((team) => sameSecret(given, team.token)))
+    return given === undefined || (!sameSecret(given, sandbox.adminToken) && teamViewer(sandbox.teamTokens, given) === undefined)
   }
   return false
 }
