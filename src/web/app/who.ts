@@ -1,12 +1,11 @@
 /** Who the page is signed in as (`GET /__sandbox/whoami`): the admin, or a team token and its accounts. */
 import { useEffect, useState } from 'preact/hooks'
+import type { z } from 'zod'
+import type { whoamiSchema } from '../../schemas/controls.js'
 import { call } from './api.js'
 
-export interface Whoami {
-  role: 'admin' | 'team'
-  name: string | null
-  accounts: string[]
-}
+/** What `GET /__sandbox/whoami` answers: the contract's schema, not a copy of it. */
+export type Whoami = z.infer<typeof whoamiSchema>
 
 let asked: Promise<Whoami | null> | undefined
 
