@@ -1,5 +1,5 @@
 import { CHANNELS, DIRECTIONS, MESSAGE_STATUSES, type CapturedMessage, type Channel, type Direction, type MessageStatus } from '../schemas/captured-message.js'
-import { CHANNEL_DESCRIPTORS, searchTextOf, senderOf } from './channels/index.js'
+import { CHANNEL_DESCRIPTORS, readingOf, searchTextOf, senderOf } from './channels/index.js'
 import { describeTime, timeProblem } from './clock.js'
 
 /** What the outbox can be narrowed to. Every field is optional; all given ones must match. */
@@ -74,8 +74,8 @@ export function compileFilter(filter: OutboxFilter): MessagePredicate {
     if (account !== undefined && m.account !== account) return false
     if (to !== undefined && m.to.toLowerCase() !== to) return false
     if (since !== undefined && Date.parse(m.created_at) < since) return false
-    if (template !== undefined && (m.channel !== 'whatsapp' || m.whatsapp.template !== template)) return false
-    if (subject !== undefined && (m.channel !== 'email' || !m.email.subject.toLowerCase().includes(subject))) return false
+    if (template !== undefined && readingOf(m).template(m as never) !== template) return false
+    if (subject !== undefined && !(readingOf(m).subject(m as never) ?? '').toLowerCase().includes(subject)) return false
     if (from !== undefined && !(senderOf(m) ?? '').toLowerCase().includes(from)) return false
     if (words !== undefined && !matchesWords(searchTextOf(m), words)) return false
     return true

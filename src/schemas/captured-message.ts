@@ -1,6 +1,6 @@
 import { z } from 'zod'
 
-import { CHANNELS, MESSAGE_STATUSES, type Channel, type MessageStatus } from './constants.js'
+import { CHANNELS, MESSAGE_STATUSES, SUMMARY_LINK_LENGTH, SUMMARY_LINKS, SUMMARY_TEXT_LENGTH, type Channel, type MessageStatus } from './constants.js'
 
 export { CHANNELS, MESSAGE_STATUSES, type Channel, type MessageStatus }
 
@@ -91,12 +91,7 @@ export type CapturedMessage = z.infer<typeof capturedMessageSchema>
 /** The captured message of one channel. */
 export type MessageOf<C extends Channel> = Extract<CapturedMessage, { channel: C }>
 
-/** Longest `text` a listed message carries; the whole text stays at `GET /__sandbox/messages/{id}`. */
-export const SUMMARY_TEXT_LENGTH = 2_000
-/** Most links (and images) a listed message carries. */
-export const SUMMARY_LINKS = 100
-/** Longest link a listed message carries: longer ones are cut and marked (`…[+N chars]`); the whole link is in the message by id. */
-export const SUMMARY_LINK_LENGTH = 2_048
+export { SUMMARY_LINK_LENGTH, SUMMARY_LINKS, SUMMARY_TEXT_LENGTH } from './constants.js'
 
 const summaryExtras = {
   text_truncated: z.boolean().meta({ description: `True when \`text\` was cut to ${SUMMARY_TEXT_LENGTH} characters for the list.` }),

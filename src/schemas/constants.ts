@@ -12,6 +12,13 @@ export type Channel = (typeof CHANNELS)[number]
 export const PLANS = ['starter', 'pro', 'enterprise'] as const
 export type Plan = (typeof PLANS)[number]
 
+/** Longest `text` a listed message carries; the whole text stays at `GET /__sandbox/messages/{id}`. */
+export const SUMMARY_TEXT_LENGTH = 2_000
+/** Most links (and images) a listed message carries. */
+export const SUMMARY_LINKS = 100
+/** Longest link a listed message carries: longer ones are cut and marked (`…[+N chars]`); the whole link is in the message by id. */
+export const SUMMARY_LINK_LENGTH = 2_048
+
 /** Lifecycle states of a captured message (the real API only ever answers `queued`). */
 export const MESSAGE_STATUSES = ['queued', 'sent', 'delivered', 'failed'] as const
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number]

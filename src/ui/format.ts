@@ -1,14 +1,7 @@
-import type { Channel, MessageStatus } from '../schemas/captured-message.js'
+import type { MessageStatus } from '../schemas/captured-message.js'
 
 /** Ink colour names the UI uses; kept in one place so every view agrees on what a colour means. */
 export type Colour = 'red' | 'green' | 'yellow' | 'blue' | 'magenta' | 'cyan' | 'gray' | 'white' | 'black'
-
-/** Badge labels (full and short, for narrow terminals) and colours per channel: each channel its own colour. */
-export const CHANNEL_BADGES: Record<Channel, { label: string; short: string; background: Colour; foreground: Colour }> = {
-  email: { label: 'EMAIL', short: 'EM', background: 'blue', foreground: 'white' },
-  sms: { label: 'SMS', short: 'SM', background: 'magenta', foreground: 'white' },
-  whatsapp: { label: 'WHATSAPP', short: 'WA', background: 'green', foreground: 'black' },
-}
 
 /** Status colours: progress is cool, success green, failure red, waiting yellow. */
 export const STATUS_COLOURS: Record<MessageStatus, Colour> = {

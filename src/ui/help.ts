@@ -1,6 +1,6 @@
 import { wrapRows } from './cells.js'
 import { seg, type StyledLine } from './page.js'
-import { CHANNEL_DESCRIPTORS } from '../domain/channels/index.js'
+import { CHANNEL_LABELS } from '../domain/channels/index.js'
 import { CHANNELS } from '../schemas/constants.js'
 import { CHANNEL_KEYS_LABEL } from './keys.js'
 
@@ -10,7 +10,7 @@ export const KEY_HELP: ReadonlyArray<readonly [string, ReadonlyArray<readonly [s
     ['↑ ↓  k j', 'move the selection (PgUp PgDn, g G or Home End for the ends)'],
     ['Enter  →', 'open the selected message or request'],
     ['Tab', 'switch between Outbox and Requests'],
-    [CHANNEL_KEYS_LABEL, `Outbox: show ${CHANNELS.map((c) => CHANNEL_DESCRIPTORS[c].label.replace(/^Email$/, 'email')).join(', ')}, or all channels`],
+    [CHANNEL_KEYS_LABEL, `Outbox: show ${CHANNELS.map((c) => CHANNEL_LABELS[c].replace(/^Email$/, 'email')).join(', ')}, or all channels`],
     ['s', 'Outbox: cycle the status filter: queued, sent, delivered, failed, all'],
     ['/', 'Outbox: search recipient, sender, subject, text and template parameters (Enter keeps, Esc clears)'],
     ['e', 'Requests: errors only, or all requests'],

@@ -1,26 +1,12 @@
 import { PLAN_NAMES } from '../domain/plans.js'
 import type { CapturedMessage } from '../schemas/captured-message.js'
-import { byChannel } from '../schemas/constants.js'
 import { JOURNAL_BODY_LIMIT, type JournalEntry } from '../schemas/journal.js'
 import type { WebhookAttempt } from '../domain/webhook-attempts.js'
-import { printable, wrapRows } from './cells.js'
-import { CHANNEL_BADGES, detailTime, duration, grouped, httpStatusColour, STATUS_COLOURS } from './format.js'
+import { printable } from './cells.js'
+import { CHANNEL_BADGES, viewOf } from './channels/index.js'
+import { field, LABEL_WIDTH, section } from './fields.js'
+import { detailTime, duration, grouped, httpStatusColour, STATUS_COLOURS } from './format.js'
 import { RowSource, seg, type Block, type Segment, type StyledLine } from './page.js'
-
-const LABEL_WIDTH = 10
-type Style = Omit<Segment, 'text'>
-
-/** A labelled value, wrapped under itself in full (a detail never cuts a value). */
-function field(label: string, value: string, width: number, style: Style = {}, link?: string): StyledLine[] {
-  const rows = wrapRows(value, Math.max(10, width - LABEL_WIDTH))
-  return rows.map((row, i) => [seg((i === 0 ? label : '').padEnd(LABEL_WIDTH), { dim: true }), seg(row, { ...style, link })])
-}
-
-/** A section rule: `── Links (3) ─────`. */
-export function section(title: string, width: number): StyledLine {
-  const head = `── ${title} `
-  return [seg(head + '─'.repeat(Math.max(0, width - head.length)), { dim: true })]
-}
 
 /** The browser URL of an email's HTML: carries the message's preview token, so it opens even when /__sandbox needs the admin token. */
 export function previewUrl(origin: string, id: string, token: string | undefined): string {
@@ -41,35 +27,8 @@ export function messageHeaderRows(message: CapturedMessage, width: number, now: 
     seg(message.status, { color: STATUS_COLOURS[message.status], bold: true }),
   ]]
   const add = (...more: StyledLine[]) => rows.push(...more)
-  switch (message.channel) {
-    case 'email': {
-      const { from, subject } = message.email
-      add(
-        ...field('From', from ? (from.name ? `${from.name} <${from.email}>` : from.email) : '(not given)', width),
-        ...field('To', message.to, width, { bold: true }),
-        ...field('Subject', subject, width, { bold: true }),
-      )
-      break
-    }
-    case 'sms': {
-      const sms = message.sms
-      const units = sms.encoding === 'GSM-7' ? 'septets' : 'UTF-16 units'
-      add(
-        ...field('From', sms.from ?? '(not given)', width),
-        ...field('To', message.to, width, { bold: true }),
-        ...field('Length', `${sms.characters} characters (${sms.units} ${units})`, width),
-        ...field('Encoding', sms.encoding, width),
-        ...field('Segments', String(sms.segments), width, sms.segments > 1 ? { color: 'yellow', bold: true } : {}),
-      )
-      break
-    }
-    case 'whatsapp': {
-      const wa = message.whatsapp
-      if (message.direction === 'inbound') add(...field('From', wa.from ?? '(unknown)', width, { bold: true }), ...field('To', message.to, width))
-      else add(...field('To', message.to, width, { bold: true }), ...field('Template', wa.template, width, { bold: true }), ...field('Language', wa.language, width))
-      break
-    }
-  }
+  const view = viewOf(message)
+  add(...view.header(message as never, width))
   if (message.direction === 'inbound') add(...field('Direction', 'inbound: a reply to this account (POST /__sandbox/inbound)', width, { color: 'cyan' }))
   if (request) add(...field('Request', `#${request.id} ${request.method} ${request.path} ${request.status} (Tab: Requests)`, width))
   add(...field('Key', `${message.key} · ${PLAN_NAMES[message.plan]} · account ${message.account}`, width))
@@ -91,27 +50,8 @@ export function messageHeaderRows(message: CapturedMessage, width: number, now: 
     add(chips)
   }
   if (preview) add(...field('Preview', preview, width, { color: 'cyan' }, preview))
-  if (message.channel === 'whatsapp' && !source && message.direction === 'outbound') {
-    const entries: Array<[string, string]> = Object.entries(message.whatsapp.parameters)
-    add(section(`Parameters (${entries.length})`, width))
-    if (entries.length === 0) add([seg('(none)', { dim: true })])
-    else {
-      const nameWidth = Math.min(24, Math.max(4, ...entries.map(([name]) => name.length)))
-      add([seg('NAME'.padEnd(nameWidth + 2), { bold: true }), seg('VALUE', { bold: true })])
-      for (const [name, value] of entries) {
-        wrapRows(value, Math.max(10, width - nameWidth - 2)).forEach((row, i) => {
-          add([seg((i === 0 ? printable(name) : '').padEnd(nameWidth + 2), { color: 'cyan' }), seg(row)])
-        })
-      }
-    }
-  }
-  const title = source
-    ? byChannel(message, { email: () => 'HTML source (v: text)', sms: () => 'Request as sent (v: text)', whatsapp: () => 'Request as sent (v: text)' })
-    : byChannel(message, {
-      email: () => 'Text (v: HTML source)',
-      sms: () => 'Text (v: request)',
-      whatsapp: (w) => (w.direction === 'inbound' ? 'Text (v: request)' : w.whatsapp.rendered ? 'As the recipient reads it (v: request)' : 'Preview (v: request)'),
-    })
+  if (!source && view.sections) add(...view.sections(message as never, width))
+  const title = view.bodyTitle(message as never, source)
   add(section(title, width))
   return rows
 }
@@ -121,9 +61,7 @@ export function messageHeaderRows(message: CapturedMessage, width: number, now: 
  * `v`), codes highlighted wherever they appear, then every link numbered and in full.
  */
 export function messageBodySource(message: CapturedMessage, width: number, source: boolean): RowSource {
-  const body = source
-    ? byChannel(message, { email: (e) => e.email.html, sms: (s) => JSON.stringify(s.request, null, 2), whatsapp: (w) => JSON.stringify(w.request, null, 2) })
-    : message.text
+  const body = source ? viewOf(message).source(message as never) : message.text
   const blocks: Block[] = [{ kind: 'text', text: body.length === 0 ? '(empty)' : body, highlight: source ? [] : message.codes }]
   if (message.links.length > 0) {
     blocks.push(

@@ -1,9 +1,9 @@
-import { SUMMARY_LINK_LENGTH, SUMMARY_LINKS, SUMMARY_TEXT_LENGTH, type CapturedMessage, type CapturedMessageSummary, type Channel, type MessageOf } from '../../schemas/captured-message.js'
-import { emailChannel, reviveEmail } from './email.js'
+import type { CapturedMessage, Channel, MessageOf } from '../../schemas/captured-message.js'
+import { emailChannel } from './email/capture.js'
 import { storedJson } from './derived.js'
-import { smsChannel } from './sms.js'
+import { smsChannel } from './sms/capture.js'
 import type { ChannelDescriptor } from './types.js'
-import { whatsappChannel } from './whatsapp.js'
+import { whatsappChannel } from './whatsapp/capture.js'
 
 /** One descriptor per channel. A channel missing here is a compile error. */
 export const CHANNEL_DESCRIPTORS: { [C in Channel]: ChannelDescriptor<C, never> } = {
@@ -15,61 +15,6 @@ export const CHANNEL_DESCRIPTORS: { [C in Channel]: ChannelDescriptor<C, never> 
 /** The descriptor of a message's channel. */
 export function descriptorOf<C extends Channel>(message: MessageOf<C>): ChannelDescriptor<C, never> {
   return CHANNEL_DESCRIPTORS[message.channel as C] as unknown as ChannelDescriptor<C, never>
-}
-
-/** One line for a list: subject, SMS lines joined with ⏎, or template with parameters. */
-export function summaryOf(message: CapturedMessage): string {
-  const line = descriptorOf(message).summary(message as never)
-  // A reply reads as one in every list: `↩ STOP`.
-  return message.direction === 'inbound' ? `↩ ${line}` : line
-}
-
-/** The sender as shown and filtered (`Name <address>`, SMS sender id), or null. */
-export function senderOf(message: CapturedMessage): string | null {
-  return descriptorOf(message).from(message as never)
-}
-
-/**
- * Everything `q` searches, lower-cased once per message and kept: recipient, sender, subject,
- * text, template and its parameters.
- */
-const searchTexts = new WeakMap<CapturedMessage, string>()
-export function searchTextOf(message: CapturedMessage): string {
-  let text = searchTexts.get(message)
-  if (text === undefined) {
-    const d = descriptorOf(message)
-    const parameters = message.channel === 'whatsapp' ? Object.values(message.whatsapp.parameters).join('\n') : ''
-    text = [message.to, d.from(message as never) ?? '', d.subject(message as never) ?? '', message.text, d.template(message as never) ?? '', parameters].join('\n').toLowerCase()
-    searchTexts.set(message, text)
-  }
-  return text
-}
-
-/**
- * Links as a list carries them: at most {@link SUMMARY_LINKS}, each at most
- * {@link SUMMARY_LINK_LENGTH} characters (a hostile email's 100 links of 400 KiB each made one
- * page of the list 44 MB; issue 27, N11). The message by id keeps them whole.
- */
-function listed(urls: string[]): string[] {
-  const kept = urls.length > SUMMARY_LINKS ? urls.slice(0, SUMMARY_LINKS) : urls
-  if (!kept.some((url) => url.length > SUMMARY_LINK_LENGTH)) return kept
-  return kept.map((url) => (url.length > SUMMARY_LINK_LENGTH ? `${url.slice(0, SUMMARY_LINK_LENGTH)}…[+${url.length - SUMMARY_LINK_LENGTH} chars]` : url))
-}
-
-/** A message as the list shows it: no request body, no HTML, the text and links bounded. */
-export function summarize(message: CapturedMessage): CapturedMessageSummary {
-  const { request: _request, email: _email, sms: _sms, whatsapp: _whatsapp, text, links, images, ...rest } = message as CapturedMessage & Record<string, unknown>
-  void _request; void _email; void _sms; void _whatsapp
-  const cut = text.length > SUMMARY_TEXT_LENGTH
-  return {
-    ...rest,
-    ...descriptorOf(message).summaryPart(message as never),
-    text: cut ? text.slice(0, SUMMARY_TEXT_LENGTH) : text,
-    text_truncated: cut,
-    links: listed(links),
-    images: listed(images),
-    links_total: links.length,
-  } as CapturedMessageSummary
 }
 
 /** Bytes a captured message holds, roughly: what the outbox's byte budget counts. */
@@ -85,8 +30,9 @@ export function storedMessageJson(message: CapturedMessage): string {
 
 /** A message parsed back from a store, made whole again (an email's derived fields, lazily). */
 export function revivedMessage(message: CapturedMessage): CapturedMessage {
-  return message.channel === 'email' ? (reviveEmail(message as unknown as Record<string, unknown>) as unknown as CapturedMessage) : message
+  return descriptorOf(message).revive?.(message as never) ?? message
 }
 
 export { emailChannel, smsChannel, whatsappChannel }
-export type { CaptureContext, InboundReply, CaptureInput, CaptureInputOf, CaptureOutcome, ChannelDescriptor, Sender } from './types.js'
+export { CHANNEL_LABELS, CHANNEL_READINGS, readingOf, searchTextOf, senderOf, summarize, summaryOf } from './readings.js'
+export type { CaptureContext, InboundReply, CaptureInput, CaptureInputOf, CaptureOutcome, ChannelDescriptor, ChannelReading, Readable, ReadableOf, Sender, SummaryOf } from './types.js'

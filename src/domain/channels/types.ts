@@ -33,33 +33,54 @@ export interface InboundReply {
 /** Who is sending: the authenticated key. */
 export type Sender = ApiKeyConfig
 
+/** A message of one channel as the list carries it (`GET /__sandbox/messages`, the event stream). */
+export type SummaryOf<C extends Channel> = Extract<CapturedMessageSummary, { channel: C }>
 /**
- * Everything one channel means to the sandbox, in one place: how an accepted send becomes a
- * captured message (with its text, links and codes, computed once: here, or on first read for a small email), and how the outbox,
- * its filters, the list and the UIs read it. `CapturedMessage` is discriminated by `channel`,
- * and `CHANNEL_DESCRIPTORS` is a record over every channel: a new channel is a compile error
- * until it has a descriptor.
+ * A message as every reader gets it: the list's summary or the whole message (which has all of
+ * the summary's fields but the list's counters). What the UIs, the filters and the matchers read.
  */
-export interface ChannelDescriptor<C extends Channel, Body> {
+export type ReadableOf<C extends Channel> = Omit<SummaryOf<C>, 'text_truncated' | 'links_total'>
+export type Readable = { [C in Channel]: ReadableOf<C> }[Channel]
+
+/**
+ * How one channel's message reads, wherever it is shown or searched: pure functions of the message
+ * as listed, shared by the server, the terminal UI and the web inbox (which bundles this file, so
+ * it imports no runtime beyond the contract's constants).
+ */
+export interface ChannelReading<C extends Channel> {
   channel: C
   /** Short human name: Email, SMS, WhatsApp. */
   label: string
+  /** The sender as the `from` filter matches it, or null. */
+  from(message: ReadableOf<C>): string | null
+  /** The email subject, or null on channels without one. */
+  subject(message: ReadableOf<C>): string | null
+  /** The WhatsApp template name, or null. */
+  template(message: ReadableOf<C>): string | null
+  /** What `q` searches beyond the recipient, sender, subject, text and template (a template's parameter values). */
+  searchExtras(message: ReadableOf<C>): readonly string[]
+  /** One line for a list: subject, SMS lines joined with ⏎, or template and parameters. */
+  summary(message: ReadableOf<C>): string
+  /** The channel's own part of a listed message (the email without its HTML). */
+  summaryPart(message: MessageOf<C>): Partial<CapturedMessageSummary>
+}
+
+/**
+ * Everything one channel means to the sandbox, in one place: how it reads (above), how an
+ * accepted send becomes a captured message (with its text, links and codes, computed once: here,
+ * or on first read for a small email), and what it weighs in the outbox. `CapturedMessage` is
+ * discriminated by `channel`, and `CHANNEL_DESCRIPTORS` is a record over every channel: a new
+ * channel is a compile error until it has a descriptor.
+ */
+export interface ChannelDescriptor<C extends Channel, Body> extends ChannelReading<C> {
   /** The capture of an accepted send (throws an ApiError for a magic recipient refused at once). */
   capture(sender: Sender, body: Body, raw: Record<string, unknown>, retryAfter: () => number, context?: CaptureContext): CaptureInputOf<C>
   /** A simulated reply on this channel (`POST /__sandbox/inbound`); absent on channels nobody replies on. */
   receive?(reply: InboundReply): CaptureInputOf<C>
-  /** The sender as the `from` filter matches it, or null. */
-  from(message: MessageOf<C>): string | null
-  /** The email subject, or null on channels without one. */
-  subject(message: MessageOf<C>): string | null
-  /** The WhatsApp template name, or null. */
-  template(message: MessageOf<C>): string | null
-  /** One line for a list: subject, first SMS line (lines joined with ⏎), or template and parameters. */
-  summary(message: MessageOf<C>): string
-  /** The channel's own part of a listed message (the email without its HTML). */
-  summaryPart(message: MessageOf<C>): Partial<CapturedMessageSummary>
   /** Bytes the message holds in memory, roughly (UTF-16): what the outbox's byte budget counts. */
   weight(message: MessageOf<C>): number
+  /** A message parsed back from a store made whole again (fields kept out of the store derived anew); absent: as parsed. */
+  revive?(message: MessageOf<C>): MessageOf<C>
 }
 
 export type { CapturedMessage }

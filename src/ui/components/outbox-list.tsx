@@ -3,7 +3,8 @@ import { memo } from 'react'
 import { summaryOf } from '../../domain/channels/index.js'
 import type { CapturedMessage } from '../../schemas/captured-message.js'
 import { fitCells, padCells } from '../cells.js'
-import { CHANNEL_BADGES, listTime, sameDay, SHORT_STATUS, STATUS_COLOURS, TIME_WIDTH } from '../format.js'
+import { listTime, sameDay, SHORT_STATUS, STATUS_COLOURS, TIME_WIDTH } from '../format.js'
+import { CHANNEL_BADGES } from '../channels/index.js'
 
 /** Column widths for a terminal width: every column has a fixed width that adds up to the row, so nothing overlaps. */
 export interface OutboxColumns {

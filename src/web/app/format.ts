@@ -1,6 +1,11 @@
 /** Small display helpers shared by the views. */
 import type { CapturedMessage, MessageSummary } from './types.js'
 import { matchesWords, searchWords } from '../../schemas/search.js'
+import { searchTextOf, senderOf, summarize, summaryOf } from '../../domain/channels/readings.js'
+
+// How a message reads (its list line, sender, search text, summary) is the server's own code: one
+// reading per channel (src/domain/channels/*/reading.ts), bundled here.
+export { senderOf, summarize, summaryOf }
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' })
 const dayFormat = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' })
@@ -17,78 +22,6 @@ export function shortTime(iso: string): string {
 export function fullTime(iso: string): string {
   const date = new Date(iso)
   return Number.isNaN(date.getTime()) ? iso : fullFormat.format(date)
-}
-
-/** The one line a row shows: subject, first SMS line (lines joined with ⏎), or the template. */
-export function summaryLine(message: MessageSummary): string {
-  return (message.direction === 'inbound' ? '↩ ' : '') + channelLine(message)
-}
-
-function channelLine(message: MessageSummary): string {
-  switch (message.channel) {
-    case 'email':
-      return message.email.subject
-    case 'sms':
-      return message.sms.text.split(/\r\n|\r|\n/).filter(Boolean).join(' ⏎ ')
-    case 'whatsapp':
-      // A filled template reads as its body, as the recipient sees it.
-      return message.whatsapp.rendered ? message.whatsapp.rendered.body.split(/\r\n|\r|\n/).filter(Boolean).join(' ⏎ ') : message.whatsapp.preview
-  }
-}
-
-/** The sender as one string (`Name <address>`, SMS sender id), or ''. */
-export function senderOf(message: MessageSummary | CapturedMessage): string {
-  switch (message.channel) {
-    case 'email': {
-      const from = message.email.from
-      return from ? (from.name ? `${from.name} <${from.email}>` : from.email) : ''
-    }
-    case 'sms':
-      return message.sms.from ?? ''
-    case 'whatsapp':
-      return message.whatsapp.from ?? ''
-  }
-}
-
-const SUMMARY_TEXT_LENGTH = 2_000
-const SUMMARY_LINKS = 100
-const SUMMARY_LINK_LENGTH = 2_048
-const CUT_MARK = /^…\[\+[0-9]+ chars\]$/
-
-/** As the server's list cuts a link (src/domain/channels/index.ts); a link an event already carries cut stays as it is. */
-function summaryLink(url: string): string {
-  if (url.length <= SUMMARY_LINK_LENGTH || CUT_MARK.test(url.slice(SUMMARY_LINK_LENGTH))) return url
-  return `${url.slice(0, SUMMARY_LINK_LENGTH)}…[+${url.length - SUMMARY_LINK_LENGTH} chars]`
-}
-
-/** What `GET /__sandbox/messages` would list for a full message (events carry full messages). */
-export function summarize(message: CapturedMessage): MessageSummary {
-  const extras = {
-    text: message.text.slice(0, SUMMARY_TEXT_LENGTH),
-    text_truncated: message.text.length > SUMMARY_TEXT_LENGTH,
-    links: message.links.slice(0, SUMMARY_LINKS).map(summaryLink),
-    links_total: message.links.length,
-    images: (message.images ?? []).slice(0, SUMMARY_LINKS).map(summaryLink),
-  }
-  switch (message.channel) {
-    case 'email': {
-      const { request: _request, email, ...rest } = message
-      return { ...rest, ...extras, email: { from: email.from, subject: email.subject } }
-    }
-    case 'sms':
-    case 'whatsapp': {
-      const { request: _request, ...rest } = message
-      return { ...rest, ...extras } as MessageSummary
-    }
-  }
-}
-
-/** What `q` searches, as the server's `searchTextOf`: recipient, sender, subject, text, template and its parameters. */
-function searchTextOf(message: MessageSummary): string {
-  const fields = [message.to, senderOf(message), message.text]
-  if (message.channel === 'email') fields.push(message.email.subject)
-  if (message.channel === 'whatsapp') fields.push(message.whatsapp.template, ...Object.values(message.whatsapp.parameters))
-  return fields.join('\n').toLowerCase()
 }
 
 /** Whether a summary passes the list's filters, as the server's outbox filter would. */

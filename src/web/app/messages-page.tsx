@@ -3,7 +3,7 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { safeText } from '../../ui/safe-text.js'
 import { call } from './api.js'
-import { shortTime, summaryLine } from './format.js'
+import { shortTime, summaryOf } from './format.js'
 import { MessageDetail } from './message-detail.js'
 import { navigate, useNarrow } from './router.js'
 import { isSeen, onSeen } from './seen.js'
@@ -126,8 +126,8 @@ function Row({ message }: { message: MessageSummary | undefined }) {
       <span class="cell to" title={safeText(message.to)}>
         <Shown text={message.to} />
       </span>
-      <span class="cell subject" title={safeText(summaryLine(message))}>
-        {summaryLine(message) ? <Shown text={summaryLine(message)} /> : <em>(empty)</em>}
+      <span class="cell subject" title={safeText(summaryOf(message))}>
+        {summaryOf(message) ? <Shown text={summaryOf(message)} /> : <em>(empty)</em>}
         {from ? (
           <span class="from">
             {' — '}

@@ -39,4 +39,4 @@ export type KeyUsage = z.infer<typeof keyInfoSchema>
 
 export const CHANNELS: readonly Channel[] = CONTRACT_CHANNELS
 export const STATUSES: readonly MessageStatus[] = MESSAGE_STATUSES
-export const CHANNEL_LABELS: Record<Channel, string> = { email: 'Email', sms: 'SMS', whatsapp: 'WhatsApp' }
+export { CHANNEL_LABELS } from '../../domain/channels/readings.js'

@@ -1,8 +1,9 @@
-import type { EmailSendRequest } from '../../schemas/messages.js'
-import { findCodes, renderEmail } from '../extract.js'
-import { defineDerived, LAZY_DERIVE_LIMIT, reviveDerived, underived, type Derived } from './derived.js'
-import { base, outcomeFor, stringWeight } from './shared.js'
-import type { CaptureInputOf, ChannelDescriptor } from './types.js'
+import type { EmailSendRequest } from '../../../schemas/messages.js'
+import { findCodes, renderEmail } from '../../extract.js'
+import { defineDerived, LAZY_DERIVE_LIMIT, reviveDerived, underived, type Derived } from '../derived.js'
+import { base, outcomeFor, stringWeight } from '../shared.js'
+import { emailReading } from './reading.js'
+import type { CaptureInputOf, ChannelDescriptor } from '../types.js'
 
 /** An email's text (its HTML rendered), links (hrefs and URLs in text), images (sources) and codes (subject and text). */
 function deriveEmail(subject: string, html: string): Derived {
@@ -12,8 +13,7 @@ function deriveEmail(subject: string, html: string): Derived {
 
 /** Email: from, subject and HTML; text is the HTML rendered, links its hrefs, images its image sources. */
 export const emailChannel: ChannelDescriptor<'email', EmailSendRequest> = {
-  channel: 'email',
-  label: 'Email',
+  ...emailReading,
   capture(sender, body, raw, retryAfter) {
     const outcome = outcomeFor(body.to, retryAfter)
     const { subject, html } = body
@@ -26,14 +26,10 @@ export const emailChannel: ChannelDescriptor<'email', EmailSendRequest> = {
     }
     return { message, outcome } as unknown as CaptureInputOf<'email'>
   },
-  from: (m) => (m.email.from ? (m.email.from.name ? `${m.email.from.name} <${m.email.from.email}>` : m.email.from.email) : null),
-  subject: (m) => m.email.subject,
-  template: () => null,
-  summary: (m) => m.email.subject,
-  summaryPart: (m) => ({ email: { from: m.email.from, subject: m.email.subject } }),
   // Underived (short HTML): the text and links estimated at the HTML's size each, not computed for it.
   weight: (m) =>
     stringWeight(m.email.html) + stringWeight(m.email.subject) + (underived(m) ? 2 * stringWeight(m.email.html) : stringWeight(m.text) + [...m.links, ...m.images].reduce((n, l) => n + l.length * 2, 0)),
+  revive: (m) => reviveEmail(m),
 }
 
 /** An email read back from a store: its text, links, images and codes derived again on first read. */

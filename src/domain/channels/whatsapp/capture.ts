@@ -1,8 +1,9 @@
-import type { WhatsappSendRequest } from '../../schemas/messages.js'
-import { findCodes, linksInText } from '../extract.js'
-import { renderedText, type RenderedTemplate } from '../templates.js'
-import { base, inboundBase, outcomeFor, stringWeight } from './shared.js'
-import type { CaptureInputOf, CaptureOutcome, ChannelDescriptor, Sender } from './types.js'
+import type { WhatsappSendRequest } from '../../../schemas/messages.js'
+import { findCodes, linksInText } from '../../extract.js'
+import { renderedText, type RenderedTemplate } from '../../templates.js'
+import { base, inboundBase, outcomeFor, stringWeight } from '../shared.js'
+import { whatsappReading } from './reading.js'
+import type { CaptureInputOf, CaptureOutcome, ChannelDescriptor, Sender } from '../types.js'
 
 /** The one-line preview of a template message: `template (language): name=value, …`. */
 export function whatsappPreview(template: string, language: string, parameters: Record<string, string>): string {
@@ -28,8 +29,7 @@ function templated(sender: Sender, body: WhatsappSendRequest, raw: Record<string
 
 /** WhatsApp: template, language and parameters; links and codes read from the parameter values. */
 export const whatsappChannel: ChannelDescriptor<'whatsapp', WhatsappSendRequest> = {
-  channel: 'whatsapp',
-  label: 'WhatsApp',
+  ...whatsappReading,
   capture(sender, body, raw, retryAfter, context) {
     // Copy with defineProperty semantics so a "__proto__" parameter stays an ordinary entry.
     const parameters = Object.fromEntries(Object.entries((raw.parameters ?? {}) as Record<string, string>))
@@ -64,11 +64,5 @@ export const whatsappChannel: ChannelDescriptor<'whatsapp', WhatsappSendRequest>
     }
     return { message, outcome: { kind: 'delivered' } }
   },
-  from: (m) => m.whatsapp.from ?? null,
-  subject: () => null,
-  template: (m) => m.whatsapp.template || null,
-  // A filled template reads as its body; otherwise the one-line preview.
-  summary: (m) => (m.whatsapp.rendered ? m.whatsapp.rendered.body.split(/\r\n|\r|\n/).join(' ⏎ ') : m.whatsapp.preview),
-  summaryPart: (m) => ({ whatsapp: m.whatsapp }),
   weight: (m) => stringWeight(m.whatsapp.preview) * 3 + stringWeight(m.text) * 2,
 }

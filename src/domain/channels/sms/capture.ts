@@ -1,13 +1,13 @@
-import type { SmsSendRequest } from '../../schemas/messages.js'
-import { findCodes, linksInText, SHORT_SMS_LENGTH } from '../extract.js'
-import { encodeSms } from '../sms-encoding.js'
-import { base, inboundBase, outcomeFor, stringWeight } from './shared.js'
-import type { ChannelDescriptor } from './types.js'
+import type { SmsSendRequest } from '../../../schemas/messages.js'
+import { findCodes, linksInText, SHORT_SMS_LENGTH } from '../../extract.js'
+import { encodeSms } from '../../sms-encoding.js'
+import { base, inboundBase, outcomeFor, stringWeight } from '../shared.js'
+import { smsReading } from './reading.js'
+import type { ChannelDescriptor } from '../types.js'
 
 /** SMS: the text as sent, its encoding and segments; links and codes read from the text. */
 export const smsChannel: ChannelDescriptor<'sms', SmsSendRequest> = {
-  channel: 'sms',
-  label: 'SMS',
+  ...smsReading,
   capture(sender, body, raw, retryAfter) {
     const outcome = outcomeFor(body.to, retryAfter)
     const message = {
@@ -31,11 +31,5 @@ export const smsChannel: ChannelDescriptor<'sms', SmsSendRequest> = {
     }
     return { message, outcome: { kind: 'delivered' } }
   },
-  from: (m) => m.sms.from,
-  subject: () => null,
-  template: () => null,
-  // Every line of a multi-line SMS, joined with ⏎, so none is hidden in a one-line list.
-  summary: (m) => m.sms.text.split(/\r\n|\r|\n/).join(' ⏎ '),
-  summaryPart: (m) => ({ sms: m.sms }),
   weight: (m) => stringWeight(m.sms.text) * 3,
 }
