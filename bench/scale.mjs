@@ -7,7 +7,7 @@
  *   RSS before and after (the outbox and journal caps must keep it flat).
  * Prints one JSON line. Usage: node --expose-gc bench/scale.mjs subscribers|sends [--quick]
  */
-import { emailCapture } from '../dist/src/domain/messages.js'
+import { emailChannel } from '../dist/src/domain/channels/index.js'
 import { maskKey } from '../dist/src/domain/plans.js'
 import { createSandbox } from '../dist/src/index.js'
 
@@ -79,7 +79,7 @@ function sendsPhase() {
   const s0 = performance.now()
   for (let i = 0; i < SENDS; i++) {
     const raw = { ...body, html: `<p>Hi Ana, this is message number ${i}.</p>` }
-    sandbox.outbox.capture(emailCapture(key, raw, raw, retryAfter))
+    sandbox.outbox.capture(emailChannel.capture(key, raw, raw, retryAfter))
     sandbox.journal.record({
       at: new Date().toISOString(),
       kind: 'api',

@@ -2,6 +2,8 @@ import { z } from 'zod'
 import { controlRoute, isBodySchema, type Route } from './http/route.js'
 import { ROUTES as TABLE } from './http/routes.js'
 import { DEFAULT_BASE_URL } from './domain/sandbox.js'
+import { CHANNEL_LABELS } from './domain/channels/index.js'
+import { CHANNELS } from './schemas/constants.js'
 import { MAX_BODY_BYTES } from './http/body.js'
 import { MAGIC_RECIPIENTS } from './domain/magic-recipients.js'
 import { ERROR_CODES, errorSchema } from './schemas/error.js'
@@ -276,14 +278,12 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
     'x-sendbox-magic-recipients': MAGIC_RECIPIENTS.map(({ recipient, channel, outcome, description }) => ({ recipient, channel, outcome: outcome.kind, ...('status' in outcome ? { status: outcome.status, code: outcome.code } : {}), ...('reason' in outcome ? { reason: outcome.reason } : {}), description })),
     security: [{ bearerAuth: [] }],
     tags: [
-      { name: 'email', description: 'Email sends.' },
-      { name: 'sms', description: 'SMS sends.' },
-      { name: 'whatsapp', description: 'WhatsApp template sends.' },
+      ...CHANNELS.map((channel) => ({ name: channel, description: `${CHANNEL_LABELS[channel]} sends.` })),
       { name: 'subscribers', description: 'Subscribers (contact records) of the key\'s account.' },
       { name: 'sandbox', description: 'Sandbox-only controls: outbox, waiting, events, clock, request journal, faults, reset, health. Not part of the real API.' },
     ],
     'x-tagGroups': [
-      { name: 'API', tags: ['email', 'sms', 'whatsapp', 'subscribers'] },
+      { name: 'API', tags: [...CHANNELS, 'subscribers'] },
       { name: 'Sandbox controls', tags: ['sandbox'] },
     ],
     paths,

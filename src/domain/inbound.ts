@@ -5,6 +5,7 @@
  * into, the account it replied to.
  */
 import type { CapturedMessage } from '../schemas/captured-message.js'
+import { INBOUND_CHANNELS, type InboundChannel } from '../schemas/constants.js'
 import { CHANNEL_DESCRIPTORS } from './channels/index.js'
 import { isoAt } from './clock.js'
 import { ApiError } from './errors.js'
@@ -13,12 +14,11 @@ import type { Outbox } from './outbox.js'
 import { maskKey, type ApiKeyConfig } from './plans.js'
 import type { WebhookSender } from './webhooks.js'
 
-/** Channels a person can reply on. */
-export const INBOUND_CHANNELS = ['sms', 'whatsapp'] as const
+export { INBOUND_CHANNELS }
 
 /** A reply to simulate: who answers (`from`), on which channel, to which account (by key or account id). */
 export interface InboundInput {
-  channel: (typeof INBOUND_CHANNELS)[number]
+  channel: InboundChannel
   /** An API key: the reply goes to its account. */
   key?: string
   /** An account id (instead of `key`). */

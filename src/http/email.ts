@@ -1,9 +1,8 @@
-import { emailCapture } from '../domain/messages.js'
+import { emailChannel } from '../domain/channels/index.js'
 import { emailSendRequest } from '../schemas/messages.js'
 import type { Route } from './route.js'
 import { sendRoute } from './send-route.js'
 
 /** POST /email/send. */
-export const emailRoutes: Route[] = [
-  sendRoute({ path: '/email/send', operationId: 'sendEmail', tag: 'email', summary: 'Send an email' }, emailSendRequest, emailCapture),
-]
+export const emailSendRoute: Route =
+  sendRoute(emailChannel, { path: '/email/send', operationId: 'sendEmail', summary: 'Send an email' }, emailSendRequest)

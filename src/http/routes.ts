@@ -1,12 +1,20 @@
 import { conversationRoutes } from './conversations.js'
-import { emailRoutes } from './email.js'
+import { CHANNELS, type Channel } from '../schemas/constants.js'
+import { emailSendRoute } from './email.js'
 import type { Route } from './route.js'
 import { sandboxControlRoutes } from './sandbox-controls.js'
 import { sandboxLiveRoutes } from './sandbox-live.js'
 import { sandboxMcpRoutes } from './sandbox-mcp.js'
-import { smsRoutes } from './sms.js'
+import { smsSendRoute } from './sms.js'
 import { subscriberRoutes } from './subscribers.js'
-import { whatsappRoutes } from './whatsapp.js'
+import { whatsappSendRoute } from './whatsapp.js'
+
+/** Each channel's send endpoint (`POST /v1/{channel}/send`). A channel without one is a compile error. */
+export const SEND_ROUTES: Record<Channel, Route> = {
+  email: emailSendRoute,
+  sms: smsSendRoute,
+  whatsapp: whatsappSendRoute,
+}
 
 /**
  * Every endpoint sendbox serves, one object each: the MSW handlers (`createHandlers`), the
@@ -15,9 +23,7 @@ import { whatsappRoutes } from './whatsapp.js'
  * /__sandbox controls. See docs/decisions/route-table.md.
  */
 export const ROUTES: readonly Route[] = [
-  ...emailRoutes,
-  ...smsRoutes,
-  ...whatsappRoutes,
+  ...CHANNELS.map((channel) => SEND_ROUTES[channel]),
   ...subscriberRoutes,
   ...sandboxControlRoutes,
   ...sandboxLiveRoutes,

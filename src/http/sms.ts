@@ -1,9 +1,8 @@
-import { smsCapture } from '../domain/messages.js'
+import { smsChannel } from '../domain/channels/index.js'
 import { smsSendRequest } from '../schemas/messages.js'
 import type { Route } from './route.js'
 import { sendRoute } from './send-route.js'
 
 /** POST /sms/send. */
-export const smsRoutes: Route[] = [
-  sendRoute({ path: '/sms/send', operationId: 'sendSms', tag: 'sms', summary: 'Send an SMS' }, smsSendRequest, smsCapture),
-]
+export const smsSendRoute: Route =
+  sendRoute(smsChannel, { path: '/sms/send', operationId: 'sendSms', summary: 'Send an SMS' }, smsSendRequest)

@@ -1,4 +1,4 @@
-import { whatsappCapture } from '../domain/messages.js'
+import { whatsappChannel } from '../domain/channels/index.js'
 import { whatsappSendRequest } from '../schemas/messages.js'
 import type { Route } from './route.js'
 import { sendRoute } from './send-route.js'
@@ -13,16 +13,14 @@ const TEMPLATE_CHECK = [
 ].join(' ')
 
 /** POST /whatsapp/send. */
-export const whatsappRoutes: Route[] = [
+export const whatsappSendRoute: Route =
   sendRoute(
+    whatsappChannel,
     {
       path: '/whatsapp/send',
       operationId: 'sendWhatsapp',
-      tag: 'whatsapp',
       summary: 'Send a WhatsApp template message',
       description: TEMPLATE_CHECK,
     },
     whatsappSendRequest,
-    whatsappCapture,
-  ),
-]
+  )

@@ -8,6 +8,10 @@
 export const CHANNELS = ['email', 'sms', 'whatsapp'] as const
 export type Channel = (typeof CHANNELS)[number]
 
+/** The channels a person can reply on (`POST /__sandbox/inbound`): their descriptors must have `receive`, the others must not. */
+export const INBOUND_CHANNELS = ['sms', 'whatsapp'] as const satisfies readonly Channel[]
+export type InboundChannel = (typeof INBOUND_CHANNELS)[number]
+
 /** The service's plans. */
 export const PLANS = ['starter', 'pro', 'enterprise'] as const
 export type Plan = (typeof PLANS)[number]

@@ -1,10 +1,11 @@
 import { z } from 'zod'
 import { capturedMessageSchema } from './captured-message.js'
+import { INBOUND_CHANNELS } from './constants.js'
 
 /** Body of `POST /__sandbox/inbound`: a person's reply. */
 export const inboundRequestSchema = z
   .strictObject({
-    channel: z.enum(['sms', 'whatsapp'], { error: '`channel` must be sms or whatsapp.' }),
+    channel: z.enum(INBOUND_CHANNELS, { error: `\`channel\` must be ${INBOUND_CHANNELS.join(' or ')}.` }),
     key: z.string({ error: '`key` must be an API key string.' }).optional().meta({ description: 'An API key: the reply goes to its account.' }),
     account: z.string({ error: '`account` must be an account id string.' }).optional().meta({ description: 'An account id, instead of `key`.' }),
     from: z.string({ error: '`from` must be a phone number string.' }).meta({ description: 'The replying number (E.164).', example: '+14155550123' }),

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { smsCapture } from '../../src/domain/messages.js'
+import { smsChannel } from '../../src/domain/channels/index.js'
 import { auth } from '../helpers.js'
 import { KEYS, mountUi } from './ui-harness.js'
 
@@ -16,7 +16,7 @@ afterEach(() => {
 function fill(target: NonNullable<typeof app>, count: number) {
   const key = target.sandbox.keys.find((k) => k.key === 'test_pro')!
   for (let i = 0; i < count; i++) {
-    target.sandbox.outbox.capture(smsCapture(key, { to: `+1415${String(i).padStart(7, '0')}`, message: `bulk message ${i}` }, {}, () => 1))
+    target.sandbox.outbox.capture(smsChannel.capture(key, { to: `+1415${String(i).padStart(7, '0')}`, message: `bulk message ${i}` }, {}, () => 1))
   }
 }
 
