@@ -1,69 +1,24 @@
 import { parseArgs } from 'node:util'
-import { DEFAULT_THREADS } from '../server/threaded-server.js'
 import { adminTokenProblem } from '../domain/admin-token.js'
+import type { SandboxOptions } from '../domain/sandbox.js'
+import type { ThreadedServerOptions } from '../server/threaded-server.js'
+import { configKeyOf, envOf, rangeOf, SETTINGS, type RangedName, type Setting, type SettingName } from '../schemas/settings.js'
 import { checkTeamTokens, parseTeamToken, type TeamToken } from '../domain/team-tokens.js'
 import { parseKeySpec, PLANS, isPlan, type ApiKeyConfig, type Plan } from '../domain/plans.js'
 import { parseAllowedHost, parseCorsOrigin } from '../server/origin-policy.js'
-import { CONFIG_FILE_NAME, ConfigFileError, configKeySpecs, findConfigFile, loadConfigFile, NUMERIC_RANGES, type ConfigFile } from './config-file.js'
+import { CONFIG_FILE_NAME, ConfigFileError, configKeySpecs, findConfigFile, loadConfigFile, type ConfigFile } from './config-file.js'
 
-/** One CLI flag: drives parsing, defaults, environment and `--help` from one table. */
-interface FlagSpec {
-  type: 'string' | 'boolean'
-  multiple?: boolean
-  short?: string
-  env?: string
-  default?: string
-  value?: string
-  help: string
-}
+/** Every flag of `sendbox`: the settings table of the contract (src/schemas/settings.ts). */
+export const FLAGS = SETTINGS
 
-/** Every flag of `sendbox`. */
-export const FLAGS = {
-  port: { type: 'string', short: 'p', env: 'SENDBOX_PORT', default: '4010', value: 'N', help: 'port to listen on (0 = any free port)' },
-  host: { type: 'string', env: 'SENDBOX_HOST', default: '127.0.0.1', value: 'HOST', help: 'interface to bind (loopback by default)' },
-  'api-key': { type: 'string', multiple: true, env: 'SENDBOX_API_KEYS', value: 'KEY:PLAN[:ACCOUNT]', help: 'an API key (repeatable; replaces the default test_ keys). Env: comma-separated' },
-  limit: { type: 'string', multiple: true, env: 'SENDBOX_LIMITS', value: 'PLAN=N', help: 'requests per minute for a plan (starter, pro, enterprise; repeatable). Env: comma-separated' },
-  seed: { type: 'string', default: '1', value: 'N', help: 'faker seed for seeded subscribers and fault probabilities' },
-  subscribers: { type: 'string', default: '10', value: 'N', help: 'seeded subscribers per account at start and at every reset' },
-  fixtures: { type: 'string', value: 'FILE', help: 'JSON file of subscribers per account to load at start and every reset' },
-  'delivery-ms': { type: 'string', default: '1000', value: 'MS', help: 'milliseconds per lifecycle step of a captured message (0 = instant)' },
-  'max-messages': { type: 'string', default: '10000', value: 'N', help: 'outbox cap (oldest evicted first)' },
-  'max-requests': { type: 'string', default: '1000', value: 'N', help: 'request journal cap' },
-  'max-outbox-mb': { type: 'string', default: '256', value: 'MB', help: 'outbox byte budget besides the count (oldest evicted first)' },
-  'max-waiters': { type: 'string', default: '1000', env: 'SENDBOX_MAX_WAITERS', value: 'N', help: 'long-polls (/__sandbox/messages/wait) held at once; past it 503 with Retry-After' },
-  'max-event-clients': { type: 'string', default: '1000', env: 'SENDBOX_MAX_EVENT_CLIENTS', value: 'N', help: 'event-stream clients (/__sandbox/events) at once; past it 503 with Retry-After' },
-  threads: { type: 'string', default: String(DEFAULT_THREADS), env: 'SENDBOX_THREADS', value: 'N', help: 'threads serving HTTP: 1, or 2 to parse HTTP on a worker thread beside the sandbox (measured slower on 2 cores; docs/performance.md)' },
-  'webhook-url': { type: 'string', value: 'URL', help: 'POST each lifecycle step of each message here' },
-  'webhook-secret': { type: 'string', value: 'SECRET', help: 'Standard Webhooks secret (whsec_…) that signs every webhook; one is generated and printed when none is given' },
-  'webhook-duplicates': { type: 'string', value: 'P', help: 'send each webhook event twice (same webhook-id) with probability P, 0 to 1, seeded by --seed' },
-  templates: { type: 'string', value: 'FILE', help: 'WhatsApp templates, JSON {"templates":[{name,language,body,header?,footer?,buttons?}]}: every WhatsApp send is checked against them' },
-  'admin-token': { type: 'string', env: 'SENDBOX_ADMIN_TOKEN', value: 'TOKEN', help: 'require this token for /__sandbox (one is generated when --host is not loopback)' },
-  'team-token': { type: 'string', multiple: true, env: 'SENDBOX_TEAM_TOKENS', value: 'NAME:TOKEN:ACCOUNT[,…]', help: 'a token that opens /__sandbox and the web inbox for these accounts only (repeatable). Env: semicolon-separated' },
-  'cors-origin': { type: 'string', multiple: true, env: 'SENDBOX_CORS_ORIGINS', value: 'ORIGIN', help: 'also grant CORS and /__sandbox changes to this origin (repeatable; loopback origins always; * = any, with a warning). Env: comma-separated' },
-  'allowed-host': { type: 'string', multiple: true, env: 'SENDBOX_ALLOWED_HOSTS', value: 'HOST', help: 'also answer requests whose Host is this name (repeatable; .example.test = and subdomains; loopback names and IPs always). Env: comma-separated' },
-  data: { type: 'string', value: 'FILE', help: 'keep subscribers, messages, the request journal, faults, opt-outs, webhook attempts and the clock in this SQLite file across restarts (created when missing; Node >= 22.13)' },
-  'log-format': { type: 'string', default: 'text', value: 'text|json', help: 'without the terminal UI, one line per request: text, or one JSON object (time, method, path, status, ms)' },
-  config: { type: 'string', short: 'c', env: 'SENDBOX_CONFIG', value: 'FILE', help: `JSON config file (default ./${CONFIG_FILE_NAME} when present); flags and env override it` },
-  'no-ui': { type: 'boolean', help: 'log one line per request instead of the terminal UI' },
-  url: { type: 'string', env: 'SENDBOX_URL', value: 'URL', help: 'sendbox mcp: the running sandbox to drive, by its origin (default: start one in this process on --port)' },
-  help: { type: 'boolean', short: 'h', help: 'show this help' },
-  version: { type: 'boolean', short: 'v', help: 'print the version' },
-} satisfies Record<string, FlagSpec>
-
-export type FlagName = keyof typeof FLAGS
-
-/** Flags with no environment variable: they only make sense on a command line. */
-const COMMAND_LINE_ONLY = new Set(['help', 'version'])
-
-/**
- * A flag's environment variable: its own (`SENDBOX_API_KEYS`), else `SENDBOX_` and its name in
- * upper snake case (`--delivery-ms` → `SENDBOX_DELIVERY_MS`): every flag has one, for containers.
- */
-export function envOf(name: string): string | undefined {
-  const spec: FlagSpec = FLAGS[name as FlagName]
-  if (COMMAND_LINE_ONLY.has(name)) return undefined
-  return spec.env ?? `SENDBOX_${name.toUpperCase().replace(/-/g, '_')}`
-}
+/** The in-process option a setting names, checked here against the options it is one of. */
+type OptionOf<K extends 'option' | 'serverOption'> = { [N in SettingName]: (typeof SETTINGS)[N] extends { [P in K]: infer O } ? O : never }[SettingName]
+const sandboxOptionsExist: OptionOf<'option'> extends keyof SandboxOptions ? true : never = true
+const serverOptionsExist: OptionOf<'serverOption'> extends keyof ThreadedServerOptions ? true : never = true
+void sandboxOptionsExist
+void serverOptionsExist
+export type FlagName = SettingName
+export { envOf }
 
 /** The CLI's settings once parsed and checked. */
 export interface CliSettings {
@@ -111,17 +66,12 @@ export interface CliSettings {
 /** A bad command line: the message is the one line printed to stderr. */
 export class UsageError extends Error {}
 
-function wholeNumber(flag: keyof typeof NUMERIC_RANGES, raw: string): number {
-  const [min, max] = NUMERIC_RANGES[flag]
+function wholeNumber(flag: RangedName, raw: string): number {
+  const [min, max] = rangeOf(flag)
   if (!/^[0-9]+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
     throw new UsageError(`--${flag} must be a whole number from ${min} to ${max}, got "${raw}"`)
   }
   return Number(raw)
-}
-
-/** `delivery-ms` → `deliveryMs`: a flag's key in the config file. */
-function configKeyOf(flag: string): string {
-  return flag.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase())
 }
 
 /**
@@ -132,8 +82,8 @@ function configKeyOf(flag: string): string {
 export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): CliSettings {
   const options = Object.fromEntries(
     Object.entries(FLAGS).map(([name, raw]) => {
-      const spec: FlagSpec = raw
-      return [name, { type: spec.type, multiple: spec.multiple ?? false, ...(spec.short ? { short: spec.short } : {}) }]
+      const spec: Setting = raw
+      return [name, { type: spec.kind === 'switch' ? 'boolean' : 'string', multiple: spec.kind === 'list', ...(spec.short ? { short: spec.short } : {}) }]
     }),
   ) as NonNullable<NonNullable<Parameters<typeof parseArgs>[0]>['options']>
   let parsed: ReturnType<typeof parseArgs>
@@ -163,7 +113,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, c
     }
   }
   const str = (name: FlagName): string | undefined => {
-    const spec: FlagSpec = FLAGS[name]
+    const spec: Setting = FLAGS[name]
     const value = values[name]
     if (typeof value === 'string') return value
     const fromFile = (file as Record<string, unknown>)[configKeyOf(name)]
@@ -198,7 +148,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, c
   }
   /** A repeatable flag: the flags, else the environment (comma-separated), else the file (a string or a list). */
   const list = (name: 'cors-origin' | 'allowed-host', parse: (value: string) => string): string[] => {
-    const spec: FlagSpec = FLAGS[name]
+    const spec: Setting = FLAGS[name]
     const fromFlags = values[name] as string[] | undefined
     const fromFile = (file as Record<string, unknown>)[configKeyOf(name)] as string | string[] | undefined
     const raw = fromFlags && fromFlags.length > 0
@@ -305,13 +255,35 @@ export function helpText(): string {
     '',
     'Flags:',
   ]
-  for (const [name, raw] of Object.entries(FLAGS)) {
-    const spec: FlagSpec = raw
+  for (const name of Object.keys(FLAGS) as FlagName[]) {
+    const spec: Setting = FLAGS[name]
     const left = `${spec.short ? `-${spec.short}, ` : '    '}--${name}${spec.value ? ` ${spec.value}` : ''}`
     const variable = envOf(name)
-    const extras = [spec.default !== undefined ? `default ${spec.default}` : '', variable ? `env ${variable}` : ''].filter(Boolean).join('; ')
+    const separated = spec.separator ? `, ${spec.separator === ',' ? 'comma' : 'semicolon'}-separated` : ''
+    const extras = [spec.default !== undefined ? `default ${spec.default}` : '', variable ? `env ${variable}${separated}` : ''].filter(Boolean).join('; ')
     lines.push(`  ${left.padEnd(34)} ${spec.help}${extras ? ` (${extras})` : ''}`)
   }
   lines.push('', `Precedence: flags > environment > config file (${CONFIG_FILE_NAME}: the flags' names in camelCase, e.g. {"port": 4011, "apiKeys": ["k:pro"], "limits": {"pro": 50}}) > defaults.`)
   return lines.join('\n')
+}
+
+/**
+ * The README's settings table (between `<!-- settings:begin -->` and `<!-- settings:end -->`),
+ * generated from {@link FLAGS}: `npm run docs:settings` writes it, test/cli/readme-flags.test.ts
+ * fails when the README's differs.
+ */
+export function settingsTable(): string {
+  const cell = (text: string) => text.replace(/\|/g, '\\|')
+  const rows = ['| flag | what | default | env | config file | in-process option |', '|---|---|---|---|---|---|']
+  for (const name of Object.keys(FLAGS) as FlagName[]) {
+    const spec: Setting = FLAGS[name]
+    if (spec.commandLineOnly) continue
+    const flag = `\`--${name}${spec.value ? ` ${spec.value}` : ''}\`${spec.short ? `, \`-${spec.short}\`` : ''}${spec.kind === 'list' ? ' (repeatable)' : ''}`
+    const variable = envOf(name)
+    const env = variable ? `\`${variable}\`${spec.separator ? ` (${spec.separator === ',' ? 'comma' : 'semicolon'}-separated)` : spec.kind === 'switch' ? ' (1/true/yes)' : ''}` : ''
+    const inFile = spec.config || spec.kind === 'whole' || spec.kind === 'switch' ? `\`${configKeyOf(name)}\`` : ''
+    const inProcess = spec.option ? `\`${spec.option}\`` : spec.serverOption ? `\`${spec.serverOption}\` (\`startServer\`)` : ''
+    rows.push(`| ${cell(flag)} | ${cell(spec.help)} | ${cell(spec.defaultText ?? spec.default ?? '')} | ${env} | ${inFile} | ${inProcess} |`)
+  }
+  return rows.join('\n')
 }

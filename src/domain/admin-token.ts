@@ -4,14 +4,10 @@
  * it is refused wherever a token comes from: flag, environment, config file, in-process option.
  */
 
-/** Why a token cannot be used, or undefined when it can (undefined = no token: fine). */
-export function adminTokenProblem(token: string | undefined): string | undefined {
-  if (token === undefined) return undefined
-  if (typeof token !== 'string') return 'the admin token must be a string'
-  if (token.trim() === '') return 'the admin token is empty; give a non-blank token, or none to leave /__sandbox open on loopback'
-  if (/\s/.test(token)) return 'the admin token may not contain whitespace (a header could not carry it intact)'
-  return undefined
-}
+import { adminTokenProblem } from '../schemas/settings.js'
+
+// The rule is a setting's (the config file's schema applies it too): declared in the contract.
+export { adminTokenProblem }
 
 /**
  * Throws a TypeError for an admin token that cannot be used (empty, blank, with whitespace).

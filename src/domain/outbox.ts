@@ -1,3 +1,4 @@
+import { defaultOf } from '../schemas/settings.js'
 import type { CapturedMessage, Channel, MessageOf, MessageStatus, StatusChange } from '../schemas/captured-message.js'
 import { CHANNELS, MESSAGE_STATUSES } from '../schemas/captured-message.js'
 import { CHANNEL_DESCRIPTORS, summaryOf, weightOf, type CaptureInput } from './channels/index.js'
@@ -81,7 +82,7 @@ export interface OutboxOptions {
 }
 
 /** The default byte budget of the outbox: 256 MiB. */
-export const DEFAULT_OUTBOX_BYTES = 256 * 1024 * 1024
+export const DEFAULT_OUTBOX_BYTES = defaultOf('max-outbox-mb') * 1024 * 1024
 
 /**
  * The captured messages of one sandbox: bounded by count and by bytes (oldest evicted first),
@@ -124,9 +125,9 @@ export class Outbox {
     private readonly now: () => number,
     options: OutboxOptions = {},
   ) {
-    this.capacity = options.capacity ?? 10_000
+    this.capacity = options.capacity ?? defaultOf('max-messages')
     this.maxBytes = options.maxBytes ?? DEFAULT_OUTBOX_BYTES
-    this.deliveryMs = options.deliveryMs ?? 1_000
+    this.deliveryMs = options.deliveryMs ?? defaultOf('delivery-ms')
     this.events = options.events
   }
 

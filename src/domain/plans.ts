@@ -1,12 +1,10 @@
-import { PLANS, type Plan } from '../schemas/constants.js'
+import { DEFAULT_LIMITS, PLANS, type Plan } from '../schemas/constants.js'
 
-export { PLANS, type Plan }
+export { DEFAULT_LIMITS, PLANS, type Plan }
 
 /** Display names, as the reference writes them. */
 export const PLAN_NAMES: Record<Plan, string> = { starter: 'Starter', pro: 'Pro', enterprise: 'Enterprise' }
 
-/** Requests per minute per plan; Enterprise is "custom" in the reference, 10,000 here unless configured. */
-export const DEFAULT_LIMITS: Record<Plan, number> = { starter: 100, pro: 1_000, enterprise: 10_000 }
 
 /** The keys in force when none are configured: each its own account. */
 export const DEFAULT_API_KEYS: Record<string, Plan> = {

@@ -1,3 +1,4 @@
+import { defaultOf, rangeOf } from '../schemas/settings.js'
 import { seededSubscribers } from '../../fixtures/subscribers.js'
 import { RESET_SCOPES, type Health, type ResetScope } from '../schemas/controls.js'
 import { VERSION } from '../version.js'
@@ -126,13 +127,14 @@ export function checkResetScope(scope: unknown): asserts scope is ResetScope | u
 export const DEFAULT_BASE_URL = 'https://api.sendbox.test/v1'
 
 /** Default caps on what clients may hold open (issue 27, N2/N4): documented in the README's limits. */
-export const DEFAULT_MAX_WAITERS = 1_000
-export const DEFAULT_MAX_EVENT_CLIENTS = 1_000
+export const DEFAULT_MAX_WAITERS = defaultOf('max-waiters')
+export const DEFAULT_MAX_EVENT_CLIENTS = defaultOf('max-event-clients')
 
-/** A whole-number option from 1 to 100,000, or its default; a RangeError naming it otherwise. */
-function wholeOption(name: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback
-  if (!Number.isInteger(value) || value < 1 || value > 100_000) throw new RangeError(`${name} must be a whole number from 1 to 100000 (got ${String(value)}).`)
+/** A whole-number option within its setting's range, or its default; a RangeError naming it otherwise. */
+function wholeOption(name: string, setting: 'max-waiters' | 'max-event-clients', value: number | undefined): number {
+  if (value === undefined) return defaultOf(setting)
+  const [min, max] = rangeOf(setting)
+  if (!Number.isInteger(value) || value < min || value > max) throw new RangeError(`${name} must be a whole number from ${min} to ${max} (got ${String(value)}).`)
   return value
 }
 
@@ -186,13 +188,13 @@ export class SandboxState {
     this.clock = new SandboxClock(options.now)
     this.now = this.clock.now
     this.events = new SandboxEvents()
-    this.seed = options.seed ?? 1
+    this.seed = options.seed ?? defaultOf('seed')
     assertAdminToken(options.adminToken)
     this.adminToken = options.adminToken
     checkTeamTokens(options.teamTokens ?? [], options.adminToken)
     this.teamTokens = (options.teamTokens ?? []).map((t) => Object.freeze({ name: t.name, token: t.token, accounts: Object.freeze([...t.accounts]) }))
-    this.maxWaiters = wholeOption('maxWaiters', options.maxWaiters, DEFAULT_MAX_WAITERS)
-    this.maxEventClients = wholeOption('maxEventClients', options.maxEventClients, DEFAULT_MAX_EVENT_CLIENTS)
+    this.maxWaiters = wholeOption('maxWaiters', 'max-waiters', options.maxWaiters)
+    this.maxEventClients = wholeOption('maxEventClients', 'max-event-clients', options.maxEventClients)
     if (options.accountSalt !== undefined && (typeof options.accountSalt !== 'string' || options.accountSalt.length < 16)) {
       throw new TypeError('accountSalt must be a string of at least 16 characters (keep the one a previous run used, or leave it out for a random one).')
     }
@@ -209,14 +211,15 @@ export class SandboxState {
     }
     this.limits = { ...DEFAULT_LIMITS, ...options.limits }
     for (const [plan, limit] of Object.entries(this.limits)) {
-      if (!Number.isInteger(limit) || limit < 1 || limit > 1_000_000) {
-        throw new Error(`limit for plan ${plan} must be a whole number from 1 to 1000000, got ${limit}`)
+      const [min, max] = rangeOf('limit')
+      if (!Number.isInteger(limit) || limit < min || limit > max) {
+        throw new Error(`limit for plan ${plan} must be a whole number from ${min} to ${max}, got ${limit}`)
       }
     }
     this.limiter = new RateLimiter((key) => this.limits[this.byKey.get(key)!.plan])
     this.subscribers = new SubscriberStore(this.now)
     this.outbox = new Outbox(this.now, { capacity: options.maxMessages, maxBytes: options.maxOutboxBytes, deliveryMs: options.deliveryMs, events: this.events })
-    this.journal = new Journal(options.maxRequests ?? 1_000, this.events)
+    this.journal = new Journal(options.maxRequests ?? defaultOf('max-requests'), this.events)
     // A moved clock makes lifecycle steps due at once (webhooks fire for them, in order).
     this.clock.onMove(() => this.outbox.clockMoved())
     this.faults = new Faults(seededRandom(this.seed))

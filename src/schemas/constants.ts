@@ -16,6 +16,9 @@ export type InboundChannel = (typeof INBOUND_CHANNELS)[number]
 export const PLANS = ['starter', 'pro', 'enterprise'] as const
 export type Plan = (typeof PLANS)[number]
 
+/** Requests per minute per plan; Enterprise is "custom" in the reference, 10,000 here unless configured. */
+export const DEFAULT_LIMITS: Readonly<Record<Plan, number>> = { starter: 100, pro: 1_000, enterprise: 10_000 }
+
 /** Longest `text` a listed message carries; the whole text stays at `GET /__sandbox/messages/{id}`. */
 export const SUMMARY_TEXT_LENGTH = 2_000
 /** Most links (and images) a listed message carries. */

@@ -8,6 +8,7 @@
  * one place). What crosses threads is the request (method, URL, headers, body bytes) and the
  * answer (status, headers, the guard's JSON text, or a body stream chunk by chunk).
  */
+import { defaultOf } from '../schemas/settings.js'
 import type { AddressInfo } from 'node:net'
 import { Worker } from 'node:worker_threads'
 import { attachBufferedBody, bodyOf, forEachAnswerHeader, RawHeaders, type WireRequest } from '../http/body.js'
@@ -56,7 +57,7 @@ export interface RunningTransport {
  * it gained (docs/performance.md has the runs); `threads: 2` is there for machines with a core to
  * spare, measured before it is made a default.
  */
-export const DEFAULT_THREADS = 1
+export const DEFAULT_THREADS = defaultOf('threads')
 
 function startWorker(options: ThreadedServerOptions, setup: WorkerSetup): Worker {
   if (options.workerUrl) return new Worker(options.workerUrl, { workerData: setup })

@@ -1,24 +1,40 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { envOf, FLAGS } from '../../src/cli/options.js'
+import { envOf, FLAGS, helpText, settingsTable } from '../../src/cli/options.js'
+import { configFileSchema } from '../../src/cli/config-file.js'
+import { SETTINGS, type Setting, type SettingName } from '../../src/schemas/settings.js'
 
 /**
- * The README's "Command line" table and the flags `sendbox --help` prints come from one place:
- * FLAGS. Each flag (but --help and --version) has a row naming it and its environment variable.
+ * One settings schema (src/schemas/settings.ts) drives the parser, `--help`, the config file's
+ * fields, the in-process defaults and the README's table: these checks fail when one of them
+ * drifts from it.
  */
-describe('README flag table', () => {
+describe('settings: one schema for flags, env, config file, --help and the README', () => {
   const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
-  const table = readme.slice(readme.indexOf('| flag | default | env |'))
-  const rows = table.slice(0, table.indexOf('\n\n')).split('\n').slice(2)
 
-  it('has one row per flag, with the variable the flag reads', () => {
-    const missing: string[] = []
-    for (const name of Object.keys(FLAGS)) {
-      if (name === 'help' || name === 'version') continue
-      const row = rows.find((r) => r.startsWith(`| \`--${name} `) || r.startsWith(`| \`--${name}\``))
-      if (!row || !row.includes(`\`${envOf(name)}\``)) missing.push(`--${name} (${envOf(name)})`)
+  it('the README table is the one generated from the schema (npm run docs:settings)', () => {
+    const block = /<!-- settings:begin -->\n([\s\S]*?)\n<!-- settings:end -->/.exec(readme)
+    expect(block, 'README.md has its settings block').not.toBeNull()
+    expect(block![1]).toBe(settingsTable())
+  })
+
+  it('every flag has its row, its env variable and its help line in --help', () => {
+    const help = helpText()
+    for (const name of Object.keys(FLAGS) as SettingName[]) {
+      const setting: Setting = SETTINGS[name]
+      expect(help).toContain(`--${name}`)
+      expect(help).toContain(setting.help)
+      if (setting.commandLineOnly) continue
+      expect(settingsTable()).toContain(`\`--${name}`)
+      expect(help).toContain(`env ${envOf(name)}`)
     }
-    expect(missing).toEqual([])
-    expect(rows.length).toBe(Object.keys(FLAGS).length - 2)
+  })
+
+  it('the config file accepts exactly the settings that have a file key', () => {
+    const keys = Object.keys(configFileSchema.shape).filter((k) => k !== '$schema').sort()
+    const table = settingsTable().split('\n').slice(2).map((row) => row.split(' | ')[4]).filter((c) => c !== '').map((c) => c.replace(/`/g, '')).sort()
+    expect(keys).toEqual(table)
+    expect(keys).toContain('ui')
+    expect(keys).toContain('apiKeys')
   })
 })
