@@ -1,27 +1,15 @@
-/** Error codes sendbox answers with (the reference shows `invalid_email`; API.md decides the rest). */
-export type ErrorCode =
-  | 'unauthorized'
-  | 'rate_limit_exceeded'
-  | 'not_found'
-  | 'invalid_content_type'
-  | 'invalid_json'
-  | 'payload_too_large'
-  | 'unknown_parameter'
-  | 'missing_parameter'
-  | 'invalid_parameter'
-  | 'invalid_email'
-  | 'invalid_phone'
-  | 'duplicate_email'
-  | 'internal_error'
-  /** Below the API (standalone server only): malformed HTTP, unknown `Expect`, no `Host`, TRACE/CONNECT. */
-  | 'invalid_request'
-  /** Standalone server: the `Host` header names another host (DNS rebinding). */
-  | 'forbidden_host'
-  /** Standalone server: a `/__sandbox` change from a web page whose origin is not allowed. */
-  | 'forbidden_origin'
-  /** A team token asked for a control kept for the admin token (global state, another account). */
-  | 'forbidden'
-  | (string & {})
+import { ERROR_CODES, type ErrorCodeName } from '../schemas/error.js'
+
+/** A code a fault or `Prefer: code=` asks for (checked against the contract's pattern before it gets here). */
+export type ForcedCode = string & { readonly forced: unique symbol }
+
+/**
+ * Error codes sendbox answers with: the contract's list (`ERROR_CODES`, which the OpenAPI
+ * document publishes), or a code a fault forces. A typo in a literal code is a compile error.
+ */
+export type ErrorCode = ErrorCodeName | ForcedCode
+
+export { ERROR_CODES }
 
 /**
  * A failure that becomes the wire error `{ error: { code, message, param? } }`.
@@ -78,7 +66,8 @@ export function retryAfterHeader(seconds: number): Record<string, string> {
  * `retryAfter` (whole seconds), like a real one.
  */
 export function forcedError(status: number, code: string | undefined, retryAfter: () => number): ApiError {
-  const finalCode = code ?? defaultCodeFor(status)
+  // A fault's own code was checked against FAULT_CODE_PATTERN where the fault was armed.
+  const finalCode: ErrorCode = (code as ForcedCode | undefined) ?? defaultCodeFor(status)
   const message = forcedMessages[finalCode] ?? `Forced ${status} answer with code \`${finalCode}\` (sandbox fault).`
   return new ApiError(status, finalCode, message, undefined, status === 429 ? retryAfterHeader(retryAfter()) : {})
 }

@@ -2,10 +2,12 @@
  * Magic recipients, like card test numbers: a send to one of these is answered or delivered
  * the way the table says. Every other valid recipient is accepted and delivered.
  */
+import type { ErrorCodeName } from '../schemas/error.js'
+
 export type MagicOutcome =
   | { kind: 'delivered' }
   | { kind: 'failed'; reason: string }
-  | { kind: 'reject'; status: number; code: string; message: string }
+  | { kind: 'reject'; status: number; code: ErrorCodeName; message: string }
 
 export interface MagicRecipient {
   recipient: string
