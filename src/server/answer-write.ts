@@ -1,0 +1,229 @@
+/**
+ * Writing answers on node:http: the error object of a refusal, the lingering close of a
+ * connection whose body was not read, CORS headers, big texts shared and paced across sockets,
+ * streamed bodies, and the raw answer below HTTP.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
+import { bodyOf, forEachAnswerHeader, type Answer } from '../http/body.js'
+import { gzipAnswer } from './compress.js'
+import { ALLOWED_METHODS, ALLOWED_REQUEST_HEADERS, EXPOSED_HEADERS, type OriginPolicy } from './origin-policy.js'
+
+
+/** The CORS headers of an answer to a request without an allowed origin (most of them): one shared, frozen object. */
+const VARY_ORIGIN: Readonly<Record<string, string>> = Object.freeze({ Vary: 'Origin' })
+
+/** CORS headers for an answer to this request: the grant when the origin is allowed, `Vary: Origin` always. */
+export function corsHeaders(policy: OriginPolicy, req: IncomingMessage): Readonly<Record<string, string>> {
+  const granted = policy.corsOriginFor(req.headers.origin, req.headers.host)
+  return granted === undefined
+    ? VARY_ORIGIN
+    : { 'Access-Control-Allow-Origin': granted, 'Access-Control-Expose-Headers': EXPOSED_HEADERS, Vary: 'Origin' }
+}
+
+/** The answer to a preflight: the grant only for an allowed origin (others get a bare 204 and the browser refuses). */
+export function preflightHeaders(policy: OriginPolicy, req: IncomingMessage): Readonly<Record<string, string>> {
+  const headers = corsHeaders(policy, req)
+  if (headers['Access-Control-Allow-Origin'] === undefined) return { ...headers, Allow: ALLOWED_METHODS }
+  return {
+    ...headers,
+    'Access-Control-Allow-Methods': ALLOWED_METHODS,
+    'Access-Control-Allow-Headers': ALLOWED_REQUEST_HEADERS,
+    'Access-Control-Max-Age': '600',
+  }
+}
+
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, extra: Readonly<Record<string, string>>): void {
+  const text = JSON.stringify(body)
+  res.writeHead(status, { ...extra, 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(text)) })
+  res.end(text)
+}
+
+/** Connections answered with `Connection: close` whose client may still be sending (see `closeAfterAnswer`). */
+const lingering = new WeakSet<Socket>()
+
+/**
+ * True for a request pipelined behind one whose answer closes the connection: it is never
+ * answered (the client was told the connection closes) nor run, and its bytes flow past unread.
+ */
+export function pipelinedAfterClose(req: IncomingMessage): boolean {
+  if (!lingering.has(req.socket)) return false
+  req.resume()
+  return true
+}
+
+/** How long a connection closed mid-body still reads (and drops) what its client sends after the answer. */
+export const LINGER_MS = 1_000
+
+/**
+ * Closes the connection once `res` is answered, for a request whose body was not read to its end
+ * (too large, refused from its headers). Closing at once with the client's bytes unread makes the
+ * kernel reset the connection (RST), and a client that had not yet read the answer loses it: it
+ * sees ECONNRESET, not the error object (CI caught it on the threaded transport, whose answer
+ * races the client's own event loop). So, the lingering close of Apache and nginx: FIN after the
+ * answer, then drop what still arrives until the client closes its side or `LINGER_MS` passes,
+ * then close. The time cap bounds what a client that never stops sending can cost.
+ */
+export function closeAfterAnswer(res: ServerResponse, socket: Socket): void {
+  if (lingering.has(socket)) return
+  res.setHeader('Connection', 'close')
+  lingering.add(socket)
+  res.on('finish', () => {
+    // Node's own close for `Connection: close` (destroySoon, run before this listener) destroys
+    // the socket as soon as the FIN is out: take that back and linger instead.
+    socket.removeListener('finish', socket.destroy)
+    if (socket.destroyed) return
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS)
+    timer.unref()
+    socket.once('close', () => clearTimeout(timer))
+    socket.once('end', () => socket.destroy())
+    socket.end()
+    // The body reader paused the request at the cap: let the rest flow past, unread.
+    res.req.resume()
+  })
+}
+
+/** A transport-level refusal: the error object, and the connection closed when a body may still be on its way. */
+export function refuse(res: ServerResponse, status: number, code: string, message: string, headers: Readonly<Record<string, string>>, closeAfter = false): number {
+  if (closeAfter && res.socket !== null) closeAfterAnswer(res, res.socket)
+  sendJson(res, status, { error: { code, message } }, headers)
+  return status
+}
+
+/**
+ * Writes a Response body the handlers did not give as text (a stream: server-sent events, a
+ * long file) chunk by chunk, waiting for `drain` when the socket is full; stops reading it when
+ * the client goes away.
+ */
+async function streamBody(body: ReadableStream<Uint8Array>, res: ServerResponse): Promise<void> {
+  const reader = body.getReader()
+  const stop = () => void reader.cancel().catch(() => undefined)
+  res.once('close', stop)
+  try {
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (done || res.destroyed) break
+      if (!res.write(value)) {
+        await new Promise<void>((resume) => {
+          const go = () => {
+            res.off('drain', go)
+            res.off('close', go)
+            resume()
+          }
+          res.on('drain', go)
+          res.on('close', go)
+        })
+      }
+    }
+  } finally {
+    res.off('close', stop)
+  }
+  if (!res.destroyed) res.end()
+}
+
+/** Answers this long (in UTF-16 units) are written from one encoded buffer per text, see {@link sharedBytes}. */
+const SHARED_PAYLOAD_CHARS = 64 * 1024
+let lastShared: { text: string; bytes: Buffer } | undefined
+
+/**
+ * The UTF-8 bytes of a big answer text, encoded once for consecutive answers with the same text
+ * (`res.end(text)` encodes a copy per socket: 1,000 waiters × a 3 MB message was 3 GB). One entry:
+ * the same text comes in a burst; the comparison is by identity first, so it costs nothing then.
+ */
+function sharedBytes(text: string): Buffer {
+  if (lastShared === undefined || lastShared.text !== text) lastShared = { text, bytes: Buffer.from(text) }
+  return lastShared.bytes
+}
+
+/** Bytes of big answers written per event-loop turn; the rest waits for the next turn. */
+const WRITE_BYTES_PER_TURN = 2 * 1024 * 1024
+const waitingWrites: Array<{ bytes: number; write: () => void }> = []
+let writtenThisTurn = 0
+let turnScheduled = false
+
+/**
+ * Writes a big answer now if this event-loop turn has room, else in a later turn. Each write
+ * copies up to a socket buffer's worth into the kernel at once: a thousand 3 MB answers in one
+ * turn held the loop for seconds (health, every other request waited). Spread over turns, other
+ * requests are answered between them. `setImmediate` from node:timers: a test's fake timers
+ * (which replace the global one) never stall the server's writes.
+ */
+// Through getBuiltinModule: the library entry (dist/lib) keeps its static imports to msw and node:http.
+const nextTurn = (process.getBuiltinModule('node:timers') as typeof import('node:timers')).setImmediate
+
+function writeInTurn(bytes: number, write: () => void): void {
+  if (waitingWrites.length === 0 && writtenThisTurn < WRITE_BYTES_PER_TURN) {
+    writtenThisTurn += bytes
+    write()
+  } else waitingWrites.push({ bytes, write })
+  scheduleTurn()
+}
+
+function scheduleTurn(): void {
+  if (turnScheduled) return
+  turnScheduled = true
+  nextTurn(() => {
+    turnScheduled = false
+    writtenThisTurn = 0
+    while (waitingWrites.length > 0 && writtenThisTurn < WRITE_BYTES_PER_TURN) {
+      const next = waitingWrites.shift()!
+      writtenThisTurn += next.bytes
+      next.write()
+    }
+    if (waitingWrites.length > 0 || writtenThisTurn > 0) scheduleTurn()
+  })
+}
+
+
+/** The raw answer for a socket that never became a request (parser errors, CONNECT). */
+export function rawErrorAnswer(socket: Socket, message: string): void {
+  const body = JSON.stringify({ error: { code: 'invalid_request', message } })
+  socket.end(`HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`)
+}
+
+/**
+ * Writes the handlers' answer: CORS and the answer's headers as one flat list, the text gzipped
+ * when the client takes it and it is worth it, a big text from one shared buffer paced across
+ * event-loop turns, any other body streamed as it comes.
+ */
+export async function writeAnswer(req: IncomingMessage, res: ServerResponse, answer: Answer, cors: Readonly<Record<string, string>>): Promise<void> {
+  const status = answer.status
+  // A flat [name, value, …] list: node:http walks an object's keys with for-in and a
+  // hasOwnProperty check each, an array by index.
+  const headers: string[] = []
+  for (const name in cors) headers.push(name, cors[name])
+  forEachAnswerHeader(answer, (name, value) => {
+    headers.push(name, value)
+  })
+  const payload = bodyOf(answer)
+  const zipped = typeof payload === 'string' ? gzipAnswer(req.url ?? '/', req.headers['accept-encoding'], payload) : undefined
+  if (zipped !== undefined) {
+    headers.push('content-encoding', 'gzip', 'vary', 'Accept-Encoding', 'content-length', String(zipped.byteLength))
+    res.writeHead(status, headers)
+    res.end(req.method === 'HEAD' ? undefined : zipped)
+    return
+  }
+  if (typeof payload === 'string') {
+    if (payload.length >= SHARED_PAYLOAD_CHARS) {
+      // One buffer for the same big text written to many sockets (a burst of waiters answered
+      // with one message): each socket holds a reference until flushed, not a copy.
+      const bytes = sharedBytes(payload)
+      headers.push('content-length', String(bytes.byteLength))
+      writeInTurn(bytes.byteLength, () => {
+        if (res.destroyed) return
+        res.writeHead(status, headers)
+        res.end(bytes)
+      })
+      return
+    }
+    headers.push('content-length', String(Buffer.byteLength(payload)))
+    res.writeHead(status, headers)
+    res.end(payload)
+    return
+  }
+  // A body the handlers did not give as text (an event stream, a document): stream it as it comes.
+  res.writeHead(status, headers)
+  res.flushHeaders()
+  await streamBody(payload, res)
+}

@@ -1,0 +1,335 @@
+/**
+ * The request listener of the standalone server: node:http in, the sandbox's handlers (their
+ * route table and guard chain, run by `createDispatcher` without msw's Fetch objects), node:http
+ * out. See docs/decisions/standalone-transport.md.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
+import { sameSecret } from '../domain/admin-token.js'
+import { teamViewer } from '../domain/team-tokens.js'
+import { attachBufferedBody, RawHeaders, type Answer, type WireRequest } from '../http/body.js'
+import { isControlPath, resolveBaseUrl } from '../http/base-url.js'
+import { bearerToken, offeredAdminToken } from '../http/credentials.js'
+import { createDispatcher, type Dispatch } from '../http/index.js'
+import type { Sandbox } from '../index.js'
+import { closeAfterAnswer, corsHeaders, pipelinedAfterClose, preflightHeaders, refuse, sendJson, writeAnswer } from './answer-write.js'
+import { announcesBody, MAX_BODY_PIECES, NO_BODY, readBody } from './body-read.js'
+import { boundedMemo } from './bounded-memo.js'
+import type { RequestLog } from './http-server.js'
+import { createOriginPolicy, type OriginPolicy } from './origin-policy.js'
+
+
+/** Methods a Fetch `Request` cannot carry (fetch forbids them); answered 400 by the transport. */
+const FORBIDDEN_METHODS = new Set(['TRACE', 'TRACK', 'CONNECT'])
+
+/** Methods that change sandbox state: Origin and Content-Type checks under `/__sandbox`. */
+const STATE_CHANGING = new Set(['POST', 'PUT', 'DELETE', 'PATCH'])
+
+const JSON_CONTENT_TYPE = /^application\/json[ \t]*(?:;|$)/i
+
+/**
+ * Whether the handlers would refuse this request from its headers alone (no valid API key under
+ * the API path, no admin token when one is set under `/__sandbox`): then its body is not read —
+ * a keyless client cannot make the server buffer anything.
+ */
+function refusedFromHeaders(sandbox: Sandbox, apiPrefix: string, control: boolean, pathname: string, req: IncomingMessage): boolean {
+  if (!control && (pathname === apiPrefix || pathname.startsWith(`${apiPrefix}/`))) {
+    const token = bearerToken(req.headers.authorization)
+    return token === undefined || sandbox.authenticate(token) === undefined
+  }
+  if (sandbox.adminToken !== undefined && control) {
+    const given = offeredAdminToken((name) => { const value = req.headers[name]; return typeof value === 'string' ? value : undefined })
+    return given === undefined || (!sameSecret(given, sandbox.adminToken) && teamViewer(sandbox.teamTokens, given) === undefined)
+  }
+  return false
+}
+
+
+/**
+ * The request the dispatcher gets from this transport. A class, not an object literal with a
+ * `get signal()`: a literal's getter is a new closure per request, and V8 keeps each such accessor
+ * in an old-generation AccessorPair. That pair held the getter's closure (the listener's scope:
+ * `req`, `res`, the socket's buffers) alive through every young collection, so each request's
+ * ~4 KB was promoted and a full collection ran every ~140 ms under load (docs/performance.md).
+ */
+class ListenerRequest implements WireRequest {
+  /** Made when something reads the signal (most routes never do). */
+  #controller: AbortController | undefined
+  #gone = false
+
+  constructor(
+    readonly method: string,
+    readonly url: string,
+    readonly headers: RawHeaders,
+    readonly clientAddress?: string,
+  ) {}
+
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController()
+      if (this.#gone) this.#controller.abort(goneReason())
+    }
+    return this.#controller.signal
+  }
+
+  /** The client went away before the answer was out: aborts the signal, now or when it is made. */
+  abandon(): void {
+    if (this.#gone) return
+    this.#gone = true
+    this.#controller?.abort(goneReason())
+  }
+}
+
+
+/** A request target as the handlers see it: parsed on the sandbox's origin, its path, and its URL without the fragment. */
+interface Target {
+  url: URL
+  pathname: string
+  href: string
+}
+const MAX_CACHED_TARGETS = 512
+const MAX_CACHED_PATH = 512
+
+/** The requests of a connection still being answered, for that connection's one pair of listeners. */
+const UNANSWERED = Symbol('sendbox.unanswered')
+type WatchedSocket = Socket & { [UNANSWERED]?: Set<ListenerRequest> }
+
+/**
+ * Aborts the request's signal when its client goes away before the answer is out: the
+ * connection closes, or the client says it will send nothing more (FIN). One `end` and one
+ * `close` listener per connection for all its requests, not one per request: requests pipelined
+ * on one connection stacked a listener each, and Node warned of a leak past ten
+ * (MaxListenersExceededWarning, printed under the terminal UI). The listener calls
+ * {@link answered} once it has written the answer (or given up on it).
+ */
+function watchClient(socket: WatchedSocket, request: ListenerRequest): void {
+  let unanswered = socket[UNANSWERED]
+  if (unanswered === undefined) {
+    const pending = new Set<ListenerRequest>()
+    unanswered = socket[UNANSWERED] = pending
+    const abandonAll = () => {
+      for (const each of pending) each.abandon()
+      pending.clear()
+    }
+    socket.once('end', abandonAll)
+    socket.once('close', abandonAll)
+  }
+  unanswered.add(request)
+}
+
+/** The request's answer is written (or abandoned): its client leaving no longer concerns it. */
+function answered(socket: WatchedSocket, request: ListenerRequest): void {
+  socket[UNANSWERED]?.delete(request)
+}
+
+function goneReason(): DOMException {
+  return new DOMException('The client closed the connection before the answer was sent.', 'AbortError')
+}
+
+/** What the request listener needs besides the sandbox. */
+export interface ListenerOptions {
+  onRequest?: (entry: RequestLog) => void
+  /** Origins and hosts allowed (default: loopback only). */
+  policy?: OriginPolicy
+  /** What answers the requests the transport lets through; default: the sandbox's own dispatcher (`createDispatcher`). */
+  dispatch?: Dispatch
+}
+
+/** What the listener holds for every request: the policy, the dispatcher, and the sandbox's paths. */
+interface ListenerContext {
+  sandbox: Sandbox
+  onRequest?: (entry: RequestLog) => void
+  policy: OriginPolicy
+  dispatch: Dispatch
+  apiPrefix: string
+  base: ReturnType<typeof resolveBaseUrl>
+  targetOf: (path: string) => Target | undefined
+}
+
+/** How one request went, for the log line and the cleanup after it. */
+interface Outcome {
+  status: number
+  aborted: boolean
+  watched: ListenerRequest | undefined
+}
+
+/**
+ * The request listener: no body parser, no framework. The transport checks what only it can see
+ * (Host, Origin, the method, a form-style body sent to the controls), reads the bytes once
+ * (capped, and only when the headers do not already doom the request) and hands them to the
+ * guard beside the request; the answer's JSON text is written as the guard made it, any other
+ * body streamed. The request carries an AbortSignal that fires when the client goes away before
+ * the answer is out, so a long-poll can drop its waiter.
+ */
+export function createRequestListener(sandbox: Sandbox, options: ListenerOptions | ((entry: RequestLog) => void) = {}) {
+  const { onRequest, policy = createOriginPolicy(), dispatch = createDispatcher(sandbox) } = typeof options === 'function' ? { onRequest: options } : options
+  const origin = new URL(sandbox.baseUrl).origin
+  // Request targets parsed once per distinct path (clients repeat theirs): a URL parse was ~1 %
+  // of a request's CPU. Bounded (cleared when full; long paths not kept). The URL is shared by
+  // every request to that path: nothing that is handed it may change it (handlers copy first).
+  const targetOf = boundedMemo(
+    MAX_CACHED_TARGETS,
+    (path: string): Target | undefined => {
+      let url: URL
+      try {
+        url = new URL(origin + path)
+      } catch {
+        return undefined
+      }
+      return { url, pathname: url.pathname, href: url.hash === '' ? url.href : url.href.slice(0, -url.hash.length) }
+    },
+    (path) => path.length <= MAX_CACHED_PATH,
+  )
+  const context: ListenerContext = {
+    sandbox,
+    onRequest,
+    policy,
+    dispatch,
+    apiPrefix: new URL(sandbox.baseUrl).pathname.replace(/\/+$/, '') || '/',
+    base: resolveBaseUrl(sandbox.baseUrl),
+    targetOf,
+  }
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (pipelinedAfterClose(req)) return
+    const started = performance.now()
+    const outcome: Outcome = { status: 500, aborted: false, watched: undefined }
+    const cors = corsHeaders(policy, req)
+    try {
+      await answer(context, req, res, cors, outcome)
+    } catch (error) {
+      failed(error, req, res, cors, outcome)
+    } finally {
+      if (outcome.watched !== undefined) answered(req.socket, outcome.watched)
+      if (!outcome.aborted) onRequest?.({ method: req.method ?? 'GET', path: req.url ?? '/', status: outcome.status, ms: performance.now() - started })
+    }
+  }
+}
+
+/** Runs one request through the checks, the body read and the handlers, and writes the answer. */
+async function answer(context: ListenerContext, req: IncomingMessage, res: ServerResponse, cors: Readonly<Record<string, string>>, outcome: Outcome): Promise<void> {
+  const method = req.method ?? 'GET'
+  const path = req.url ?? '/'
+  const refused = refusedAtTheDoor(context.policy, req, res, cors)
+  if (refused !== undefined) {
+    outcome.status = refused
+    return
+  }
+  // Parsed once, as the handlers see it: `/v1/%2e%2e/__sandbox/x` is `/__sandbox/x`, and
+  // `//x/__sandbox/y` is a path under this origin (not a host), as `origin + path` makes it.
+  const target = context.targetOf(path)
+  const pathname = target?.pathname ?? path
+  // Both forms of the controls (`/__sandbox/reset`, `/v1/__sandbox/reset`): the base-URL form
+  // once skipped the origin check (a foreign page could reset) and lost its body (issue 27).
+  const control = isControlPath(context.base, pathname)
+  const changesControls = control && STATE_CHANGING.has(method)
+  const foreign = changesControls ? refusedControlChange(context.policy, req, res, cors) : undefined
+  if (foreign !== undefined) {
+    outcome.status = foreign
+    return
+  }
+  const read = await bodyOf(context, req, res, cors, control, pathname)
+  if (typeof read === 'number') {
+    outcome.status = read
+    return
+  }
+  if (read === 'aborted') {
+    // The client went away mid-body (truncated, reset): nothing to answer, no sandbox bug.
+    outcome.aborted = true
+    res.destroy()
+    return
+  }
+  if (changesControls && read.body.length > 0 && req.headers['content-type'] === undefined) {
+    outcome.status = refuse(res, 400, 'invalid_content_type', 'Sandbox controls take JSON bodies only: send `Content-Type: application/json`.', cors, read.overflow)
+    return
+  }
+  const closeAfter = read.overflow || read.skipped
+  // Decided now, before the answer is awaited: a request pipelined behind this one may be
+  // parsed meanwhile (its bytes were already here), and must find the connection closing.
+  if (closeAfter) closeAfterAnswer(res, req.socket)
+  // No Fetch objects: the dispatcher runs the handlers' guard chain on node:http's own data,
+  // with the body beside the request (see attachBufferedBody). Parsed as a Request would.
+  if (target === undefined) throw new TypeError(`Invalid URL: ${path.slice(0, 200)}`)
+  const request = new ListenerRequest(method, target.href, new RawHeaders(req.rawHeaders), req.socket.remoteAddress)
+  // Its signal aborts when the client is gone (the socket closes) or has said it will send
+  // nothing more (FIN while the answer is pending): a long-poll drops its waiter. The answer
+  // is still written, for a client that half-closed after its request and reads on.
+  outcome.watched = request
+  watchClient(req.socket, request)
+  attachBufferedBody(request, read.body)
+  const result: Answer | undefined = await context.dispatch(request, target.url)
+  if (!result) {
+    outcome.status = refuse(res, 404, 'not_found', `Nothing at ${method} ${path.split('?')[0].slice(0, 200)}. The API is under /v1 (for example POST /v1/email/send); sandbox controls are under /__sandbox.`, cors, closeAfter)
+    return
+  }
+  outcome.status = result.status
+  await writeAnswer(req, res, result, cors)
+}
+
+/**
+ * What the transport refuses before anything else, answered here (the status), or undefined: a
+ * Host that does not name this server (DNS rebinding), a method fetch cannot carry, a preflight
+ * (answered 204), a target that is not a path.
+ */
+function refusedAtTheDoor(policy: OriginPolicy, req: IncomingMessage, res: ServerResponse, cors: Readonly<Record<string, string>>): number | undefined {
+  const method = req.method ?? 'GET'
+  const host = req.headers.host
+  if (host === undefined ? req.httpVersionMajor === 1 && req.httpVersionMinor >= 1 : !policy.allowsHost(host)) {
+    return host === undefined
+      ? refuse(res, 400, 'invalid_request', 'HTTP/1.1 requests must carry a Host header, like `Host: 127.0.0.1:4010`.', {}, true)
+      : refuse(res, 403, 'forbidden_host', `The Host header "${host.slice(0, 100)}" does not name this server. It answers loopback names (localhost, 127.0.0.1), IP addresses and its bound host; start it with \`--allowed-host NAME\` to add a name (this check stops DNS rebinding).`, {}, announcesBody(req))
+  }
+  if (FORBIDDEN_METHODS.has(method)) {
+    return refuse(res, 400, 'invalid_request', `The ${method} method is not supported. The API uses GET, POST, PUT and DELETE.`, cors, announcesBody(req))
+  }
+  if (method === 'OPTIONS') {
+    res.writeHead(204, preflightHeaders(policy, req))
+    res.end()
+    return 204
+  }
+  if (!(req.url ?? '/').startsWith('/')) return refuse(res, 404, 'not_found', 'Request target must be a path.', cors, announcesBody(req))
+  return undefined
+}
+
+/** A change to the sandbox controls from a page whose origin is not allowed, or with a form-style body: refused (the status), else undefined. */
+function refusedControlChange(policy: OriginPolicy, req: IncomingMessage, res: ServerResponse, cors: Readonly<Record<string, string>>): number | undefined {
+  const requestOrigin = req.headers.origin
+  if (requestOrigin !== undefined && !policy.allowsOrigin(requestOrigin, req.headers.host)) {
+    return refuse(res, 403, 'forbidden_origin', `Pages from ${requestOrigin.slice(0, 100)} may not change the sandbox. Allowed: loopback origins (http://localhost:*, http://127.0.0.1:*) and those given with \`--cors-origin\`.`, cors, announcesBody(req))
+  }
+  const contentType = req.headers['content-type']
+  if (contentType !== undefined && !JSON_CONTENT_TYPE.test(contentType)) {
+    return refuse(res, 400, 'invalid_content_type', `Sandbox controls take JSON bodies only: send \`Content-Type: application/json\` (got "${contentType.slice(0, 100)}").`, cors, announcesBody(req))
+  }
+  return undefined
+}
+
+/**
+ * The request's body: read (capped), or skipped when the guard will refuse the request from its
+ * headers (401: a keyless client cannot make the server buffer anything); a status when it was
+ * refused here (too fragmented), `aborted` when the client went away mid-body.
+ */
+async function bodyOf(context: ListenerContext, req: IncomingMessage, res: ServerResponse, cors: Readonly<Record<string, string>>, control: boolean, pathname: string): Promise<{ body: Uint8Array; overflow: boolean; skipped: boolean } | number | 'aborted'> {
+  const method = req.method ?? 'GET'
+  if (method === 'GET' || method === 'HEAD') return { body: NO_BODY, overflow: false, skipped: false }
+  if (announcesBody(req) && refusedFromHeaders(context.sandbox, context.apiPrefix, control, pathname, req)) return { body: NO_BODY, overflow: false, skipped: true }
+  const read = await readBody(req)
+  if (read.aborted) return 'aborted'
+  if (read.fragmented) {
+    return refuse(res, 400, 'invalid_request', `The body arrived in more than ${MAX_BODY_PIECES.toLocaleString('en-US')} pieces (${read.body.length.toLocaleString('en-US')} bytes so far); send it in larger chunks.`, cors, true)
+  }
+  return { body: read.body, overflow: read.overflow, skipped: false }
+}
+
+/** An error no check answered: the client gone mid-answer (nothing to say), else a 500 that names no internals. */
+function failed(error: unknown, req: IncomingMessage, res: ServerResponse, cors: Readonly<Record<string, string>>, outcome: Outcome): void {
+  if (res.socket === null || res.socket.destroyed || (error as NodeJS.ErrnoException).code === 'ECONNRESET') {
+    // The client went away mid-answer: nothing to answer, no sandbox bug.
+    outcome.aborted = true
+    res.destroy()
+    return
+  }
+  outcome.status = 500
+  console.error(`[sendbox] unexpected server error on ${req.method ?? 'GET'} ${(req.url ?? '/').slice(0, 200)}:`, error)
+  if (!res.headersSent) sendJson(res, 500, { error: { code: 'internal_error', message: 'Unexpected sandbox failure. This is a bug in sendbox; stderr has the details.' } }, { ...cors, Connection: 'close' })
+  else res.destroy()
+}
