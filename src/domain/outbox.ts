@@ -1,15 +1,15 @@
 import { defaultOf } from '../schemas/settings.js'
 import type { CapturedMessage, Channel, MessageOf, MessageStatus, StatusChange } from '../schemas/captured-message.js'
 import { CHANNELS, MESSAGE_STATUSES } from '../schemas/captured-message.js'
-import { CHANNEL_DESCRIPTORS, summaryOf, weightOf, type CaptureInput } from './channels/index.js'
+import { weightOf, type CaptureInput } from './channels/index.js'
 import { copyFields } from './channels/derived.js'
 import { checkFilter, compileFilter, describeFilter, type MessagePredicate, type OutboxFilter } from './outbox-filter.js'
-import { sameSecret } from './admin-token.js'
+import { PreviewTokens } from './preview-tokens.js'
 import type { SandboxEvents } from './events.js'
-import { newId } from './random.js'
 import { isoAt, timeProblem } from './clock.js'
 import { WaitTimeoutError } from './wait-timeout-error.js'
-import { failureCode } from './magic-recipients.js'
+import { describeMisses, nextMatch, type WaitOptions } from './outbox-wait.js'
+import { LifecycleSteps, stepChange } from './lifecycle-steps.js'
 import { ChangeLog } from './change-log.js'
 
 export { CHANNELS, MESSAGE_STATUSES }
@@ -21,53 +21,11 @@ export interface MessageTransition {
   change: StatusChange
 }
 
-/** Options of {@link Outbox.waitFor}. */
-export interface WaitOptions {
-  /** Milliseconds to wait; default 5000. */
-  timeout?: number
-  /** Unix milliseconds: only messages created at or after it count (default: any time). */
-  since?: number
-  /** Stops waiting (the promise rejects with the signal's reason). */
-  signal?: AbortSignal
-  /** Only messages of these accounts count, and only they are named in a timeout's misses (a team token's wait). */
-  accounts?: ReadonlySet<string>
-}
-
-export { WaitTimeoutError }
+export type { WaitOptions }
+export { WaitTimeoutError, describeMisses }
 
 /** The narrowed message type of a filter that names its channel. */
 export type MessageFor<F> = F extends { channel: infer C extends Channel } ? MessageOf<C> : CapturedMessage
-
-/** A FIFO queue with O(1) amortised shift. */
-class Queue<T> {
-  private items: T[] = []
-  private head = 0
-  push(item: T): void {
-    this.items.push(item)
-  }
-  peek(): T | undefined {
-    return this.items[this.head]
-  }
-  shift(): T | undefined {
-    const item = this.items[this.head++]
-    if (this.head > 1024 && this.head * 2 > this.items.length) {
-      this.items = this.items.slice(this.head)
-      this.head = 0
-    }
-    return item
-  }
-  clear(): void {
-    this.items = []
-    this.head = 0
-  }
-}
-
-interface Pending {
-  id: string
-  createdMs: number
-  outcome: CaptureInput['outcome']
-  step: 0 | 1
-}
 
 /** Options of the {@link Outbox}. */
 export interface OutboxOptions {
@@ -98,14 +56,11 @@ export class Outbox {
   private live = 0
   private readonly byId = new Map<string, number>()
   private seqBase = 0
-  private readonly queues: [Queue<Pending>, Queue<Pending>] = [new Queue(), new Queue()]
   private readonly listeners = new Set<() => void>()
   private readonly captureListeners = new Set<(message: CapturedMessage) => void>()
   private readonly transitionListeners = new Set<(transition: MessageTransition) => void>()
-  private readonly previewTokens = new Map<string, string>()
+  private readonly previewTokens = new PreviewTokens()
   private snapshotCache: readonly CapturedMessage[] | null = null
-  private timer: ReturnType<typeof setTimeout> | undefined
-  private timerDue = Infinity
   /** Messages evicted by the caps since the last clear. */
   evicted = 0
   /** Bytes the kept messages hold, roughly (what `maxBytes` bounds). */
@@ -115,6 +70,7 @@ export class Outbox {
   readonly capacity: number
   readonly maxBytes: number
   readonly deliveryMs: number
+  private readonly steps: LifecycleSteps
   private readonly events: SandboxEvents | undefined
   /** Changes since the persistence adapter last wrote (only while one is attached). */
   private changes: ChangeLog<string, true> | undefined
@@ -128,6 +84,7 @@ export class Outbox {
     this.capacity = options.capacity ?? defaultOf('max-messages')
     this.maxBytes = options.maxBytes ?? DEFAULT_OUTBOX_BYTES
     this.deliveryMs = options.deliveryMs ?? defaultOf('delivery-ms')
+    this.steps = new LifecycleSteps(this.deliveryMs, now, () => this.advance())
     this.events = options.events
   }
 
@@ -151,7 +108,7 @@ export class Outbox {
     this.live++
     this.bytes += weight
     while (this.live > this.capacity || (this.bytes > this.maxBytes && this.live > 1)) this.evictOldest()
-    if (!inbound) this.queues[0].push({ id: message.message_id, createdMs, outcome: input.outcome, step: 0 })
+    if (!inbound) this.steps.add(message.message_id, createdMs, input.outcome)
     if (this.changes) {
       this.changes.touch(message.message_id, true)
       if (!inbound) this.outcomes.set(message.message_id, input.outcome)
@@ -167,8 +124,7 @@ export class Outbox {
     while (this.entries[this.start] === null) this.start++
     const oldest = this.entries[this.start]!
     this.forget(oldest.message_id, this.start)
-    // Both step queues are in creation order, so the oldest message, if still pending, heads one.
-    for (const queue of this.queues) if (queue.peek()?.id === oldest.message_id) queue.shift()
+    this.steps.dropOldest(oldest.message_id)
     this.start++
     this.evicted++
     this.compact()
@@ -179,7 +135,7 @@ export class Outbox {
     this.changes?.touch(id)
     this.outcomes.delete(id)
     this.byId.delete(id)
-    this.previewTokens.delete(id)
+    this.previewTokens.forget(id)
     this.bytes -= this.weights[index]
     this.weights[index] = 0
     this.entries[index] = null
@@ -209,22 +165,11 @@ export class Outbox {
   advance(): void {
     const now = this.now()
     let changed = false
-    for (;;) {
-      const item = this.nextDue()
-      if (!item) break
-      const dueMs = item.createdMs + this.deliveryMs * (item.step + 1)
-      if (dueMs > now) break
-      this.queues[item.step].shift()
+    for (let item = this.steps.takeDue(now); item !== undefined; item = this.steps.takeDue(now)) {
       const index = this.indexOf(item.id)
       if (index === undefined) continue // evicted or deleted before it finished
       const current = this.entries[index]!
-      const at = isoAt(dueMs)
-      const change: StatusChange =
-        item.step === 0
-          ? { status: 'sent', at }
-          : item.outcome.kind === 'failed'
-            ? { status: 'failed', at, reason: item.outcome.reason, error_code: failureCode(item.outcome.reason) }
-            : { status: 'delivered', at }
+      const change = stepChange(item, isoAt(this.steps.dueMs(item)))
       // `{ ...current, status, reason, status_history }`, copied by hand (see capture).
       const next = copyFields<CapturedMessage>(current)
       next.status = change.status
@@ -232,50 +177,19 @@ export class Outbox {
       next.status_history = [...current.status_history, change]
       this.entries[index] = next
       changed = true
-      if (item.step === 0) this.queues[1].push({ ...item, step: 1 })
-      else this.outcomes.delete(item.id)
+      this.steps.followUp(item)
+      if (item.step === 1) this.outcomes.delete(item.id)
       this.changes?.touch(item.id)
       for (const listener of this.transitionListeners) listener({ message: next, change })
       this.events?.emit({ type: 'message.status', message: next, change })
     }
     if (changed) this.changed()
-    this.schedule()
-  }
-
-  /**
-   * Every message waits the same delay per step, so each step's queue is ordered by due time;
-   * the next due step is the earlier of the two heads.
-   */
-  private nextDue(): Pending | undefined {
-    const first = this.queues[0].peek()
-    const second = this.queues[1].peek()
-    if (!first) return second
-    if (!second) return first
-    return first.createdMs + this.deliveryMs <= second.createdMs + 2 * this.deliveryMs ? first : second
-  }
-
-  /** Keeps a real-time timer armed for the next due step, so live views and webhooks move on their own. */
-  private schedule(): void {
-    const item = this.nextDue()
-    if (!item) return
-    const dueMs = item.createdMs + this.deliveryMs * (item.step + 1)
-    if (this.timer !== undefined && this.timerDue <= dueMs) return
-    if (this.timer !== undefined) clearTimeout(this.timer)
-    const wait = Math.min(Math.max(dueMs - this.now(), 0), 2 ** 31 - 1)
-    this.timerDue = dueMs
-    this.timer = setTimeout(() => {
-      this.timer = undefined
-      this.timerDue = Infinity
-      this.advance()
-    }, wait)
-    ;(this.timer as { unref?: () => void }).unref?.()
+    this.steps.schedule()
   }
 
   /** The clock was moved (frozen, advanced or reset): re-arm the step timer for the new time. */
   clockMoved(): void {
-    if (this.timer !== undefined) clearTimeout(this.timer)
-    this.timer = undefined
-    this.timerDue = Infinity
+    this.steps.stopTimer()
     this.advance()
   }
 
@@ -358,37 +272,7 @@ export class Outbox {
     if (existing) return Promise.resolve(existing as MessageFor<F>)
     const signal = options.signal
     if (signal?.aborted) return Promise.reject(signal.reason)
-    this.waiting++
-    return new Promise((resolve, reject) => {
-      const settle = () => {
-        this.waiting--
-        clearTimeout(timer)
-        offCapture()
-        offTransition()
-        signal?.removeEventListener('abort', onAbort)
-      }
-      const consider = (message: CapturedMessage) => {
-        if (!match(message)) return
-        settle()
-        resolve(message as MessageFor<F>)
-      }
-      const onAbort = () => {
-        settle()
-        reject(signal!.reason)
-      }
-      const timer = setTimeout(() => {
-        settle()
-        // Never throw from a timer (that would end the process): whatever goes wrong rejects the wait.
-        try {
-          reject(this.timeoutError(effective, timeout, accounts))
-        } catch (error) {
-          reject(error)
-        }
-      }, timeout)
-      const offCapture = this.onCapture(consider)
-      const offTransition = this.onTransition(({ message }) => consider(message))
-      signal?.addEventListener('abort', onAbort, { once: true })
-    })
+    return nextMatch(this, match, timeout, signal, () => this.timeoutError(effective, timeout, accounts)) as Promise<MessageFor<F>>
   }
 
   /** The newest messages that did not match: of the filter's channel if it names one, else any (of `accounts` only, when given). */
@@ -409,19 +293,12 @@ export class Outbox {
    * (`/__sandbox/messages/{id}/html?token=…`). Undefined for an unknown message.
    */
   previewToken(id: string): string | undefined {
-    if (!this.byId.has(id)) return undefined
-    let token = this.previewTokens.get(id)
-    if (token === undefined) {
-      token = newId('pvw_')
-      this.previewTokens.set(id, token)
-    }
-    return token
+    return this.byId.has(id) ? this.previewTokens.of(id) : undefined
   }
 
   /** True when `token` is this message's preview token. */
   checkPreviewToken(id: string, token: string): boolean {
-    const expected = this.previewTokens.get(id)
-    return expected !== undefined && sameSecret(token, expected)
+    return this.previewTokens.check(id, token)
   }
 
   clear(): void {
@@ -433,14 +310,10 @@ export class Outbox {
     this.bytes = 0
     this.byId.clear()
     this.previewTokens.clear()
-    this.queues[0].clear()
-    this.queues[1].clear()
+    this.steps.clear()
     this.evicted = 0
     this.changes?.clear()
     this.outcomes.clear()
-    if (this.timer !== undefined) clearTimeout(this.timer)
-    this.timer = undefined
-    this.timerDue = Infinity
     this.changed()
   }
 
@@ -470,7 +343,7 @@ export class Outbox {
       this.bytes += weight
       if (outcome !== undefined && message.direction !== 'inbound' && (message.status === 'queued' || message.status === 'sent')) {
         const createdMs = Date.parse(message.created_at)
-        this.queues[message.status === 'queued' ? 0 : 1].push({ id: message.message_id, createdMs, outcome, step: message.status === 'queued' ? 0 : 1 })
+        this.steps.add(message.message_id, createdMs, outcome, message.status === 'queued' ? 0 : 1)
         if (this.changes) this.outcomes.set(message.message_id, outcome)
       }
       while (this.live > this.capacity || (this.bytes > this.maxBytes && this.live > 1)) this.evictOldest()
@@ -482,8 +355,7 @@ export class Outbox {
 
   /** Stops the timer (the sandbox is being disposed). */
   dispose(): void {
-    if (this.timer !== undefined) clearTimeout(this.timer)
-    this.timer = undefined
+    this.steps.stopTimer()
   }
 
   /** A stable array (newest first) for `useSyncExternalStore`: same reference until something changes. */
@@ -520,18 +392,4 @@ export class Outbox {
     this.snapshotCache = null
     for (const listener of this.listeners) listener()
   }
-}
-
-/** "the last 3 SMS went to +1…, +44…" — what a failed wait or matcher prints instead of a dump. */
-export function describeMisses(filter: OutboxFilter, misses: readonly CapturedMessage[], total: number): string {
-  if (total === 0) return 'the outbox is empty'
-  const what = filter.channel ? CHANNEL_DESCRIPTORS[filter.channel].label : 'messages'
-  if (misses.length === 0) return `no ${what} at all (${total} other message${total === 1 ? '' : 's'} in the outbox)`
-  const shown = misses.map((m) => {
-    const line = summaryOf(m)
-    const cut = line.length > 40 ? `${line.slice(0, 39)}…` : line
-    const channel = filter.channel ? '' : `${CHANNEL_DESCRIPTORS[m.channel].label} `
-    return `${channel}${m.to} "${cut}" (${m.status})`
-  })
-  return `the last ${misses.length === 1 ? '' : `${misses.length} `}${what} went to ${shown.join(', ')}`
 }

@@ -1,0 +1,105 @@
+/**
+ * The delivery lifecycle's clock: which message takes its next step (queued → sent →
+ * delivered/failed) when, and a real-time timer armed for the next one. Every message waits the
+ * same `deliveryMs` per step, so each step's queue is in due order and the next due step is the
+ * earlier of the two heads. The outbox applies the steps (see `Outbox.advance`).
+ */
+import type { StatusChange } from '../schemas/captured-message.js'
+import type { CaptureInput } from './channels/index.js'
+import { failureCode } from './magic-recipients.js'
+import { Queue } from './queue.js'
+
+/** A message's next step: 0 = sent, 1 = delivered or failed (by its outcome). */
+export interface PendingStep {
+  id: string
+  createdMs: number
+  outcome: CaptureInput['outcome']
+  step: 0 | 1
+}
+
+export class LifecycleSteps {
+  private readonly queues: [Queue<PendingStep>, Queue<PendingStep>] = [new Queue(), new Queue()]
+  private timer: ReturnType<typeof setTimeout> | undefined
+  private timerDue = Infinity
+
+  constructor(
+    readonly deliveryMs: number,
+    private readonly now: () => number,
+    /** Called by the timer when a step is due (the outbox advances). */
+    private readonly onDue: () => void,
+  ) {}
+
+  /** Queues a message's step: its first for a new message, or the one it stopped at for a restored one. */
+  add(id: string, createdMs: number, outcome: CaptureInput['outcome'], step: 0 | 1 = 0): void {
+    this.queues[step].push({ id, createdMs, outcome, step })
+  }
+
+  /** The oldest message left the outbox: dropped from the queue it heads, if any (both are in creation order). */
+  dropOldest(id: string): void {
+    for (const queue of this.queues) if (queue.peek()?.id === id) queue.shift()
+  }
+
+  /** When a step is due. */
+  dueMs(item: PendingStep): number {
+    return item.createdMs + this.deliveryMs * (item.step + 1)
+  }
+
+  /** The next step due at `now`, taken off its queue (the message's second step queued after its first), or undefined. */
+  takeDue(now: number): PendingStep | undefined {
+    const item = this.next()
+    if (!item || this.dueMs(item) > now) return undefined
+    this.queues[item.step].shift()
+    return item
+  }
+
+  /** Queues the message's last step after its first was applied. */
+  followUp(item: PendingStep): void {
+    if (item.step === 0) this.queues[1].push({ ...item, step: 1 })
+  }
+
+  private next(): PendingStep | undefined {
+    const first = this.queues[0].peek()
+    const second = this.queues[1].peek()
+    if (!first) return second
+    if (!second) return first
+    return this.dueMs(first) <= this.dueMs(second) ? first : second
+  }
+
+  /** Keeps a real-time timer armed for the next due step, so live views and webhooks move on their own. */
+  schedule(): void {
+    const item = this.next()
+    if (!item) return
+    const dueMs = this.dueMs(item)
+    if (this.timer !== undefined && this.timerDue <= dueMs) return
+    if (this.timer !== undefined) clearTimeout(this.timer)
+    const wait = Math.min(Math.max(dueMs - this.now(), 0), 2 ** 31 - 1)
+    this.timerDue = dueMs
+    this.timer = setTimeout(() => {
+      this.timer = undefined
+      this.timerDue = Infinity
+      this.onDue()
+    }, wait)
+    ;(this.timer as { unref?: () => void }).unref?.()
+  }
+
+  /** Stops the timer (the clock moved, the outbox was cleared or disposed). */
+  stopTimer(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer)
+    this.timer = undefined
+    this.timerDue = Infinity
+  }
+
+  clear(): void {
+    this.queues[0].clear()
+    this.queues[1].clear()
+    this.stopTimer()
+  }
+}
+
+/** The status change a step makes, at its due time. */
+export function stepChange(item: PendingStep, at: string): StatusChange {
+  if (item.step === 0) return { status: 'sent', at }
+  return item.outcome.kind === 'failed'
+    ? { status: 'failed', at, reason: item.outcome.reason, error_code: failureCode(item.outcome.reason) }
+    : { status: 'delivered', at }
+}
