@@ -48,17 +48,23 @@ function useKeys(): { keys: KeyUsage[]; error: string | null } {
   return { keys, error }
 }
 
+/** Who the page acts for: a team token changes its own accounts only, and the page says so. */
+interface Scope {
+  team: { name: string | null; accounts: readonly string[] } | null
+  /** "every account", or "the accounts of qa (acct_1, acct_2)". */
+  yours: string
+}
+
+/** Runs a confirmed action, then says how it went and reloads what it changed. */
+type Run = (title: string, body: string, action: string, doIt: () => Promise<unknown>, done: string) => Promise<void>
+
 export function ControlsPage() {
   const [result, setResult] = useState<string | null>(null)
-  const [scope, setScope] = useState<(typeof RESET_SCOPES)[number]>('all')
   const [faults, setFaults] = useState<Fault[]>([])
-  const [form, setForm] = useState({ status: '500', code: '', path: '', method: '', times: '1', probability: '', delay_ms: '', account: '' })
   const { keys, error: keysError } = useKeys()
-  // A team token changes its own accounts only: the page says so and offers what the server allows.
   const who = useWhoami()
   const team = who?.role === 'team' ? who : null
-  const yours = team ? `the accounts of ${team.name} (${team.accounts.join(', ')})` : 'every account'
-
+  const scope: Scope = { team, yours: team ? `the accounts of ${team.name} (${team.accounts.join(', ')})` : 'every account' }
   const loadFaults = () =>
     call<{ data: Fault[] }>('GET', '/__sandbox/faults')
       .then((answer) => setFaults(answer.data))
@@ -66,8 +72,7 @@ export function ControlsPage() {
   useEffect(() => {
     void loadFaults()
   }, [])
-
-  const run = async (title: string, body: string, action: string, doIt: () => Promise<unknown>, done: string) => {
+  const run: Run = async (title, body, action, doIt, done) => {
     if (!(await confirmAction(title, body, action))) return
     try {
       await doIt()
@@ -78,17 +83,95 @@ export function ControlsPage() {
       setResult(`Failed: ${(e as Error).message}`)
     }
   }
+  return (
+    <div class="controls-page">
+      {result ? (
+        <p class="result" role="status">
+          {result}
+        </p>
+      ) : null}
+      <OutboxCard scope={scope} run={run} />
+      <ResetCard scope={scope} run={run} />
+      <section class="card" aria-labelledby="faults-title">
+        <h2 id="faults-title">Faults</h2>
+        <FaultForm scope={scope} run={run} accounts={[...new Set(keys.map((k) => k.account))]} armed={faults.length} />
+        <FaultsTable faults={faults} />
+      </section>
+      <KeysCard keys={keys} error={keysError} />
+    </div>
+  )
+}
 
-  const armFault = (event: Event) => {
+function OutboxCard({ scope, run }: { scope: Scope; run: Run }) {
+  return (
+    <section class="card" aria-labelledby="outbox-title">
+      <h2 id="outbox-title">Outbox</h2>
+      <p>Clearing removes the captured messages of {scope.yours}.</p>
+      <button
+        type="button"
+        class="danger"
+        onClick={() => run('Clear the outbox?', `The captured messages of ${scope.yours} are deleted. This cannot be undone.`, 'Clear outbox', () => call('DELETE', '/__sandbox/messages'), 'Outbox cleared.')}
+      >
+        Clear outbox
+      </button>
+    </section>
+  )
+}
+
+function ResetCard({ scope: { team, yours }, run }: { scope: Scope; run: Run }) {
+  const [scope, setScope] = useState<(typeof RESET_SCOPES)[number]>('all')
+  const reset = () =>
+    run(
+      `Reset ${scope === 'all' ? (team ? 'your accounts' : 'the whole sandbox') : scope}?`,
+      scope === 'all' ? (team ? `Messages, subscribers, faults and opt-outs of ${yours} go back to the seeded state.` : 'Subscribers, outbox, journal, rate-limit windows and faults go back to the seeded state.') : `Only ${scope} go back to the seeded state.`,
+      'Reset',
+      () => call('POST', `/__sandbox/reset${scope === 'all' ? '' : `?scope=${scope}`}`, {}),
+      `Reset (${scope}) done.`,
+    )
+  return (
+    <section class="card" aria-labelledby="reset-title">
+      <h2 id="reset-title">Reset</h2>
+      <p>{team ? `Back to the seeded state, for ${yours}: their messages, subscribers, faults and opt-outs, or one of them.` : 'Back to the seeded state: all of it, or one part.'}</p>
+      <div class="row-form">
+        <label class="field">
+          <span>Scope</span>
+          <select value={scope} onChange={(e) => setScope(e.currentTarget.value as typeof scope)}>
+            {(team ? TEAM_RESET_SCOPES : RESET_SCOPES).map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="button" class="danger" onClick={reset}>
+          Reset
+        </button>
+      </div>
+    </section>
+  )
+}
+
+const EMPTY_FAULT = { status: '500', code: '', path: '', method: '', times: '1', probability: '', delay_ms: '', account: '' }
+type FaultFields = typeof EMPTY_FAULT
+
+/** The `POST /__sandbox/faults` body of the form's fields: the empty ones left out. */
+function faultOf(form: FaultFields): Record<string, unknown> {
+  const fault: Record<string, unknown> = { status: Number(form.status) }
+  if (form.code) fault.code = form.code
+  if (form.path) fault.path = form.path
+  if (form.method) fault.method = form.method
+  if (form.times) fault.times = Number(form.times)
+  if (form.probability) fault.probability = Number(form.probability)
+  if (form.delay_ms) fault.delay_ms = Number(form.delay_ms)
+  if (form.account) fault.account = form.account
+  return fault
+}
+
+function FaultForm({ scope: { team }, run, accounts, armed }: { scope: Scope; run: Run; accounts: string[]; armed: number }) {
+  const [form, setForm] = useState(EMPTY_FAULT)
+  const arm = (event: Event) => {
     event.preventDefault()
-    const fault: Record<string, unknown> = { status: Number(form.status) }
-    if (form.code) fault.code = form.code
-    if (form.path) fault.path = form.path
-    if (form.method) fault.method = form.method
-    if (form.times) fault.times = Number(form.times)
-    if (form.probability) fault.probability = Number(form.probability)
-    if (form.delay_ms) fault.delay_ms = Number(form.delay_ms)
-    if (form.account) fault.account = form.account
+    const fault = faultOf(form)
     void run(
       'Arm this fault?',
       `Matching requests will answer ${fault.status}${fault.path ? ` on ${fault.path}` : ' on every path'}${fault.times ? `, ${fault.times} time(s)` : ' until cleared'}.`,
@@ -97,164 +180,120 @@ export function ControlsPage() {
       'Fault armed.',
     )
   }
-  const field = (name: keyof typeof form, label: string, props: Record<string, unknown> = {}) => (
+  const field = (name: keyof FaultFields, label: string, props: Record<string, unknown> = {}) => (
     <label class="field">
       <span>{label}</span>
       <input name={name} value={form[name]} onInput={(e) => setForm({ ...form, [name]: e.currentTarget.value })} {...props} />
     </label>
   )
-
+  const several = team !== null && team.accounts.length > 1
   return (
-    <div class="controls-page">
-      {result ? (
-        <p class="result" role="status">
-          {result}
-        </p>
-      ) : null}
-      <section class="card" aria-labelledby="outbox-title">
-        <h2 id="outbox-title">Outbox</h2>
-        <p>Clearing removes the captured messages of {yours}.</p>
+    <form class="fault-form" onSubmit={arm}>
+      {field('status', 'Status', { type: 'number', min: 400, max: 599, required: true })}
+      {field('code', 'Code (optional)', { placeholder: 'internal_error' })}
+      {field('path', 'Path (optional)', { placeholder: '/v1/sms/send' })}
+      <label class="field">
+        <span>Method</span>
+        <select value={form.method} onChange={(e) => setForm({ ...form, method: e.currentTarget.value })}>
+          <option value="">any</option>
+          {['GET', 'POST', 'PUT', 'DELETE'].map((m) => (
+            <option key={m}>{m}</option>
+          ))}
+        </select>
+      </label>
+      <label class="field">
+        <span>Account</span>
+        <select name="account" value={form.account} required={several} onChange={(e) => setForm({ ...form, account: e.currentTarget.value })}>
+          {several ? <option value="">choose one</option> : <option value="">{team ? team.accounts[0] : 'any'}</option>}
+          {(team ? (several ? team.accounts : []) : accounts).map((a) => (
+            <option key={a} value={a}>
+              {a}
+            </option>
+          ))}
+        </select>
+      </label>
+      {field('times', 'Times (empty: until cleared)', { type: 'number', min: 1 })}
+      {field('probability', 'Probability (0–1)', { type: 'number', min: 0, max: 1, step: 'any' })}
+      {field('delay_ms', 'Delay (ms)', { type: 'number', min: 0 })}
+      <div class="form-actions">
+        <button type="submit" class="primary">
+          Arm fault
+        </button>
         <button
           type="button"
-          class="danger"
-          onClick={() => run('Clear the outbox?', `The captured messages of ${yours} are deleted. This cannot be undone.`, 'Clear outbox', () => call('DELETE', '/__sandbox/messages'), 'Outbox cleared.')}
+          class="danger-outline"
+          disabled={armed === 0}
+          onClick={() => run('Clear every fault?', 'Requests are answered normally again.', 'Clear faults', () => call('DELETE', '/__sandbox/faults'), 'Faults cleared.')}
         >
-          Clear outbox
+          Clear faults
         </button>
-      </section>
-      <section class="card" aria-labelledby="reset-title">
-        <h2 id="reset-title">Reset</h2>
-        <p>{team ? `Back to the seeded state, for ${yours}: their messages, subscribers, faults and opt-outs, or one of them.` : 'Back to the seeded state: all of it, or one part.'}</p>
-        <div class="row-form">
-          <label class="field">
-            <span>Scope</span>
-            <select value={scope} onChange={(e) => setScope(e.currentTarget.value as typeof scope)}>
-              {(team ? TEAM_RESET_SCOPES : RESET_SCOPES).map((s) => (
-                <option key={s} value={s}>
-                  {s}
-                </option>
-              ))}
-            </select>
-          </label>
-          <button
-            type="button"
-            class="danger"
-            onClick={() =>
-              run(
-                `Reset ${scope === 'all' ? (team ? 'your accounts' : 'the whole sandbox') : scope}?`,
-                scope === 'all' ? (team ? `Messages, subscribers, faults and opt-outs of ${yours} go back to the seeded state.` : 'Subscribers, outbox, journal, rate-limit windows and faults go back to the seeded state.') : `Only ${scope} go back to the seeded state.`,
-                'Reset',
-                () => call('POST', `/__sandbox/reset${scope === 'all' ? '' : `?scope=${scope}`}`, {}),
-                `Reset (${scope}) done.`,
-              )
-            }
-          >
-            Reset
-          </button>
-        </div>
-      </section>
-      <section class="card" aria-labelledby="faults-title">
-        <h2 id="faults-title">Faults</h2>
-        <form class="fault-form" onSubmit={armFault}>
-          {field('status', 'Status', { type: 'number', min: 400, max: 599, required: true })}
-          {field('code', 'Code (optional)', { placeholder: 'internal_error' })}
-          {field('path', 'Path (optional)', { placeholder: '/v1/sms/send' })}
-          <label class="field">
-            <span>Method</span>
-            <select value={form.method} onChange={(e) => setForm({ ...form, method: e.currentTarget.value })}>
-              <option value="">any</option>
-              {['GET', 'POST', 'PUT', 'DELETE'].map((m) => (
-                <option key={m}>{m}</option>
-              ))}
-            </select>
-          </label>
-          <label class="field">
-            <span>Account</span>
-            <select name="account" value={form.account} required={team !== null && team.accounts.length > 1} onChange={(e) => setForm({ ...form, account: e.currentTarget.value })}>
-              {team && team.accounts.length > 1 ? <option value="">choose one</option> : <option value="">{team ? team.accounts[0] : 'any'}</option>}
-              {(team ? (team.accounts.length > 1 ? team.accounts : []) : [...new Set(keys.map((k) => k.account))]).map((a) => (
-                <option key={a} value={a}>
-                  {a}
-                </option>
-              ))}
-            </select>
-          </label>
-          {field('times', 'Times (empty: until cleared)', { type: 'number', min: 1 })}
-          {field('probability', 'Probability (0–1)', { type: 'number', min: 0, max: 1, step: 'any' })}
-          {field('delay_ms', 'Delay (ms)', { type: 'number', min: 0 })}
-          <div class="form-actions">
-            <button type="submit" class="primary">
-              Arm fault
-            </button>
-            <button
-              type="button"
-              class="danger-outline"
-              disabled={faults.length === 0}
-              onClick={() => run('Clear every fault?', 'Requests are answered normally again.', 'Clear faults', () => call('DELETE', '/__sandbox/faults'), 'Faults cleared.')}
-            >
-              Clear faults
-            </button>
-          </div>
-        </form>
-        {faults.length === 0 ? (
-          <p class="muted">No fault armed.</p>
-        ) : (
-          <table class="params">
-            <caption>Armed faults</caption>
-            <thead>
-              <tr>
-                <th scope="col">Status</th>
-                <th scope="col">Code</th>
-                <th scope="col">Method</th>
-                <th scope="col">Path</th>
-                <th scope="col">Account</th>
-                <th scope="col">Times left</th>
-              </tr>
-            </thead>
-            <tbody>
-              {faults.map((f) => (
-                <tr key={f.id}>
-                  <td>{f.status}</td>
-                  <td>{f.code ?? '—'}</td>
-                  <td>{f.method ?? 'any'}</td>
-                  <td>{f.path ?? 'any'}</td>
-                  <td>{f.account ?? 'any'}</td>
-                  <td>{f.remaining ?? '∞'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-      </section>
-      <section class="card wide" aria-labelledby="keys-title">
-        <h2 id="keys-title">API keys</h2>
-        {keysError ? <p class="error">{keysError}</p> : null}
-        <table class="params">
-          <caption class="visually-hidden">Keys and their rate-limit use in the last 60 seconds</caption>
-          <thead>
-            <tr>
-              <th scope="col">Key</th>
-              <th scope="col">Plan</th>
-              <th scope="col">Account</th>
-              <th scope="col">Used / limit per minute</th>
+      </div>
+    </form>
+  )
+}
+
+/** The armed faults, each with what is left of it (`remaining`: ∞ until cleared). */
+function FaultsTable({ faults }: { faults: Fault[] }) {
+  if (faults.length === 0) return <p class="muted">No fault armed.</p>
+  return (
+    <table class="params">
+      <caption>Armed faults</caption>
+      <thead>
+        <tr>
+          <th scope="col">Status</th>
+          <th scope="col">Code</th>
+          <th scope="col">Method</th>
+          <th scope="col">Path</th>
+          <th scope="col">Account</th>
+          <th scope="col">Times left</th>
+        </tr>
+      </thead>
+      <tbody>
+        {faults.map((f) => (
+          <tr key={f.id}>
+            <td>{f.status}</td>
+            <td>{f.code ?? '—'}</td>
+            <td>{f.method ?? 'any'}</td>
+            <td>{f.path ?? 'any'}</td>
+            <td>{f.account ?? 'any'}</td>
+            <td>{f.remaining ?? '∞'}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  )
+}
+
+function KeysCard({ keys, error }: { keys: KeyUsage[]; error: string | null }) {
+  return (
+    <section class="card wide" aria-labelledby="keys-title">
+      <h2 id="keys-title">API keys</h2>
+      {error ? <p class="error">{error}</p> : null}
+      <table class="params">
+        <caption class="visually-hidden">Keys and their rate-limit use in the last 60 seconds</caption>
+        <thead>
+          <tr>
+            <th scope="col">Key</th>
+            <th scope="col">Plan</th>
+            <th scope="col">Account</th>
+            <th scope="col">Used / limit per minute</th>
+          </tr>
+        </thead>
+        <tbody>
+          {keys.map((k) => (
+            <tr key={k.key}>
+              <th scope="row">
+                <code>{k.key}</code>
+              </th>
+              <td>{k.plan_name ?? k.plan}</td>
+              <td>{k.account ?? '—'}</td>
+              <td>
+                <meter min={0} max={k.limit} value={k.used} aria-label={`${k.key}: ${k.used} of ${k.limit} requests used`} /> {k.used} / {k.limit}
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {keys.map((k) => (
-              <tr key={k.key}>
-                <th scope="row">
-                  <code>{k.key}</code>
-                </th>
-                <td>{k.plan_name ?? k.plan}</td>
-                <td>{k.account ?? '—'}</td>
-                <td>
-                  <meter min={0} max={k.limit} value={k.used} aria-label={`${k.key}: ${k.used} of ${k.limit} requests used`} /> {k.used} / {k.limit}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </section>
-    </div>
+          ))}
+        </tbody>
+      </table>
+    </section>
   )
 }
