@@ -1,5 +1,6 @@
 /** @jsxImportSource preact */
 /** One captured message: a header common to every channel, then the channel's own view. */
+import type { ComponentChildren } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
 import { ApiFailure, call } from './api.js'
 import { webViewOf } from './channels/index.js'
@@ -61,67 +62,32 @@ export function MessageDetail({ id, narrow }: { id: string; narrow: boolean }) {
     )
   }
   if (!message) return <div class="detail" aria-busy="true">{narrow ? back : null}<p>Loading…</p></div>
-  const remove = async () => {
-    if (await confirmAction('Delete this message?', `It is removed from the outbox for every client (${message.message_id}).`, 'Delete message')) {
-      await deleteMessage(message.message_id)
-      navigate('messages')
-    }
-  }
   const view = webViewOf(message)
-  const title = message.direction === 'inbound' ? `Reply from ${senderOf(message) ?? ''}` : view.title(message as never)
   return (
     <article class={`detail detail-${message.channel}`} aria-labelledby="detail-title">
       {narrow ? back : null}
-      <header class="detail-head">
-        <h2 id="detail-title" dir="auto">
-          <Shown text={title} />
-        </h2>
-        <div class="detail-actions">
-          <StatusBadge status={message.status} />
-          <button type="button" class="small danger-outline" onClick={remove}>
-            Delete
-          </button>
-        </div>
-      </header>
+      <DetailHead message={message} title={message.direction === 'inbound' ? `Reply from ${senderOf(message) ?? ''}` : view.title(message as never)} />
       <dl class="meta">
-        <div>
-          <dt>Channel</dt>
-          <dd>
-            <ChannelTag channel={message.channel} />
-          </dd>
-        </div>
-        <div>
-          <dt>To</dt>
-          <dd>
-            <Shown text={message.to} />
-          </dd>
-        </div>
+        <Meta term="Channel">
+          <ChannelTag channel={message.channel} />
+        </Meta>
+        <Meta term="To">
+          <Shown text={message.to} />
+        </Meta>
         {view.meta?.(message as never)}
-        <div>
-          <dt>Captured</dt>
-          <dd>
-            <time dateTime={message.created_at}>{fullTime(message.created_at)}</time>
-          </dd>
-        </div>
-        <div>
-          <dt>Account</dt>
-          <dd>
-            {message.account} · {message.plan} · <code>{message.key}</code>
-          </dd>
-        </div>
-        <div>
-          <dt>Id</dt>
-          <dd>
-            <code>{message.message_id}</code> <RequestLink messageId={message.message_id} />
-          </dd>
-        </div>
+        <Meta term="Captured">
+          <time dateTime={message.created_at}>{fullTime(message.created_at)}</time>
+        </Meta>
+        <Meta term="Account">
+          {message.account} · {message.plan} · <code>{message.key}</code>
+        </Meta>
+        <Meta term="Id">
+          <code>{message.message_id}</code> <RequestLink messageId={message.message_id} />
+        </Meta>
         {message.reason ? (
-          <div>
-            <dt>Reason</dt>
-            <dd>
-              <Shown text={message.reason} />
-            </dd>
-          </div>
+          <Meta term="Reason">
+            <Shown text={message.reason} />
+          </Meta>
         ) : null}
       </dl>
       <view.View message={message as never} />
@@ -130,3 +96,35 @@ export function MessageDetail({ id, narrow }: { id: string; narrow: boolean }) {
   )
 }
 
+/** One row of the header's description list. */
+function Meta({ term, children }: { term: string; children: ComponentChildren }) {
+  return (
+    <div>
+      <dt>{term}</dt>
+      <dd>{children}</dd>
+    </div>
+  )
+}
+
+/** The title, the status and the delete button. */
+function DetailHead({ message, title }: { message: CapturedMessage; title: string }) {
+  const remove = async () => {
+    if (await confirmAction('Delete this message?', `It is removed from the outbox for every client (${message.message_id}).`, 'Delete message')) {
+      await deleteMessage(message.message_id)
+      navigate('messages')
+    }
+  }
+  return (
+    <header class="detail-head">
+      <h2 id="detail-title" dir="auto">
+        <Shown text={title} />
+      </h2>
+      <div class="detail-actions">
+        <StatusBadge status={message.status} />
+        <button type="button" class="small danger-outline" onClick={remove}>
+          Delete
+        </button>
+      </div>
+    </header>
+  )
+}

@@ -19,36 +19,35 @@ type PreviewWidth = 'desktop' | 'tablet' | 'mobile'
 /** The preview's presets: desktop at least 600 px (the pane scrolls when narrower), tablet 768, phone 375. */
 const PREVIEW_WIDTHS: [PreviewWidth, string][] = [['desktop', 'Desktop'], ['tablet', 'Tablet'], ['mobile', 'Phone']]
 
-export function EmailView({ message }: { message: EmailMessage }) {
-  const [tab, setTab] = useState<EmailTab>('html')
-  const [width, setWidth] = useState<PreviewWidth>('desktop')
-  const [remote, setRemote] = useState(false)
-  // Behind an admin token the iframe (which cannot send a header) needs the message's preview token.
+/** The message's preview token, when the sandbox needs the admin token (the iframe cannot send a header). */
+function usePreviewToken(id: string): { token: string | null; error: string | null } {
   const [preview, setPreview] = useState<{ token: string | null; error: string | null }>({ token: null, error: null })
   useEffect(() => {
-    setRemote(false)
     setPreview({ token: null, error: null })
     if (!needsAdminToken()) return
     const controller = new AbortController()
-    call<{ token: string }>('GET', `/__sandbox/messages/${encodeURIComponent(message.message_id)}/preview`, undefined, controller.signal)
+    call<{ token: string }>('GET', `/__sandbox/messages/${encodeURIComponent(id)}/preview`, undefined, controller.signal)
       .then((answer) => setPreview({ token: answer.token, error: null }))
       .catch((e: Error) => {
         if (e.name !== 'AbortError') setPreview({ token: null, error: e.message })
       })
     return () => controller.abort()
-  }, [message.message_id])
-  const links = message.links
-  const remoteRefs = useMemo(() => hasRemoteContent(message.email.html), [message.email.html])
-  const query = new URLSearchParams()
-  const token = preview.token
-  if (token) query.set('token', token)
-  if (remote) query.set('remote', '1')
-  const src = `/__sandbox/messages/${encodeURIComponent(message.message_id)}/html${query.size ? `?${query}` : ''}`
+  }, [id])
+  return preview
+}
+
+export function EmailView({ message }: { message: EmailMessage }) {
+  const [tab, setTab] = useState<EmailTab>('html')
+  // Kept across tabs: the preview's width, whether remote content was loaded, the preview token.
+  const [width, setWidth] = useState<PreviewWidth>('desktop')
+  const [remote, setRemote] = useState(false)
+  useEffect(() => setRemote(false), [message.message_id])
+  const preview = usePreviewToken(message.message_id)
   const tabs: { id: EmailTab; label: string }[] = [
     { id: 'html', label: 'HTML' },
     { id: 'text', label: 'Text' },
     { id: 'source', label: 'Source' },
-    { id: 'links', label: `Links (${links.length})` },
+    { id: 'links', label: `Links (${message.links.length})` },
     { id: 'request', label: 'Request' },
   ]
   return (
@@ -57,36 +56,7 @@ export function EmailView({ message }: { message: EmailMessage }) {
       <Tabs<EmailTab> label="Email views" idPrefix="email" tabs={tabs} current={tab} onChange={setTab} />
       <div id="email-panel" role="tabpanel" aria-labelledby={`email-tab-${tab}`} class="panel">
         {tab === 'html' ? (
-          <>
-            <div class="toolbar">
-              <div role="group" aria-label="Preview width" class="segmented">
-                {PREVIEW_WIDTHS.map(([id, label]) => (
-                  <button key={id} type="button" aria-pressed={width === id} onClick={() => setWidth(id)}>
-                    {label}
-                  </button>
-                ))}
-              </div>
-              {remoteRefs && !remote ? (
-                // The preview itself says remote content is blocked (the server's banner); the button loads it.
-                <button type="button" class="small" onClick={() => setRemote(true)}>
-                  Load remote content
-                </button>
-              ) : remote ? (
-                <p class="remote-note" role="status">
-                  Remote content loaded.
-                </p>
-              ) : null}
-            </div>
-            {needsAdminToken() && !token ? (
-              <p class={preview.error ? 'error' : 'muted'} role={preview.error ? 'alert' : 'status'}>
-                {preview.error ? `The preview needs a preview token, which the server refused: ${preview.error}. The Source and Text tabs still work.` : 'Opening the preview…'}
-              </p>
-            ) : (
-              <div class={`frame-wrap width-${width}`}>
-                <iframe key={src} title="Email HTML preview" sandbox="" src={src} referrerpolicy="no-referrer" loading="lazy" />
-              </div>
-            )}
-          </>
+          <HtmlPreview message={message} preview={preview} width={width} setWidth={setWidth} remote={remote} loadRemote={() => setRemote(true)} />
         ) : tab === 'text' ? (
           <pre class="text-body" tabIndex={0} dir="auto">
             {safeText(message.text) || '(no text)'}
@@ -94,12 +64,54 @@ export function EmailView({ message }: { message: EmailMessage }) {
         ) : tab === 'source' ? (
           <HtmlSource html={message.email.html} />
         ) : tab === 'links' ? (
-          <LinksList links={links} />
+          <LinksList links={message.links} />
         ) : (
           <JsonBlock value={message.request} label="Request body" />
         )}
       </div>
     </section>
+  )
+}
+
+/** The HTML in a sandboxed iframe at a preset width; remote content blocked until asked for. */
+function HtmlPreview(props: { message: EmailMessage; preview: { token: string | null; error: string | null }; width: PreviewWidth; setWidth: (width: PreviewWidth) => void; remote: boolean; loadRemote: () => void }) {
+  const { message, preview, width, setWidth, remote } = props
+  const remoteRefs = useMemo(() => hasRemoteContent(message.email.html), [message.email.html])
+  const query = new URLSearchParams()
+  if (preview.token) query.set('token', preview.token)
+  if (remote) query.set('remote', '1')
+  const src = `/__sandbox/messages/${encodeURIComponent(message.message_id)}/html${query.size ? `?${query}` : ''}`
+  return (
+    <>
+      <div class="toolbar">
+        <div role="group" aria-label="Preview width" class="segmented">
+          {PREVIEW_WIDTHS.map(([id, label]) => (
+            <button key={id} type="button" aria-pressed={width === id} onClick={() => setWidth(id)}>
+              {label}
+            </button>
+          ))}
+        </div>
+        {remoteRefs && !remote ? (
+          // The preview itself says remote content is blocked (the server's banner); the button loads it.
+          <button type="button" class="small" onClick={props.loadRemote}>
+            Load remote content
+          </button>
+        ) : remote ? (
+          <p class="remote-note" role="status">
+            Remote content loaded.
+          </p>
+        ) : null}
+      </div>
+      {needsAdminToken() && !preview.token ? (
+        <p class={preview.error ? 'error' : 'muted'} role={preview.error ? 'alert' : 'status'}>
+          {preview.error ? `The preview needs a preview token, which the server refused: ${preview.error}. The Source and Text tabs still work.` : 'Opening the preview…'}
+        </p>
+      ) : (
+        <div class={`frame-wrap width-${width}`}>
+          <iframe key={src} title="Email HTML preview" sandbox="" src={src} referrerpolicy="no-referrer" loading="lazy" />
+        </div>
+      )}
+    </>
   )
 }
 
