@@ -49,37 +49,49 @@ export function App() {
             </a>
           ))}
         </nav>
-        <p class={`live live-${live.state}`} role="status" title={live.detail}>
-          <span class="dot" aria-hidden="true" />
-          <span class="live-label">{live.state === 'live' ? 'Live' : live.state === 'down' ? 'Reconnecting' : live.state === 'locked' ? 'Locked' : 'Connecting'}</span>
-          <span class="visually-hidden">{live.detail}</span>
-        </p>
+        <LiveStatus state={live.state} detail={live.detail} />
         {who?.role === 'team' ? (
           <p class="who" data-testid="signed-in" title={`This team token sees ${who.accounts.join(', ')} only`}>
             Signed in as <strong>{who.name}</strong> · {who.accounts.join(', ')}
           </p>
         ) : null}
-        {live.state === 'locked' ? (
-          <button type="button" class="small primary" onClick={() => void enterToken()}>
-            Enter admin token
-          </button>
-        ) : adminToken() ? (
-          <button
-            type="button"
-            class="small"
-            onClick={() => {
-              forgetToken()
-              location.reload()
-            }}
-          >
-            Forget token
-          </button>
-        ) : null}
+        <TokenButton locked={live.state === 'locked'} />
       </header>
       <main id="main" tabIndex={-1}>
         {route.page === 'messages' ? <MessagesPage openId={route.id} /> : route.page === 'requests' ? <RequestsPage openId={route.id} /> : route.page === 'webhooks' ? <WebhooksPage /> : <ControlsPage />}
       </main>
       <DialogHost />
     </>
+  )
+}
+
+function LiveStatus({ state, detail }: { state: string; detail: string }) {
+  return (
+    <p class={`live live-${state}`} role="status" title={detail}>
+      <span class="dot" aria-hidden="true" />
+      <span class="live-label">{state === 'live' ? 'Live' : state === 'down' ? 'Reconnecting' : state === 'locked' ? 'Locked' : 'Connecting'}</span>
+      <span class="visually-hidden">{detail}</span>
+    </p>
+  )
+}
+
+/** Asks for the admin token when the stream is locked; offers to forget one that was given. */
+function TokenButton({ locked }: { locked: boolean }) {
+  if (locked) {
+    return (
+      <button type="button" class="small primary" onClick={() => void enterToken()}>
+        Enter admin token
+      </button>
+    )
+  }
+  if (!adminToken()) return null
+  const forget = () => {
+    forgetToken()
+    location.reload()
+  }
+  return (
+    <button type="button" class="small" onClick={forget}>
+      Forget token
+    </button>
   )
 }

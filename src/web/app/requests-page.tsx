@@ -102,38 +102,47 @@ export function RequestsPage({ openId }: { openId: string | null }) {
             onActivate={activate}
             rowKey={(i) => String(rows[i].id)}
             rowClass={(i) => (String(rows[i].id) === openId ? 'open' : '')}
-            row={(i) => {
-              const e = rows[i]
-              return (
-                <>
-                  <span class="cell time">{shortTime(e.at)}</span>
-                  <span class={`cell http ${statusClass(e.status)}`}>{e.status}</span>
-                  <span class="cell method">{e.method}</span>
-                  <span class="cell path" title={e.path}>
-                    {e.path}
-                  </span>
-                  <span class="cell error-code">{e.error_code ?? ''}</span>
-                </>
-              )
-            }}
+            row={(i) => <RequestRow entry={rows[i]} />}
             empty={requests.loaded ? (errorsOnly ? 'No failed requests.' : 'No requests yet.') : 'Loading…'}
           />
         </section>
       ) : null}
-      {openId ? (
-        <section class="detail-pane" aria-label="Request">
-          {narrow ? (
-            <a class="back" href="#/requests">
-              ← All requests
-            </a>
-          ) : null}
-          {open ? <EntryDetail entry={open} /> : <p>This request is no longer in the journal.</p>}
-        </section>
-      ) : !narrow ? (
-        <section class="detail-pane empty-detail" aria-label="Request">
-          <p>Select a request to see its details.</p>
-        </section>
-      ) : null}
+      <RequestPane openId={openId} entry={open} narrow={narrow} />
     </div>
+  )
+}
+
+function RequestRow({ entry: e }: { entry: JournalEntry }) {
+  return (
+    <>
+      <span class="cell time">{shortTime(e.at)}</span>
+      <span class={`cell http ${statusClass(e.status)}`}>{e.status}</span>
+      <span class="cell method">{e.method}</span>
+      <span class="cell path" title={e.path}>
+        {e.path}
+      </span>
+      <span class="cell error-code">{e.error_code ?? ''}</span>
+    </>
+  )
+}
+
+/** The open request's details, or what to do to see some. */
+function RequestPane({ openId, entry, narrow }: { openId: string | null; entry: JournalEntry | null; narrow: boolean }) {
+  if (!openId) {
+    return narrow ? null : (
+      <section class="detail-pane empty-detail" aria-label="Request">
+        <p>Select a request to see its details.</p>
+      </section>
+    )
+  }
+  return (
+    <section class="detail-pane" aria-label="Request">
+      {narrow ? (
+        <a class="back" href="#/requests">
+          ← All requests
+        </a>
+      ) : null}
+      {entry ? <EntryDetail entry={entry} /> : <p>This request is no longer in the journal.</p>}
+    </section>
   )
 }

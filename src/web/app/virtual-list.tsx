@@ -24,11 +24,9 @@ export interface VirtualListProps {
 
 const OVERSCAN = 8
 
-export function VirtualList(props: VirtualListProps) {
-  const ref = useRef<HTMLDivElement>(null)
-  const [scrollTop, setScrollTop] = useState(0)
+/** The element's height, followed as it resizes. */
+function useHeight(ref: { current: HTMLDivElement | null }): number {
   const [height, setHeight] = useState(600)
-
   useLayoutEffect(() => {
     const element = ref.current
     if (!element) return
@@ -37,6 +35,13 @@ export function VirtualList(props: VirtualListProps) {
     setHeight(element.clientHeight)
     return () => observer.disconnect()
   }, [])
+  return height
+}
+
+export function VirtualList(props: VirtualListProps) {
+  const ref = useRef<HTMLDivElement>(null)
+  const [scrollTop, setScrollTop] = useState(0)
+  const height = useHeight(ref)
 
   // Keeps the selected row in view when the keyboard moves it.
   useEffect(() => {
@@ -54,24 +59,7 @@ export function VirtualList(props: VirtualListProps) {
   }, [first, last, props.count])
 
   const rows = []
-  for (let i = first; i < last; i++) {
-    const selected = i === props.selected
-    rows.push(
-      <div
-        key={props.rowKey(i)}
-        id={`${props.id}-row-${i}`}
-        role="option"
-        aria-selected={selected}
-        aria-posinset={i + 1}
-        aria-setsize={props.count}
-        class={`row${selected ? ' selected' : ''} ${props.rowClass?.(i) ?? ''}`}
-        style={{ top: `${i * props.rowHeight}px`, height: `${props.rowHeight}px` }}
-        onClick={() => props.onActivate(i)}
-      >
-        {props.row(i)}
-      </div>,
-    )
-  }
+  for (let i = first; i < last; i++) rows.push(<Row key={props.rowKey(i)} list={props} index={i} />)
   return (
     <div
       ref={ref}
@@ -87,6 +75,25 @@ export function VirtualList(props: VirtualListProps) {
       <div class="spacer" style={{ height: `${props.count * props.rowHeight}px` }}>
         {rows}
       </div>
+    </div>
+  )
+}
+
+/** One row, placed at its offset in the spacer. */
+function Row({ list, index: i }: { list: VirtualListProps; index: number }) {
+  const selected = i === list.selected
+  return (
+    <div
+      id={`${list.id}-row-${i}`}
+      role="option"
+      aria-selected={selected}
+      aria-posinset={i + 1}
+      aria-setsize={list.count}
+      class={`row${selected ? ' selected' : ''} ${list.rowClass?.(i) ?? ''}`}
+      style={{ top: `${i * list.rowHeight}px`, height: `${list.rowHeight}px` }}
+      onClick={() => list.onActivate(i)}
+    >
+      {list.row(i)}
     </div>
   )
 }

@@ -38,18 +38,17 @@ function AttemptDetail({ attempt }: { attempt: WebhookAttempt }) {
   )
 }
 
-export function WebhooksPage() {
+/** The newest 100 webhook attempts and their total, reloaded as attempts are journaled. */
+function useAttempts(onError: (message: string) => void): { attempts: WebhookAttempt[] | null; total: number; load: () => Promise<void> } {
   const [attempts, setAttempts] = useState<WebhookAttempt[] | null>(null)
   const [total, setTotal] = useState(0)
-  const [open, setOpen] = useState<string | null>(null)
-  const [notice, setNotice] = useState('')
   const load = async () => {
     try {
       const page = await getPage<WebhookAttempt>('/__sandbox/webhooks', new URLSearchParams({ limit: '100' }))
       setAttempts(page.data)
       setTotal(page.pagination.total)
     } catch (error) {
-      setNotice(error instanceof ApiFailure ? error.message : 'Could not load the webhook attempts.')
+      onError(error instanceof ApiFailure ? error.message : 'Could not load the webhook attempts.')
     }
   }
   useEffect(() => {
@@ -66,6 +65,12 @@ export function WebhooksPage() {
       clearTimeout(timer)
     }
   }, [])
+  return { attempts, total, load }
+}
+
+export function WebhooksPage() {
+  const [notice, setNotice] = useState('')
+  const { attempts, total, load } = useAttempts(setNotice)
   const replay = async (attempt: WebhookAttempt) => {
     try {
       await call('POST', `/__sandbox/webhooks/${encodeURIComponent(attempt.id)}/replay`, {})
@@ -83,35 +88,40 @@ export function WebhooksPage() {
       </p>
       <p role="status" class="notice">{notice}</p>
       {attempts !== null && attempts.length === 0 ? <p>No webhook attempts yet. Start sendbox with <code>--webhook-url URL</code>.</p> : null}
-      {attempts !== null && attempts.length > 0 ? (
-        <table class="webhooks">
-          <thead>
-            <tr>
-              <th scope="col">Time</th><th scope="col">Event</th><th scope="col">Attempt</th><th scope="col">Answer</th><th scope="col">Latency</th><th scope="col">Next retry</th><th scope="col"><span class="visually-hidden">Actions</span></th>
-            </tr>
-          </thead>
-          <tbody>
-            {attempts.map((a) => (
-              <Fragment key={a.id}>
-                <tr class={a.error ? 'failed' : ''}>
-                  <td>{shortTime(a.at)}</td>
-                  <td>
-                    <button type="button" class="link" aria-expanded={open === a.id} onClick={() => setOpen(open === a.id ? null : a.id)}>{a.event}</button>
-                  </td>
-                  <td>{a.attempt}{a.trigger === 'event' || a.trigger === 'retry' ? '' : ` (${a.trigger})`}</td>
-                  <td>{outcome(a)}</td>
-                  <td>{a.response ? `${a.response.latency_ms} ms` : '—'}</td>
-                  <td>{a.next_retry_at ? shortTime(a.next_retry_at) : '—'}</td>
-                  <td><button type="button" class="small" onClick={() => void replay(a)} aria-label={`Replay ${a.event} (${a.webhook_id})`}>Replay</button></td>
-                </tr>
-                {open === a.id ? (
-                  <tr><td colSpan={7}><AttemptDetail attempt={a} /></td></tr>
-                ) : null}
-              </Fragment>
-            ))}
-          </tbody>
-        </table>
-      ) : null}
+      {attempts !== null && attempts.length > 0 ? <AttemptsTable attempts={attempts} replay={replay} /> : null}
     </section>
+  )
+}
+
+function AttemptsTable({ attempts, replay }: { attempts: WebhookAttempt[]; replay: (attempt: WebhookAttempt) => Promise<void> }) {
+  const [open, setOpen] = useState<string | null>(null)
+  return (
+    <table class="webhooks">
+      <thead>
+        <tr>
+          <th scope="col">Time</th><th scope="col">Event</th><th scope="col">Attempt</th><th scope="col">Answer</th><th scope="col">Latency</th><th scope="col">Next retry</th><th scope="col"><span class="visually-hidden">Actions</span></th>
+        </tr>
+      </thead>
+      <tbody>
+        {attempts.map((a) => (
+          <Fragment key={a.id}>
+            <tr class={a.error ? 'failed' : ''}>
+              <td>{shortTime(a.at)}</td>
+              <td>
+                <button type="button" class="link" aria-expanded={open === a.id} onClick={() => setOpen(open === a.id ? null : a.id)}>{a.event}</button>
+              </td>
+              <td>{a.attempt}{a.trigger === 'event' || a.trigger === 'retry' ? '' : ` (${a.trigger})`}</td>
+              <td>{outcome(a)}</td>
+              <td>{a.response ? `${a.response.latency_ms} ms` : '—'}</td>
+              <td>{a.next_retry_at ? shortTime(a.next_retry_at) : '—'}</td>
+              <td><button type="button" class="small" onClick={() => void replay(a)} aria-label={`Replay ${a.event} (${a.webhook_id})`}>Replay</button></td>
+            </tr>
+            {open === a.id ? (
+              <tr><td colSpan={7}><AttemptDetail attempt={a} /></td></tr>
+            ) : null}
+          </Fragment>
+        ))}
+      </tbody>
+    </table>
   )
 }
