@@ -55,25 +55,28 @@ export function tokenizeHtml(html: string): HtmlToken[] {
     }
     push('punct', '<' + open[1])
     push('tag', open[2])
-    i = TAG_OPEN.lastIndex
-    for (;;) {
-      ATTRIBUTE.lastIndex = i
-      const attribute = ATTRIBUTE.exec(html)
-      if (!attribute) break
-      push('text', attribute[1])
-      push('attr', attribute[2])
-      if (attribute[3]) {
-        push('punct', attribute[3])
-        push('value', attribute[4])
-      }
-      i = ATTRIBUTE.lastIndex
-    }
-    TAG_END.lastIndex = i
-    const end = TAG_END.exec(html)
-    if (end) {
-      push('punct', end[0])
-      i = TAG_END.lastIndex
-    }
+    i = tagRest(html, TAG_OPEN.lastIndex, push)
   }
   return tokens
+}
+
+/** A tag's attributes and its end (`>` or `/>`), from `i`; returns where the tag ends. */
+function tagRest(html: string, i: number, push: (kind: HtmlTokenKind, text: string) => void): number {
+  for (;;) {
+    ATTRIBUTE.lastIndex = i
+    const attribute = ATTRIBUTE.exec(html)
+    if (!attribute) break
+    push('text', attribute[1])
+    push('attr', attribute[2])
+    if (attribute[3]) {
+      push('punct', attribute[3])
+      push('value', attribute[4])
+    }
+    i = ATTRIBUTE.lastIndex
+  }
+  TAG_END.lastIndex = i
+  const end = TAG_END.exec(html)
+  if (!end) return i
+  push('punct', end[0])
+  return TAG_END.lastIndex
 }
