@@ -82,145 +82,13 @@ function startWorker(options: ThreadedServerOptions, setup: WorkerSetup): Worker
  * await running.close()
  */
 export async function startThreadedServer(sandbox: Sandbox, options: ThreadedServerOptions = {}): Promise<RunningTransport> {
-  const threads = options.threads ?? DEFAULT_THREADS
-  if (threads <= 1) {
-    const running = await startServer(sandbox, options)
-    return {
-      url: running.url,
-      port: running.port,
-      threads: 1,
-      server: running.server,
-      address: running.server.address() as AddressInfo,
-      connections: () => new Promise((resolve) => running.server.getConnections((_error, count) => resolve(count ?? 0))),
-      close: () => running.close(),
-    }
-  }
-
-  const setup: WorkerSetup = {
-    baseUrl: sandbox.baseUrl,
-    keys: sandbox.keys.map((k) => k.key),
-    adminToken: (sandbox as { adminToken?: string }).adminToken,
-    teamTokens: (sandbox as { teamTokens?: readonly TeamToken[] }).teamTokens ?? [],
-    port: options.port,
-    host: options.host,
-    timeouts: options.timeouts,
-    corsOrigins: (options as { corsOrigins?: readonly string[] }).corsOrigins,
-    allowedHosts: (options as { allowedHosts?: readonly string[] }).allowedHosts,
-    log: options.onRequest !== undefined,
-  }
-  const worker = startWorker(options, setup)
-  const dispatch = createDispatcher(sandbox)
-  const post = (message: ToWorker, transfer?: ArrayBuffer[]) => worker.postMessage(message, transfer)
-
-  /** Aborts for requests in flight, by id (the client went away). */
-  const inFlight = new Map<number, AbortController>()
-  /** Body streams being written, by id, and their requests' aborts. */
-  const readers = new Map<number, ReadableStreamDefaultReader<Uint8Array>>()
-  const streaming = new Map<number, AbortController>()
-  const forget = (id: number) => {
-    readers.delete(id)
-    streaming.delete(id)
-  }
-
-  async function answer(id: number, method: string, url: string, headers: HeaderPairs, body: Uint8Array | undefined): Promise<void> {
-    const controller = new AbortController()
-    inFlight.set(id, controller)
-    try {
-      // The worker built `url` from the same base URL, as the single-thread server does.
-      const request: WireRequest = { method, url, headers: new RawHeaders(headers), signal: controller.signal }
-      attachBufferedBody(request, body ?? NO_BODY)
-      const answer = await dispatch(request, new URL(url))
-      if (!answer) return post({ t: 'none', id })
-      const pairs: HeaderPairs = []
-      forEachAnswerHeader(answer, (name, value) => pairs.push(name, value))
-      const payload = bodyOf(answer)
-      if (typeof payload === 'string') return post({ t: 'answer', id, status: answer.status, headers: pairs, text: payload })
-      readers.set(id, payload.getReader())
-      // The request stays abortable while its body streams (see `pull`, which forgets it at the end).
-      streaming.set(id, controller)
-      post({ t: 'stream', id, status: answer.status, headers: pairs })
-    } catch (error) {
-      // The worker's transport decides, as the single-thread server does: a gone client is no bug;
-      // otherwise 500 internal_error and its line on stderr (with this error's stack).
-      const name = error instanceof Error ? error.name : 'Error'
-      post({ t: 'error', id, name, message: error instanceof Error ? error.message : String(error), stack: error instanceof Error ? error.stack : undefined })
-    } finally {
-      inFlight.delete(id)
-    }
-  }
-
-  async function pull(id: number): Promise<void> {
-    const reader = readers.get(id)
-    if (!reader) return post({ t: 'end', id })
-    try {
-      const { done, value } = await reader.read()
-      if (done) {
-        forget(id)
-        return post({ t: 'end', id })
-      }
-      const chunk = Uint8Array.prototype.slice.call(value)
-      post({ t: 'chunk', id, chunk }, [chunk.buffer as ArrayBuffer])
-    } catch {
-      forget(id)
-      post({ t: 'end', id })
-    }
-  }
-
-  let closed: (() => void) | undefined
-  const counting = new Map<number, (count: number) => void>()
-  let nextCount = 1
-  const listening = new Promise<{ port: number; url: string; address: AddressInfo }>((resolve, reject) => {
-    worker.on('message', (message: FromWorker) => {
-      switch (message.t) {
-        case 'request':
-          void answer(message.id, message.method, message.url, message.headers, message.body)
-          return
-        case 'abort':
-          ;(inFlight.get(message.id) ?? streaming.get(message.id))?.abort(new DOMException('The client closed the connection before the answer was sent.', 'AbortError'))
-          return
-        case 'pull':
-          void pull(message.id)
-          return
-        case 'cancel': {
-          const reader = readers.get(message.id)
-          forget(message.id)
-          void reader?.cancel().catch(() => undefined)
-          return
-        }
-        case 'log':
-          options.onRequest?.(message.entry)
-          return
-        case 'console-error':
-          console.error(...message.args)
-          return
-        case 'listening':
-          resolve({ port: message.port, url: message.url, address: message.address as AddressInfo })
-          return
-        case 'connections':
-          counting.get(message.id)?.(message.count)
-          counting.delete(message.id)
-          return
-        case 'failed':
-          reject(Object.assign(new Error(message.message), { code: message.code }))
-          return
-        case 'closed':
-          closed?.()
-          return
-      }
-    })
-    worker.once('error', (error) => {
-      console.error('[sendbox] the HTTP worker thread failed:', error)
-      reject(error)
-      closed?.()
-    })
-    worker.once('exit', () => {
-      reject(new Error('the HTTP worker thread exited before listening'))
-      closed?.()
-    })
-  })
+  if ((options.threads ?? DEFAULT_THREADS) <= 1) return singleThread(sandbox, options)
+  const worker = startWorker(options, workerSetup(sandbox, options))
+  const requests = new WorkerRequests(createDispatcher(sandbox), (message, transfer) => worker.postMessage(message, transfer))
+  const bridge = new WorkerBridge(worker, requests, options)
   let bound: { port: number; url: string; address: AddressInfo }
   try {
-    bound = await listening
+    bound = await bridge.listening
   } catch (error) {
     await worker.terminate()
     throw error
@@ -232,23 +100,194 @@ export async function startThreadedServer(sandbox: Sandbox, options: ThreadedSer
     threads: 2,
     server: undefined,
     address: bound.address,
-    connections: () =>
-      new Promise<number>((resolve) => {
-        const id = nextCount++
-        counting.set(id, resolve)
-        post({ t: 'connections', id })
-      }),
+    connections: () => bridge.connections(),
     close: () =>
       (closing ??= new Promise<void>((done) => {
-        closed = () => {
-          for (const reader of readers.values()) void reader.cancel().catch(() => undefined)
-          readers.clear()
-          streaming.clear()
+        bridge.onClosed = () => {
+          requests.cancelAll()
           done()
         }
-        post({ t: 'close' })
+        worker.postMessage({ t: 'close' } satisfies ToWorker)
       }).then(async () => {
         await worker.terminate()
       })),
+  }
+}
+
+/** `threads: 1`: the single-thread server, as a {@link RunningTransport}. */
+async function singleThread(sandbox: Sandbox, options: ThreadedServerOptions): Promise<RunningTransport> {
+  const running = await startServer(sandbox, options)
+  return {
+    url: running.url,
+    port: running.port,
+    threads: 1,
+    server: running.server,
+    address: running.server.address() as AddressInfo,
+    connections: () => new Promise((resolve) => running.server.getConnections((_error, count) => resolve(count ?? 0))),
+    close: () => running.close(),
+  }
+}
+
+/** What the worker needs to apply the transport's rules without the sandbox: keys, tokens, hosts, timeouts. */
+function workerSetup(sandbox: Sandbox, options: ThreadedServerOptions): WorkerSetup {
+  return {
+    baseUrl: sandbox.baseUrl,
+    keys: sandbox.keys.map((k) => k.key),
+    adminToken: (sandbox as { adminToken?: string }).adminToken,
+    teamTokens: (sandbox as { teamTokens?: readonly TeamToken[] }).teamTokens ?? [],
+    port: options.port,
+    host: options.host,
+    timeouts: options.timeouts,
+    corsOrigins: (options as { corsOrigins?: readonly string[] }).corsOrigins,
+    allowedHosts: (options as { allowedHosts?: readonly string[] }).allowedHosts,
+    log: options.onRequest !== undefined,
+  }
+}
+
+type Post = (message: ToWorker, transfer?: ArrayBuffer[]) => void
+
+/** The sandbox's side of the worker's requests: dispatched here, answered as text or streamed a chunk per pull. */
+class WorkerRequests {
+  /** Aborts for requests in flight, by id (the client went away). */
+  private readonly inFlight = new Map<number, AbortController>()
+  /** Body streams being written, by id, and their requests' aborts. */
+  private readonly readers = new Map<number, ReadableStreamDefaultReader<Uint8Array>>()
+  private readonly streaming = new Map<number, AbortController>()
+
+  constructor(
+    private readonly dispatch: ReturnType<typeof createDispatcher>,
+    private readonly post: Post,
+  ) {}
+
+  async answer(id: number, method: string, url: string, headers: HeaderPairs, body: Uint8Array | undefined): Promise<void> {
+    const controller = new AbortController()
+    this.inFlight.set(id, controller)
+    try {
+      // The worker built `url` from the same base URL, as the single-thread server does.
+      const request: WireRequest = { method, url, headers: new RawHeaders(headers), signal: controller.signal }
+      attachBufferedBody(request, body ?? NO_BODY)
+      const answer = await this.dispatch(request, new URL(url))
+      if (!answer) return this.post({ t: 'none', id })
+      const pairs: HeaderPairs = []
+      forEachAnswerHeader(answer, (name, value) => pairs.push(name, value))
+      const payload = bodyOf(answer)
+      if (typeof payload === 'string') return this.post({ t: 'answer', id, status: answer.status, headers: pairs, text: payload })
+      this.readers.set(id, payload.getReader())
+      // The request stays abortable while its body streams (see `pull`, which forgets it at the end).
+      this.streaming.set(id, controller)
+      this.post({ t: 'stream', id, status: answer.status, headers: pairs })
+    } catch (error) {
+      // The worker's transport decides, as the single-thread server does: a gone client is no bug;
+      // otherwise 500 internal_error and its line on stderr (with this error's stack).
+      const name = error instanceof Error ? error.name : 'Error'
+      this.post({ t: 'error', id, name, message: error instanceof Error ? error.message : String(error), stack: error instanceof Error ? error.stack : undefined })
+    } finally {
+      this.inFlight.delete(id)
+    }
+  }
+
+  /** The next chunk of a streamed body, or its end. */
+  async pull(id: number): Promise<void> {
+    const reader = this.readers.get(id)
+    if (!reader) return this.post({ t: 'end', id })
+    try {
+      const { done, value } = await reader.read()
+      if (done) {
+        this.forget(id)
+        return this.post({ t: 'end', id })
+      }
+      const chunk = Uint8Array.prototype.slice.call(value)
+      this.post({ t: 'chunk', id, chunk }, [chunk.buffer as ArrayBuffer])
+    } catch {
+      this.forget(id)
+      this.post({ t: 'end', id })
+    }
+  }
+
+  /** The client went away: the request's signal aborts. */
+  abort(id: number): void {
+    ;(this.inFlight.get(id) ?? this.streaming.get(id))?.abort(new DOMException('The client closed the connection before the answer was sent.', 'AbortError'))
+  }
+
+  /** The worker stopped writing a streamed body. */
+  cancel(id: number): void {
+    const reader = this.readers.get(id)
+    this.forget(id)
+    void reader?.cancel().catch(() => undefined)
+  }
+
+  cancelAll(): void {
+    for (const reader of this.readers.values()) void reader.cancel().catch(() => undefined)
+    this.readers.clear()
+    this.streaming.clear()
+  }
+
+  private forget(id: number): void {
+    this.readers.delete(id)
+    this.streaming.delete(id)
+  }
+}
+
+/** The worker's messages, routed: requests to {@link WorkerRequests}, its listening, counts, logs and close to their waiters. */
+class WorkerBridge {
+  readonly listening: Promise<{ port: number; url: string; address: AddressInfo }>
+  /** Called once the worker has closed its server (or died). */
+  onClosed: (() => void) | undefined
+  private readonly counting = new Map<number, (count: number) => void>()
+  private nextCount = 1
+
+  constructor(
+    private readonly worker: Worker,
+    private readonly requests: WorkerRequests,
+    private readonly options: ThreadedServerOptions,
+  ) {
+    this.listening = new Promise((resolve, reject) => {
+      worker.on('message', (message: FromWorker) => this.route(message, resolve, reject))
+      worker.once('error', (error) => {
+        console.error('[sendbox] the HTTP worker thread failed:', error)
+        reject(error)
+        this.onClosed?.()
+      })
+      worker.once('exit', () => {
+        reject(new Error('the HTTP worker thread exited before listening'))
+        this.onClosed?.()
+      })
+    })
+  }
+
+  /** Connections the worker's server holds now. */
+  connections(): Promise<number> {
+    return new Promise<number>((resolve) => {
+      const id = this.nextCount++
+      this.counting.set(id, resolve)
+      this.worker.postMessage({ t: 'connections', id } satisfies ToWorker)
+    })
+  }
+
+  private route(message: FromWorker, listening: (bound: { port: number; url: string; address: AddressInfo }) => void, failed: (error: Error) => void): void {
+    switch (message.t) {
+      case 'request':
+        return void this.requests.answer(message.id, message.method, message.url, message.headers, message.body)
+      case 'abort':
+        return this.requests.abort(message.id)
+      case 'pull':
+        return void this.requests.pull(message.id)
+      case 'cancel':
+        return this.requests.cancel(message.id)
+      case 'log':
+        return this.options.onRequest?.(message.entry)
+      case 'console-error':
+        return console.error(...message.args)
+      case 'listening':
+        return listening({ port: message.port, url: message.url, address: message.address as AddressInfo })
+      case 'connections':
+        this.counting.get(message.id)?.(message.count)
+        this.counting.delete(message.id)
+        return
+      case 'failed':
+        return failed(Object.assign(new Error(message.message), { code: message.code }))
+      case 'closed':
+        return this.onClosed?.()
+    }
   }
 }
