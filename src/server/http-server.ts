@@ -5,18 +5,10 @@ import type { Sandbox } from '../index.js'
 import { defaultOf, SETTINGS } from '../schemas/settings.js'
 import { corsHeaders, pipelinedAfterClose, rawErrorAnswer, refuse } from './answer-write.js'
 import { createOriginPolicy } from './origin-policy.js'
-import { createRequestListener } from './request-listener.js'
+import { createRequestListener, type RequestLog } from './request-listener.js'
 
 export { corsHeaders, LINGER_MS, preflightHeaders } from './answer-write.js'
-export { createRequestListener, type ListenerOptions } from './request-listener.js'
-
-/** One line per request, for headless mode. */
-export interface RequestLog {
-  method: string
-  path: string
-  status: number
-  ms: number
-}
+export { createRequestListener, type ListenerOptions, type RequestLog } from './request-listener.js'
 
 export interface ServerOptions {
   port?: number

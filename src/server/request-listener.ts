@@ -15,7 +15,6 @@ import type { Sandbox } from '../index.js'
 import { closeAfterAnswer, corsHeaders, pipelinedAfterClose, preflightHeaders, refuse, sendJson, writeAnswer } from './answer-write.js'
 import { announcesBody, MAX_BODY_PIECES, NO_BODY, readBody } from './body-read.js'
 import { boundedMemo } from './bounded-memo.js'
-import type { RequestLog } from './http-server.js'
 import { createOriginPolicy, type OriginPolicy } from './origin-policy.js'
 
 
@@ -124,6 +123,14 @@ function answered(socket: WatchedSocket, request: ListenerRequest): void {
 
 function goneReason(): DOMException {
   return new DOMException('The client closed the connection before the answer was sent.', 'AbortError')
+}
+
+/** One line per request, for headless mode. */
+export interface RequestLog {
+  method: string
+  path: string
+  status: number
+  ms: number
 }
 
 /** What the request listener needs besides the sandbox. */
