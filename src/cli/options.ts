@@ -74,12 +74,10 @@ function wholeNumber(flag: RangedName, raw: string): number {
   return Number(raw)
 }
 
-/**
- * Parses argv (without node and script), the environment and the config file into settings.
- * Precedence: flags > environment > config file (`--config`, `SENDBOX_CONFIG`, or
- * `sendbox.config.json` in `cwd`) > defaults.
- */
-export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): CliSettings {
+type ParsedValues = Record<string, string | string[] | boolean | undefined>
+
+/** argv against the flags of the settings table: the values and the command. */
+function parseArgv(argv: string[]): { values: ParsedValues; command: CliSettings['command'] } {
   const options = Object.fromEntries(
     Object.entries(FLAGS).map(([name, raw]) => {
       const spec: Setting = raw
@@ -92,121 +90,173 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, c
   } catch (error) {
     throw new UsageError(`${(error as Error).message.split('\n')[0]}. Run \`sendbox --help\` for the flags.`)
   }
-  const values = parsed.values as Record<string, string | string[] | boolean | undefined>
+  const values = parsed.values as ParsedValues
   const [command = 'serve', ...rest] = parsed.positionals
   if (rest.length > 0 || !['serve', 'keys', 'openapi', 'mcp'].includes(command)) {
     throw new UsageError(`unknown command "${parsed.positionals.join(' ')}". Commands: serve (default), keys, openapi, mcp. Run \`sendbox --help\`.`)
   }
-  const fromEnv = (name: FlagName): string | undefined => {
+  return { values, command: values.help ? 'help' : values.version ? 'version' : (command as 'serve' | 'keys' | 'openapi' | 'mcp') }
+}
+
+/** Where each setting may come from, in precedence order: flags, environment, config file, default. */
+class SettingSources {
+  constructor(
+    readonly values: ParsedValues,
+    private readonly env: NodeJS.ProcessEnv,
+    readonly file: ConfigFile,
+    readonly configFile: string | undefined,
+  ) {}
+
+  /** The setting's environment variable, when set and not empty. */
+  fromEnv(name: FlagName): string | undefined {
     const variable = envOf(name)
-    return variable && env[variable] !== undefined && env[variable] !== '' ? env[variable] : undefined
+    return variable && this.env[variable] !== undefined && this.env[variable] !== '' ? this.env[variable] : undefined
   }
-  // --help and --version work even when the config file is broken.
-  const configFile = values.help || values.version ? undefined : findConfigFile((values.config as string | undefined) ?? fromEnv('config'), cwd)
-  let file: ConfigFile = {}
-  if (configFile !== undefined) {
-    try {
-      file = loadConfigFile(configFile)
-    } catch (error) {
-      if (error instanceof ConfigFileError) throw new UsageError(error.message)
-      throw error
-    }
-  }
-  const str = (name: FlagName): string | undefined => {
+
+  /** A single-valued setting as text, from the first source that has it. */
+  str(name: FlagName): string | undefined {
     const spec: Setting = FLAGS[name]
-    const value = values[name]
+    const value = this.values[name]
     if (typeof value === 'string') return value
-    const fromFile = (file as Record<string, unknown>)[configKeyOf(name)]
-    return fromEnv(name) ?? (fromFile === undefined ? undefined : String(fromFile)) ?? spec.default
+    const fromFile = (this.file as Record<string, unknown>)[configKeyOf(name)]
+    return this.fromEnv(name) ?? (fromFile === undefined ? undefined : String(fromFile)) ?? spec.default
   }
-  const flagOrEnvKeys = (values['api-key'] as string[] | undefined) ?? env.SENDBOX_API_KEYS?.split(',').filter((s) => s.trim() !== '')
-  const keysFromFile = flagOrEnvKeys === undefined || flagOrEnvKeys.length === 0
-  const keySpecs = keysFromFile ? configKeySpecs(file) : flagOrEnvKeys
-  let apiKeys: ApiKeyConfig[] | undefined
-  if (keySpecs && keySpecs.length > 0) {
-    try {
-      apiKeys = keySpecs.map((spec) => parseKeySpec(spec))
-    } catch (error) {
-      throw new UsageError(keysFromFile ? `${configFile}: \`apiKeys\`: ${(error as Error).message}` : (error as Error).message)
-    }
-    const seen = new Set<string>()
-    for (const { key } of apiKeys) {
-      if (seen.has(key)) throw new UsageError(`API key "${key}" is given twice${keysFromFile ? ` in ${configFile}` : ''}`)
-      seen.add(key)
-    }
+
+  /** A whole-number setting, checked against its range. */
+  whole(name: RangedName): number {
+    return wholeNumber(name, this.str(name as FlagName)!)
   }
-  // Per plan: a --limit flag overrides that plan's limit from the file, not the others.
-  const limits: Partial<Record<Plan, number>> = { ...file.limits }
-  const limitFlags = (values.limit as string[] | undefined) ?? []
-  for (const spec of limitFlags.length > 0 ? limitFlags : fromEnv('limit')?.split(',').map((v) => v.trim()).filter((v) => v !== '') ?? []) {
-    const match = /^([a-z]+)=([0-9]+)$/i.exec(spec)
-    const plan = match?.[1].toLowerCase()
-    if (!match || !plan || !isPlan(plan)) {
-      throw new UsageError(`bad --limit "${spec}": expected PLAN=N with PLAN one of ${PLANS.join(', ')}`)
-    }
-    limits[plan] = wholeNumber('limit', match[2])
-  }
+
   /** A repeatable flag: the flags, else the environment (comma-separated), else the file (a string or a list). */
-  const list = (name: 'cors-origin' | 'allowed-host', parse: (value: string) => string): string[] => {
+  list(name: 'cors-origin' | 'allowed-host', parse: (value: string) => string): string[] {
     const spec: Setting = FLAGS[name]
-    const fromFlags = values[name] as string[] | undefined
-    const fromFile = (file as Record<string, unknown>)[configKeyOf(name)] as string | string[] | undefined
+    const fromFlags = this.values[name] as string[] | undefined
+    const fromFile = (this.file as Record<string, unknown>)[configKeyOf(name)] as string | string[] | undefined
     const raw = fromFlags && fromFlags.length > 0
       ? fromFlags
-      : fromEnv(name)?.split(',').map((v) => v.trim()).filter((v) => v !== '') ?? (fromFile === undefined ? [] : [fromFile].flat())
+      : this.fromEnv(name)?.split(',').map((v) => v.trim()).filter((v) => v !== '') ?? (fromFile === undefined ? [] : [fromFile].flat())
     try {
       return raw.map(parse)
     } catch (error) {
-      const where = fromFlags && fromFlags.length > 0 ? '' : fromEnv(name) !== undefined ? ` (from ${spec.env})` : ` (from ${configFile})`
+      const where = fromFlags && fromFlags.length > 0 ? '' : this.fromEnv(name) !== undefined ? ` (from ${envOf(name) ?? spec.env})` : ` (from ${this.configFile})`
       throw new UsageError(`${(error as Error).message}${where}`)
     }
   }
-  const corsOrigins = list('cors-origin', parseCorsOrigin)
-  const allowedHosts = list('allowed-host', parseAllowedHost)
-  // An empty admin token would be matched by an empty header and open every control: refuse it
-  // wherever it comes from (an empty SENDBOX_ADMIN_TOKEN included, which would otherwise read as unset).
-  const adminToken = typeof values['admin-token'] === 'string' ? values['admin-token'] : env.SENDBOX_ADMIN_TOKEN !== undefined ? env.SENDBOX_ADMIN_TOKEN : file.adminToken
-  const tokenProblem = adminTokenProblem(adminToken)
-  if (tokenProblem !== undefined) {
-    const source = typeof values['admin-token'] === 'string' ? '--admin-token' : env.SENDBOX_ADMIN_TOKEN !== undefined ? 'SENDBOX_ADMIN_TOKEN' : `${configFile}: \`adminToken\``
-    throw new UsageError(`${source}: ${tokenProblem}`)
+
+  /** The API keys: the flags or SENDBOX_API_KEYS, else the file's; none given twice. */
+  apiKeys(): ApiKeyConfig[] | undefined {
+    const flagOrEnvKeys = (this.values['api-key'] as string[] | undefined) ?? this.env.SENDBOX_API_KEYS?.split(',').filter((s) => s.trim() !== '')
+    const keysFromFile = flagOrEnvKeys === undefined || flagOrEnvKeys.length === 0
+    const keySpecs = keysFromFile ? configKeySpecs(this.file) : flagOrEnvKeys
+    if (!keySpecs || keySpecs.length === 0) return undefined
+    let apiKeys: ApiKeyConfig[]
+    try {
+      apiKeys = keySpecs.map((spec) => parseKeySpec(spec))
+    } catch (error) {
+      throw new UsageError(keysFromFile ? `${this.configFile}: \`apiKeys\`: ${(error as Error).message}` : (error as Error).message)
+    }
+    const seen = new Set<string>()
+    for (const { key } of apiKeys) {
+      if (seen.has(key)) throw new UsageError(`API key "${key}" is given twice${keysFromFile ? ` in ${this.configFile}` : ''}`)
+      seen.add(key)
+    }
+    return apiKeys
   }
-  const teamTokens = teamTokensOf(values['team-token'] as string[] | undefined, fromEnv('team-token'), file.teamToken, configFile, adminToken)
-  const webhookUrl = str('webhook-url')
-  if (webhookUrl !== undefined && !/^https?:\/\/[^\s]+$/.test(webhookUrl)) {
-    throw new UsageError(`--webhook-url must be an http(s) URL, got "${webhookUrl}"`)
+
+  /** Per plan: a --limit flag overrides that plan's limit from the file, not the others. */
+  limits(): Partial<Record<Plan, number>> {
+    const limits: Partial<Record<Plan, number>> = { ...this.file.limits }
+    const limitFlags = (this.values.limit as string[] | undefined) ?? []
+    for (const spec of limitFlags.length > 0 ? limitFlags : this.fromEnv('limit')?.split(',').map((v) => v.trim()).filter((v) => v !== '') ?? []) {
+      const match = /^([a-z]+)=([0-9]+)$/i.exec(spec)
+      const plan = match?.[1].toLowerCase()
+      if (!match || !plan || !isPlan(plan)) {
+        throw new UsageError(`bad --limit "${spec}": expected PLAN=N with PLAN one of ${PLANS.join(', ')}`)
+      }
+      limits[plan] = wholeNumber('limit', match[2])
+    }
+    return limits
   }
-  const duplicates = str('webhook-duplicates') ?? '0'
-  if (!/^(?:0(?:\.[0-9]+)?|1(?:\.0+)?|\.[0-9]+)$/.test(duplicates)) throw new UsageError(`--webhook-duplicates must be a probability from 0 to 1, like 0.2, got "${duplicates}"`)
+
+  /**
+   * The admin token. An empty one would be matched by an empty header and open every control:
+   * refused wherever it comes from (an empty SENDBOX_ADMIN_TOKEN included, which would otherwise read as unset).
+   */
+  adminToken(): string | undefined {
+    const flag = this.values['admin-token']
+    const fromEnv = this.env.SENDBOX_ADMIN_TOKEN
+    const adminToken = typeof flag === 'string' ? flag : fromEnv !== undefined ? fromEnv : this.file.adminToken
+    const tokenProblem = adminTokenProblem(adminToken)
+    if (tokenProblem !== undefined) {
+      const source = typeof flag === 'string' ? '--admin-token' : fromEnv !== undefined ? 'SENDBOX_ADMIN_TOKEN' : `${this.configFile}: \`adminToken\``
+      throw new UsageError(`${source}: ${tokenProblem}`)
+    }
+    return adminToken
+  }
+
+  /** The webhook settings: an http(s) URL, and a duplicate probability from 0 to 1. */
+  webhook(): { webhookUrl: string | undefined; webhookDuplicates: number } {
+    const webhookUrl = this.str('webhook-url')
+    if (webhookUrl !== undefined && !/^https?:\/\/[^\s]+$/.test(webhookUrl)) {
+      throw new UsageError(`--webhook-url must be an http(s) URL, got "${webhookUrl}"`)
+    }
+    const duplicates = this.str('webhook-duplicates') ?? '0'
+    if (!/^(?:0(?:\.[0-9]+)?|1(?:\.0+)?|\.[0-9]+)$/.test(duplicates)) throw new UsageError(`--webhook-duplicates must be a probability from 0 to 1, like 0.2, got "${duplicates}"`)
+    return { webhookUrl, webhookDuplicates: Number(duplicates) }
+  }
+}
+
+/** The config file in force, loaded; --help and --version work even when it is broken. */
+function configOf(values: ParsedValues, env: NodeJS.ProcessEnv, cwd: string): { file: ConfigFile; configFile: string | undefined } {
+  const named = (values.config as string | undefined) ?? new SettingSources(values, env, {}, undefined).fromEnv('config')
+  const configFile = values.help || values.version ? undefined : findConfigFile(named, cwd)
+  if (configFile === undefined) return { file: {}, configFile }
+  try {
+    return { file: loadConfigFile(configFile), configFile }
+  } catch (error) {
+    if (error instanceof ConfigFileError) throw new UsageError(error.message)
+    throw error
+  }
+}
+
+/**
+ * Parses argv (without node and script), the environment and the config file into settings.
+ * Precedence: flags > environment > config file (`--config`, `SENDBOX_CONFIG`, or
+ * `sendbox.config.json` in `cwd`) > defaults.
+ */
+export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): CliSettings {
+  const { values, command } = parseArgv(argv)
+  const { file, configFile } = configOf(values, env, cwd)
+  const from = new SettingSources(values, env, file, configFile)
+  const adminToken = from.adminToken()
   return {
-    command: values.help ? 'help' : values.version ? 'version' : (command as 'serve' | 'keys' | 'openapi' | 'mcp'),
-    url: typeof values.url === 'string' ? values.url : fromEnv('url'),
-    port: wholeNumber('port', str('port')!),
-    host: str('host')!,
-    apiKeys,
-    limits,
-    seed: wholeNumber('seed', str('seed')!),
-    subscribers: wholeNumber('subscribers', str('subscribers')!),
-    fixtures: str('fixtures'),
-    deliveryMs: wholeNumber('delivery-ms', str('delivery-ms')!),
-    maxMessages: wholeNumber('max-messages', str('max-messages')!),
-    maxRequests: wholeNumber('max-requests', str('max-requests')!),
-    maxOutboxMb: wholeNumber('max-outbox-mb', str('max-outbox-mb')!),
-    maxWaiters: wholeNumber('max-waiters', str('max-waiters')!),
-    maxEventClients: wholeNumber('max-event-clients', str('max-event-clients')!),
-    threads: wholeNumber('threads', str('threads')!),
-    webhookUrl,
-    webhookSecret: str('webhook-secret'),
-    webhookDuplicates: Number(duplicates),
-    templates: str('templates'),
+    command,
+    url: typeof values.url === 'string' ? values.url : from.fromEnv('url'),
+    port: from.whole('port'),
+    host: from.str('host')!,
+    apiKeys: from.apiKeys(),
+    limits: from.limits(),
+    seed: from.whole('seed'),
+    subscribers: from.whole('subscribers'),
+    fixtures: from.str('fixtures'),
+    deliveryMs: from.whole('delivery-ms'),
+    maxMessages: from.whole('max-messages'),
+    maxRequests: from.whole('max-requests'),
+    maxOutboxMb: from.whole('max-outbox-mb'),
+    maxWaiters: from.whole('max-waiters'),
+    maxEventClients: from.whole('max-event-clients'),
+    threads: from.whole('threads'),
+    ...from.webhook(),
+    webhookSecret: from.str('webhook-secret'),
+    templates: from.str('templates'),
     adminToken,
-    teamTokens,
-    corsOrigins,
-    allowedHosts,
-    ui: !values['no-ui'] && !envFlag(fromEnv('no-ui'), 'no-ui') && file.ui !== false,
+    teamTokens: teamTokensOf(values['team-token'] as string[] | undefined, from.fromEnv('team-token'), file.teamToken, configFile, adminToken),
+    corsOrigins: from.list('cors-origin', parseCorsOrigin),
+    allowedHosts: from.list('allowed-host', parseAllowedHost),
+    ui: !values['no-ui'] && !envFlag(from.fromEnv('no-ui'), 'no-ui') && file.ui !== false,
     configFile,
-    data: str('data'),
-    logFormat: logFormatOf(str('log-format')!),
+    data: from.str('data'),
+    logFormat: logFormatOf(from.str('log-format')!),
   }
 }
 
