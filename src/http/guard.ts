@@ -185,6 +185,17 @@ function answer(result: RouteResult, headers: Record<string, string>, request: W
 
 const textDecoder = new TextDecoder()
 
+/** What one API request gathered on its way through the guard chain: for its answer and its journal entry. */
+interface ApiRun {
+  arrivedAt: number
+  headers: Record<string, string>
+  trace: Trace
+  key?: ApiKeyConfig
+  token?: string
+  delay: number
+  messageId: string | null
+}
+
 /**
  * Runs one API request through the guard chain — auth → rate limit → faults and `Prefer` →
  * route → body → resolver — and turns whatever was thrown into the wire error. Every answer is
@@ -193,68 +204,70 @@ const textDecoder = new TextDecoder()
  */
 export async function runApiRequest(sandbox: SandboxState, request: WireRequest, url: URL, params: Record<string, string>, route: Route | undefined): Promise<Answer> {
   const started = performance.now()
-  const arrivedAt = sandbox.now()
-  const headers: Record<string, string> = {}
-  const trace: Trace = {}
-  let status = 500
+  const run: ApiRun = { arrivedAt: sandbox.now(), headers: {}, trace: {}, delay: 0, messageId: null }
   let apiError: ApiError | undefined
-  let key: ApiKeyConfig | undefined
-  let token: string | undefined
-  let delay = 0
-  let messageId: string | null = null
   let response: Answer
   try {
-    const starting = whenReady(sandbox)
-    if (starting) await starting
-    ;({ key, token } = authenticate(sandbox, request))
-    const decision = sandbox.limiter.take(key.key, arrivedAt)
-    rateHeaders(decision, headers)
-    if (!decision.allowed) {
-      throw new ApiError(429, 'rate_limit_exceeded', `Rate limit of ${decision.limit} requests per minute exceeded for this key's plan. Retry after ${decision.retryAfter} s (see the Retry-After header).`, undefined, retryAfterHeader(decision.retryAfter))
-    }
-    // For forced 429s: what a real 429 would say now (the oldest counted request's exit, exactly).
-    const retryAfter = () => retryAfterSeconds(decision.freeAt, sandbox.now())
-    const prefer = parsePrefer(request.headers.get('prefer'))
-    delay = prefer.delay ?? 0
-    const fault = sandbox.faults.match(request.method, url.pathname, key.account)
-    if (fault) {
-      delay = Math.max(delay, fault.delay_ms)
-      throw forcedError(fault.status, fault.code ?? undefined, retryAfter)
-    }
-    if (prefer.code !== undefined && prefer.code >= 300) {
-      throw forcedError(prefer.code, undefined, retryAfter)
-    }
-    if (!route) {
-      throw new ApiError(404, 'not_found', `No endpoint ${request.method} ${url.pathname}. Paths match exactly (case and trailing slash count). See the endpoint list in the sendbox README (GET /__sandbox/openapi.json for the full document).`)
-    }
-    const query = parseQuery(route, url)
-    const read = readRouteBody(route, request, trace)
-    const { body, raw } = read instanceof Promise ? await read : read
-    const result = route.resolve({ sandbox, request, key, url, params, query, body, raw, viewer: ADMIN_VIEWER, retryAfter })
-    const resolved = result instanceof Promise ? await result : result
-    // With --data a write is answered once it is on disk (one transaction per turn of the event loop).
-    if (sandbox.store && request.method !== 'GET') await sandbox.store.settle()
-    // An accepted send names its captured message, so the journal entry links to it.
-    if ('body' in resolved && (resolved.body as { message_id?: unknown } | null)?.message_id !== undefined) messageId = String((resolved.body as { message_id: unknown }).message_id)
-    response = answer(resolved, headers, request, route.status ?? 200)
-    status = response.status
+    response = await guarded(sandbox, request, url, params, route, run)
   } catch (error) {
     apiError = toApiError(error, request)
-    status = apiError.status
-    response = jsonAnswer(status, apiError.toBody(), { ...headers, ...apiError.headers }, request)
+    response = jsonAnswer(apiError.status, apiError.toBody(), { ...run.headers, ...apiError.headers }, request)
   }
-  if (delay > 0) await sleep(delay)
+  if (run.delay > 0) await sleep(run.delay)
   // No valid key, from a web page: journaled at most once a second per origin (a foreign page must not evict the journal).
-  const origin = key === undefined ? request.headers.get('origin') : null
-  const note = origin === null ? '' : sandbox.journal.admitAnonymous(origin, arrivedAt)
-  if (note === undefined) return response
+  const origin = run.key === undefined ? request.headers.get('origin') : null
+  const note = origin === null ? '' : sandbox.journal.admitAnonymous(origin, run.arrivedAt)
+  if (note !== undefined) journalApiRequest(sandbox, request, url, run, response.status, apiError, note, performance.now() - started)
+  return response
+}
+
+/** The guard chain and the resolver; throws an ApiError (or anything: a 500) to refuse. */
+async function guarded(sandbox: SandboxState, request: WireRequest, url: URL, params: Record<string, string>, route: Route | undefined, run: ApiRun): Promise<Answer> {
+  const starting = whenReady(sandbox)
+  if (starting) await starting
+  const { key, token } = authenticate(sandbox, request)
+  run.key = key
+  run.token = token
+  const decision = sandbox.limiter.take(key.key, run.arrivedAt)
+  rateHeaders(decision, run.headers)
+  if (!decision.allowed) {
+    throw new ApiError(429, 'rate_limit_exceeded', `Rate limit of ${decision.limit} requests per minute exceeded for this key's plan. Retry after ${decision.retryAfter} s (see the Retry-After header).`, undefined, retryAfterHeader(decision.retryAfter))
+  }
+  // For forced 429s: what a real 429 would say now (the oldest counted request's exit, exactly).
+  const retryAfter = () => retryAfterSeconds(decision.freeAt, sandbox.now())
+  const prefer = parsePrefer(request.headers.get('prefer'))
+  run.delay = prefer.delay ?? 0
+  const fault = sandbox.faults.match(request.method, url.pathname, key.account)
+  if (fault) {
+    run.delay = Math.max(run.delay, fault.delay_ms)
+    throw forcedError(fault.status, fault.code ?? undefined, retryAfter)
+  }
+  if (prefer.code !== undefined && prefer.code >= 300) throw forcedError(prefer.code, undefined, retryAfter)
+  if (!route) {
+    throw new ApiError(404, 'not_found', `No endpoint ${request.method} ${url.pathname}. Paths match exactly (case and trailing slash count). See the endpoint list in the sendbox README (GET /__sandbox/openapi.json for the full document).`)
+  }
+  const query = parseQuery(route, url)
+  const read = readRouteBody(route, request, run.trace)
+  const { body, raw } = read instanceof Promise ? await read : read
+  const result = route.resolve({ sandbox, request, key, url, params, query, body, raw, viewer: ADMIN_VIEWER, retryAfter })
+  const resolved = result instanceof Promise ? await result : result
+  // With --data a write is answered once it is on disk (one transaction per turn of the event loop).
+  if (sandbox.store && request.method !== 'GET') await sandbox.store.settle()
+  // An accepted send names its captured message, so the journal entry links to it.
+  if ('body' in resolved && (resolved.body as { message_id?: unknown } | null)?.message_id !== undefined) run.messageId = String((resolved.body as { message_id: unknown }).message_id)
+  return answer(resolved, run.headers, request, route.status ?? 200)
+}
+
+/** The request's journal entry: line, status, error, who, and the bodies (cut to the journal's limit). */
+function journalApiRequest(sandbox: SandboxState, request: WireRequest, url: URL, run: ApiRun, status: number, apiError: ApiError | undefined, note: string, ms: number): void {
+  const { key, token, trace } = run
   sandbox.journal.record({
-    at: isoAt(arrivedAt),
+    at: isoAt(run.arrivedAt),
     kind: 'api',
     method: request.method,
     path: url.pathname,
     status,
-    duration_ms: Math.round((performance.now() - started) * 100) / 100,
+    duration_ms: Math.round(ms * 100) / 100,
     error_code: apiError?.code ?? null,
     account: key?.account ?? null,
     key: key ? maskedKeyOf(key) : token ? maskKey(token) : null,
@@ -264,9 +277,8 @@ export async function runApiRequest(sandbox: SandboxState, request: WireRequest,
     request_body: trace.requestBody && trace.requestBody.byteLength > 0 ? textDecoder.decode(trace.requestBody.subarray(0, JOURNAL_BODY_LIMIT * 4 + 4)) : null,
     response_body: apiError ? JSON.stringify(apiError.toBody()) : null,
     request_headers: journalHeaders(request),
-    message_id: messageId,
+    message_id: run.messageId,
   })
-  return response
 }
 
 /**
