@@ -17,6 +17,7 @@
 import { test as base, expect } from '@playwright/test'
 import { createSandboxClient, type CapturedMessage, type ClientWaitOptions, type OutboxFilter, type SandboxClient } from '../client/index.js'
 import type { Channel } from '../schemas/captured-message.js'
+import { CHANNEL_READINGS } from '../domain/channels/readings.js'
 
 export { expect }
 
@@ -111,7 +112,7 @@ export const test = base.extend<{ sandbox: SandboxFixture } & SandboxFixtureOpti
       since,
       recipient: (channel = 'email') => {
         counter++
-        if (channel === 'email') return `${tag}${counter}.${since.toString(36)}@example.com`
+        if (CHANNEL_READINGS[channel].address === 'email') return `${tag}${counter}.${since.toString(36)}@example.com`
         // +1 415 then the worker's digit and six random ones, never twice in a worker.
         for (;;) {
           const phone = `+1415${testInfo.parallelIndex % 10}${String(Math.floor(Math.random() * 1_000_000)).padStart(6, '0')}`

@@ -11,13 +11,13 @@ import { RequestsList } from './components/requests-list.js'
 import { StyledLines } from './components/styled-lines.js'
 import type { ConsoleCapture } from './console-capture.js'
 import { grouped } from './format.js'
-import { CHANNEL_BADGES } from './channels/index.js'
+import { CHANNEL_BADGES, viewOf } from './channels/index.js'
 import { helpLines } from './help.js'
 import { useSandboxFeed } from './hooks/use-sandbox-feed.js'
 import { useSerialInput } from './hooks/use-serial-input.js'
 import { useTerminalSize } from './hooks/use-terminal-size.js'
 import { useUiState } from './hooks/use-ui-state.js'
-import { CHANNEL_KEYS_LABEL, pageTop, type KeyContext } from './keys.js'
+import { CHANNEL_KEYS_LABEL, pageTop, type KeyContext, type UiState } from './keys.js'
 import { messageBodySource, messageHeaderRows, previewUrl, requestPage } from './message-page.js'
 import { filterOutbox, filterRequests } from './outbox-filter.js'
 import { RowSource, RowSourceCache, seg, type StyledLine } from './page.js'
@@ -91,6 +91,78 @@ function useBackgroundFill(source: RowSource | null): void {
   }, [source])
 }
 
+/** The footer's notice, if any: which link to copy, the reducer's notice, or server output printed while the UI ran. */
+function noticeOf(state: UiState, unseenConsole: number, consoleLines: readonly string[]): FooterContent | null {
+  if (state.confirm || state.searching) return null
+  if (state.pendingCopyLink) return { kind: 'notice', tone: 'ok', text: 'Copy which link? 1–9 (any other key cancels)' }
+  if (state.notice) return { kind: 'notice', ...state.notice }
+  if (unseenConsole > 0 && consoleLines.length > 0) {
+    return { kind: 'notice', tone: 'error', text: `⚠ ${unseenConsole} server message${unseenConsole === 1 ? '' : 's'} (printed again on exit): ${printable(consoleLines[consoleLines.length - 1])}` }
+  }
+  return null
+}
+
+/** The footer: a confirmation, the search line, the notice, or the keys of what is on screen. */
+function footerOf(state: UiState, notice: FooterContent | null, pagePosition: string | undefined, listPosition: string | undefined): FooterContent {
+  const confirm = state.confirm
+  if (confirm) {
+    const question = confirm.kind === 'clear'
+      ? `Clear all ${grouped(confirm.count)} messages from the outbox?`
+      : confirm.kind === 'reset'
+        ? 'Reset the sandbox (subscribers, outbox, journal, rate limits, faults)?'
+        : `Delete ${confirm.id} (to ${printable(confirm.to)})?`
+    return { kind: 'confirm', question }
+  }
+  if (state.searching) return { kind: 'search', query: state.view.query }
+  if (notice) return notice
+  switch (state.page.kind) {
+    case 'help':
+      return { kind: 'keys', keys: [['any key', 'closes the help'], ['↑↓', 'scroll']], aside: pagePosition }
+    case 'message':
+      return { kind: 'keys', keys: MESSAGE_KEYS, aside: pagePosition }
+    case 'request':
+      return { kind: 'keys', keys: ENTRY_KEYS, aside: pagePosition }
+    default:
+      return { kind: 'keys', keys: state.tab === 'outbox' ? OUTBOX_KEYS : REQUEST_KEYS, aside: listPosition }
+  }
+}
+
+/** What the header says of the list's filters: `SMS only · search "otp" · 3 of 120`. */
+function filterLabelOf(state: UiState, shown: number, all: number, width: number): string {
+  const parts: string[] = []
+  const { view } = state
+  if (state.tab === 'outbox') {
+    if (view.channel) parts.push(`${CHANNEL_BADGES[view.channel].label} only`)
+    if (view.status) parts.push(view.status)
+    if (view.query) parts.push(`search "${view.query}"`)
+    if (parts.length > 0) parts.push(`${grouped(shown)} of ${grouped(all)}`)
+  } else if (state.errorsOnly) {
+    parts.push('errors only', `${grouped(shown)} of ${grouped(all)}`)
+  }
+  return fitCells(parts.join(' · '), Math.floor(width / 2))
+}
+
+/** A page's rows: short ones built on each render (`head`), then a cached source wrapped on demand (`body`, long). */
+interface PageRows {
+  head: readonly StyledLine[]
+  body: RowSource | null
+}
+
+function messagePageRows(sandbox: SandboxState, opened: CapturedMessage | undefined, requests: readonly JournalEntry[], state: UiState, width: number, now: number, origin: string, cache: RowSourceCache): PageRows {
+  if (!opened) return { head: [[seg('This message is no longer in the outbox (deleted, cleared, reset or evicted). Esc goes back.', { color: 'yellow' })]], body: null }
+  const preview = viewOf(opened).htmlPreview ? previewUrl(origin, opened.message_id, sandbox.outbox.previewToken(opened.message_id)) : null
+  const source = state.source
+  return {
+    head: messageHeaderRows(opened, width, now, preview, source, requests.find((e) => e.message_id === opened.message_id)),
+    body: cache.get(`msg:${opened.message_id}:${width}:${source}`, () => messageBodySource(opened, width, source)),
+  }
+}
+
+function requestPageRows(sandbox: SandboxState, entry: JournalEntry | undefined, width: number, now: number, cache: RowSourceCache): PageRows {
+  if (!entry) return { head: [[seg('This request is no longer in the journal. Esc goes back.', { color: 'yellow' })]], body: null }
+  return { head: NO_ROWS, body: cache.get(`req:${entry.id}:${width}`, () => requestPage(entry, width, now, entry.kind === 'webhook' ? sandbox.webhooks?.attempts.byJournalId(entry.id) : undefined)) }
+}
+
 /**
  * The whole terminal UI: header, then the Outbox or Requests list, a message, a request or the
  * help, then a one-row footer. Fills the terminal minus one row (a full-height frame makes Ink
@@ -105,127 +177,50 @@ export function App({ sandbox, apiUrl, onQuit, console: captured, system: givenS
   const origin = useMemo(() => originOf(apiUrl), [apiUrl])
   const cache = useMemo(() => new RowSourceCache(), [])
   const now = sandbox.now()
-
   const { state, dispatch } = useUiState({ sandbox, system, origin, onQuit, cache })
   const tooSmall = width < MIN_COLUMNS || rows < MIN_ROWS
-
   const filtered = useMemo(() => filterOutbox(messages, state.view), [messages, state.view])
   const journal = useMemo(() => filterRequests(requests, state.errorsOnly), [requests, state.errorsOnly])
   const frameHeight = rows - 1
   // A notice (a URL to open by hand) may take a few rows of the footer; the body gives them up.
-  const unseenConsole = (captured?.count() ?? 0) - state.consoleSeen
-  const notice: FooterContent | null = state.confirm || state.searching
-    ? null
-    : state.pendingCopyLink
-      ? { kind: 'notice', tone: 'ok', text: 'Copy which link? 1–9 (any other key cancels)' }
-      : state.notice
-        ? { kind: 'notice', ...state.notice }
-        : unseenConsole > 0 && consoleLines.length > 0
-          ? { kind: 'notice', tone: 'error', text: `⚠ ${unseenConsole} server message${unseenConsole === 1 ? '' : 's'} (printed again on exit): ${printable(consoleLines[consoleLines.length - 1])}` }
-          : null
+  const notice = noticeOf(state, (captured?.count() ?? 0) - state.consoleSeen, consoleLines)
   const bodyHeight = Math.max(2, frameHeight - headerHeight(sandbox, width, rows) - (notice ? footerHeight(notice, width) : 1))
   const listRows = bodyHeight - 1
   const outboxWindow = useMemo(() => windowOf(state.outbox, filtered, messageIdOf, listRows), [state.outbox, filtered, listRows])
   const requestsWindow = useMemo(() => windowOf(state.requests, journal, requestIdOf, listRows), [state.requests, journal, listRows])
-
   const page = state.page
-  const opened = useMemo(
-    () => (page.kind === 'message' ? messages.find((m) => m.message_id === page.id) : undefined),
-    [messages, page],
-  )
+  const opened = useMemo(() => (page.kind === 'message' ? messages.find((m) => m.message_id === page.id) : undefined), [messages, page])
   const entry = useMemo(() => (page.kind === 'request' ? requests.find((e) => e.id === page.id) : undefined), [requests, page])
-
-  // The page: rows built on each render (short), then a cached source wrapped on demand (long).
-  let head: readonly StyledLine[] = NO_ROWS
-  let body: RowSource | null = null
-  let preview: string | null = null
-  if (page.kind === 'help') head = helpLines(width)
-  else if (page.kind === 'message') {
-    if (!opened) head = [[seg('This message is no longer in the outbox (deleted, cleared, reset or evicted). Esc goes back.', { color: 'yellow' })]]
-    else {
-      if (opened.channel === 'email') preview = previewUrl(origin, opened.message_id, sandbox.outbox.previewToken(opened.message_id))
-      head = messageHeaderRows(opened, width, now, preview, state.source, requests.find((e) => e.message_id === opened.message_id))
-      const source = state.source
-      body = cache.get(`msg:${opened.message_id}:${width}:${source}`, () => messageBodySource(opened, width, source))
-    }
-  } else if (page.kind === 'request') {
-    if (!entry) head = [[seg('This request is no longer in the journal. Esc goes back.', { color: 'yellow' })]]
-    else body = cache.get(`req:${entry.id}:${width}`, () => requestPage(entry, width, now, entry.kind === 'webhook' ? sandbox.webhooks?.attempts.byJournalId(entry.id) : undefined))
-  }
+  const { head, body }: PageRows = page.kind === 'help'
+    ? { head: helpLines(width), body: null }
+    : page.kind === 'message'
+      ? messagePageRows(sandbox, opened, requests, state, width, now, origin, cache)
+      : page.kind === 'request' ? requestPageRows(sandbox, entry, width, now, cache) : { head: NO_ROWS, body: null }
   const onPage = page.kind !== 'list'
   // What is on screen is wrapped now; the rest in slices (useBackgroundFill).
-  if (body && onPage) {
-    const wanted = state.scroll === Infinity ? body.rows.length + bodyHeight : state.scroll + bodyHeight - head.length + 1
-    body.fill(wanted)
-  }
+  if (body && onPage) body.fill(state.scroll === Infinity ? body.rows.length + bodyHeight : state.scroll + bodyHeight - head.length + 1)
   useBackgroundFill(onPage && !tooSmall ? body : null)
-  const bodyRows = body ? body.rows.length : 0
-  const totalRows = head.length + bodyRows
+  const totalRows = head.length + (body ? body.rows.length : 0)
   const pageDone = !body || body.done
   const top = pageTop(state.scroll, totalRows, bodyHeight)
   const rowAt = useCallback((i: number) => (i < head.length ? head[i] : body!.rows[i - head.length]), [head, body])
   const linksRow = body?.anchors.get('links')
-
-  const ctx: KeyContext = {
+  const ctxRef = useRef<KeyContext | null>(null)
+  ctxRef.current = {
     outbox: outboxWindow,
     requests: requestsWindow,
     page: onPage ? { rows: totalRows, height: bodyHeight, done: pageDone, linksRow: linksRow === undefined ? undefined : head.length + linksRow - 2 } : null,
-    message: opened ? { id: opened.message_id, to: opened.to, channel: opened.channel, links: opened.links, codes: opened.codes } : undefined,
+    message: opened ? { id: opened.message_id, to: opened.to, channel: opened.channel, htmlPreview: viewOf(opened).htmlPreview === true, links: opened.links, codes: opened.codes } : undefined,
     outboxSize: sandbox.outbox.size,
     consoleCount: captured?.count() ?? 0,
   }
-  const ctxRef = useRef(ctx)
-  ctxRef.current = ctx
-  const onKey = useCallback((input: string, key: Key) => {
-    dispatch({ type: 'key', input, key }, ctxRef.current)
-  }, [dispatch])
+  const onKey = useCallback((input: string, key: Key) => dispatch({ type: 'key', input, key }, ctxRef.current!), [dispatch])
   useSerialInput(onKey, state.searching)
-
-  if (tooSmall) {
-    return <Text wrap="truncate-end">{fitCells(`terminal too small (${width}×${rows}, needs ${MIN_COLUMNS}×${MIN_ROWS})`, Math.max(1, width))}</Text>
-  }
-
-  const { view } = state
-  const filterParts: string[] = []
-  if (state.tab === 'outbox') {
-    if (view.channel) filterParts.push(`${CHANNEL_BADGES[view.channel].label} only`)
-    if (view.status) filterParts.push(view.status)
-    if (view.query) filterParts.push(`search "${view.query}"`)
-    if (filterParts.length > 0) filterParts.push(`${grouped(filtered.length)} of ${grouped(messages.length)}`)
-  } else if (state.errorsOnly) {
-    filterParts.push('errors only', `${grouped(journal.length)} of ${grouped(requests.length)}`)
-  }
-  const filterLabel = fitCells(filterParts.join(' · '), Math.floor(width / 2))
-
+  if (tooSmall) return <Text wrap="truncate-end">{fitCells(`terminal too small (${width}×${rows}, needs ${MIN_COLUMNS}×${MIN_ROWS})`, Math.max(1, width))}</Text>
   const listWindow = state.tab === 'outbox' ? outboxWindow : requestsWindow
   const position = listWindow.length > 0 ? `${grouped(listWindow.index + 1)} of ${grouped(listWindow.length)}` : undefined
-  const pagePosition = totalRows > bodyHeight || !pageDone
-    ? `${grouped(top + 1)}–${grouped(Math.min(top + bodyHeight, totalRows))} of ${grouped(totalRows)}${pageDone ? '' : '+'}`
-    : undefined
-  const confirm = state.confirm
-  const footer: FooterContent = confirm
-    ? {
-        kind: 'confirm',
-        question: confirm.kind === 'clear'
-          ? `Clear all ${grouped(confirm.count)} messages from the outbox?`
-          : confirm.kind === 'reset'
-            ? 'Reset the sandbox (subscribers, outbox, journal, rate limits, faults)?'
-            : `Delete ${confirm.id} (to ${printable(confirm.to)})?`,
-      }
-    : state.searching
-      ? { kind: 'search', query: view.query }
-      : notice ?? (page.kind === 'help'
-        ? { kind: 'keys', keys: [['any key', 'closes the help'], ['↑↓', 'scroll']], aside: pagePosition }
-        : page.kind === 'message'
-          ? { kind: 'keys', keys: MESSAGE_KEYS, aside: pagePosition }
-          : page.kind === 'request'
-            ? { kind: 'keys', keys: ENTRY_KEYS, aside: pagePosition }
-            : { kind: 'keys', keys: state.tab === 'outbox' ? OUTBOX_KEYS : REQUEST_KEYS, aside: position })
-
-  const emptyText = messages.length === 0
-    ? `No messages yet. Point your app at ${apiUrl} and send one.\nWeb inbox: ${origin}/__sandbox/ui/`
-    : 'No message matches. Esc clears the filters.'
-
+  const pagePosition = totalRows > bodyHeight || !pageDone ? `${grouped(top + 1)}–${grouped(Math.min(top + bodyHeight, totalRows))} of ${grouped(totalRows)}${pageDone ? '' : '+'}` : undefined
+  const filterLabel = state.tab === 'outbox' ? filterLabelOf(state, filtered.length, messages.length, width) : filterLabelOf(state, journal.length, requests.length, width)
   return (
     <Box flexDirection="column" width={width} height={frameHeight} overflow="hidden">
       <Header sandbox={sandbox} apiUrl={apiUrl} inboxUrl={`${origin}/__sandbox/ui/`} messages={messages} tab={state.tab} width={width} rows={rows} filterLabel={filterLabel} />
@@ -239,7 +234,7 @@ export function App({ sandbox, apiUrl, onQuit, console: captured, system: givenS
             width={width}
             height={listRows}
             total={filtered.length}
-            emptyText={emptyText}
+            emptyText={messages.length === 0 ? `No messages yet. Point your app at ${apiUrl} and send one.\nWeb inbox: ${origin}/__sandbox/ui/` : 'No message matches. Esc clears the filters.'}
             now={now}
           />
         ) : (
@@ -253,7 +248,7 @@ export function App({ sandbox, apiUrl, onQuit, console: captured, system: givenS
           />
         )}
       </Box>
-      <Footer content={footer} width={width} />
+      <Footer content={footerOf(state, notice, pagePosition, position)} width={width} />
     </Box>
   )
 }

@@ -29,7 +29,7 @@ function press(keys: Array<string | { [flag: string]: true }>, start: UiState = 
   return { state, effects }
 }
 
-const MESSAGE = { id: 'msg_1', to: 'ana@example.com', channel: 'email' as const, links: ['https://a.test/1', 'https://b.test/2'], codes: ['482913', '777'] }
+const MESSAGE = { id: 'msg_1', to: 'ana@example.com', channel: 'email' as const, htmlPreview: true, links: ['https://a.test/1', 'https://b.test/2'], codes: ['482913', '777'] }
 const onMessage: UiState = { ...INITIAL_STATE, page: { kind: 'message', id: 'msg_1' } }
 const messagePage = (s: UiState): Partial<KeyContext> => ({ message: MESSAGE, page: { rows: 100, height: 20, done: true, linksRow: 90 }, ...(s ? {} : {}) })
 
@@ -145,7 +145,7 @@ describe('message keys', () => {
     const none = press(['7'], onMessage, messagePage)
     expect(none.effects).toEqual([])
     expect(none.state.notice).toEqual({ text: 'There is no link 7 (this message has 2).', tone: 'error' })
-    const sms = press(['o'], onMessage, () => ({ ...messagePage(onMessage), message: { ...MESSAGE, channel: 'sms' } }))
+    const sms = press(['o'], onMessage, () => ({ ...messagePage(onMessage), message: { ...MESSAGE, channel: 'sms', htmlPreview: false } }))
     expect(sms.effects).toEqual([])
     expect(sms.state.notice?.text).toMatch(/Only emails have an HTML preview/)
   })

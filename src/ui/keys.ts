@@ -97,7 +97,8 @@ export interface KeyContext {
   /** The open page's rows so far and the rows the body shows; `done` once every row is wrapped. */
   page: { rows: number; height: number; done: boolean; linksRow?: number } | null
   /** The open message, when the page is a message still in the outbox. */
-  message?: { id: string; to: string; channel: Channel; links: readonly string[]; codes: readonly string[] }
+  /** The open message; `htmlPreview` when its channel has HTML a browser can show (`o`). */
+  message?: { id: string; to: string; channel: Channel; htmlPreview: boolean; links: readonly string[]; codes: readonly string[] }
   outboxSize: number
   /** Console lines written so far. */
   consoleCount: number
@@ -225,7 +226,7 @@ function messageKey(state: UiState, input: string, key: Partial<Key>, ctx: KeyCo
   if (scrolled) return done(scrolled)
   if (!message) return done(state)
   if (input === 'o') {
-    if (message.channel !== 'email') return done({ ...state, notice: { text: 'Only emails have an HTML preview; v shows what was sent.', tone: 'error' } })
+    if (!message.htmlPreview) return done({ ...state, notice: { text: 'Only emails have an HTML preview; v shows what was sent.', tone: 'error' } })
     return done(state, { type: 'open-preview', id: message.id })
   }
   const n = linkNumber(input)

@@ -52,6 +52,8 @@ export interface ChannelReading<C extends Channel> {
   channel: C
   /** Short human name: Email, SMS, WhatsApp. */
   label: string
+  /** What `to` is on this channel: an email address or a phone number (E.164). */
+  address: 'email' | 'phone'
   /** The sender as the `from` filter matches it, or null. */
   from(message: ReadableOf<C>): string | null
   /** The email subject, or null on channels without one. */

@@ -14,4 +14,5 @@ export const emailView: TerminalChannelView<'email'> = {
   },
   bodyTitle: (_message, source) => (source ? 'HTML source (v: text)' : 'Text (v: HTML source)'),
   source: (message) => message.email.html,
+  htmlPreview: true,
 }

@@ -24,4 +24,6 @@ export interface TerminalChannelView<C extends Channel> {
   bodyTitle(message: MessageOf<C>, source: boolean): string
   /** What `v` shows instead of the text: the email's HTML, else the request as sent. */
   source(message: MessageOf<C>): string
+  /** The message has HTML a browser can preview (`o` opens it; the page shows its URL). */
+  htmlPreview?: true
 }

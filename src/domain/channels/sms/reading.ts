@@ -3,6 +3,7 @@ import type { ChannelReading } from '../types.js'
 /** An SMS reads as its text, every line of it. */
 export const smsReading: ChannelReading<'sms'> = {
   channel: 'sms',
+  address: 'phone',
   label: 'SMS',
   from: (m) => m.sms.from,
   subject: () => null,

@@ -3,6 +3,7 @@ import type { ChannelReading } from '../types.js'
 /** A WhatsApp message reads as the recipient sees it: the filled template, else its one-line preview. */
 export const whatsappReading: ChannelReading<'whatsapp'> = {
   channel: 'whatsapp',
+  address: 'phone',
   label: 'WhatsApp',
   from: (m) => m.whatsapp.from ?? null,
   subject: () => null,
