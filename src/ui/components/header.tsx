@@ -2,7 +2,7 @@ import { Box, Text } from 'ink'
 import { useEffect, useMemo, useState } from 'react'
 import { displayKey } from '../../domain/plans.js'
 import type { SandboxState } from '../../domain/sandbox.js'
-import type { CapturedMessage, Channel } from '../../schemas/captured-message.js'
+import { CHANNELS, type CapturedMessage } from '../../schemas/captured-message.js'
 import { fitCells } from '../cells.js'
 import { clockTime, grouped, offsetText, type Colour } from '../format.js'
 import { CHANNEL_BADGES } from '../channels/index.js'
@@ -118,31 +118,9 @@ export function Header({ sandbox, apiUrl, inboxUrl, messages, tab, width, rows: 
   useTick(1_000)
   const { compact } = headerLayout(width, terminalRows)
   const { rows, hidden } = compact ? { rows: [], hidden: 0 } : packChips(chips(sandbox), width)
-  const counts = useMemo(() => countByChannel(messages), [messages])
-  const last = messages[0]
-  const tabs: Array<[Tab, string]> = compact ? [['outbox', 'Out'], ['requests', 'Req']] : [['outbox', 'Outbox'], ['requests', 'Requests']]
-  const flags = alerts(sandbox, compact)
-  const title = compact ? '' : ` ${sandbox.version}  API `
-  const tabsWidth = tabs.reduce((n, [, label]) => n + label.length + 2, 0)
-  const inbox = inboxUrl && !compact ? `  Inbox ${inboxUrl}` : ''
-  const showInbox = inbox !== '' && 8 + title.length + apiUrl.length + inbox.length <= width - tabsWidth
   return (
     <Box flexDirection="column" width={width}>
-      <Box width={width}>
-        <Box width={width - tabsWidth} flexShrink={0}>
-          <Text wrap="truncate-end">
-            <Text bold color="cyan">sendbox</Text>
-            <Text dimColor>{title || ' '}</Text>
-            <Text bold>{fitCells(apiUrl, Math.max(0, width - tabsWidth - 8 - title.length))}</Text>
-            {showInbox ? <Text dimColor>{inbox}</Text> : null}
-          </Text>
-        </Box>
-        <Box flexShrink={0}>
-          {tabs.map(([id, label]) => (
-            <Text key={id} inverse={tab === id} bold={tab === id} dimColor={tab !== id}>{` ${label} `}</Text>
-          ))}
-        </Box>
-      </Box>
+      <TitleRow version={sandbox.version} apiUrl={apiUrl} inboxUrl={inboxUrl} tab={tab} width={width} compact={compact} />
       {rows.map((row, i) => (
         <Text key={i} wrap="truncate-end">
           {row.map((chip, j) => (
@@ -161,31 +139,67 @@ export function Header({ sandbox, apiUrl, inboxUrl, messages, tab, width, rows: 
       {sandbox.adminToken && !compact ? (
         <Text wrap="truncate-end" color="yellow">{`/__sandbox needs the admin token ${sandbox.adminToken}`}</Text>
       ) : null}
-      <Box width={width}>
-        <Box flexGrow={1} flexShrink={1}>
-          <Text wrap="truncate-end">
-            {flags.map((flag, i) => (
-              <Text key={i}>
-                <Text color={flag.colour} bold={flag.bold}>{flag.text}</Text>
-                <Text>{compact ? ' ' : '   '}</Text>
-              </Text>
-            ))}
-            {(Object.keys(CHANNEL_BADGES) as Channel[]).map((channel) => (
-              <Text key={channel}>
-                <Text color={CHANNEL_BADGES[channel].background} bold>{compact ? CHANNEL_BADGES[channel].short : CHANNEL_BADGES[channel].label}</Text>
-                <Text>{` ${grouped(counts[channel])}${compact ? ' ' : '   '}`}</Text>
-              </Text>
-            ))}
-            {compact ? null : <Text dimColor>last message </Text>}
-            {compact ? null : <Text>{last ? clockTime(last.created_at) : '—'}</Text>}
-          </Text>
-        </Box>
-        {filterLabel ? (
-          <Box flexShrink={0} marginLeft={1}>
-            <Text color="yellow">{filterLabel}</Text>
-          </Box>
-        ) : null}
+      <StatusRow sandbox={sandbox} messages={messages} width={width} compact={compact} filterLabel={filterLabel} />
+    </Box>
+  )
+}
+
+/** `sendbox 0.1.0  API http://…/v1  Inbox …` and the tabs. */
+function TitleRow({ version, apiUrl, inboxUrl, tab, width, compact }: { version: string; apiUrl: string; inboxUrl?: string; tab: Tab; width: number; compact: boolean }) {
+  const tabs: Array<[Tab, string]> = compact ? [['outbox', 'Out'], ['requests', 'Req']] : [['outbox', 'Outbox'], ['requests', 'Requests']]
+  const title = compact ? '' : ` ${version}  API `
+  const tabsWidth = tabs.reduce((n, [, label]) => n + label.length + 2, 0)
+  const inbox = inboxUrl && !compact ? `  Inbox ${inboxUrl}` : ''
+  const showInbox = inbox !== '' && 8 + title.length + apiUrl.length + inbox.length <= width - tabsWidth
+  return (
+    <Box width={width}>
+      <Box width={width - tabsWidth} flexShrink={0}>
+        <Text wrap="truncate-end">
+          <Text bold color="cyan">sendbox</Text>
+          <Text dimColor>{title || ' '}</Text>
+          <Text bold>{fitCells(apiUrl, Math.max(0, width - tabsWidth - 8 - title.length))}</Text>
+          {showInbox ? <Text dimColor>{inbox}</Text> : null}
+        </Text>
       </Box>
+      <Box flexShrink={0}>
+        {tabs.map(([id, label]) => (
+          <Text key={id} inverse={tab === id} bold={tab === id} dimColor={tab !== id}>{` ${label} `}</Text>
+        ))}
+      </Box>
+    </Box>
+  )
+}
+
+/** What is out of the ordinary, the counts per channel, the last message's time, and the list's filters. */
+function StatusRow({ sandbox, messages, width, compact, filterLabel }: { sandbox: SandboxState; messages: readonly CapturedMessage[]; width: number; compact: boolean; filterLabel: string }) {
+  const counts = useMemo(() => countByChannel(messages), [messages])
+  const last = messages[0]
+  const flags = alerts(sandbox, compact)
+  return (
+    <Box width={width}>
+      <Box flexGrow={1} flexShrink={1}>
+        <Text wrap="truncate-end">
+          {flags.map((flag, i) => (
+            <Text key={i}>
+              <Text color={flag.colour} bold={flag.bold}>{flag.text}</Text>
+              <Text>{compact ? ' ' : '   '}</Text>
+            </Text>
+          ))}
+          {CHANNELS.map((channel) => (
+            <Text key={channel}>
+              <Text color={CHANNEL_BADGES[channel].background} bold>{compact ? CHANNEL_BADGES[channel].short : CHANNEL_BADGES[channel].label}</Text>
+              <Text>{` ${grouped(counts[channel])}${compact ? ' ' : '   '}`}</Text>
+            </Text>
+          ))}
+          {compact ? null : <Text dimColor>last message </Text>}
+          {compact ? null : <Text>{last ? clockTime(last.created_at) : '—'}</Text>}
+        </Text>
+      </Box>
+      {filterLabel ? (
+        <Box flexShrink={0} marginLeft={1}>
+          <Text color="yellow">{filterLabel}</Text>
+        </Box>
+      ) : null}
     </Box>
   )
 }
