@@ -169,97 +169,13 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
   const baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '')
   const origin = baseUrl.startsWith('/') ? undefined : new URL(baseUrl).origin
   const schemas: Record<string, JsonSchema> = {}
-
-  // Responses (output) first, then requests (input): the same schema rendered both ways must agree.
-  const responseOf = (route: Route): z.ZodType | undefined =>
-    route.response instanceof z.ZodType ? route.response : 'eventStream' in route.response ? route.response.eventStream : undefined
-  const responseSchemas = ROUTES.flatMap((r) => responseOf(r) ?? [])
-  const [, ...responseRefs] = convert([errorSchema, ...responseSchemas], 'output', schemas)
-  const bodies = ROUTES.flatMap((r) => bodySchemaOf(r) ?? [])
-  const bodyRefs = convert(bodies, 'input', schemas)
-  const queryKeys = ROUTES.flatMap((r) => Object.keys(r.query ?? {}).map((name) => [r, name] as const))
-  const queryRefs = convert(queryKeys.map(([r, name]) => r.query![name]), 'input', schemas)
-  const [retryAfter, prefer, ...limitHeaders] = convert([retryAfterHeader, preferHeader, ...Object.values(rateLimitHeaders)], 'output', schemas)
-
-  const describe = (schema: JsonSchema) => {
-    const { description, ...rest } = schema
-    return { description: description as string | undefined, schema: rest }
-  }
-  const headers: Record<string, unknown> = { 'Retry-After': { ...describe(retryAfter), required: true } }
-  Object.keys(rateLimitHeaders).forEach((name, i) => {
-    headers[name] = { ...describe(limitHeaders[i]), required: true }
-    // A real 401 has none (no key, no window); a 401 forced on an authenticated request has them.
-    headers[`${name}-Optional`] = { ...describe(limitHeaders[i]), required: false }
-  })
-  const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` })
-  const rateRefs = Object.fromEntries(Object.keys(rateLimitHeaders).map((name) => [name, headerRef(name)]))
-  const optionalRateRefs = Object.fromEntries(Object.keys(rateLimitHeaders).map((name) => [name, headerRef(`${name}-Optional`)]))
-
+  const refs = schemaRefs(schemas)
+  const { headers, rateRefs, optionalRateRefs } = headerComponents(refs)
   const paths: Record<string, Record<string, unknown>> = {}
-  let responseIndex = 0
-  let bodyIndex = 0
-  let queryIndex = 0
   for (const route of ROUTES) {
-    const parameters: unknown[] = []
-    for (const name of route.path.match(/\{([^}]+)\}/g) ?? []) {
-      parameters.push({ name: name.slice(1, -1), in: 'path', required: true, schema: { type: 'string', minLength: 1 } })
-    }
-    for (const name of Object.keys(route.query ?? {})) {
-      const { description, schema } = describe(queryRefs[queryIndex++])
-      parameters.push({ name, in: 'query', required: false, ...(description ? { description } : {}), schema })
-    }
-    if (route.scope === 'api') parameters.push({ $ref: '#/components/parameters/Prefer' })
-    parameters.push({ $ref: '#/components/parameters/OtherQuery' })
-
-    let success: Record<string, unknown>
-    if (route.response instanceof z.ZodType) {
-      success = {
-        description: route.summary,
-        ...(route.scope === 'api' ? { headers: rateRefs } : {}),
-        content: { 'application/json': { schema: responseRefs[responseIndex++] } },
-      }
-    } else if ('empty' in route.response) {
-      success = { description: `${route.summary}: no body.`, ...(route.scope === 'api' ? { headers: rateRefs } : {}) }
-    } else if ('eventStream' in route.response) {
-      success = {
-        description: `${route.summary}. Each event is \`event: <type>\` and \`data: <JSON>\` (the schema below); a \`: ping\` comment every 15 s.`,
-        content: { 'text/event-stream': { schema: { type: 'string' }, 'x-itemSchema': responseRefs[responseIndex++] } },
-      }
-    } else {
-      success = { description: 'The HTML body.', content: { 'text/html': { schema: { type: 'string' } } } }
-    }
-    const responseRef = (name: string) => ({ $ref: `#/components/responses/${name}` })
-    const responses: Record<string, unknown> = { [route.status ?? 200]: success }
-    if (route.scope === 'api') {
-      // Faults and `Prefer: code` can force any of these on any route.
-      Object.assign(responses, { 400: responseRef('BadRequest'), 401: responseRef('Unauthorized'), 404: responseRef('NotFound'), 429: responseRef('RateLimited'), '5XX': responseRef('ServerError') })
-    } else {
-      if (route.body || route.query) responses['400'] = responseRef('SandboxBadRequest')
-      if (!route.public) responses['401'] = responseRef('SandboxUnauthorized')
-      if (route.path.includes('{')) responses['404'] = responseRef('SandboxNotFound')
-    }
-    // The standalone server answers any request whose Host is not allowed, and a control's state change from a page of another origin, with 403.
-    responses['403'] = responseRef('Forbidden')
-    for (const extra of route.answers ?? []) responses[String(extra.status)] = errorResponse(extra.description)
-
-    const body = bodySchemaOf(route)
-    const operation: Record<string, unknown> = {
-      operationId: route.operationId,
-      tags: [route.tag],
-      summary: route.summary,
-      ...(route.description ? { description: route.description } : {}),
-      ...(parameters.length > 0 ? { parameters } : {}),
-      ...(body ? { requestBody: { required: true, description: `A JSON object, \`Content-Type: application/json\`, at most ${MAX_BODY_BYTES} bytes (1 MiB; larger: 400 \`payload_too_large\`).`, content: { 'application/json': { schema: bodyRefs[bodyIndex++] } } } } : {}),
-      responses,
-      // The controls are open unless the server was given an admin token; a preview token opens one message's HTML.
-      ...(route.scope === 'sandbox'
-        ? { security: route.public ? [{}] : route.previewToken ? [{}, { sandboxAdmin: [] }, { previewToken: [] }] : [{}, { sandboxAdmin: [] }] }
-        : {}),
-    }
     const item = (paths[route.path] ??= route.scope === 'sandbox' && origin ? { servers: [{ url: origin, description: 'Sandbox controls (not part of the real API); also answered under the base URL (`<baseUrl>/__sandbox/...`)' }] } : {})
-    item[route.method.toLowerCase()] = operation
+    item[route.method.toLowerCase()] = operationOf(route, refs, rateRefs)
   }
-
   const codes = ERROR_CODES.map((c) => `\`${c}\``).join(', ')
   return {
     openapi: '3.1.0',
@@ -289,27 +205,9 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
     paths,
     components: {
       schemas,
-      securitySchemes: {
-        bearerAuth: {
-          type: 'http',
-          scheme: 'bearer',
-          description: 'An API key: `Authorization: Bearer <API_KEY>`. Default sandbox keys: test_starter, test_pro, test_enterprise (`sendbox keys` lists those in force).',
-        },
-        sandboxAdmin: {
-          type: 'apiKey',
-          in: 'header',
-          name: 'X-Sendbox-Admin-Token',
-          description: 'Only when the server has an admin token (`--admin-token`, or generated off loopback). `Authorization: Bearer <token>` works too.',
-        },
-        previewToken: {
-          type: 'apiKey',
-          in: 'query',
-          name: 'token',
-          description: 'A message-scoped preview token (from the web inbox): opens that one message\'s HTML without the admin token.',
-        },
-      },
+      securitySchemes: SECURITY_SCHEMES,
       parameters: {
-        Prefer: { name: 'Prefer', in: 'header', required: false, ...describe(prefer) },
+        Prefer: { name: 'Prefer', in: 'header', required: false, ...describe(refs.prefer) },
         // The contract ignores unknown query parameters; a free-form object parameter is how OpenAPI says so.
         OtherQuery: {
           name: 'other',
@@ -322,17 +220,152 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
         },
       },
       headers,
-      responses: {
-        BadRequest: errorResponse('Invalid request: `invalid_parameter`, `missing_parameter`, `unknown_parameter`, `invalid_email`, `invalid_phone`, `invalid_json`, `invalid_content_type`, `payload_too_large`, `duplicate_email`; or a 400 forced by a fault or `Prefer: code=400`. Carries the rate-limit headers.', rateRefs),
-        Unauthorized: errorResponse('Missing, malformed or unknown API key (`unauthorized`), with no rate-limit headers and not counted against any limit; or a 401 forced (fault, `Prefer: code=401`) on an authenticated request, which carries them.', optionalRateRefs),
-        NotFound: errorResponse('No such resource in this account, or no such endpoint (`not_found`); or a forced 404. Carries the rate-limit headers.', rateRefs),
-        RateLimited: errorResponse('The plan\'s rate limit is exceeded (`rate_limit_exceeded`), or a forced 429: both carry `Retry-After` (what a real 429 would say at that instant) and the rate-limit headers.', { 'Retry-After': headerRef('Retry-After'), ...rateRefs }),
-        ServerError: errorResponse(`Server failure (\`internal_error\`), or a 5xx (${SERVER_ERROR_STATUSES[0]}–${SERVER_ERROR_STATUSES.at(-1)}) forced by a fault or \`Prefer: code\`. Carries the rate-limit headers.`, rateRefs),
-        SandboxBadRequest: errorResponse('Invalid control request (`invalid_parameter`, `missing_parameter`, `unknown_parameter`, `invalid_json`, `invalid_content_type`), naming the field in `param`.'),
-        SandboxNotFound: errorResponse('No such captured message (`not_found`).'),
-        SandboxUnauthorized: errorResponse('The server has an admin token (or team tokens) and the request carries neither the admin token nor a team token (`unauthorized`).'),
-        Forbidden: errorResponse('Standalone server only: the `Host` header names a host that is not allowed (`forbidden_host`, against DNS rebinding; see `--allowed-host`), or a sandbox control that changes state was sent by a page of another origin (`forbidden_origin`; see `--cors-origin`). Under `/__sandbox`, also a team token (`--team-token`) asking for what every account shares or acting on an account not its own (`forbidden`).'),
-      },
+      responses: errorResponses(rateRefs, optionalRateRefs),
     },
+  }
+}
+
+/** The schemas every route names, converted once into `schemas` (responses first, then requests), taken in route order. */
+interface SchemaRefs {
+  responses: JsonSchema[]
+  bodies: JsonSchema[]
+  queries: JsonSchema[]
+  retryAfter: JsonSchema
+  prefer: JsonSchema
+  limitHeaders: JsonSchema[]
+}
+
+function schemaRefs(schemas: Record<string, JsonSchema>): SchemaRefs {
+  // Responses (output) first, then requests (input): the same schema rendered both ways must agree.
+  const responseOf = (route: Route): z.ZodType | undefined =>
+    route.response instanceof z.ZodType ? route.response : 'eventStream' in route.response ? route.response.eventStream : undefined
+  const [, ...responses] = convert([errorSchema, ...ROUTES.flatMap((r) => responseOf(r) ?? [])], 'output', schemas)
+  const bodies = convert(ROUTES.flatMap((r) => bodySchemaOf(r) ?? []), 'input', schemas)
+  const queryKeys = ROUTES.flatMap((r) => Object.keys(r.query ?? {}).map((name) => [r, name] as const))
+  const queries = convert(queryKeys.map(([r, name]) => r.query![name]), 'input', schemas)
+  const [retryAfter, prefer, ...limitHeaders] = convert([retryAfterHeader, preferHeader, ...Object.values(rateLimitHeaders)], 'output', schemas)
+  return { responses, bodies, queries, retryAfter, prefer, limitHeaders }
+}
+
+/** A schema's description lifted out beside it (how OpenAPI parameters and headers carry one). */
+function describe(schema: JsonSchema): { description: string | undefined; schema: JsonSchema } {
+  const { description, ...rest } = schema
+  return { description: description as string | undefined, schema: rest }
+}
+
+const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` })
+
+/** `Retry-After` and the rate-limit headers (required, and optional for a 401 that may lack them), and references to them. */
+function headerComponents(refs: SchemaRefs) {
+  const headers: Record<string, unknown> = { 'Retry-After': { ...describe(refs.retryAfter), required: true } }
+  Object.keys(rateLimitHeaders).forEach((name, i) => {
+    headers[name] = { ...describe(refs.limitHeaders[i]), required: true }
+    // A real 401 has none (no key, no window); a 401 forced on an authenticated request has them.
+    headers[`${name}-Optional`] = { ...describe(refs.limitHeaders[i]), required: false }
+  })
+  const rateRefs = Object.fromEntries(Object.keys(rateLimitHeaders).map((name) => [name, headerRef(name)]))
+  const optionalRateRefs = Object.fromEntries(Object.keys(rateLimitHeaders).map((name) => [name, headerRef(`${name}-Optional`)]))
+  return { headers, rateRefs, optionalRateRefs }
+}
+
+/** A route's parameters: its path's, its query's (in order), `Prefer` on the API, and the ignored others. */
+function parametersOf(route: Route, refs: SchemaRefs): unknown[] {
+  const parameters: unknown[] = []
+  for (const name of route.path.match(/\{([^}]+)\}/g) ?? []) {
+    parameters.push({ name: name.slice(1, -1), in: 'path', required: true, schema: { type: 'string', minLength: 1 } })
+  }
+  for (const name of Object.keys(route.query ?? {})) {
+    const { description, schema } = describe(refs.queries.shift()!)
+    parameters.push({ name, in: 'query', required: false, ...(description ? { description } : {}), schema })
+  }
+  if (route.scope === 'api') parameters.push({ $ref: '#/components/parameters/Prefer' })
+  parameters.push({ $ref: '#/components/parameters/OtherQuery' })
+  return parameters
+}
+
+/** The route's success answer, by what it declares: JSON, no body, an event stream or HTML. */
+function successOf(route: Route, refs: SchemaRefs, rateRefs: Record<string, unknown>): Record<string, unknown> {
+  const limits = route.scope === 'api' ? { headers: rateRefs } : {}
+  if (route.response instanceof z.ZodType) return { description: route.summary, ...limits, content: { 'application/json': { schema: refs.responses.shift()! } } }
+  if ('empty' in route.response) return { description: `${route.summary}: no body.`, ...limits }
+  if ('eventStream' in route.response) {
+    return {
+      description: `${route.summary}. Each event is \`event: <type>\` and \`data: <JSON>\` (the schema below); a \`: ping\` comment every 15 s.`,
+      content: { 'text/event-stream': { schema: { type: 'string' }, 'x-itemSchema': refs.responses.shift()! } },
+    }
+  }
+  return { description: 'The HTML body.', content: { 'text/html': { schema: { type: 'string' } } } }
+}
+
+/** Every answer a route may give: its success, and the errors faults, the guard and the transport can answer. */
+function responsesOf(route: Route, success: Record<string, unknown>): Record<string, unknown> {
+  const responseRef = (name: string) => ({ $ref: `#/components/responses/${name}` })
+  const responses: Record<string, unknown> = { [route.status ?? 200]: success }
+  if (route.scope === 'api') {
+    // Faults and `Prefer: code` can force any of these on any route.
+    Object.assign(responses, { 400: responseRef('BadRequest'), 401: responseRef('Unauthorized'), 404: responseRef('NotFound'), 429: responseRef('RateLimited'), '5XX': responseRef('ServerError') })
+  } else {
+    if (route.body || route.query) responses['400'] = responseRef('SandboxBadRequest')
+    if (!route.public) responses['401'] = responseRef('SandboxUnauthorized')
+    if (route.path.includes('{')) responses['404'] = responseRef('SandboxNotFound')
+  }
+  // The standalone server answers any request whose Host is not allowed, and a control's state change from a page of another origin, with 403.
+  responses['403'] = responseRef('Forbidden')
+  for (const extra of route.answers ?? []) responses[String(extra.status)] = errorResponse(extra.description)
+  return responses
+}
+
+/** One route's operation. Consumes its schemas from `refs` (routes are walked in table order). */
+function operationOf(route: Route, refs: SchemaRefs, rateRefs: Record<string, unknown>): Record<string, unknown> {
+  const parameters = parametersOf(route, refs)
+  const responses = responsesOf(route, successOf(route, refs, rateRefs))
+  const body = bodySchemaOf(route)
+  return {
+    operationId: route.operationId,
+    tags: [route.tag],
+    summary: route.summary,
+    ...(route.description ? { description: route.description } : {}),
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(body ? { requestBody: { required: true, description: `A JSON object, \`Content-Type: application/json\`, at most ${MAX_BODY_BYTES} bytes (1 MiB; larger: 400 \`payload_too_large\`).`, content: { 'application/json': { schema: refs.bodies.shift()! } } } } : {}),
+    responses,
+    // The controls are open unless the server was given an admin token; a preview token opens one message's HTML.
+    ...(route.scope === 'sandbox'
+      ? { security: route.public ? [{}] : route.previewToken ? [{}, { sandboxAdmin: [] }, { previewToken: [] }] : [{}, { sandboxAdmin: [] }] }
+      : {}),
+  }
+}
+
+const SECURITY_SCHEMES = {
+  bearerAuth: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'An API key: `Authorization: Bearer <API_KEY>`. Default sandbox keys: test_starter, test_pro, test_enterprise (`sendbox keys` lists those in force).',
+  },
+  sandboxAdmin: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Sendbox-Admin-Token',
+    description: 'Only when the server has an admin token (`--admin-token`, or generated off loopback). `Authorization: Bearer <token>` works too.',
+  },
+  previewToken: {
+    type: 'apiKey',
+    in: 'query',
+    name: 'token',
+    description: 'A message-scoped preview token (from the web inbox): opens that one message\'s HTML without the admin token.',
+  },
+}
+
+/** The error answers routes point at. */
+function errorResponses(rateRefs: Record<string, unknown>, optionalRateRefs: Record<string, unknown>): Record<string, unknown> {
+  return {
+    BadRequest: errorResponse('Invalid request: `invalid_parameter`, `missing_parameter`, `unknown_parameter`, `invalid_email`, `invalid_phone`, `invalid_json`, `invalid_content_type`, `payload_too_large`, `duplicate_email`; or a 400 forced by a fault or `Prefer: code=400`. Carries the rate-limit headers.', rateRefs),
+    Unauthorized: errorResponse('Missing, malformed or unknown API key (`unauthorized`), with no rate-limit headers and not counted against any limit; or a 401 forced (fault, `Prefer: code=401`) on an authenticated request, which carries them.', optionalRateRefs),
+    NotFound: errorResponse('No such resource in this account, or no such endpoint (`not_found`); or a forced 404. Carries the rate-limit headers.', rateRefs),
+    RateLimited: errorResponse('The plan\'s rate limit is exceeded (`rate_limit_exceeded`), or a forced 429: both carry `Retry-After` (what a real 429 would say at that instant) and the rate-limit headers.', { 'Retry-After': headerRef('Retry-After'), ...rateRefs }),
+    ServerError: errorResponse(`Server failure (\`internal_error\`), or a 5xx (${SERVER_ERROR_STATUSES[0]}–${SERVER_ERROR_STATUSES.at(-1)}) forced by a fault or \`Prefer: code\`. Carries the rate-limit headers.`, rateRefs),
+    SandboxBadRequest: errorResponse('Invalid control request (`invalid_parameter`, `missing_parameter`, `unknown_parameter`, `invalid_json`, `invalid_content_type`), naming the field in `param`.'),
+    SandboxNotFound: errorResponse('No such captured message (`not_found`).'),
+    SandboxUnauthorized: errorResponse('The server has an admin token (or team tokens) and the request carries neither the admin token nor a team token (`unauthorized`).'),
+    Forbidden: errorResponse('Standalone server only: the `Host` header names a host that is not allowed (`forbidden_host`, against DNS rebinding; see `--allowed-host`), or a sandbox control that changes state was sent by a page of another origin (`forbidden_origin`; see `--cors-origin`). Under `/__sandbox`, also a team token (`--team-token`) asking for what every account shares or acting on an account not its own (`forbidden`).'),
   }
 }

@@ -21,7 +21,7 @@ import { CHANNEL_KEYS_LABEL, pageTop, type KeyContext, type UiState } from './ke
 import { messageBodySource, messageHeaderRows, previewUrl, requestPage } from './message-page.js'
 import { filterOutbox, filterRequests } from './outbox-filter.js'
 import { RowSource, RowSourceCache, seg, type StyledLine } from './page.js'
-import { windowOf } from './selection.js'
+import { windowOf, type ListWindow } from './selection.js'
 import { terminalSystem, type UiSystem } from './system.js'
 
 /** Props of {@link App}. */
@@ -164,6 +164,29 @@ function requestPageRows(sandbox: SandboxState, entry: JournalEntry | undefined,
 }
 
 /**
+ * The page on screen (help, a message, a request): its rows, where it is scrolled to, and the
+ * rest wrapped in the background while it shows.
+ */
+function usePage(p: { sandbox: SandboxState; state: UiState; messages: readonly CapturedMessage[]; requests: readonly JournalEntry[]; width: number; bodyHeight: number; origin: string; cache: RowSourceCache; now: number; visible: boolean }) {
+  const { sandbox, state, messages, requests, width, bodyHeight, origin, cache, now } = p
+  const page = state.page
+  const opened = useMemo(() => (page.kind === 'message' ? messages.find((m) => m.message_id === page.id) : undefined), [messages, page])
+  const entry = useMemo(() => (page.kind === 'request' ? requests.find((e) => e.id === page.id) : undefined), [requests, page])
+  const { head, body }: PageRows = page.kind === 'help'
+    ? { head: helpLines(width), body: null }
+    : page.kind === 'message'
+      ? messagePageRows(sandbox, opened, requests, state, width, now, origin, cache)
+      : page.kind === 'request' ? requestPageRows(sandbox, entry, width, now, cache) : { head: NO_ROWS, body: null }
+  const onPage = page.kind !== 'list'
+  // What is on screen is wrapped now; the rest in slices (useBackgroundFill).
+  if (body && onPage) body.fill(state.scroll === Infinity ? body.rows.length + bodyHeight : state.scroll + bodyHeight - head.length + 1)
+  useBackgroundFill(onPage && p.visible ? body : null)
+  const totalRows = head.length + (body ? body.rows.length : 0)
+  const rowAt = useCallback((i: number) => (i < head.length ? head[i] : body!.rows[i - head.length]), [head, body])
+  return { opened, head, totalRows, pageDone: !body || body.done, top: pageTop(state.scroll, totalRows, bodyHeight), rowAt, linksRow: body?.anchors.get('links') }
+}
+
+/**
  * The whole terminal UI: header, then the Outbox or Requests list, a message, a request or the
  * help, then a one-row footer. Fills the terminal minus one row (a full-height frame makes Ink
  * clear the screen on every redraw). Keys go through the pure reducer in `keys.ts`; this
@@ -188,23 +211,8 @@ export function App({ sandbox, apiUrl, onQuit, console: captured, system: givenS
   const listRows = bodyHeight - 1
   const outboxWindow = useMemo(() => windowOf(state.outbox, filtered, messageIdOf, listRows), [state.outbox, filtered, listRows])
   const requestsWindow = useMemo(() => windowOf(state.requests, journal, requestIdOf, listRows), [state.requests, journal, listRows])
-  const page = state.page
-  const opened = useMemo(() => (page.kind === 'message' ? messages.find((m) => m.message_id === page.id) : undefined), [messages, page])
-  const entry = useMemo(() => (page.kind === 'request' ? requests.find((e) => e.id === page.id) : undefined), [requests, page])
-  const { head, body }: PageRows = page.kind === 'help'
-    ? { head: helpLines(width), body: null }
-    : page.kind === 'message'
-      ? messagePageRows(sandbox, opened, requests, state, width, now, origin, cache)
-      : page.kind === 'request' ? requestPageRows(sandbox, entry, width, now, cache) : { head: NO_ROWS, body: null }
-  const onPage = page.kind !== 'list'
-  // What is on screen is wrapped now; the rest in slices (useBackgroundFill).
-  if (body && onPage) body.fill(state.scroll === Infinity ? body.rows.length + bodyHeight : state.scroll + bodyHeight - head.length + 1)
-  useBackgroundFill(onPage && !tooSmall ? body : null)
-  const totalRows = head.length + (body ? body.rows.length : 0)
-  const pageDone = !body || body.done
-  const top = pageTop(state.scroll, totalRows, bodyHeight)
-  const rowAt = useCallback((i: number) => (i < head.length ? head[i] : body!.rows[i - head.length]), [head, body])
-  const linksRow = body?.anchors.get('links')
+  const onPage = state.page.kind !== 'list'
+  const { opened, head, totalRows, pageDone, top, rowAt, linksRow } = usePage({ sandbox, state, messages, requests, width, bodyHeight, origin, cache, now, visible: !tooSmall })
   const ctxRef = useRef<KeyContext | null>(null)
   ctxRef.current = {
     outbox: outboxWindow,
@@ -227,28 +235,52 @@ export function App({ sandbox, apiUrl, onQuit, console: captured, system: givenS
       <Box height={bodyHeight} flexDirection="column" overflow="hidden">
         {onPage ? (
           <StyledLines rowAt={rowAt} total={totalRows} top={top} height={bodyHeight} />
-        ) : state.tab === 'outbox' ? (
-          <OutboxList
-            visible={filtered.slice(outboxWindow.top, outboxWindow.top + listRows)}
-            selectedId={filtered[outboxWindow.index]?.message_id}
-            width={width}
-            height={listRows}
-            total={filtered.length}
-            emptyText={messages.length === 0 ? `No messages yet. Point your app at ${apiUrl} and send one.\nWeb inbox: ${origin}/__sandbox/ui/` : 'No message matches. Esc clears the filters.'}
-            now={now}
-          />
         ) : (
-          <RequestsList
-            visible={journal.slice(requestsWindow.top, requestsWindow.top + listRows)}
-            selectedId={journal[requestsWindow.index]?.id}
-            width={width}
-            height={listRows}
-            total={journal.length}
-            emptyText={requests.length === 0 ? 'No requests yet. Every call to the API shows up here, live.' : 'No errors. e shows every request.'}
-          />
+          <ListBody tab={state.tab} filtered={filtered} journal={journal} outboxWindow={outboxWindow} requestsWindow={requestsWindow} listRows={listRows} width={width} now={now}
+            emptyOutbox={messages.length === 0 ? `No messages yet. Point your app at ${apiUrl} and send one.\nWeb inbox: ${origin}/__sandbox/ui/` : 'No message matches. Esc clears the filters.'}
+            emptyJournal={requests.length === 0 ? 'No requests yet. Every call to the API shows up here, live.' : 'No errors. e shows every request.'} />
         )}
       </Box>
       <Footer content={footerOf(state, notice, pagePosition, position)} width={width} />
     </Box>
+  )
+}
+
+/** The list on screen: the outbox or the request journal, the selection's window of it. */
+function ListBody(props: {
+  tab: UiState['tab']
+  filtered: readonly CapturedMessage[]
+  journal: readonly JournalEntry[]
+  outboxWindow: ListWindow
+  requestsWindow: ListWindow
+  listRows: number
+  width: number
+  now: number
+  emptyOutbox: string
+  emptyJournal: string
+}) {
+  const { filtered, journal, outboxWindow, requestsWindow, listRows } = props
+  if (props.tab === 'outbox') {
+    return (
+      <OutboxList
+        visible={filtered.slice(outboxWindow.top, outboxWindow.top + listRows)}
+        selectedId={filtered[outboxWindow.index]?.message_id}
+        width={props.width}
+        height={listRows}
+        total={filtered.length}
+        emptyText={props.emptyOutbox}
+        now={props.now}
+      />
+    )
+  }
+  return (
+    <RequestsList
+      visible={journal.slice(requestsWindow.top, requestsWindow.top + listRows)}
+      selectedId={journal[requestsWindow.index]?.id}
+      width={props.width}
+      height={listRows}
+      total={journal.length}
+      emptyText={props.emptyJournal}
+    />
   )
 }

@@ -186,7 +186,6 @@ function FaultForm({ scope: { team }, run, accounts, armed }: { scope: Scope; ru
       <input name={name} value={form[name]} onInput={(e) => setForm({ ...form, [name]: e.currentTarget.value })} {...props} />
     </label>
   )
-  const several = team !== null && team.accounts.length > 1
   return (
     <form class="fault-form" onSubmit={arm}>
       {field('status', 'Status', { type: 'number', min: 400, max: 599, required: true })}
@@ -201,17 +200,7 @@ function FaultForm({ scope: { team }, run, accounts, armed }: { scope: Scope; ru
           ))}
         </select>
       </label>
-      <label class="field">
-        <span>Account</span>
-        <select name="account" value={form.account} required={several} onChange={(e) => setForm({ ...form, account: e.currentTarget.value })}>
-          {several ? <option value="">choose one</option> : <option value="">{team ? team.accounts[0] : 'any'}</option>}
-          {(team ? (several ? team.accounts : []) : accounts).map((a) => (
-            <option key={a} value={a}>
-              {a}
-            </option>
-          ))}
-        </select>
-      </label>
+      <AccountSelect team={team} accounts={accounts} value={form.account} onChange={(account) => setForm({ ...form, account })} />
       {field('times', 'Times (empty: until cleared)', { type: 'number', min: 1 })}
       {field('probability', 'Probability (0–1)', { type: 'number', min: 0, max: 1, step: 'any' })}
       {field('delay_ms', 'Delay (ms)', { type: 'number', min: 0 })}
@@ -229,6 +218,24 @@ function FaultForm({ scope: { team }, run, accounts, armed }: { scope: Scope; ru
         </button>
       </div>
     </form>
+  )
+}
+
+/** The fault's account: any (the admin), a team's only account, or one of a team's several (required). */
+function AccountSelect({ team, accounts, value, onChange }: { team: Scope['team']; accounts: string[]; value: string; onChange: (account: string) => void }) {
+  const several = team !== null && team.accounts.length > 1
+  return (
+    <label class="field">
+      <span>Account</span>
+      <select name="account" value={value} required={several} onChange={(e) => onChange(e.currentTarget.value)}>
+        {several ? <option value="">choose one</option> : <option value="">{team ? team.accounts[0] : 'any'}</option>}
+        {(team ? (several ? team.accounts : []) : accounts).map((a) => (
+          <option key={a} value={a}>
+            {a}
+          </option>
+        ))}
+      </select>
+    </label>
   )
 }
 
