@@ -1,6 +1,6 @@
 /*
  * The server suites against the threaded transport (issue 15): the same tests, with their
- * imports of src/server/http-server.js answered by src/server/threaded-as-default.ts, whose
+ * imports of src/transports/http-server.js answered by test/threaded-as-default.ts, whose
  * startServer runs HTTP on a worker thread.
  *   npx vitest run --config vitest.threaded.config.ts
  */
@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
 import base from './vitest.config.js'
 
-const shim = fileURLToPath(new URL('./src/server/threaded-as-default.ts', import.meta.url))
+const shim = fileURLToPath(new URL('./test/threaded-as-default.ts', import.meta.url))
 
 export default defineConfig({
   ...base,
@@ -17,7 +17,7 @@ export default defineConfig({
       name: 'threaded-transport',
       enforce: 'pre',
       resolveId(source, importer) {
-        if (importer?.includes('/test/') && /\/src\/server\/http-server(\.js|\.ts)?$/.test(source)) return shim
+        if (importer?.includes('/test/') && importer !== shim && /\/src\/transports\/http-server(\.js|\.ts)?$/.test(source)) return shim
         return undefined
       },
     },

@@ -61,7 +61,7 @@ function newestMtime(dir) {
   }
   return newest
 }
-const BUILT = ['dist/bin/sendbox.js', ...(existsSync('scripts/cli-loader.mjs') ? ['dist/bin/sendbox.cjs'] : []), 'dist/src/server/express-app.js']
+const BUILT = ['dist/bin/sendbox.js', ...(existsSync('scripts/cli-loader.mjs') ? ['dist/bin/sendbox.cjs'] : []), 'dist/src/transports/http-server.js']
 const sourceMtime = Math.max(
   ...['src', 'bin', 'fixtures'].map(newestMtime),
   ...['scripts/bundle.mjs', 'scripts/cli-loader.mjs'].filter((f) => existsSync(f)).map((f) => statSync(f).mtimeMs),
@@ -80,7 +80,7 @@ if (builtMtime < sourceMtime || !bundled) {
 /** The servers, each started alone. `args(port)` is what follows `node`. */
 const allTargets = [
   { id: 'sendbox', label: 'sendbox (node:http adapter, 1 thread)', args: (port, subs) => ['dist/bin/sendbox.js', ...sandboxFlags(port, subs)] },
-  ...(existsSync('dist/src/server/threaded-server.js')
+  ...(existsSync('dist/src/transports/threaded-server.js')
     ? [{ id: 'threads', label: `sendbox (threaded transport, --threads ${THREADS})`, args: (port, subs) => ['bench/targets/threaded-server.mjs', '--threads', String(THREADS), ...sandboxFlags(port, subs)] }]
     : []),
   // The same CLI with V8's own heap sizing and no idle settle: what the loader's memory flags cost.

@@ -23,12 +23,12 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const quick = process.argv.includes('--quick')
 
 const { createSandbox } = await import(join(root, 'dist/src/index.js'))
-const { startServer } = await import(join(root, 'dist/src/server/http-server.js'))
+const { startServer } = await import(join(root, 'dist/src/transports/http-server.js'))
 const { emailChannel, smsChannel } = await import(join(root, 'dist/src/domain/channels/index.js'))
 const { loadHtmlTools } = await import(join(root, 'dist/src/domain/extract.js'))
 const { render } = await import('ink')
 const React = await import('react')
-const { App } = await import(join(root, 'dist/src/ui/app.js'))
+const { App } = await import(join(root, 'dist/src/ui/terminal/app.js'))
 
 // ANSI stripped, as the user reads the screen.
 // eslint-disable-next-line no-control-regex

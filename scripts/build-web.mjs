@@ -1,5 +1,5 @@
 /**
- * Builds the web inbox (src/web) into dist/web, called by scripts/bundle.mjs (`npm run build`):
+ * Builds the web inbox (src/ui/web) into dist/web, called by scripts/bundle.mjs (`npm run build`):
  * - app.js and app.css: Preact and the page, bundled and minified by esbuild (no CDN, nothing
  *   fetched at runtime but the sandbox's own API);
  * - index.html, copied;
@@ -27,7 +27,7 @@ export async function buildWebInbox(root, { quiet = false } = {}) {
   const outdir = join(root, 'dist/web')
   const result = await build({
     absWorkingDir: root,
-    entryPoints: { app: 'src/web/main.tsx' },
+    entryPoints: { app: 'src/ui/web/main.tsx' },
     bundle: true,
     minify: true,
     format: 'esm',
@@ -40,7 +40,7 @@ export async function buildWebInbox(root, { quiet = false } = {}) {
     outdir,
     write: false,
   })
-  const files = { 'index.html': readFileSync(join(root, 'src/web/index.html'), 'utf8') }
+  const files = { 'index.html': readFileSync(join(root, 'src/ui/web/index.html'), 'utf8') }
   for (const output of result.outputFiles) {
     const name = output.path.slice(output.path.lastIndexOf('/') + 1)
     if (!(name in TYPES)) throw new Error(`unexpected web output ${name}`)

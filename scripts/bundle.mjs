@@ -45,7 +45,7 @@ await buildLibrary()
 // The terminal UI: an ES module importing ink and react from node_modules, as before.
 await build({
   ...common,
-  entryPoints: ['src/ui/render.tsx'],
+  entryPoints: ['src/ui/terminal/render.tsx'],
   outfile: join(outdir, 'sendbox-ui.mjs'),
   format: 'esm',
   external: [...uiPackages, 'html-to-text'],
@@ -67,7 +67,7 @@ await build({
 // the CLI from beside the bundle (the CommonJS bundle has no import.meta.url to find it by).
 await build({
   ...common,
-  entryPoints: ['src/server/threaded-worker.ts'],
+  entryPoints: ['src/transports/threaded-worker.ts'],
   outfile: join(outdir, 'sendbox-http-worker.mjs'),
   format: 'esm',
   // Loaded from node_modules if an MCP request ever reaches a worker's dispatcher.
@@ -98,7 +98,7 @@ const result = await build({
     {
       name: 'lazy-ui',
       setup(b) {
-        b.onResolve({ filter: /^\.\.\/ui\/render\.js$/ }, () => ({ path: UI_TOKEN, external: true }))
+        b.onResolve({ filter: /^\.\.\/ui\/terminal\/render\.js$/ }, () => ({ path: UI_TOKEN, external: true }))
       },
     },
     {
@@ -112,7 +112,7 @@ const result = await build({
       // The web inbox's files are imported when first asked for, through the loader, from dist/web.
       name: 'web-assets',
       setup(b) {
-        b.onLoad({ filter: /[\\/]src[\\/]web[\\/]server[\\/]asset-source\.ts$/ }, () => ({
+        b.onLoad({ filter: /[\\/]src[\\/]http[\\/]web-assets\.ts$/ }, () => ({
           contents: 'export async function importWebAssets() { return (await globalThis.__sendboxImport("../web/assets.js")).assets }',
           loader: 'js',
         }))
@@ -239,7 +239,7 @@ async function buildLibrary() {
   rmSync(join(root, 'dist/lib'), { recursive: true, force: true })
   const result = await build({
     ...common,
-    entryPoints: { index: 'src/index.ts', matchers: 'src/matchers.ts', server: 'src/server/http-server.ts', client: 'src/client/index.ts', playwright: 'src/playwright/index.ts' },
+    entryPoints: { index: 'src/index.ts', matchers: 'src/matchers.ts', server: 'src/transports/http-server.ts', client: 'src/client/index.ts', playwright: 'src/playwright/index.ts' },
     outdir: join(root, 'dist/lib'),
     format: 'esm',
     splitting: true,
@@ -251,7 +251,7 @@ async function buildLibrary() {
   // A module that finds files by its own URL (import.meta.url) would look for them beside a chunk
   // of dist/lib. The one such module is handled above; a new one must be handled too.
   for (const input of Object.keys(result.metafile.inputs)) {
-    if (input.startsWith('node_modules/') || input.includes(':') || /asset-source\.ts$/.test(input)) continue
+    if (input.startsWith('node_modules/') || input.includes(':') || /web-assets\.ts$/.test(input)) continue
     if (readFileSync(join(root, input), 'utf8').includes('import.meta')) {
       throw new Error(`${input} reads import.meta, which means dist/lib/ once bundled: handle it in scripts/bundle.mjs (buildLibrary)`)
     }
@@ -305,17 +305,17 @@ function zodNamespace() {
 }
 
 /**
- * The web inbox's files (dist/web/assets.js), which asset-source.ts finds by its own URL from
- * dist/src/web/server/: from a chunk in dist/lib they are one level up.
+ * The web inbox's files (dist/web/assets.js), which web-assets.ts finds by its own URL from
+ * dist/src/http/: from a chunk in dist/lib they are one level up.
  */
 function libraryAssetSource() {
   return {
     name: 'library-asset-source',
     setup(b) {
-      b.onLoad({ filter: /[\\/]src[\\/]web[\\/]server[\\/]asset-source\.ts$/ }, (args) => {
+      b.onLoad({ filter: /[\\/]src[\\/]http[\\/]web-assets\.ts$/ }, (args) => {
         const text = readFileSync(args.path, 'utf8')
         const candidates = /const CANDIDATES = \[[^\]]*\]/
-        if (!candidates.test(text)) throw new Error('asset-source.ts: no CANDIDATES list to point at dist/web')
+        if (!candidates.test(text)) throw new Error('web-assets.ts: no CANDIDATES list to point at dist/web')
         return { contents: text.replace(candidates, "const CANDIDATES = ['../web/assets.js']"), loader: 'ts' }
       })
     },

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Writes CommonJS twins of the public type entry points (`dist/src/index.d.cts`,
- * `dist/src/server/http-server.d.cts`), which package.json's `exports` name under `require`.
+ * `dist/src/transports/http-server.d.cts`), which package.json's `exports` name under `require`.
  *
  * Why: the runtime is ESM only (Node ≥ 20.19 `require`s it), but types are resolved per mode. In
  * a CommonJS consumer, `msw/node` resolves to msw's CommonJS declarations while our `.d.ts`
@@ -15,7 +15,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
-const entries = ['dist/src/index.d.ts', 'dist/src/server/http-server.d.ts']
+const entries = ['dist/src/index.d.ts', 'dist/src/transports/http-server.d.ts']
 const twins = new Set(entries.map((entry) => join(root, entry)))
 
 for (const entry of entries) {

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Writes the README's settings table from the settings schema (src/schemas/settings.ts), between
+// Writes the README's settings table from the settings schema (src/contract/settings.ts), between
 // `<!-- settings:begin -->` and `<!-- settings:end -->`. test/cli/readme-flags.test.ts fails when
 // the README's table differs from what this writes. Run after `npm run build`.
 import { readFileSync, writeFileSync } from 'node:fs'

@@ -1,7 +1,7 @@
 import type { HttpHandler } from 'msw'
 import { createHandlers } from './http/index.js'
 import { SandboxState, type SandboxOptions } from './domain/sandbox.js'
-import { postWebhookNode } from './server/webhook-post.js'
+import { postWebhookNode } from './transports/webhook-post.js'
 import { openSqliteStore } from './storage/sqlite-store.js'
 
 /**
@@ -44,7 +44,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
 
 export type { SandboxOptions, FixtureData, ResetScope } from './domain/sandbox.js'
 export type { CapturedMessage, OutboxFilter, Channel, MessageStatus, StatusChange, MessageTransition, MessageOf, WaitOptions } from './domain/outbox.js'
-export type { EmailMessage, SmsMessage, WhatsappMessage, CapturedMessageSummary } from './schemas/captured-message.js'
+export type { EmailMessage, SmsMessage, WhatsappMessage, CapturedMessageSummary } from './contract/captured-message.js'
 export { WaitTimeoutError } from './domain/outbox.js'
 export { FILTER_KEYS } from './domain/outbox-filter.js'
 export { CHANNEL_DESCRIPTORS, summaryOf, summarize } from './domain/channels/index.js'
@@ -54,7 +54,7 @@ export type { SandboxEvent } from './domain/events.js'
 export type { JournalEntry } from './domain/journal.js'
 export type { Fault, FaultSpec } from './domain/faults.js'
 export type { Plan, ApiKeyConfig } from './domain/plans.js'
-export type { Subscriber } from './schemas/subscriber.js'
+export type { Subscriber } from './contract/subscriber.js'
 export type { WebhookOptions, WebhookEvent } from './domain/webhooks.js'
 export { ApiError } from './domain/errors.js'
 export { MAGIC_RECIPIENTS } from './domain/magic-recipients.js'

@@ -6,7 +6,7 @@
 import type { SandboxClient } from './client/index.js'
 import type { OutboxFilter } from './domain/outbox-filter.js'
 import { describeMisses } from './domain/outbox.js'
-import type { CapturedMessage } from './schemas/captured-message.js'
+import type { CapturedMessage } from './contract/captured-message.js'
 
 /** Options of a matcher given a client: how long to wait for the messages (default 5000 ms). */
 export interface ClientMatchOptions {

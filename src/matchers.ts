@@ -24,8 +24,8 @@
 import { CHANNEL_DESCRIPTORS } from './domain/channels/index.js'
 import { compileFilter, describeFilter, FILTER_KEYS, type OutboxFilter } from './domain/outbox-filter.js'
 import { describeMisses, type Outbox } from './domain/outbox.js'
-import { capturedMessageSchema, type CapturedMessage } from './schemas/captured-message.js'
-import { CHANNELS, type Channel } from './schemas/constants.js'
+import { capturedMessageSchema, type CapturedMessage } from './contract/captured-message.js'
+import { CHANNELS, type Channel } from './contract/constants.js'
 import { clientMissText, isClient, lookFor, type ClientMatchOptions } from './matchers-client.js'
 
 export type { ClientMatchOptions }

@@ -3,10 +3,10 @@ import { controlRoute, isBodySchema, type Route } from './http/route.js'
 import { ROUTES as TABLE } from './http/routes.js'
 import { DEFAULT_BASE_URL } from './domain/sandbox.js'
 import { CHANNEL_LABELS } from './domain/channels/index.js'
-import { CHANNELS } from './schemas/constants.js'
+import { CHANNELS } from './contract/constants.js'
 import { MAX_BODY_BYTES } from './http/body.js'
 import { MAGIC_RECIPIENTS } from './domain/magic-recipients.js'
-import { ERROR_CODES, errorSchema } from './schemas/error.js'
+import { ERROR_CODES, errorSchema } from './contract/error.js'
 import { VERSION } from './version.js'
 
 /**

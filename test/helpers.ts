@@ -1,7 +1,7 @@
 import { getResponse } from 'msw'
 import { setupServer } from 'msw/node'
 import { createSandbox, type Sandbox, type SandboxOptions } from '../src/index.js'
-import { startServer, type RunningServer } from '../src/server/http-server.js'
+import { startServer, type RunningServer } from '../src/transports/http-server.js'
 
 export const BASE = 'https://api.sendbox.test/v1'
 export const ORIGIN = 'https://api.sendbox.test'

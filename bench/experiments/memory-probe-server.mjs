@@ -8,7 +8,7 @@ import { getHeapSpaceStatistics } from 'node:v8'
 import { PerformanceObserver } from 'node:perf_hooks'
 import { parseCli } from '../../dist/src/cli/options.js'
 import { sandboxFromSettings } from '../../dist/src/cli/run.js'
-import { startThreadedServer } from '../../dist/src/server/threaded-server.js'
+import { startThreadedServer } from '../../dist/src/transports/threaded-server.js'
 
 const argv = process.argv.slice(2)
 const at = argv.indexOf('--threads')

@@ -1,11 +1,11 @@
 /**
- * The sandbox behind express 5 + @mswjs/http-middleware (src/server/express-app.ts) instead of
+ * The sandbox behind express 5 + @mswjs/http-middleware (bench/targets/express-app.mjs) instead of
  * the default node:http adapter. Same flags as `sendbox` (parsed by the CLI's own parser).
  * Usage: node bench/targets/express-server.mjs --port N [sendbox flags]
  */
 import { parseCli } from '../../dist/src/cli/options.js'
 import { sandboxFromSettings } from '../../dist/src/cli/run.js'
-import { startExpressServer } from '../../dist/src/server/express-app.js'
+import { startExpressServer } from './express-app.mjs'
 
 const settings = parseCli(process.argv.slice(2), {})
 const sandbox = await sandboxFromSettings(settings)

@@ -1,5 +1,5 @@
 /**
- * The sandbox behind the threaded transport (src/server/threaded-server.ts: HTTP on a worker
+ * The sandbox behind the threaded transport (src/transports/threaded-server.ts: HTTP on a worker
  * thread, the sandbox and msw on the main thread). Same flags as `sendbox` (parsed by the CLI's
  * own parser) plus `--threads N` (default: the transport's default for this machine).
  * Usage: node bench/targets/threaded-server.mjs [--threads N] --port N [sendbox flags]
@@ -7,7 +7,7 @@
 import './loader-v8-flags.mjs'
 import { parseCli } from '../../dist/src/cli/options.js'
 import { sandboxFromSettings } from '../../dist/src/cli/run.js'
-import { startThreadedServer } from '../../dist/src/server/threaded-server.js'
+import { startThreadedServer } from '../../dist/src/transports/threaded-server.js'
 
 const argv = process.argv.slice(2)
 const at = argv.indexOf('--threads')

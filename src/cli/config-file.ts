@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import type { z } from 'zod'
-import { PLANS } from '../schemas/constants.js'
-import { CONFIG_FILE_NAME, configFileSchema } from '../schemas/settings.js'
+import { PLANS } from '../contract/constants.js'
+import { CONFIG_FILE_NAME, configFileSchema } from '../contract/settings.js'
 
 export { CONFIG_FILE_NAME, configFileSchema }
 

@@ -1,6 +1,6 @@
 import { createSandboxClient, type SandboxClient } from '../client/index.js'
 import { sandboxAsClient } from '../mcp/local-client.js'
-import { startServer } from '../server/http-server.js'
+import { startServer } from '../transports/http-server.js'
 import type { CliSettings } from './options.js'
 
 interface Io {

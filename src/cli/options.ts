@@ -1,14 +1,14 @@
 import { parseArgs } from 'node:util'
 import { adminTokenProblem } from '../domain/admin-token.js'
 import type { SandboxOptions } from '../domain/sandbox.js'
-import type { ThreadedServerOptions } from '../server/threaded-server.js'
-import { configKeyOf, envOf, rangeOf, SETTINGS, type RangedName, type Setting, type SettingName } from '../schemas/settings.js'
+import type { ThreadedServerOptions } from '../transports/threaded-server.js'
+import { configKeyOf, envOf, rangeOf, SETTINGS, type RangedName, type Setting, type SettingName } from '../contract/settings.js'
 import { checkTeamTokens, parseTeamToken, type TeamToken } from '../domain/team-tokens.js'
 import { parseKeySpec, PLANS, isPlan, type ApiKeyConfig, type Plan } from '../domain/plans.js'
-import { parseAllowedHost, parseCorsOrigin } from '../server/origin-policy.js'
+import { parseAllowedHost, parseCorsOrigin } from '../transports/origin-policy.js'
 import { CONFIG_FILE_NAME, ConfigFileError, configKeySpecs, findConfigFile, loadConfigFile, type ConfigFile } from './config-file.js'
 
-/** Every flag of `sendbox`: the settings table of the contract (src/schemas/settings.ts). */
+/** Every flag of `sendbox`: the settings table of the contract (src/contract/settings.ts). */
 export const FLAGS = SETTINGS
 
 /** The in-process option a setting names, checked here against the options it is one of. */

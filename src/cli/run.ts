@@ -1,7 +1,7 @@
 import { createSandbox, type Sandbox, type SandboxOptions } from '../index.js'
 import { defaultAccountFor } from '../domain/plans.js'
-import type { RunningServer } from '../server/http-server.js'
-import type { RunningTransport } from '../server/threaded-server.js'
+import type { RunningServer } from '../transports/http-server.js'
+import type { RunningTransport } from '../transports/threaded-server.js'
 import { isLoopbackHost, serve, type CliIo } from './serve.js'
 
 export { isLoopbackHost, tenths } from './serve.js'

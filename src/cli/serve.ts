@@ -8,8 +8,8 @@ import { pathToFileURL } from 'node:url'
 import isInCi from 'is-in-ci'
 import { displayKey, PLAN_NAMES } from '../domain/plans.js'
 import type { Sandbox } from '../index.js'
-import { startServer, type RequestLog, type RunningServer } from '../server/http-server.js'
-import { startThreadedServer, type RunningTransport } from '../server/threaded-server.js'
+import { startServer, type RequestLog, type RunningServer } from '../transports/http-server.js'
+import { startThreadedServer, type RunningTransport } from '../transports/threaded-server.js'
 import { VERSION } from '../version.js'
 import type { CliSettings } from './options.js'
 
@@ -55,7 +55,7 @@ export async function serve(settings: CliSettings, sandbox: Sandbox, io: CliIo, 
     // Loaded only here: the headless path never loads ink or react. React's development build
     // (NODE_ENV unset) renders ~20% slower and holds ~50 MB more with a full outbox.
     process.env.NODE_ENV ??= 'production'
-    const { renderUi } = await import('../ui/render.js')
+    const { renderUi } = await import('../ui/terminal/render.js')
     renderUi({ sandbox, apiUrl, onQuit: shutdown, stdout: io.stdout, stderr: io.stderr })
   }
   return running

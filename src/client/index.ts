@@ -15,9 +15,9 @@ import type { z } from 'zod'
 import type { OutboxFilter } from '../domain/outbox-filter.js'
 import type { FaultSpec } from '../domain/faults.js'
 import { WaitTimeoutError } from '../domain/wait-timeout-error.js'
-import type { capturedMessageSchema, capturedMessageSummarySchema } from '../schemas/captured-message.js'
-import type { clockStateSchema, faultSchema, healthSchema, resetResultSchema, ResetScope } from '../schemas/controls.js'
-import type { journalEntrySchema } from '../schemas/journal.js'
+import type { capturedMessageSchema, capturedMessageSummarySchema } from '../contract/captured-message.js'
+import type { clockStateSchema, faultSchema, healthSchema, resetResultSchema, ResetScope } from '../contract/controls.js'
+import type { journalEntrySchema } from '../contract/journal.js'
 import { ClientTransport, SandboxClientError, type ClientOptions } from './transport.js'
 
 export { WaitTimeoutError, SandboxClientError }

@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import type { healthSchema } from '../schemas/controls.js'
+import type { healthSchema } from '../contract/controls.js'
 
 /** Options of `createSandboxClient`. */
 export interface ClientOptions {

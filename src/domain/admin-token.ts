@@ -4,7 +4,7 @@
  * it is refused wherever a token comes from: flag, environment, config file, in-process option.
  */
 
-import { adminTokenProblem } from '../schemas/settings.js'
+import { adminTokenProblem } from '../contract/settings.js'
 
 // The rule is a setting's (the config file's schema applies it too): declared in the contract.
 export { adminTokenProblem }

@@ -1,4 +1,4 @@
-import { LATEST_TIME_MS } from '../schemas/query.js'
+import { LATEST_TIME_MS } from '../contract/query.js'
 import { ApiError } from './errors.js'
 
 export { LATEST_TIME_MS }

@@ -1,4 +1,4 @@
-import { ERROR_CODES, type ErrorCodeName } from '../schemas/error.js'
+import { ERROR_CODES, type ErrorCodeName } from '../contract/error.js'
 
 /** A code a fault or `Prefer: code=` asks for (checked against the contract's pattern before it gets here). */
 export type ForcedCode = string & { readonly forced: unique symbol }

@@ -1,5 +1,5 @@
-import type { CapturedMessage, StatusChange } from '../schemas/captured-message.js'
-import type { JournalEntry } from '../schemas/journal.js'
+import type { CapturedMessage, StatusChange } from '../contract/captured-message.js'
+import type { JournalEntry } from '../contract/journal.js'
 
 /** What `GET /__sandbox/events` streams and `sandbox.events.subscribe` delivers. */
 export type SandboxEvent =

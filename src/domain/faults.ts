@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { FAULT_CODE_PATTERN } from '../schemas/error.js'
+import { FAULT_CODE_PATTERN } from '../contract/error.js'
 import { ApiError, isForceableStatus } from './errors.js'
 
 /** Faults armed at once, at most: each request looks at the faults of its path and those of every path. */

@@ -4,8 +4,8 @@
  * `message.received` webhook, and its keyword (STOP, START…) opts the number out of, or back
  * into, the account it replied to.
  */
-import type { CapturedMessage } from '../schemas/captured-message.js'
-import { INBOUND_CHANNELS, type InboundChannel } from '../schemas/constants.js'
+import type { CapturedMessage } from '../contract/captured-message.js'
+import { INBOUND_CHANNELS, type InboundChannel } from '../contract/constants.js'
 import { CHANNEL_DESCRIPTORS } from './channels/index.js'
 import { isoAt } from './clock.js'
 import { ApiError } from './errors.js'

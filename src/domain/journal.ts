@@ -1,4 +1,4 @@
-import { JOURNAL_BODY_LIMIT, type JournalEntry } from '../schemas/journal.js'
+import { JOURNAL_BODY_LIMIT, type JournalEntry } from '../contract/journal.js'
 import { ChangeLog } from './change-log.js'
 import type { SandboxEvents } from './events.js'
 

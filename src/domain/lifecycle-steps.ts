@@ -4,7 +4,7 @@
  * same `deliveryMs` per step, so each step's queue is in due order and the next due step is the
  * earlier of the two heads. The outbox applies the steps (see `Outbox.advance`).
  */
-import type { StatusChange } from '../schemas/captured-message.js'
+import type { StatusChange } from '../contract/captured-message.js'
 import type { CaptureInput } from './channels/index.js'
 import { failureCode } from './magic-recipients.js'
 import { Queue } from './queue.js'

@@ -2,7 +2,7 @@
  * Magic recipients, like card test numbers: a send to one of these is answered or delivered
  * the way the table says. Every other valid recipient is accepted and delivered.
  */
-import type { ErrorCodeName } from '../schemas/error.js'
+import type { ErrorCodeName } from '../contract/error.js'
 
 export type MagicOutcome =
   | { kind: 'delivered' }

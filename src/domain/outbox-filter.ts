@@ -1,4 +1,4 @@
-import { CHANNELS, DIRECTIONS, MESSAGE_STATUSES, type CapturedMessage, type Channel, type Direction, type MessageStatus } from '../schemas/captured-message.js'
+import { CHANNELS, DIRECTIONS, MESSAGE_STATUSES, type CapturedMessage, type Channel, type Direction, type MessageStatus } from '../contract/captured-message.js'
 import { CHANNEL_DESCRIPTORS, readingOf, searchTextOf, senderOf } from './channels/index.js'
 import { describeTime, timeProblem } from './clock.js'
 
@@ -57,8 +57,8 @@ function recipientKey(to: string): string {
   return lower.startsWith(' ') && /^ [0-9]/.test(lower) ? `+${lower.slice(1)}` : lower.trim()
 }
 
-export { matchesWords, searchWords } from '../schemas/search.js'
-import { matchesWords, searchWords } from '../schemas/search.js'
+export { matchesWords, searchWords } from '../contract/search.js'
+import { matchesWords, searchWords } from '../contract/search.js'
 
 /** Compiles a filter into a predicate. */
 export function compileFilter(filter: OutboxFilter): MessagePredicate {

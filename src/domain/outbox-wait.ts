@@ -2,7 +2,7 @@
  * Waiting on the outbox: the promise a `waitFor` returns once nothing already there matches, and
  * what a wait that timed out says instead of a dump.
  */
-import type { CapturedMessage } from '../schemas/captured-message.js'
+import type { CapturedMessage } from '../contract/captured-message.js'
 import { CHANNEL_DESCRIPTORS, summaryOf } from './channels/index.js'
 import type { OutboxFilter } from './outbox-filter.js'
 

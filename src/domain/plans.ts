@@ -1,4 +1,4 @@
-import { DEFAULT_LIMITS, PLANS, type Plan } from '../schemas/constants.js'
+import { DEFAULT_LIMITS, PLANS, type Plan } from '../contract/constants.js'
 
 export { DEFAULT_LIMITS, PLANS, type Plan }
 

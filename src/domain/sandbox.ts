@@ -1,6 +1,6 @@
-import { defaultOf, rangeOf } from '../schemas/settings.js'
+import { defaultOf, rangeOf } from '../contract/settings.js'
 import { seededSubscribers } from '../../fixtures/subscribers.js'
-import { RESET_SCOPES, type Health, type ResetScope } from '../schemas/controls.js'
+import { RESET_SCOPES, type Health, type ResetScope } from '../contract/controls.js'
 import { VERSION } from '../version.js'
 import { assertAdminToken } from './admin-token.js'
 import { checkTeamTokens, type TeamToken } from './team-tokens.js'
@@ -112,10 +112,10 @@ export interface SandboxOptions {
 }
 
 // The scopes are part of the contract (the reset control's schema lists them): declared there.
-export { RESET_SCOPES, type ResetScope } from '../schemas/controls.js'
+export { RESET_SCOPES, type ResetScope } from '../contract/controls.js'
 
-export { ACCOUNT_RESET_SCOPES, type AccountResetScope } from '../schemas/constants.js'
-import { ACCOUNT_RESET_SCOPES, type AccountResetScope } from '../schemas/constants.js'
+export { ACCOUNT_RESET_SCOPES, type AccountResetScope } from '../contract/constants.js'
+import { ACCOUNT_RESET_SCOPES, type AccountResetScope } from '../contract/constants.js'
 
 /** Throws a TypeError naming the valid scopes for anything else (a typo must not reset nothing). */
 export function checkResetScope(scope: unknown): asserts scope is ResetScope | undefined {

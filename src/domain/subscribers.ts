@@ -1,6 +1,6 @@
 import type { Collection } from '@msw/data'
-import { pageJson } from '../schemas/pagination.js'
-import { normalizeTags, subscriberSchema, type Subscriber, type SubscriberInput } from '../schemas/subscriber.js'
+import { pageJson } from '../contract/pagination.js'
+import { normalizeTags, subscriberSchema, type Subscriber, type SubscriberInput } from '../contract/subscriber.js'
 import { ApiError } from './errors.js'
 import { newId } from './random.js'
 import { isoAt } from './clock.js'

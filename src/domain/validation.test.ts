@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { emailSendRequest, whatsappSendRequest } from '../schemas/messages.js'
-import { subscriberCreateRequest } from '../schemas/subscriber.js'
+import { emailSendRequest, whatsappSendRequest } from '../contract/messages.js'
+import { subscriberCreateRequest } from '../contract/subscriber.js'
 import { ApiError } from './errors.js'
 import { validateBody } from './validation.js'
 

@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import type { BodySchema } from '../schemas/messages.js'
+import type { BodySchema } from '../contract/messages.js'
 import { ApiError } from './errors.js'
 
 type JsonObject = Record<string, unknown>

@@ -1,4 +1,4 @@
-import type { CapturedMessage } from '../schemas/captured-message.js'
+import type { CapturedMessage } from '../contract/captured-message.js'
 import type { OutboxFilter } from './outbox-filter.js'
 
 /**

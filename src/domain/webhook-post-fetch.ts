@@ -1,6 +1,6 @@
 /**
  * The webhook sender's default way to post: fetch, with a deadline and a bounded read. On Node
- * `createSandbox` gives it src/server/webhook-post.ts instead (a socket per attempt, destroyed
+ * `createSandbox` gives it src/transports/webhook-post.ts instead (a socket per attempt, destroyed
  * at the deadline); this one serves wherever node:http is not (a browser under setupWorker).
  */
 

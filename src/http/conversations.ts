@@ -9,10 +9,10 @@ import {
   optOutSchema,
   templateListSchema,
   webhookAttemptSchema,
-} from '../schemas/conversations.js'
-import { okSchema } from '../schemas/controls.js'
-import { pageOf, paginated } from '../schemas/pagination.js'
-import { pageQuery, textParam } from '../schemas/query.js'
+} from '../contract/conversations.js'
+import { okSchema } from '../contract/controls.js'
+import { pageOf, paginated } from '../contract/pagination.js'
+import { pageQuery, textParam } from '../contract/query.js'
 import { controlRoute, type Route } from './route.js'
 import { checkOwnAccount, visible, visibleOne } from './viewer-scope.js'
 

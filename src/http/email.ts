@@ -1,5 +1,5 @@
 import { emailChannel } from '../domain/channels/index.js'
-import { emailSendRequest } from '../schemas/messages.js'
+import { emailSendRequest } from '../contract/messages.js'
 import type { Route } from './route.js'
 import { sendRoute } from './send-route.js'
 

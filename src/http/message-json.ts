@@ -1,4 +1,4 @@
-import type { CapturedMessage } from '../schemas/captured-message.js'
+import type { CapturedMessage } from '../contract/captured-message.js'
 
 /**
  * A captured message's JSON text, made once per message object and shared by every answer that

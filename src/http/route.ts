@@ -2,7 +2,7 @@ import type { z } from 'zod'
 import type { ApiKeyConfig } from '../domain/plans.js'
 import type { SandboxState } from '../domain/sandbox.js'
 import type { Viewer } from '../domain/team-tokens.js'
-import type { BodySchema } from '../schemas/messages.js'
+import type { BodySchema } from '../contract/messages.js'
 import type { WireRequest } from './body.js'
 
 /** Where a route lives: under the API base URL, or under `/__sandbox` (sandbox-only controls). */

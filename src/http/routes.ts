@@ -1,5 +1,5 @@
 import { conversationRoutes } from './conversations.js'
-import { CHANNELS, type Channel } from '../schemas/constants.js'
+import { CHANNELS, type Channel } from '../contract/constants.js'
 import { emailSendRoute } from './email.js'
 import type { Route } from './route.js'
 import { sandboxControlRoutes } from './sandbox-controls.js'

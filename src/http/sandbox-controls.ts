@@ -6,7 +6,7 @@ import { summarize } from '../domain/channels/index.js'
 import { CHANNELS, MESSAGE_STATUSES, type OutboxFilter } from '../domain/outbox.js'
 import { maskKey } from '../domain/plans.js'
 import { RESET_SCOPES, type ResetScope } from '../domain/sandbox.js'
-import { capturedMessageSchema, capturedMessageSummarySchema, DIRECTIONS } from '../schemas/captured-message.js'
+import { capturedMessageSchema, capturedMessageSummarySchema, DIRECTIONS } from '../contract/captured-message.js'
 import {
   clockChangeSchema,
   clockStateSchema,
@@ -17,10 +17,10 @@ import {
   whoamiSchema,
   okSchema,
   resetResultSchema,
-} from '../schemas/controls.js'
-import { journalEntrySchema } from '../schemas/journal.js'
-import { pageOf, paginated } from '../schemas/pagination.js'
-import { enumParam, flagParam, pageQuery, sinceParam, textParam } from '../schemas/query.js'
+} from '../contract/controls.js'
+import { journalEntrySchema } from '../contract/journal.js'
+import { pageOf, paginated } from '../contract/pagination.js'
+import { enumParam, flagParam, pageQuery, sinceParam, textParam } from '../contract/query.js'
 import { previewBanner, previewHeaders, withBanner } from './preview-policy.js'
 import { messageJson } from './message-json.js'
 import { controlRoute, type Route } from './route.js'

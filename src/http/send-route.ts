@@ -1,8 +1,8 @@
 import type { z } from 'zod'
 import type { ChannelDescriptor } from '../domain/channels/index.js'
 import { OPTED_OUT_REASON } from '../domain/opt-outs.js'
-import type { Channel } from '../schemas/constants.js'
-import { sendResult, type BodySchema } from '../schemas/messages.js'
+import type { Channel } from '../contract/constants.js'
+import { sendResult, type BodySchema } from '../contract/messages.js'
 import { apiRoute, type Route } from './route.js'
 
 /**

@@ -1,5 +1,5 @@
 import { smsChannel } from '../domain/channels/index.js'
-import { smsSendRequest } from '../schemas/messages.js'
+import { smsSendRequest } from '../contract/messages.js'
 import type { Route } from './route.js'
 import { sendRoute } from './send-route.js'
 

@@ -1,7 +1,7 @@
 import { ApiError } from '../domain/errors.js'
-import { paginated } from '../schemas/pagination.js'
-import { pageQuery } from '../schemas/query.js'
-import { subscriberCreateRequest, subscriberSchema, subscriberUpdateRequest } from '../schemas/subscriber.js'
+import { paginated } from '../contract/pagination.js'
+import { pageQuery } from '../contract/query.js'
+import { subscriberCreateRequest, subscriberSchema, subscriberUpdateRequest } from '../contract/subscriber.js'
 import { apiRoute, type Route } from './route.js'
 
 const subscriberList = paginated(subscriberSchema, 'SubscriberList')

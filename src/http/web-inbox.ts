@@ -2,7 +2,7 @@ import { http, type HttpHandler } from 'msw'
 import type { SandboxState } from '../domain/sandbox.js'
 import { isBuffered, type WireRequest } from './body.js'
 import { resolveBaseUrl } from './base-url.js'
-import { importWebAssets, type WebAssets } from '../web/server/asset-source.js'
+import { importWebAssets, type WebAssets } from './web-assets.js'
 
 /** Where the web inbox lives, origin-relative. */
 export const WEB_INBOX_PATH = '/__sandbox/ui/'

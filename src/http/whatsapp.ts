@@ -1,5 +1,5 @@
 import { whatsappChannel } from '../domain/channels/index.js'
-import { whatsappSendRequest } from '../schemas/messages.js'
+import { whatsappSendRequest } from '../contract/messages.js'
 import type { Route } from './route.js'
 import { sendRoute } from './send-route.js'
 

@@ -3,7 +3,7 @@
  * note saying where the rest is; no answer is over {@link MAX_ANSWER_BYTES}.
  */
 import type { CapturedMessage, CapturedMessageSummary, ClockState, Fault, JournalEntry } from '../client/index.js'
-import { byChannel } from '../schemas/constants.js'
+import { byChannel } from '../contract/constants.js'
 
 /** Longest answer of any tool or resource, in UTF-8 bytes. */
 export const MAX_ANSWER_BYTES = 64 * 1024

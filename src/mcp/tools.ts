@@ -7,9 +7,9 @@ import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mc
 import { z } from 'zod'
 import type { OutboxFilter, SandboxClient } from '../client/index.js'
 import { faultSpecSchema } from '../domain/faults.js'
-import { CHANNELS, MESSAGE_STATUSES } from '../schemas/captured-message.js'
-import { clockChangeSchema, RESET_SCOPES } from '../schemas/controls.js'
-import { SINCE_PATTERN } from '../schemas/query.js'
+import { CHANNELS, MESSAGE_STATUSES } from '../contract/captured-message.js'
+import { clockChangeSchema, RESET_SCOPES } from '../contract/controls.js'
+import { SINCE_PATTERN } from '../contract/query.js'
 import { VERSION } from '../version.js'
 import { capped, clockLine, faultLine, messageDetail, messageLine, messageList, requestList } from './format.js'
 

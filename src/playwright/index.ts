@@ -16,7 +16,7 @@
  */
 import { test as base, expect } from '@playwright/test'
 import { createSandboxClient, type CapturedMessage, type ClientWaitOptions, type OutboxFilter, type SandboxClient } from '../client/index.js'
-import type { Channel } from '../schemas/captured-message.js'
+import type { Channel } from '../contract/captured-message.js'
 import { CHANNEL_READINGS } from '../domain/channels/readings.js'
 
 export { expect }
@@ -62,7 +62,7 @@ export interface WorkerSandbox {
 
 /** A standalone sandbox in this worker, on a free loopback port. */
 async function startOwn(): Promise<{ url: string; close: () => Promise<void> }> {
-  const [{ createSandbox }, { startServer }, { createServer }] = await Promise.all([import('../index.js'), import('../server/http-server.js'), import('node:net')])
+  const [{ createSandbox }, { startServer }, { createServer }] = await Promise.all([import('../index.js'), import('../transports/http-server.js'), import('node:net')])
   // A free port first, so that the sandbox's base URL (links of the web inbox) is the real one.
   const port = await new Promise<number>((resolve, reject) => {
     const probe = createServer().once('error', reject).listen(0, '127.0.0.1', () => {

@@ -1,5 +1,5 @@
-import type { CapturedMessage } from '../schemas/captured-message.js'
-import type { Subscriber } from '../schemas/subscriber.js'
+import type { CapturedMessage } from '../contract/captured-message.js'
+import type { Subscriber } from '../contract/subscriber.js'
 import type { ChangeLog } from '../domain/change-log.js'
 import { ApiError } from '../domain/errors.js'
 import type { Fault } from '../domain/faults.js'

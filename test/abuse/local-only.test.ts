@@ -8,7 +8,7 @@ import http from 'node:http'
 import { http as mswHttp, HttpResponse } from 'msw'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createSandbox, type Sandbox } from '../../src/index.js'
-import { startServer, type RunningServer } from '../../src/server/http-server.js'
+import { startServer, type RunningServer } from '../../src/transports/http-server.js'
 import { errorShapeProblem } from '../fuzz/fuzz-kit.js'
 import { bytesReadAtAnswer, exchange } from './raw-socket.js'
 

@@ -4,7 +4,7 @@
  * with `{ rss }` in bytes after a full garbage collection (run with --expose-gc).
  */
 import { createSandbox } from '../../src/index.js'
-import { startServer } from '../../src/server/http-server.js'
+import { startServer } from '../../src/transports/http-server.js'
 
 const sandbox = createSandbox({ baseUrl: 'http://127.0.0.1:4010/v1', deliveryMs: 0 })
 const running = await startServer(sandbox, { port: 0 })

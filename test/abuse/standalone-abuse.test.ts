@@ -8,9 +8,9 @@ import net from 'node:net'
 import type { Socket } from 'node:net'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createSandbox, type Sandbox } from '../../src/index.js'
-import { startServer, type RunningServer } from '../../src/server/http-server.js'
+import { startServer, type RunningServer } from '../../src/transports/http-server.js'
 import { errorShapeProblem } from '../fuzz/fuzz-kit.js'
-import { LINGER_MS } from '../../src/server/http-server.js'
+import { LINGER_MS } from '../../src/transports/http-server.js'
 import { bytesReadAtAnswer, chunks, exchange, trickle } from './raw-socket.js'
 
 const MiB = 1024 * 1024

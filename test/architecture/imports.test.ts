@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
  * The import graph of the shipped sources (src, bin, fixtures; tests excluded), read
  * with TypeScript's own pre-processor: static, dynamic and type-only imports all count. Two rules
  * (STYLE.md, issue 28): no import cycle, and dependencies point one way — the contract
- * (`src/schemas`) and the domain never import what sits above them.
+ * (`src/contract`) and the domain never import what sits above them.
  */
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 
@@ -77,21 +77,24 @@ export function cyclesOf(graph: Map<string, string[]>): string[][] {
 }
 
 /**
- * The layers, bottom up (docs/decisions/layers.md): the contract (`src/schemas`), the domain
+ * The layers, bottom up (docs/decisions/layers.md): the contract (`src/contract`), the domain
  * (`src/domain`), its storage adapter (`src/storage`), HTTP semantics (`src/http`: the route table,
- * guards, msw handlers), the transports (`src/server`), and at the top the UIs, the CLI and the
+ * guards, msw handlers), the transports (`src/transports`), and at the top the UIs, the CLI and the
  * clients. Each folder must not import the ones listed (what sits above it).
  */
-const TOP = ['src/ui/', 'src/web/app/', 'src/cli/', 'src/playwright/', 'bin/']
+const TOP = ['src/ui/terminal/', 'src/ui/web/', 'src/cli/', 'src/playwright/', 'bin/']
 /** The protocols the sandbox is spoken in: HTTP (the route table), MCP, and the HTTP client's interface. */
 const PROTOCOLS = ['src/http/', 'src/mcp/', 'src/client/']
 const BELOW: Array<[layer: string, mustNotImport: string[]]> = [
-  ['src/schemas/', ['src/domain/', 'src/storage/', ...PROTOCOLS, 'src/server/', ...TOP]],
-  ['src/domain/', ['src/storage/', ...PROTOCOLS, 'src/server/', ...TOP]],
-  ['src/storage/', [...PROTOCOLS, 'src/server/', ...TOP]],
-  ...PROTOCOLS.map((layer): [string, string[]] => [layer, ['src/server/', 'src/storage/', ...TOP]]),
-  ['src/server/', TOP],
-  ['src/web/app/', ['src/http/', 'src/mcp/', 'src/server/', 'src/storage/', 'src/cli/', 'bin/']],
+  ['src/contract/', ['src/domain/', 'src/storage/', ...PROTOCOLS, 'src/transports/', ...TOP]],
+  ['src/domain/', ['src/storage/', ...PROTOCOLS, 'src/transports/', ...TOP]],
+  ['src/storage/', [...PROTOCOLS, 'src/transports/', ...TOP]],
+  ...PROTOCOLS.map((layer): [string, string[]] => [layer, ['src/transports/', 'src/storage/', ...TOP]]),
+  ['src/transports/', TOP],
+  // The web inbox runs in a browser: the contract and pure domain helpers (bundled), nothing of the server, nor the terminal UI.
+  ['src/ui/web/', ['src/http/', 'src/mcp/', 'src/transports/', 'src/storage/', 'src/cli/', 'src/ui/terminal/', 'bin/']],
+  // The terminal UI does not reach into the web inbox either.
+  ['src/ui/terminal/', ['src/ui/web/']],
 ]
 
 describe('the import graph of the sources', () => {

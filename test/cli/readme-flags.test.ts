@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { envOf, FLAGS, helpText, settingsTable } from '../../src/cli/options.js'
 import { configFileSchema } from '../../src/cli/config-file.js'
-import { SETTINGS, type Setting, type SettingName } from '../../src/schemas/settings.js'
+import { SETTINGS, type Setting, type SettingName } from '../../src/contract/settings.js'
 
 /**
- * One settings schema (src/schemas/settings.ts) drives the parser, `--help`, the config file's
+ * One settings schema (src/contract/settings.ts) drives the parser, `--help`, the config file's
  * fields, the in-process defaults and the README's table: these checks fail when one of them
  * drifts from it.
  */

@@ -111,7 +111,7 @@ describe.skipIf(skip)('hostile content in a real terminal (tmux)', () => {
     const copy = `\u001b]52;c;${Buffer.from('https://acme.example/reset?token=abc%1B]52;c;aGk=').toString('base64')}\u0007`
     const written = readFileSync(raw, 'utf8')
     expect(written).toContain(copy)
-    // And its own entry to the alternate screen (src/ui/render.tsx), which clears it.
+    // And its own entry to the alternate screen (src/ui/terminal/render.tsx), which clears it.
     const bytes = written.split(copy).join('').split('\u001b[?1049h\u001b[H\u001b[2J').join('')
     expect(bytes.length).toBeGreaterThan(1000)
     const shown = tmux('capture-pane', '-p', '-e', '-t', SESSION)

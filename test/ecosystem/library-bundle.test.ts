@@ -58,7 +58,7 @@ describe('the bundled library (dist/lib)', () => {
 
   it('serves over sendbox/server what sendbox handles (one guard: the server hands it the buffered body)', async () => {
     const { createSandbox } = (await import(entry('.'))) as typeof import('../../src/index.js')
-    const { startServer } = (await import(entry('./server'))) as typeof import('../../src/server/http-server.js')
+    const { startServer } = (await import(entry('./server'))) as typeof import('../../src/transports/http-server.js')
     const { matchers } = (await import(entry('./matchers'))) as typeof import('../../src/matchers.js')
     const sandbox = createSandbox({ subscribers: 2 })
     const running = await startServer(sandbox, { port: 0 })

@@ -50,7 +50,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }), 60_000)
 
 describe('npm pack', () => {
   it('ships the build, types, bin, fixtures and docs, and no sources or tests', () => {
-    expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'dist/bin/sendbox.js', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/server/http-server.d.ts', 'fixtures/sample.json']))
+    expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'dist/bin/sendbox.js', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/transports/http-server.d.ts', 'fixtures/sample.json']))
     expect(files.filter((f) => /\.test\.|^test\/|^examples\/|^scratch\/|^src\/|^handlers\/|\.ts$/.test(f) && !f.endsWith('.d.ts'))).toEqual([])
   })
 

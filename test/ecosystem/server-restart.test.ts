@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createSandbox } from '../../src/index.js'
-import { startServer } from '../../src/server/http-server.js'
+import { startServer } from '../../src/transports/http-server.js'
 import { auth } from '../helpers.js'
 
 /**

@@ -6,7 +6,7 @@
 import fc from 'fast-check'
 import { setupServer } from 'msw/node'
 import { createSandbox, type CapturedMessage, type Sandbox, type SandboxOptions } from '../../src/index.js'
-import { startServer } from '../../src/server/http-server.js'
+import { startServer } from '../../src/transports/http-server.js'
 
 /** One generated request: the path is origin-relative (`/v1/...` or `/__sandbox/...`), query included. */
 export interface FuzzRequest {

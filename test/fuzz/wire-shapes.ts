@@ -10,7 +10,7 @@
 import fc from 'fast-check'
 import net from 'node:net'
 import { createSandbox, type SandboxOptions } from '../../src/index.js'
-import { startServer, type RunningServer } from '../../src/server/http-server.js'
+import { startServer, type RunningServer } from '../../src/transports/http-server.js'
 import { ENDPOINTS } from './endpoints.js'
 import { describeRequest, DOCUMENTED, EMPTY_CONTEXT, errorShapeProblem, FUZZ_SANDBOX, seedFor, type EndpointFuzz, type FuzzCase, type FuzzReport, type FuzzRequest, type Wire, type WireResponse } from './fuzz-kit.js'
 import { seededRandom } from '../../src/domain/random.js'

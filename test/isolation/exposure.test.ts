@@ -5,7 +5,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createSandbox } from '../../src/index.js'
-import { startServer } from '../../src/server/http-server.js'
+import { startServer } from '../../src/transports/http-server.js'
 import { auth, inProcess } from '../helpers.js'
 import { startCli, type CliChild } from '../cli-child.js'
 

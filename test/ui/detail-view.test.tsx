@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { cellWidth } from '../../src/ui/cells.js'
+import { cellWidth } from '../../src/ui/terminal/cells.js'
 import { KEYS, mountUi, SAMPLES } from './ui-harness.js'
 
 let app: ReturnType<typeof mountUi> | undefined
@@ -235,7 +235,7 @@ describe('detail view', () => {
     expect(app.ui.lastFrame()).not.toContain('\u001B]0;')
     await app.press(KEYS.enter)
     expect(app.ui.lastFrame()).not.toContain('\u001B[2J')
-    // Each sequence is gone whole, shown as one marker (src/ui/safe-text.ts).
+    // Each sequence is gone whole, shown as one marker (src/domain/safe-text.ts).
     expect(app.frame()).toMatch(/Subject\s+Hi\ufffd there\ufffd/)
   })
 
@@ -261,7 +261,7 @@ describe('detail view', () => {
       await app.press(KEYS.enter)
       const raw = app.ui.lastFrame() ?? ''
       check(raw, `detail ${i + 1}`)
-      // Each sequence is gone whole (src/ui/safe-text.ts): its marker shows, its text does not.
+      // Each sequence is gone whole (src/domain/safe-text.ts): its marker shows, its text does not.
       expect(app.frame(), `detail ${i + 1}`).toContain('\ufffd')
       expect(app.frame(), `detail ${i + 1}`).not.toMatch(/\]0;title|52;c;/)
       await app.press(KEYS.escape)

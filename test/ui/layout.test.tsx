@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { cellWidth } from '../../src/ui/cells.js'
+import { cellWidth } from '../../src/ui/terminal/cells.js'
 import { KEYS, mountUi, SAMPLES } from './ui-harness.js'
 
 let app: ReturnType<typeof mountUi> | undefined

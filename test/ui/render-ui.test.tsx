@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events'
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
-import { renderUi, type RunningUi } from '../../src/ui/render.js'
+import { renderUi, type RunningUi } from '../../src/ui/terminal/render.js'
 import { inProcess } from '../helpers.js'
 import { plain } from './ui-harness.js'
 

@@ -1,8 +1,8 @@
 import { render } from 'ink-testing-library'
 import { vi } from 'vitest'
 import type { SandboxOptions } from '../../src/index.js'
-import { App } from '../../src/ui/app.js'
-import type { UiSystem } from '../../src/ui/system.js'
+import { App } from '../../src/ui/terminal/app.js'
+import type { UiSystem } from '../../src/ui/terminal/system.js'
 import { auth, fakeClock, inProcess } from '../helpers.js'
 
 /** Keys as a terminal sends them. */

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 
 /** Issue 26 item 4: the two colour pairs that failed WCAG AA (4.5:1 for text) in the web inbox. */
-const css = readFileSync(new URL('../../src/web/styles.css', import.meta.url), 'utf8')
+const css = readFileSync(new URL('../../src/ui/web/styles.css', import.meta.url), 'utf8')
 const [light, dark] = [css.slice(0, css.indexOf('@media (prefers-color-scheme: dark)')), css.slice(css.indexOf('@media (prefers-color-scheme: dark)'))]
 const variable = (block: string, name: string) => new RegExp(`${name}:\\s*(#[0-9a-f]{6})`, 'i').exec(block)![1]
 

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createSandbox, type Sandbox } from '../../src/index.js'
-import { startServer, type RunningServer } from '../../src/server/http-server.js'
+import { startServer, type RunningServer } from '../../src/transports/http-server.js'
 import { chromiumMissing, launchChromium } from '../browser/chromium.js'
 import { buildWebInboxOnce } from './support.js'
 

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { chromium, type BrowserContext, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createSandbox, type Sandbox } from '../../src/index.js'
-import { startServer, type RunningServer } from '../../src/server/http-server.js'
+import { startServer, type RunningServer } from '../../src/transports/http-server.js'
 import { CHROMIUM_PATH, chromiumMissing } from '../browser/chromium.js'
 import { HOSTILE, hostileEmailHtml } from '../hostile-payloads.js'
 import { buildWebInboxOnce, CHROMIUM_ARGS } from './support.js'
@@ -62,7 +62,7 @@ describe.skipIf(chromiumMissing)('hostile content in the web inbox (Chromium)', 
       expect(await row.locator('.cell.to bdi').count()).toBe(1)
       expect(await row.locator('.cell.subject > bdi').count()).toBe(1)
     }
-    // The override is shown as a marker (src/ui/safe-text.ts), not obeyed: "exe.txt" stays "exe.txt".
+    // The override is shown as a marker (src/domain/safe-text.ts), not obeyed: "exe.txt" stays "exe.txt".
     expect(await page.locator('.cell.subject > bdi', { hasText: 'Invoice' }).textContent()).toBe('Invoice \ufffdexe.txt due')
     // The sender's name and address are isolated apart: a name cannot reorder the address.
     expect(await page.locator('.cell.subject .from bdi').allTextContents()).toEqual(['Acme \ufffdexe.txt', 'x@acme.example'])

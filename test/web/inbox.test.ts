@@ -6,8 +6,8 @@ import { join } from 'node:path'
 import { chromium, type BrowserContext, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createSandbox, type Sandbox, type SandboxOptions } from '../../src/index.js'
-import { RESET_SCOPES } from '../../src/schemas/constants.js'
-import { startServer, type RunningServer } from '../../src/server/http-server.js'
+import { RESET_SCOPES } from '../../src/contract/constants.js'
+import { startServer, type RunningServer } from '../../src/transports/http-server.js'
 import { CHROMIUM_PATH, chromiumMissing } from '../browser/chromium.js'
 import { buildWebInboxOnce, CHROMIUM_ARGS } from './support.js'
 
@@ -174,7 +174,7 @@ describe.skipIf(chromiumMissing)('web inbox in Chromium', () => {
     await page.goto(`${server.url}/__sandbox/ui/#/messages`)
     await rows().filter({ hasText: 'Invoice' }).click()
     await page.locator('#detail-title bdi').waitFor()
-    // Isolated, and the override itself shown as a marker (src/ui/safe-text.ts), not obeyed.
+    // Isolated, and the override itself shown as a marker (src/domain/safe-text.ts), not obeyed.
     expect(await page.locator('#detail-title bdi').textContent()).toBe('Invoice \ufffdgnp.exe')
     // The override stays inside the subject: the sender beside it in the row reads as sent.
     expect(await rows().filter({ hasText: 'Invoice' }).locator('.cell.subject bdi').first().textContent()).toBe('Invoice \ufffdgnp.exe')

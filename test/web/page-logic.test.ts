@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { PagedFeed } from '../../src/web/app/feed.js'
-import { follow } from '../../src/web/app/follow.js'
-import { tokenizeHtml } from '../../src/web/app/html-tokens.js'
-import { matchesFilters, newerStatus, summarize } from '../../src/web/app/format.js'
-import { EventStreamParser } from '../../src/web/app/sse.js'
-import type { CapturedMessage } from '../../src/web/app/types.js'
+import { PagedFeed } from '../../src/ui/web/app/feed.js'
+import { follow } from '../../src/ui/web/app/follow.js'
+import { tokenizeHtml } from '../../src/ui/web/app/html-tokens.js'
+import { matchesFilters, newerStatus, summarize } from '../../src/ui/web/app/format.js'
+import { EventStreamParser } from '../../src/ui/web/app/sse.js'
+import type { CapturedMessage } from '../../src/ui/web/app/types.js'
 
 // The page's pure pieces, without a browser.
 describe('web inbox logic', () => {

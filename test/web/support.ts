@@ -23,7 +23,7 @@ function newestSource(): number {
       else newest = Math.max(newest, statSync(path).mtimeMs)
     }
   }
-  walk(join('src', 'web'))
+  walk(join('src', 'ui', 'web'))
   return newest
 }
 

@@ -1,4 +1,4 @@
-import type { CapturedMessage, Channel, MessageOf } from '../../schemas/captured-message.js'
+import type { CapturedMessage, Channel, MessageOf } from '../../contract/captured-message.js'
 import { emailChannel } from './email/capture.js'
 import { storedJson } from './derived.js'
 import { smsChannel } from './sms/capture.js'

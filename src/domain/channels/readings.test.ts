@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { emailChannel, searchTextOf, senderOf, summarize, summaryOf } from './index.js'
 import { smsChannel } from './sms/capture.js'
 import { whatsappChannel } from './whatsapp/capture.js'
-import type { CapturedMessage } from '../../schemas/captured-message.js'
+import type { CapturedMessage } from '../../contract/captured-message.js'
 
 const sender = { key: 'test_pro_key', plan: 'pro' as const, account: 'acme' }
 const lifecycle = { status: 'queued' as const, reason: null, status_history: [], created_at: '2026-11-25T00:00:00.000Z' }

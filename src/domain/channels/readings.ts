@@ -4,8 +4,8 @@
  * imports the contract's constants and the channels' readings, nothing else at run time), so the
  * three cannot read a message differently.
  */
-import { CHANNELS, SUMMARY_LINK_LENGTH, SUMMARY_LINKS, SUMMARY_TEXT_LENGTH, type Channel } from '../../schemas/constants.js'
-import type { CapturedMessage, CapturedMessageSummary } from '../../schemas/captured-message.js'
+import { CHANNELS, SUMMARY_LINK_LENGTH, SUMMARY_LINKS, SUMMARY_TEXT_LENGTH, type Channel } from '../../contract/constants.js'
+import type { CapturedMessage, CapturedMessageSummary } from '../../contract/captured-message.js'
 import { emailReading } from './email/reading.js'
 import { smsReading } from './sms/reading.js'
 import type { ChannelReading, Readable, ReadableOf } from './types.js'

@@ -1,4 +1,4 @@
-import type { Channel } from '../../schemas/captured-message.js'
+import type { Channel } from '../../contract/captured-message.js'
 import { ApiError, retryAfterHeader } from '../errors.js'
 import { magicOutcome } from '../magic-recipients.js'
 import { maskKey } from '../plans.js'

@@ -1,5 +1,5 @@
-import type { CapturedMessage, CapturedMessageSummary, Channel, MessageOf } from '../../schemas/captured-message.js'
-import type { InboundChannel } from '../../schemas/constants.js'
+import type { CapturedMessage, CapturedMessageSummary, Channel, MessageOf } from '../../contract/captured-message.js'
+import type { InboundChannel } from '../../contract/constants.js'
 import type { ApiKeyConfig } from '../plans.js'
 import type { TemplateBook } from '../templates.js'
 

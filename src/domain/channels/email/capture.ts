@@ -1,4 +1,4 @@
-import type { EmailSendRequest } from '../../../schemas/messages.js'
+import type { EmailSendRequest } from '../../../contract/messages.js'
 import { findCodes, renderEmail } from '../../extract.js'
 import { defineDerived, LAZY_DERIVE_LIMIT, reviveDerived, underived, type Derived } from '../derived.js'
 import { base, outcomeFor, stringWeight } from '../shared.js'

@@ -1,4 +1,4 @@
-import type { SmsSendRequest } from '../../../schemas/messages.js'
+import type { SmsSendRequest } from '../../../contract/messages.js'
 import { findCodes, linksInText, SHORT_SMS_LENGTH } from '../../extract.js'
 import { encodeSms } from '../../sms-encoding.js'
 import { base, inboundBase, outcomeFor, stringWeight } from '../shared.js'

@@ -1,4 +1,4 @@
-import type { WhatsappSendRequest } from '../../../schemas/messages.js'
+import type { WhatsappSendRequest } from '../../../contract/messages.js'
 import { findCodes, linksInText } from '../../extract.js'
 import { renderedText, type RenderedTemplate } from '../../templates.js'
 import { base, inboundBase, outcomeFor, stringWeight } from '../shared.js'

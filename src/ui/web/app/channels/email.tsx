@@ -1,0 +1,131 @@
+/** @jsxImportSource preact */
+/** An email: its HTML preview at three widths, text, highlighted source, links and request. */
+import { useEffect, useMemo, useState } from 'preact/hooks'
+import { safeText } from '../../../../domain/safe-text.js'
+import { call, needsAdminToken } from '../api.js'
+import { tokenizeHtml } from '../html-tokens.js'
+import { LinksList } from '../links-list.js'
+import { CodesList } from '../message-parts.js'
+import type { EmailMessage } from '../types.js'
+import { JsonBlock, Tabs } from '../widgets.js'
+
+/** Whether the HTML references anything remote (images, backgrounds, stylesheets). */
+export function hasRemoteContent(html: string): boolean {
+  return /\b(?:src|srcset|background|href|poster)\s*=\s*["']?\s*(?:https?:)?\/\/|url\(\s*["']?\s*(?:https?:)?\/\//i.test(html.replace(/<a\b[^>]*>/gi, ''))
+}
+
+type EmailTab = 'html' | 'text' | 'source' | 'links' | 'request'
+type PreviewWidth = 'desktop' | 'tablet' | 'mobile'
+/** The preview's presets: desktop at least 600 px (the pane scrolls when narrower), tablet 768, phone 375. */
+const PREVIEW_WIDTHS: [PreviewWidth, string][] = [['desktop', 'Desktop'], ['tablet', 'Tablet'], ['mobile', 'Phone']]
+
+/** The message's preview token, when the sandbox needs the admin token (the iframe cannot send a header). */
+function usePreviewToken(id: string): { token: string | null; error: string | null } {
+  const [preview, setPreview] = useState<{ token: string | null; error: string | null }>({ token: null, error: null })
+  useEffect(() => {
+    setPreview({ token: null, error: null })
+    if (!needsAdminToken()) return
+    const controller = new AbortController()
+    call<{ token: string }>('GET', `/__sandbox/messages/${encodeURIComponent(id)}/preview`, undefined, controller.signal)
+      .then((answer) => setPreview({ token: answer.token, error: null }))
+      .catch((e: Error) => {
+        if (e.name !== 'AbortError') setPreview({ token: null, error: e.message })
+      })
+    return () => controller.abort()
+  }, [id])
+  return preview
+}
+
+export function EmailView({ message }: { message: EmailMessage }) {
+  const [tab, setTab] = useState<EmailTab>('html')
+  // Kept across tabs: the preview's width, whether remote content was loaded, the preview token.
+  const [width, setWidth] = useState<PreviewWidth>('desktop')
+  const [remote, setRemote] = useState(false)
+  useEffect(() => setRemote(false), [message.message_id])
+  const preview = usePreviewToken(message.message_id)
+  const tabs: { id: EmailTab; label: string }[] = [
+    { id: 'html', label: 'HTML' },
+    { id: 'text', label: 'Text' },
+    { id: 'source', label: 'Source' },
+    { id: 'links', label: `Links (${message.links.length})` },
+    { id: 'request', label: 'Request' },
+  ]
+  return (
+    <section class="email-view">
+      <CodesList codes={message.codes} />
+      <Tabs<EmailTab> label="Email views" idPrefix="email" tabs={tabs} current={tab} onChange={setTab} />
+      <div id="email-panel" role="tabpanel" aria-labelledby={`email-tab-${tab}`} class="panel">
+        {tab === 'html' ? (
+          <HtmlPreview message={message} preview={preview} width={width} setWidth={setWidth} remote={remote} loadRemote={() => setRemote(true)} />
+        ) : tab === 'text' ? (
+          <pre class="text-body" tabIndex={0} dir="auto">
+            {safeText(message.text) || '(no text)'}
+          </pre>
+        ) : tab === 'source' ? (
+          <HtmlSource html={message.email.html} />
+        ) : tab === 'links' ? (
+          <LinksList links={message.links} />
+        ) : (
+          <JsonBlock value={message.request} label="Request body" />
+        )}
+      </div>
+    </section>
+  )
+}
+
+/** The HTML in a sandboxed iframe at a preset width; remote content blocked until asked for. */
+function HtmlPreview(props: { message: EmailMessage; preview: { token: string | null; error: string | null }; width: PreviewWidth; setWidth: (width: PreviewWidth) => void; remote: boolean; loadRemote: () => void }) {
+  const { message, preview, width, setWidth, remote } = props
+  const remoteRefs = useMemo(() => hasRemoteContent(message.email.html), [message.email.html])
+  const query = new URLSearchParams()
+  if (preview.token) query.set('token', preview.token)
+  if (remote) query.set('remote', '1')
+  const src = `/__sandbox/messages/${encodeURIComponent(message.message_id)}/html${query.size ? `?${query}` : ''}`
+  return (
+    <>
+      <div class="toolbar">
+        <div role="group" aria-label="Preview width" class="segmented">
+          {PREVIEW_WIDTHS.map(([id, label]) => (
+            <button key={id} type="button" aria-pressed={width === id} onClick={() => setWidth(id)}>
+              {label}
+            </button>
+          ))}
+        </div>
+        {remoteRefs && !remote ? (
+          // The preview itself says remote content is blocked (the server's banner); the button loads it.
+          <button type="button" class="small" onClick={props.loadRemote}>
+            Load remote content
+          </button>
+        ) : remote ? (
+          <p class="remote-note" role="status">
+            Remote content loaded.
+          </p>
+        ) : null}
+      </div>
+      {needsAdminToken() && !preview.token ? (
+        <p class={preview.error ? 'error' : 'muted'} role={preview.error ? 'alert' : 'status'}>
+          {preview.error ? `The preview needs a preview token, which the server refused: ${preview.error}. The Source and Text tabs still work.` : 'Opening the preview…'}
+        </p>
+      ) : (
+        <div class={`frame-wrap width-${width}`}>
+          <iframe key={src} title="Email HTML preview" sandbox="" src={src} referrerpolicy="no-referrer" loading="lazy" />
+        </div>
+      )}
+    </>
+  )
+}
+
+const SOURCE_HIGHLIGHT_CAP = 200_000
+
+function HtmlSource({ html }: { html: string }) {
+  const tokens = useMemo(() => tokenizeHtml(html.slice(0, SOURCE_HIGHLIGHT_CAP)), [html])
+  return (
+    <pre class="code source" aria-label="HTML source" tabIndex={0}>
+      <code>
+        {tokens.map((t, i) => (t.kind === 'text' ? safeText(t.text) : <span key={i} class={`tok-${t.kind}`}>{safeText(t.text)}</span>))}
+        {html.length > SOURCE_HIGHLIGHT_CAP ? safeText(html.slice(SOURCE_HIGHLIGHT_CAP)) : null}
+      </code>
+    </pre>
+  )
+}
+

@@ -1,0 +1,42 @@
+/**
+ * What the web inbox reads from the /__sandbox API: the domain's own types (type-only imports,
+ * nothing of the domain's runtime reaches the bundle).
+ */
+import type {
+  CapturedMessage as DomainMessage,
+  CapturedMessageSummary,
+  Channel,
+  MessageStatus,
+  StatusChange,
+} from '../../../contract/captured-message.js'
+import type { JournalEntry } from '../../../contract/journal.js'
+import type { SandboxEvent } from '../../../domain/events.js'
+
+export type { Channel, JournalEntry, MessageStatus, SandboxEvent, StatusChange }
+
+/** One captured message as `GET /__sandbox/messages/{id}` answers it. */
+export type CapturedMessage = DomainMessage
+
+/** One row of `GET /__sandbox/messages`: no request body, no email HTML, text capped. */
+export type MessageSummary = CapturedMessageSummary
+
+export type EmailMessage = Extract<CapturedMessage, { channel: 'email' }>
+export type SmsMessage = Extract<CapturedMessage, { channel: 'sms' }>
+export type WhatsappMessage = Extract<CapturedMessage, { channel: 'whatsapp' }>
+
+import type { z } from 'zod'
+import type { keyInfoSchema } from '../../../contract/controls.js'
+import { CHANNELS as CONTRACT_CHANNELS, MESSAGE_STATUSES } from '../../../contract/constants.js'
+
+/** The pagination envelope of every /__sandbox listing. */
+export interface Page<T> {
+  data: T[]
+  pagination: { page: number; limit: number; total: number; pages: number }
+}
+
+/** One key of `GET /__sandbox/keys`: the contract's schema. */
+export type KeyUsage = z.infer<typeof keyInfoSchema>
+
+export const CHANNELS: readonly Channel[] = CONTRACT_CHANNELS
+export const STATUSES: readonly MessageStatus[] = MESSAGE_STATUSES
+export { CHANNEL_LABELS } from '../../../domain/channels/readings.js'
