@@ -111,3 +111,11 @@ export const capturedMessageSummarySchema = z
   ])
   .meta({ id: 'CapturedMessageSummary' })
 export type CapturedMessageSummary = z.infer<typeof capturedMessageSummarySchema>
+
+/**
+ * Every channel of the contract has its captured message and its listed summary: a channel added
+ * to CHANNELS without its schema (or a schema without its channel) fails to compile here.
+ */
+type SameSet<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
+const everyChannelCaptured: SameSet<Channel, CapturedMessage['channel']> & SameSet<Channel, CapturedMessageSummary['channel']> = true
+void everyChannelCaptured

@@ -1,6 +1,6 @@
 import { searchTextOf } from '../../domain/channels/index.js'
 import { matchesWords, searchWords } from '../../domain/outbox-filter.js'
-import type { CapturedMessage, Channel } from '../../contract/captured-message.js'
+import { CHANNELS, type CapturedMessage, type Channel } from '../../contract/captured-message.js'
 import type { JournalEntry } from '../../contract/journal.js'
 import type { OutboxView } from './keys.js'
 
@@ -33,7 +33,7 @@ export function filterRequests(requests: readonly JournalEntry[], errorsOnly: bo
 
 /** Messages per channel, for the header. */
 export function countByChannel(messages: readonly CapturedMessage[]): Record<Channel, number> {
-  const counts: Record<Channel, number> = { email: 0, sms: 0, whatsapp: 0 }
+  const counts = Object.fromEntries(CHANNELS.map((channel) => [channel, 0])) as Record<Channel, number>
   for (const m of messages) counts[m.channel]++
   return counts
 }

@@ -3,7 +3,7 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { safeText } from '../../../domain/safe-text.js'
 import { call } from './api.js'
-import { byChannel } from '../../../contract/constants.js'
+import { webViewOf } from './channels/index.js'
 import { shortTime, summaryOf } from './format.js'
 import { MessageDetail } from './message-detail.js'
 import { navigate, useNarrow } from './router.js'
@@ -118,8 +118,7 @@ function FilterSelect(props: { label: string; any: string; value: string; option
 function Row({ message }: { message: MessageSummary | undefined }) {
   if (!message) return <span class="cell placeholder">loading…</span>
   const unseen = !isSeen(message.message_id)
-  // The email's name and address apart, so each is isolated on its own (a name cannot reorder the address).
-  const from = byChannel<MessageSummary, { email: string; name: string | null } | string | null>(message, { email: (m) => m.email.from, sms: (m) => m.sms.from, whatsapp: (m) => m.whatsapp.from ?? null })
+  const from = webViewOf(message).sender(message as never)
   return (
     <>
       <span class="cell time">

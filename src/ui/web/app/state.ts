@@ -52,7 +52,7 @@ export const requests = new PagedFeed<JournalEntry>({ path: '/__sandbox/requests
 /** The list's filters, as the query of `GET /__sandbox/messages`. */
 export const filters = new Store(new URLSearchParams())
 /** Messages per channel under the account filter (the chips above the list). */
-export const counts = new Store<Record<Channel, number | null>>({ email: null, sms: null, whatsapp: null })
+export const counts = new Store(Object.fromEntries(CHANNELS.map((channel) => [channel, null])) as Record<Channel, number | null>)
 export type Connection = { state: 'connecting' | 'live' | 'down' | 'locked'; detail: string }
 export const connection = new Store<Connection>({ state: 'connecting', detail: 'Connecting to sendbox…' })
 
