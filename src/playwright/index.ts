@@ -18,6 +18,9 @@ import { test as base, expect } from '@playwright/test'
 import { createSandboxClient, type CapturedMessage, type ClientWaitOptions, type OutboxFilter, type SandboxClient } from '../client/index.js'
 import type { Channel } from '../contract/captured-message.js'
 import { CHANNEL_READINGS } from '../domain/channels/readings.js'
+import type { ChannelReading } from '../domain/channels/types.js'
+
+type Address = ChannelReading<Channel>['address']
 
 export { expect }
 
@@ -112,12 +115,18 @@ export const test = base.extend<{ sandbox: SandboxFixture } & SandboxFixtureOpti
       since,
       recipient: (channel = 'email') => {
         counter++
-        if (CHANNEL_READINGS[channel].address === 'email') return `${tag}${counter}.${since.toString(36)}@example.com`
-        // +1 415 then the worker's digit and six random ones, never twice in a worker.
-        for (;;) {
-          const phone = `+1415${testInfo.parallelIndex % 10}${String(Math.floor(Math.random() * 1_000_000)).padStart(6, '0')}`
-          if (!phones.has(phone)) return phones.add(phone), phone
+        // One way to make an unused address per kind of address a channel has (a new kind fails to compile here).
+        const unused: Record<Address, () => string> = {
+          email: () => `${tag}${counter}.${since.toString(36)}@example.com`,
+          // +1 415 then the worker's digit and six random ones, never twice in a worker.
+          phone: () => {
+            for (;;) {
+              const phone = `+1415${testInfo.parallelIndex % 10}${String(Math.floor(Math.random() * 1_000_000)).padStart(6, '0')}`
+              if (!phones.has(phone)) return phones.add(phone), phone
+            }
+          },
         }
+        return unused[CHANNEL_READINGS[channel].address]()
       },
       waitFor: (filter = {}, options = {}) => client.outbox.waitFor(filter, { since, ...options }),
     })
