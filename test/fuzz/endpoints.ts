@@ -4,6 +4,7 @@
  * and computes what a correct sandbox answers, as far as that is cheap to know.
  */
 import fc from 'fast-check'
+import { CHANNELS, INBOUND_CHANNELS } from '../../src/contract/constants.js'
 import type { EndpointFuzz, ExactExpectation, Expectation, FuzzCase, FuzzContext, FuzzRequest, Wire } from './fuzz-kit.js'
 import {
   codePoints,
@@ -595,7 +596,6 @@ function getCases(context: FuzzContext): fc.Arbitrary<FuzzCase> {
   }))
 }
 
-const CHANNELS = ['email', 'sms', 'whatsapp']
 const STATUSES = ['queued', 'sent', 'delivered', 'failed']
 
 function messagesListCases(context: FuzzContext): fc.Arbitrary<FuzzCase> {
@@ -692,13 +692,13 @@ function messageGetCases(context: FuzzContext): fc.Arbitrary<FuzzCase> {
 
 /** `POST /__sandbox/inbound`: replies from valid or hostile numbers, to known or unknown keys and accounts. */
 function inboundCases(): fc.Arbitrary<FuzzCase> {
-  const channel = fc.constantFrom('sms', 'whatsapp', 'email', 'SMS')
+  const channel = fc.constantFrom(...CHANNELS, 'SMS')
   const who = fc.oneof(fc.constantFrom<[string, string]>(['key', 'test_pro'], ['key', 'nope'], ['account', 'acct_nope']), fc.tuple(fc.constant('key'), weirdString))
   const from = fc.oneof(validPhone, fc.constantFrom(...PHONE_EDGES))
   const text = fc.oneof(fc.constantFrom('STOP', ' stop ', 'START', 'HELP', 'Yes', ''), weirdString)
   return fc.tuple(channel, who, from, text).map(([ch, [field, value], number, reply]): FuzzCase => {
     const body = JSON.stringify({ channel: ch, [field]: value, from: number, text: reply })
-    const ok = ['sms', 'whatsapp'].includes(ch) && /^\+[0-9]{8,15}$/.test(number) && reply.length > 0 && reply.length <= 4096
+    const ok = (INBOUND_CHANNELS as readonly string[]).includes(ch) && /^\+[0-9]{8,15}$/.test(number) && reply.length > 0 && reply.length <= 4096
     const known = field === 'key' && value === 'test_pro'
     return {
       request: { method: 'POST', path: '/__sandbox/inbound', headers: [['content-type', 'application/json']], body },
@@ -716,7 +716,7 @@ function replayCases(): fc.Arbitrary<FuzzCase> {
 
 /** Known routes (method, normalised path): anything else under /v1 is 404 once authenticated. */
 const API_ROUTES: Array<[string, RegExp]> = [
-  ['POST', /^\/v1\/(email|sms|whatsapp)\/send\/?$/i],
+  ['POST', new RegExp(`^\\/v1\\/(${CHANNELS.join('|')})\\/send\\/?$`, 'i')],
   ['GET', /^\/v1\/subscribers\/?$/i],
   ['POST', /^\/v1\/subscribers\/?$/i],
   ['GET', /^\/v1\/subscribers\/[^/]*\/?$/i],

@@ -1,5 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { KEYS, mountUi, SAMPLES } from './ui-harness.js'
+import { CHANNELS } from '../../src/contract/constants.js'
+import { CHANNEL_BADGES } from '../../src/ui/terminal/channels/index.js'
+import { CHANNEL_KEYS_LABEL } from '../../src/ui/terminal/keys.js'
 
 let app: ReturnType<typeof mountUi> | undefined
 afterEach(() => {
@@ -22,7 +25,7 @@ describe('keys', () => {
     expect(app.sandbox.outbox.size).toBe(0)
     const frame = await app.waitFor((f) => f.includes('No messages yet'))
     expect(frame).toContain('Outbox cleared (2 messages).')
-    expect(frame).toMatch(/EMAIL 0\s+SMS 0\s+WHATSAPP 0/)
+    expect(frame).toMatch(new RegExp(CHANNELS.map((c) => `${CHANNEL_BADGES[c].label} 0`).join('\\s+')))
   })
 
   it('r resets the whole sandbox after y: outbox, journal, rate-limit use, subscribers', async () => {
@@ -62,7 +65,7 @@ describe('keys', () => {
     app = mountUi()
     await app.press('?')
     const frame = app.frame()
-    for (const text of ['Keys', 'Enter', 'open the selected message', 'Tab', '1 2 3 0', 'search recipient, sender, subject, text', 'clear the outbox (asks y/n)', 'reset the sandbox', 'cycle the status filter', 'errors only']) {
+    for (const text of ['Keys', 'Enter', 'open the selected message', 'Tab', CHANNEL_KEYS_LABEL, 'search recipient, sender, subject, text', 'clear the outbox (asks y/n)', 'reset the sandbox', 'cycle the status filter', 'errors only']) {
       expect(frame).toContain(text)
     }
     // Taller than the screen: it scrolls, and any other key closes it.
@@ -79,7 +82,7 @@ describe('keys', () => {
     app = mountUi()
     app.resize(160, 30)
     await app.waitFor((f) => f.split('\n')[0].length > 100, 'a wide frame')
-    expect(app.frame()).toMatch(/↑↓ move {2}⏎ open {2}\/ search {2}s status {2}1 2 3 0 channel {2}c clear {2}r reset {2}Tab requests\s+\? help {2}q quit/)
+    expect(app.frame()).toMatch(new RegExp(`↑↓ move {2}⏎ open {2}/ search {2}s status {2}${CHANNEL_KEYS_LABEL} channel {2}c clear {2}r reset {2}Tab requests\\s+\\? help {2}q quit`))
     await app.press(KEYS.tab)
     expect(app.frame()).toMatch(/↑↓ move {2}⏎ open {2}e errors only {2}Tab outbox/)
     await app.send('sms', SAMPLES.sms)

@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { KEYS, mountUi, SAMPLES } from './ui-harness.js'
+import { CHANNELS } from '../../src/contract/constants.js'
+import { CHANNEL_BADGES } from '../../src/ui/terminal/channels/index.js'
 
 let app: ReturnType<typeof mountUi> | undefined
 afterEach(() => {
@@ -21,7 +23,7 @@ describe('outbox view', () => {
     expect(frame).toContain('test_starter  Starter  0/100 per min')
     expect(frame).toContain('test_pro  Pro  0/1,000 per min')
     expect(frame).toContain('test_enterprise  Enterprise  0/10,000 per min')
-    expect(frame).toMatch(/EMAIL 0\s+SMS 0\s+WHATSAPP 0\s+last message —/)
+    expect(frame).toMatch(new RegExp(`${CHANNELS.map((c) => `${CHANNEL_BADGES[c].label} 0`).join('\\s+')}\\s+last message —`))
   })
 
   it('masks configured keys in the header; only the public default test_ keys show in full', async () => {
@@ -48,7 +50,8 @@ describe('outbox view', () => {
     // Every line of a multi-line SMS, joined with ⏎.
     expect(lines[sms]).toMatch(/Your code is 123456 ⏎ It expires in 10 m.*\s+queued$/)
     expect(lines[email]).toMatch(/Welcome aboard\s+queued$/)
-    expect(frame).toMatch(/EMAIL 1\s+SMS 1\s+WHATSAPP 1\s+last message \d\d:\d\d:\d\d/)
+    // One of each sample's channel; any other channel shows 0.
+    expect(frame).toMatch(/EMAIL 1\s+SMS 1\s+WHATSAPP 1\s+(?:[A-Z]+ 0\s+)*last message \d\d:\d\d:\d\d/)
     expect(frame).toContain('test_pro  Pro  2/1,000 per min')
     expect(frame).toContain('test_starter  Starter  1/100 per min')
     // Where the selection is, in the footer.
