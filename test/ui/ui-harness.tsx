@@ -1,6 +1,7 @@
 import { render } from 'ink-testing-library'
 import { vi } from 'vitest'
 import type { SandboxOptions } from '../../src/index.js'
+import type { Channel } from '../../src/contract/constants.js'
 import { App } from '../../src/ui/terminal/app.js'
 import type { UiSystem } from '../../src/ui/terminal/system.js'
 import { auth, fakeClock, inProcess } from '../helpers.js'
@@ -84,7 +85,7 @@ export function mountUi({ columns = 100, rows = 30, browser = true, realClock = 
     }
   }
 
-  async function send(channel: 'email' | 'sms' | 'whatsapp', body: Record<string, unknown>, key = 'test_pro') {
+  async function send(channel: Channel, body: Record<string, unknown>, key = 'test_pro') {
     const response = await env.call('POST', `/${channel}/send`, body, auth(key))
     const json = (await response.json()) as { message_id?: string }
     if (response.status !== 200) throw new Error(`send failed: ${response.status} ${JSON.stringify(json)}`)
