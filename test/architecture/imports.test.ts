@@ -1,8 +1,8 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
+import { ROOT, shippedSources } from './sources.js'
 
 /**
  * The import graph of the shipped sources (src, bin, fixtures; tests excluded), read
@@ -10,25 +10,12 @@ import { describe, expect, it } from 'vitest'
  * (STYLE.md, issue 28): no import cycle, and dependencies point one way — the contract
  * (`src/contract`) and the domain never import what sits above them.
  */
-const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 
-function sources(): string[] {
-  const found: string[] = []
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir)) {
-      const path = join(dir, name)
-      if (statSync(path).isDirectory()) walk(path)
-      else if (/\.tsx?$/.test(name) && !/\.(test|d)\.tsx?$/.test(name)) found.push(path)
-    }
-  }
-  for (const dir of ['src', 'bin', 'fixtures']) walk(join(ROOT, dir))
-  return found
-}
 
 /** Each source file's relative imports, resolved to files (`./x.js` → `./x.ts`, `./x.tsx`, `./x/index.ts`). */
 function importGraph(): Map<string, string[]> {
   const graph = new Map<string, string[]>()
-  for (const file of sources()) {
+  for (const file of shippedSources()) {
     const { importedFiles } = ts.preProcessFile(readFileSync(file, 'utf8'), true, true)
     const targets = importedFiles
       .filter(({ fileName }) => fileName.startsWith('.'))

@@ -1,29 +1,16 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
+import { ROOT, shippedSources } from './sources.js'
 
 /**
  * Issue 28: no shipped source file over 400 lines, no function over 60, except what
  * docs/decisions/size-limits.md names in its exceptions table (with the reason).
  */
-const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const MAX_FILE_LINES = 400
 const MAX_FUNCTION_LINES = 60
 
-function sources(): string[] {
-  const found: string[] = []
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir)) {
-      const path = join(dir, name)
-      if (statSync(path).isDirectory()) walk(path)
-      else if (/\.(tsx?|mjs)$/.test(name) && !/\.(test|d)\.tsx?$/.test(name)) found.push(path)
-    }
-  }
-  for (const dir of ['src', 'bin', 'fixtures']) walk(join(ROOT, dir))
-  return found
-}
 
 /** A function's name as a reader finds it: its own, the variable, property or method it is assigned to. */
 function nameOf(node: ts.SignatureDeclaration): string {
@@ -61,7 +48,7 @@ function exceptions(): Set<string> {
 describe('sizes of the shipped sources', () => {
   it(`no file over ${MAX_FILE_LINES} lines and no function over ${MAX_FUNCTION_LINES}, but those docs/decisions/size-limits.md names`, () => {
     const allowed = exceptions()
-    const over = sources().flatMap((path) => oversized(relative(ROOT, path), readFileSync(path, 'utf8'))).filter(([name]) => !allowed.has(name))
+    const over = shippedSources().flatMap((path) => oversized(relative(ROOT, path), readFileSync(path, 'utf8'))).filter(([name]) => !allowed.has(name))
     expect(over).toEqual([])
   })
 
