@@ -319,7 +319,7 @@ export function helpText(): string {
 
 /**
  * The README's settings table (between `<!-- settings:begin -->` and `<!-- settings:end -->`),
- * generated from {@link FLAGS}: `npm run docs:settings` writes it, test/cli/readme-flags.test.ts
+ * generated from {@link FLAGS}: `npm run docs:tables` writes it, test/cli/readme-flags.test.ts
  * fails when the README's differs.
  */
 export function settingsTable(): string {

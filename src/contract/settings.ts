@@ -2,7 +2,7 @@
  * Every setting of sendbox, once: its flag, short flag, environment variable, default, bounds,
  * help line, config-file schema and in-process option. The CLI's parser and `--help`
  * (src/cli/options.ts), the config file's schema (src/cli/config-file.ts), the domain's defaults
- * (src/domain/sandbox.ts, outbox.ts) and the README's table (generated: `npm run docs:settings`,
+ * (src/domain/sandbox.ts, outbox.ts) and the README's table (generated: `npm run docs:tables`,
  * checked by test/cli/readme-flags.test.ts) all read this table. See docs/decisions/settings.md.
  */
 import { z } from 'zod'

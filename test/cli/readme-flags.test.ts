@@ -12,7 +12,7 @@ import { SETTINGS, type Setting, type SettingName } from '../../src/contract/set
 describe('settings: one schema for flags, env, config file, --help and the README', () => {
   const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
 
-  it('the README table is the one generated from the schema (npm run docs:settings)', () => {
+  it('the README table is the one generated from the schema (npm run docs:tables)', () => {
     const block = /<!-- settings:begin -->\n([\s\S]*?)\n<!-- settings:end -->/.exec(readme)
     expect(block, 'README.md has its settings block').not.toBeNull()
     expect(block![1]).toBe(settingsTable())

@@ -17,7 +17,8 @@ import { useSandboxFeed } from './hooks/use-sandbox-feed.js'
 import { useSerialInput } from './hooks/use-serial-input.js'
 import { useTerminalSize } from './hooks/use-terminal-size.js'
 import { useUiState } from './hooks/use-ui-state.js'
-import { CHANNEL_KEYS_LABEL, pageTop, type KeyContext, type UiState } from './keys.js'
+import { pageTop, type KeyContext, type UiState } from './keys.js'
+import { footerKeys } from './keymap.js'
 import { messageBodySource, messageHeaderRows, previewUrl, requestPage } from './message-page.js'
 import { filterOutbox, filterRequests } from './outbox-filter.js'
 import { RowSource, RowSourceCache, seg, type StyledLine } from './page.js'
@@ -49,11 +50,6 @@ const SLICE_MS = 8
 /** How often, at most, background wrapping redraws (the footer's row count): each redraw is a whole Ink frame. */
 const PROGRESS_MS = 1_000
 
-type Keys = ReadonlyArray<readonly [string, string]>
-const OUTBOX_KEYS: Keys = [['↑↓', 'move'], ['⏎', 'open'], ['/', 'search'], ['s', 'status'], [CHANNEL_KEYS_LABEL, 'channel'], ['c', 'clear'], ['r', 'reset'], ['Tab', 'requests']]
-const REQUEST_KEYS: Keys = [['↑↓', 'move'], ['⏎', 'open'], ['e', 'errors only'], ['Tab', 'outbox'], ['c', 'clear outbox'], ['r', 'reset']]
-const MESSAGE_KEYS: Keys = [['Esc', 'back'], ['↑↓', 'scroll'], ['o', 'browser'], ['1-9', 'open link'], ['y', 'copy code'], ['Y', 'copy link'], ['v', 'source'], ['d', 'delete']]
-const ENTRY_KEYS: Keys = [['Esc', 'back'], ['↑↓', 'scroll'], ['Tab', 'outbox']]
 
 function originOf(apiUrl: string): string {
   try {
@@ -117,13 +113,13 @@ function footerOf(state: UiState, notice: FooterContent | null, pagePosition: st
   if (notice) return notice
   switch (state.page.kind) {
     case 'help':
-      return { kind: 'keys', keys: [['any key', 'closes the help'], ['↑↓', 'scroll']], aside: pagePosition }
+      return { kind: 'keys', keys: footerKeys('help'), aside: pagePosition }
     case 'message':
-      return { kind: 'keys', keys: MESSAGE_KEYS, aside: pagePosition }
+      return { kind: 'keys', keys: footerKeys('message'), aside: pagePosition }
     case 'request':
-      return { kind: 'keys', keys: ENTRY_KEYS, aside: pagePosition }
+      return { kind: 'keys', keys: footerKeys('request'), aside: pagePosition }
     default:
-      return { kind: 'keys', keys: state.tab === 'outbox' ? OUTBOX_KEYS : REQUEST_KEYS, aside: listPosition }
+      return { kind: 'keys', keys: footerKeys(state.tab === 'outbox' ? 'outbox' : 'requests'), aside: listPosition }
   }
 }
 

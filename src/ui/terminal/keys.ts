@@ -1,6 +1,7 @@
 import type { Key } from 'ink'
 import type { Channel, MessageStatus } from '../../contract/captured-message.js'
 import { CHANNELS } from '../../contract/constants.js'
+import { CHANNEL_KEYS_LABEL, inputOf } from './keymap.js'
 import { printable } from './cells.js'
 import { FOLLOW, selectIndex, type ListWindow, type Selection } from './selection.js'
 import { safeText } from '../../domain/safe-text.js'
@@ -126,7 +127,7 @@ const STATUS_CYCLE: ReadonlyArray<MessageStatus | null> = [null, 'queued', 'sent
 /** `1`… the channels in the contract's order, `0` all of them (the help and footer read the same list). */
 export const CHANNEL_KEYS: Record<string, Channel | null> = { ...Object.fromEntries(CHANNELS.map((channel, i) => [String(i + 1), channel])), '0': null }
 /** Those keys as the help and the footer name them: `1 2 3 0`. */
-export const CHANNEL_KEYS_LABEL = [...CHANNELS.map((_, i) => String(i + 1)), '0'].join(' ')
+export { CHANNEL_KEYS_LABEL }
 const MAX_QUERY = 200
 
 const done = (state: UiState, ...effects: Effect[]): Transition => ({ state, effects })
@@ -225,7 +226,7 @@ function messageKey(state: UiState, input: string, key: Partial<Key>, ctx: KeyCo
   const scrolled = scrollKeys(state, input, key, ctx)
   if (scrolled) return done(scrolled)
   if (!message) return done(state)
-  if (input === 'o') {
+  if (input === inputOf('browser')) {
     if (!message.htmlPreview) return done({ ...state, notice: { text: 'Only emails have an HTML preview; v shows what was sent.', tone: 'error' } })
     return done(state, { type: 'open-preview', id: message.id })
   }
@@ -235,18 +236,18 @@ function messageKey(state: UiState, input: string, key: Partial<Key>, ctx: KeyCo
     if (!url) return done({ ...state, notice: { text: message.links.length === 0 ? 'This message has no links.' : `There is no link ${n} (this message has ${message.links.length}).`, tone: 'error' } })
     return done(state, { type: 'open-url', url, label: `link ${n}` })
   }
-  if (input === 'y') {
+  if (input === inputOf('copyCode')) {
     const code = shownLink(message.codes[0])
     if (code === undefined) return done({ ...state, notice: { text: 'No code found in this message.', tone: 'error' } })
     return done({ ...state, notice: { text: `Copied code ${code} to the clipboard (OSC 52).`, tone: 'ok' } }, { type: 'copy', text: code, label: 'code' })
   }
-  if (input === 'Y') {
+  if (input === inputOf('copyLink')) {
     if (message.links.length === 0) return done({ ...state, notice: { text: 'This message has no links.', tone: 'error' } })
     return done({ ...state, pendingCopyLink: true })
   }
-  if (input === 'v') return done({ ...state, source: !state.source, scroll: 0 })
-  if (input === 'd') return done({ ...state, confirm: { kind: 'delete', id: message.id, to: message.to } })
-  if (input === 'l') {
+  if (input === inputOf('source')) return done({ ...state, source: !state.source, scroll: 0 })
+  if (input === inputOf('delete')) return done({ ...state, confirm: { kind: 'delete', id: message.id, to: message.to } })
+  if (input === inputOf('links')) {
     const row = ctx.page?.linksRow
     if (message.links.length === 0) return done({ ...state, notice: { text: 'This message has no links.', tone: 'error' } })
     return done(row === undefined ? { ...state, scroll: Infinity } : scrollTo(state, ctx, row))
@@ -262,8 +263,8 @@ function outboxListKey(state: UiState, input: string, key: Partial<Key>, ctx: Ke
     return done({ ...state, page: { kind: 'message', id: ctx.outbox.idAt(ctx.outbox.index) }, scroll: 0, source: false })
   }
   if (input in CHANNEL_KEYS) return done({ ...state, view: { ...state.view, channel: CHANNEL_KEYS[input] }, outbox: FOLLOW })
-  if (input === 's') return done({ ...state, view: { ...state.view, status: nextStatus(state.view.status) }, outbox: FOLLOW })
-  if (input === '/') return done({ ...state, searching: true })
+  if (input === inputOf('status')) return done({ ...state, view: { ...state.view, status: nextStatus(state.view.status) }, outbox: FOLLOW })
+  if (input === inputOf('search')) return done({ ...state, searching: true })
   const { view } = state
   if (key.escape && (view.query !== '' || view.channel !== null || view.status !== null)) {
     return done({ ...state, view: { channel: null, status: null, query: '' }, outbox: FOLLOW })
@@ -278,7 +279,7 @@ function requestsListKey(state: UiState, input: string, key: Partial<Key>, ctx: 
     if (ctx.requests.length === 0) return done(state)
     return done({ ...state, page: { kind: 'request', id: Number(ctx.requests.idAt(ctx.requests.index)) }, scroll: 0 })
   }
-  if (input === 'e') return done({ ...state, errorsOnly: !state.errorsOnly, requests: FOLLOW })
+  if (input === inputOf('errorsOnly')) return done({ ...state, errorsOnly: !state.errorsOnly, requests: FOLLOW })
   if (key.escape && state.errorsOnly) return done({ ...state, errorsOnly: false, requests: FOLLOW })
   return done(state)
 }
@@ -293,17 +294,17 @@ export function reduceKey(state: UiState, input: string, key: Partial<Key>, ctx:
   const base: UiState = { ...state, notice: null, consoleSeen: ctx.consoleCount }
 
   if (base.page.kind === 'help') {
-    if (input === 'q') return done(base, { type: 'quit' })
+    if (input === inputOf('quit')) return done(base, { type: 'quit' })
     const scrolled = scrollKeys(base, input, key, ctx)
     if (scrolled && !isBack(key)) return done(scrolled)
     return done({ ...base, page: base.page.back, scroll: 0 })
   }
   if (!base.pendingCopyLink) {
-    if (input === 'q') return done(base, { type: 'quit' })
-    if (input === '?') return done({ ...base, page: { kind: 'help', back: base.page }, scroll: 0 })
+    if (input === inputOf('quit')) return done(base, { type: 'quit' })
+    if (input === inputOf('help')) return done({ ...base, page: { kind: 'help', back: base.page }, scroll: 0 })
     if (key.tab) return done({ ...base, tab: base.tab === 'outbox' ? 'requests' : 'outbox', page: { kind: 'list' }, scroll: 0, source: false })
-    if (input === 'c') return done({ ...base, confirm: { kind: 'clear', count: ctx.outboxSize } })
-    if (input === 'r') return done({ ...base, confirm: { kind: 'reset' } })
+    if (input === inputOf('clear')) return done({ ...base, confirm: { kind: 'clear', count: ctx.outboxSize } })
+    if (input === inputOf('reset')) return done({ ...base, confirm: { kind: 'reset' } })
   }
   if (base.page.kind === 'message') return messageKey(base, input, key, ctx)
   if (base.page.kind === 'request') {

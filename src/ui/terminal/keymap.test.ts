@@ -1,0 +1,64 @@
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { helpLines } from './help.js'
+import { INITIAL_STATE, reduceKey, type KeyContext, type UiState } from './keys.js'
+import { BINDINGS, footerKeys, keysTable, type Binding } from './keymap.js'
+import { windowOf } from './selection.js'
+
+/**
+ * One key map (keymap.ts) for the reducer, the help page, the footers and the README: each
+ * one-character binding does something where its group says, the help page shows every binding,
+ * and the README's table is the generated one.
+ */
+const ids = (n: number, prefix: string) => Array.from({ length: n }, (_, i) => `${prefix}${i}`)
+const MESSAGE = { id: 'msg_1', to: 'ana@example.com', channel: 'email' as const, htmlPreview: true, links: ['https://a.test/1'], codes: ['482913'] }
+
+function contextFor(state: UiState): KeyContext {
+  return {
+    outbox: windowOf(state.outbox, ids(5, 'msg_'), (id) => id, 10),
+    requests: windowOf(state.requests, ids(3, ''), (id) => id, 10),
+    page: state.page.kind === 'list' ? null : { rows: 100, height: 20, done: true, linksRow: 90 },
+    message: state.page.kind === 'message' ? MESSAGE : undefined,
+    outboxSize: 5,
+    consoleCount: 0,
+  }
+}
+
+/** A state where a group's keys work: the outbox (or the requests tab for `e`), a message page, a request page. */
+function stateFor(id: string, binding: Binding): UiState {
+  if (binding.group === 'Message') return { ...INITIAL_STATE, page: { kind: 'message', id: 'msg_1' } }
+  if (binding.group === 'Request') return { ...INITIAL_STATE, page: { kind: 'request', id: 1 } }
+  return id === 'errorsOnly' ? { ...INITIAL_STATE, tab: 'requests' } : INITIAL_STATE
+}
+
+describe('the key map', () => {
+  it('each one-character binding changes the state or asks for an effect where its group says', () => {
+    const idle: string[] = []
+    for (const [id, raw] of Object.entries(BINDINGS)) {
+      const binding: Binding = raw
+      if (binding.input === undefined) continue
+      const state = stateFor(id, binding)
+      const { state: next, effects } = reduceKey(state, binding.input, {}, contextFor(state))
+      if (next === state && effects.length === 0) idle.push(`${id} (${binding.input})`)
+    }
+    expect(idle).toEqual([])
+  })
+
+  it('the help page shows every binding, and every footer key is a binding\'s', () => {
+    const help = helpLines(200).map((row) => row.map((s) => s.text).join('')).join('\n')
+    for (const binding of Object.values(BINDINGS) as Binding[]) {
+      expect(help).toContain(binding.keys)
+      expect(help).toContain(binding.help)
+    }
+    const shown = new Set((Object.values(BINDINGS) as Binding[]).flatMap((b) => [b.short ?? b.keys, b.keys]))
+    for (const view of ['outbox', 'requests', 'message', 'request'] as const) {
+      for (const [key] of footerKeys(view)) expect(shown.has(key), `${view}: ${key}`).toBe(true)
+    }
+  })
+
+  it('the README key table is the generated one (npm run docs:tables)', () => {
+    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8')
+    const block = /<!-- keys:begin -->\n([\s\S]*?)\n<!-- keys:end -->/.exec(readme)
+    expect(block?.[1]).toBe(keysTable())
+  })
+})
