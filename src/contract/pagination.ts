@@ -1,23 +1,22 @@
 import { z } from 'zod'
 
+/** Where a page is in its list: the service's `pagination` object. */
+export const paginationSchema = z.object({
+  page: z.number().int(),
+  limit: z.number().int(),
+  total: z.number().int(),
+  pages: z.number().int(),
+})
+
 /** The list envelope of the real service. */
 export function paginated<T extends z.ZodType>(item: T, id: string) {
-  return z
-    .object({
-      data: z.array(item),
-      pagination: z.object({
-        page: z.number().int(),
-        limit: z.number().int(),
-        total: z.number().int(),
-        pages: z.number().int(),
-      }),
-    })
-    .meta({ id })
+  return z.object({ data: z.array(item), pagination: paginationSchema }).meta({ id })
 }
 
+/** One page of a list, as `paginated` describes it. */
 export interface Page<T> {
   data: T[]
-  pagination: { page: number; limit: number; total: number; pages: number }
+  pagination: z.infer<typeof paginationSchema>
 }
 
 /** Builds the envelope; `pages = ceil(total / limit)`, 0 when empty. */

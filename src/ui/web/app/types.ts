@@ -28,11 +28,8 @@ import type { z } from 'zod'
 import type { keyInfoSchema } from '../../../contract/controls.js'
 import { CHANNELS as CONTRACT_CHANNELS, MESSAGE_STATUSES } from '../../../contract/constants.js'
 
-/** The pagination envelope of every /__sandbox listing. */
-export interface Page<T> {
-  data: T[]
-  pagination: { page: number; limit: number; total: number; pages: number }
-}
+/** The pagination envelope of every /__sandbox listing: the contract's (a type-only import). */
+export type { Page } from '../../../contract/pagination.js'
 
 /** One key of `GET /__sandbox/keys`: the contract's schema. */
 export type KeyUsage = z.infer<typeof keyInfoSchema>
