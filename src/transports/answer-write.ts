@@ -185,9 +185,10 @@ export function rawErrorAnswer(socket: Socket, message: string): void {
 /**
  * Writes the handlers' answer: CORS and the answer's headers as one flat list, the text gzipped
  * when the client takes it and it is worth it, a big text from one shared buffer paced across
- * event-loop turns, any other body streamed as it comes.
+ * event-loop turns, any other body streamed as it comes (the promise: only a streamed body's, so a
+ * text answer costs no await).
  */
-export async function writeAnswer(req: IncomingMessage, res: ServerResponse, answer: Answer, cors: Readonly<Record<string, string>>): Promise<void> {
+export function writeAnswer(req: IncomingMessage, res: ServerResponse, answer: Answer, cors: Readonly<Record<string, string>>): Promise<void> | undefined {
   const status = answer.status
   // A flat [name, value, …] list: node:http walks an object's keys with for-in and a
   // hasOwnProperty check each, an array by index.
@@ -225,5 +226,5 @@ export async function writeAnswer(req: IncomingMessage, res: ServerResponse, ans
   // A body the handlers did not give as text (an event stream, a document): stream it as it comes.
   res.writeHead(status, headers)
   res.flushHeaders()
-  await streamBody(payload, res)
+  return streamBody(payload, res)
 }
