@@ -1,5 +1,6 @@
 import type { Channel } from '../../contract/captured-message.js'
 import { ApiError, retryAfterHeader } from '../errors.js'
+import { findCodes, linksInText } from '../extract.js'
 import { magicOutcome } from '../magic-recipients.js'
 import { maskKey } from '../plans.js'
 import { newId } from '../random.js'
@@ -18,6 +19,15 @@ export function outcomeFor(recipient: string, retryAfter: () => number): Capture
 /** The fields every capture starts with. */
 export function base<C extends Channel>(sender: Sender, channel: C, to: string, request: Record<string, unknown>) {
   return { message_id: newId('msg_'), channel, direction: 'outbound' as const, account: sender.account, plan: sender.plan, key: maskKey(sender.key), to, request }
+}
+
+/**
+ * The derived fields of a message that is its text (an SMS, a reply, a filled template): the
+ * text, its links, no images, and its codes (read from the text unless the channel reads them
+ * otherwise).
+ */
+export function fromText(text: string, codes: string[] = findCodes(text)) {
+  return { text, links: linksInText(text), images: [] as string[], codes }
 }
 
 /** Bytes a string holds in memory (V8 keeps non-Latin-1 strings as UTF-16). */

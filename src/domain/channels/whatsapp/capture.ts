@@ -1,7 +1,7 @@
 import type { WhatsappSendRequest } from '../../../contract/messages.js'
 import { findCodes, linksInText } from '../../extract.js'
 import { renderedText, type RenderedTemplate } from '../../templates.js'
-import { base, inboundBase, outcomeFor, stringWeight } from '../shared.js'
+import { base, fromText, inboundBase, outcomeFor, stringWeight } from '../shared.js'
 import { whatsappReading } from './reading.js'
 import type { CaptureInputOf, CaptureOutcome, ChannelDescriptor, Sender } from '../types.js'
 
@@ -18,10 +18,7 @@ function templated(sender: Sender, body: WhatsappSendRequest, raw: Record<string
   const text = renderedText(rendered)
   const message = {
     ...base(sender, 'whatsapp', body.to, raw),
-    text,
-    links: linksInText(text),
-    images: [],
-    codes: findCodes(text),
+    ...fromText(text),
     whatsapp: { template: body.template, language: body.language, parameters, preview: whatsappPreview(body.template, body.language, parameters), rendered },
   }
   return { message, outcome }
@@ -56,10 +53,7 @@ export const whatsappChannel: ChannelDescriptor<'whatsapp', WhatsappSendRequest>
   receive(reply) {
     const message = {
       ...inboundBase(reply, 'whatsapp'),
-      text: reply.text,
-      links: linksInText(reply.text),
-      images: [],
-      codes: findCodes(reply.text),
+      ...fromText(reply.text),
       whatsapp: { template: '', language: '', parameters: {}, preview: reply.text, from: reply.from },
     }
     return { message, outcome: { kind: 'delivered' } }
