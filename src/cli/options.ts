@@ -2,14 +2,11 @@ import { parseArgs } from 'node:util'
 import { adminTokenProblem } from '../domain/admin-token.js'
 import type { SandboxOptions } from '../domain/sandbox.js'
 import type { ThreadedServerOptions } from '../transports/threaded-server.js'
-import { configKeyOf, envOf, rangeOf, SETTINGS, type RangedName, type Setting, type SettingName } from '../contract/settings.js'
+import { configKeyOf, envOf, HTTP_URL, rangeOf, SETTINGS, type RangedName, type Setting, type SettingName } from '../contract/settings.js'
 import { checkTeamTokens, parseTeamToken, type TeamToken } from '../domain/team-tokens.js'
 import { parseKeySpec, PLANS, isPlan, type ApiKeyConfig, type Plan } from '../domain/plans.js'
 import { parseAllowedHost, parseCorsOrigin } from '../transports/origin-policy.js'
 import { CONFIG_FILE_NAME, ConfigFileError, configKeySpecs, findConfigFile, loadConfigFile, type ConfigFile } from './config-file.js'
-
-/** Every flag of `sendbox`: the settings table of the contract (src/contract/settings.ts). */
-export const FLAGS = SETTINGS
 
 /** The in-process option a setting names, checked here against the options it is one of. */
 type OptionOf<K extends 'option' | 'serverOption'> = { [N in SettingName]: (typeof SETTINGS)[N] extends { [P in K]: infer O } ? O : never }[SettingName]
@@ -17,7 +14,6 @@ const sandboxOptionsExist: OptionOf<'option'> extends keyof SandboxOptions ? tru
 const serverOptionsExist: OptionOf<'serverOption'> extends keyof ThreadedServerOptions ? true : never = true
 void sandboxOptionsExist
 void serverOptionsExist
-export type FlagName = SettingName
 export { envOf }
 
 /** The CLI's settings once parsed and checked. */
@@ -76,10 +72,19 @@ function wholeNumber(flag: RangedName, raw: string): number {
 
 type ParsedValues = Record<string, string | string[] | boolean | undefined>
 
+/** A setting's environment variable in `env`, when set and not empty. */
+function envValue(env: NodeJS.ProcessEnv, name: SettingName): string | undefined {
+  const variable = envOf(name)
+  return variable && env[variable] !== undefined && env[variable] !== '' ? env[variable] : undefined
+}
+
+/** The settings that are lists in the environment. */
+type ListName = { [N in SettingName]: (typeof SETTINGS)[N] extends { separator: string } ? N : never }[SettingName]
+
 /** argv against the flags of the settings table: the values and the command. */
 function parseArgv(argv: string[]): { values: ParsedValues; command: CliSettings['command'] } {
   const options = Object.fromEntries(
-    Object.entries(FLAGS).map(([name, raw]) => {
+    Object.entries(SETTINGS).map(([name, raw]) => {
       const spec: Setting = raw
       return [name, { type: spec.kind === 'switch' ? 'boolean' : 'string', multiple: spec.kind === 'list', ...(spec.short ? { short: spec.short } : {}) }]
     }),
@@ -108,14 +113,18 @@ class SettingSources {
   ) {}
 
   /** The setting's environment variable, when set and not empty. */
-  fromEnv(name: FlagName): string | undefined {
-    const variable = envOf(name)
-    return variable && this.env[variable] !== undefined && this.env[variable] !== '' ? this.env[variable] : undefined
+  fromEnv(name: SettingName): string | undefined {
+    return envValue(this.env, name)
+  }
+
+  /** A list setting's environment variable split at the table's separator, items trimmed, blanks dropped. */
+  envList(name: ListName): string[] | undefined {
+    return this.fromEnv(name)?.split(SETTINGS[name].separator).map((v) => v.trim()).filter((v) => v !== '')
   }
 
   /** A single-valued setting as text, from the first source that has it. */
-  str(name: FlagName): string | undefined {
-    const spec: Setting = FLAGS[name]
+  str(name: SettingName): string | undefined {
+    const spec: Setting = SETTINGS[name]
     const value = this.values[name]
     if (typeof value === 'string') return value
     const fromFile = (this.file as Record<string, unknown>)[configKeyOf(name)]
@@ -124,28 +133,28 @@ class SettingSources {
 
   /** A whole-number setting, checked against its range. */
   whole(name: RangedName): number {
-    return wholeNumber(name, this.str(name as FlagName)!)
+    return wholeNumber(name, this.str(name)!)
   }
 
   /** A repeatable flag: the flags, else the environment (comma-separated), else the file (a string or a list). */
   list(name: 'cors-origin' | 'allowed-host', parse: (value: string) => string): string[] {
-    const spec: Setting = FLAGS[name]
     const fromFlags = this.values[name] as string[] | undefined
     const fromFile = (this.file as Record<string, unknown>)[configKeyOf(name)] as string | string[] | undefined
     const raw = fromFlags && fromFlags.length > 0
       ? fromFlags
-      : this.fromEnv(name)?.split(',').map((v) => v.trim()).filter((v) => v !== '') ?? (fromFile === undefined ? [] : [fromFile].flat())
+      : this.envList(name) ?? (fromFile === undefined ? [] : [fromFile].flat())
     try {
       return raw.map(parse)
     } catch (error) {
-      const where = fromFlags && fromFlags.length > 0 ? '' : this.fromEnv(name) !== undefined ? ` (from ${envOf(name) ?? spec.env})` : ` (from ${this.configFile})`
+      const where = fromFlags && fromFlags.length > 0 ? '' : this.fromEnv(name) !== undefined ? ` (from ${envOf(name)})` : ` (from ${this.configFile})`
       throw new UsageError(`${(error as Error).message}${where}`)
     }
   }
 
-  /** The API keys: the flags or SENDBOX_API_KEYS, else the file's; none given twice. */
+  /** The API keys: the flags or their environment variable, else the file's; none given twice. */
   apiKeys(): ApiKeyConfig[] | undefined {
-    const flagOrEnvKeys = (this.values['api-key'] as string[] | undefined) ?? this.env.SENDBOX_API_KEYS?.split(',').filter((s) => s.trim() !== '')
+    // Specs are not trimmed here: a bad one is quoted as given (parseKeySpec trims what it reads).
+    const flagOrEnvKeys = (this.values['api-key'] as string[] | undefined) ?? this.fromEnv('api-key')?.split(SETTINGS['api-key'].separator).filter((s) => s.trim() !== '')
     const keysFromFile = flagOrEnvKeys === undefined || flagOrEnvKeys.length === 0
     const keySpecs = keysFromFile ? configKeySpecs(this.file) : flagOrEnvKeys
     if (!keySpecs || keySpecs.length === 0) return undefined
@@ -167,7 +176,7 @@ class SettingSources {
   limits(): Partial<Record<Plan, number>> {
     const limits: Partial<Record<Plan, number>> = { ...this.file.limits }
     const limitFlags = (this.values.limit as string[] | undefined) ?? []
-    for (const spec of limitFlags.length > 0 ? limitFlags : this.fromEnv('limit')?.split(',').map((v) => v.trim()).filter((v) => v !== '') ?? []) {
+    for (const spec of limitFlags.length > 0 ? limitFlags : this.envList('limit') ?? []) {
       const match = /^([a-z]+)=([0-9]+)$/i.exec(spec)
       const plan = match?.[1].toLowerCase()
       if (!match || !plan || !isPlan(plan)) {
@@ -180,15 +189,16 @@ class SettingSources {
 
   /**
    * The admin token. An empty one would be matched by an empty header and open every control:
-   * refused wherever it comes from (an empty SENDBOX_ADMIN_TOKEN included, which would otherwise read as unset).
+   * refused wherever it comes from (an empty environment variable included, which would otherwise read as unset).
    */
   adminToken(): string | undefined {
     const flag = this.values['admin-token']
-    const fromEnv = this.env.SENDBOX_ADMIN_TOKEN
+    const variable = envOf('admin-token')!
+    const fromEnv = this.env[variable]
     const adminToken = typeof flag === 'string' ? flag : fromEnv !== undefined ? fromEnv : this.file.adminToken
     const tokenProblem = adminTokenProblem(adminToken)
     if (tokenProblem !== undefined) {
-      const source = typeof flag === 'string' ? '--admin-token' : fromEnv !== undefined ? 'SENDBOX_ADMIN_TOKEN' : `${this.configFile}: \`adminToken\``
+      const source = typeof flag === 'string' ? '--admin-token' : fromEnv !== undefined ? variable : `${this.configFile}: \`adminToken\``
       throw new UsageError(`${source}: ${tokenProblem}`)
     }
     return adminToken
@@ -197,7 +207,7 @@ class SettingSources {
   /** The webhook settings: an http(s) URL, and a duplicate probability from 0 to 1. */
   webhook(): { webhookUrl: string | undefined; webhookDuplicates: number } {
     const webhookUrl = this.str('webhook-url')
-    if (webhookUrl !== undefined && !/^https?:\/\/[^\s]+$/.test(webhookUrl)) {
+    if (webhookUrl !== undefined && !HTTP_URL.test(webhookUrl)) {
       throw new UsageError(`--webhook-url must be an http(s) URL, got "${webhookUrl}"`)
     }
     const duplicates = this.str('webhook-duplicates') ?? '0'
@@ -208,7 +218,7 @@ class SettingSources {
 
 /** The config file in force, loaded; --help and --version work even when it is broken. */
 function configOf(values: ParsedValues, env: NodeJS.ProcessEnv, cwd: string): { file: ConfigFile; configFile: string | undefined } {
-  const named = (values.config as string | undefined) ?? new SettingSources(values, env, {}, undefined).fromEnv('config')
+  const named = (values.config as string | undefined) ?? envValue(env, 'config')
   const configFile = values.help || values.version ? undefined : findConfigFile(named, cwd)
   if (configFile === undefined) return { file: {}, configFile }
   try {
@@ -250,7 +260,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, c
     webhookSecret: from.str('webhook-secret'),
     templates: from.str('templates'),
     adminToken,
-    teamTokens: teamTokensOf(values['team-token'] as string[] | undefined, from.fromEnv('team-token'), file.teamToken, configFile, adminToken),
+    teamTokens: teamTokensOf(values['team-token'] as string[] | undefined, from.envList('team-token'), file.teamToken, configFile, adminToken),
     corsOrigins: from.list('cors-origin', parseCorsOrigin),
     allowedHosts: from.list('allowed-host', parseAllowedHost),
     ui: !values['no-ui'] && !envFlag(from.fromEnv('no-ui'), 'no-ui') && file.ui !== false,
@@ -265,13 +275,13 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, c
  * comma-separated), else the config file's `teamToken` list. Each is checked, and none may be
  * given twice or equal the admin token.
  */
-function teamTokensOf(flags: string[] | undefined, fromEnv: string | undefined, fromFile: ConfigFile['teamToken'], configFile: string | undefined, adminToken: string | undefined): TeamToken[] {
-  const source = flags && flags.length > 0 ? '--team-token' : fromEnv !== undefined ? 'SENDBOX_TEAM_TOKENS' : `${configFile}: \`teamToken\``
+function teamTokensOf(flags: string[] | undefined, fromEnv: string[] | undefined, fromFile: ConfigFile['teamToken'], configFile: string | undefined, adminToken: string | undefined): TeamToken[] {
+  const source = flags && flags.length > 0 ? '--team-token' : fromEnv !== undefined ? envOf('team-token') : `${configFile}: \`teamToken\``
   try {
     const teams = flags && flags.length > 0
       ? flags.map(parseTeamToken)
       : fromEnv !== undefined
-        ? fromEnv.split(';').map((s) => s.trim()).filter((s) => s !== '').map(parseTeamToken)
+        ? fromEnv.map(parseTeamToken)
         : (fromFile ?? []).map((t) => (typeof t === 'string' ? parseTeamToken(t) : t))
     checkTeamTokens(teams, adminToken)
     return teams
@@ -281,7 +291,7 @@ function teamTokensOf(flags: string[] | undefined, fromEnv: string | undefined, 
 }
 
 /** A boolean flag's environment variable: 1/true/yes or 0/false/no (anything else is a usage error). */
-function envFlag(raw: string | undefined, name: FlagName): boolean {
+function envFlag(raw: string | undefined, name: SettingName): boolean {
   if (raw === undefined) return false
   if (/^(1|true|yes)$/i.test(raw)) return true
   if (/^(0|false|no)$/i.test(raw)) return false
@@ -293,7 +303,7 @@ function logFormatOf(raw: string): 'text' | 'json' {
   throw new UsageError(`--log-format must be text or json, got "${raw}"`)
 }
 
-/** `sendbox --help`, generated from {@link FLAGS}. */
+/** `sendbox --help`, generated from {@link SETTINGS}. */
 export function helpText(): string {
   const lines = [
     'sendbox — a local sandbox of the messaging and subscriber API (nothing is ever delivered)',
@@ -305,8 +315,8 @@ export function helpText(): string {
     '',
     'Flags:',
   ]
-  for (const name of Object.keys(FLAGS) as FlagName[]) {
-    const spec: Setting = FLAGS[name]
+  for (const name of Object.keys(SETTINGS) as SettingName[]) {
+    const spec: Setting = SETTINGS[name]
     const left = `${spec.short ? `-${spec.short}, ` : '    '}--${name}${spec.value ? ` ${spec.value}` : ''}`
     const variable = envOf(name)
     const separated = spec.separator ? `, ${spec.separator === ',' ? 'comma' : 'semicolon'}-separated` : ''
@@ -319,14 +329,14 @@ export function helpText(): string {
 
 /**
  * The README's settings table (between `<!-- settings:begin -->` and `<!-- settings:end -->`),
- * generated from {@link FLAGS}: `npm run docs:tables` writes it, test/cli/readme-flags.test.ts
+ * generated from {@link SETTINGS}: `npm run docs:tables` writes it, test/cli/readme-flags.test.ts
  * fails when the README's differs.
  */
 export function settingsTable(): string {
   const cell = (text: string) => text.replace(/\|/g, '\\|')
   const rows = ['| flag | what | default | env | config file | in-process option |', '|---|---|---|---|---|---|']
-  for (const name of Object.keys(FLAGS) as FlagName[]) {
-    const spec: Setting = FLAGS[name]
+  for (const name of Object.keys(SETTINGS) as SettingName[]) {
+    const spec: Setting = SETTINGS[name]
     if (spec.commandLineOnly) continue
     const flag = `\`--${name}${spec.value ? ` ${spec.value}` : ''}\`${spec.short ? `, \`-${spec.short}\`` : ''}${spec.kind === 'list' ? ' (repeatable)' : ''}`
     const variable = envOf(name)

@@ -60,6 +60,9 @@ export function adminTokenProblem(token: string | undefined): string | undefined
   return undefined
 }
 
+/** An http(s) URL without whitespace: a webhook's target, from a flag, the environment or the file. */
+export const HTTP_URL = /^https?:\/\/\S+$/
+
 const PROBABILITY_ERROR = 'must be a probability from 0 to 1, like 0.2'
 const planSpec = z.string().transform((value, ctx) => {
   if (!(PLANS as readonly string[]).includes(value.toLowerCase().split(':')[0])) {
@@ -100,7 +103,7 @@ export const SETTINGS = {
   'max-event-clients': { kind: 'whole', default: '1000', range: [1, 100_000], value: 'N', help: 'event-stream clients (/__sandbox/events) at once; past it 503 with Retry-After', option: 'maxEventClients' },
   // Node 20 cannot share a listening socket between threads: HTTP runs on one worker at most.
   threads: { kind: 'whole', default: '1', range: [1, 2], value: 'N', help: 'threads serving HTTP: 1, or 2 to parse HTTP on a worker thread beside the sandbox (measured slower on 2 cores; docs/performance.md)', serverOption: 'threads' },
-  'webhook-url': { kind: 'text', value: 'URL', defaultText: 'none', help: 'POST each lifecycle step of each message here', config: z.string().regex(/^https?:\/\/\S+$/, { error: 'must be an http(s) URL, like "http://127.0.0.1:3000/hooks"' }), option: 'webhook' },
+  'webhook-url': { kind: 'text', value: 'URL', defaultText: 'none', help: 'POST each lifecycle step of each message here', config: z.string().regex(HTTP_URL, { error: 'must be an http(s) URL, like "http://127.0.0.1:3000/hooks"' }), option: 'webhook' },
   'webhook-secret': { kind: 'text', value: 'SECRET', defaultText: 'generated and printed', help: 'Standard Webhooks secret (whsec_…) that signs every webhook; one is generated and printed when none is given', config: z.string().min(1), option: 'webhook' },
   'webhook-duplicates': { kind: 'probability', default: '0', value: 'P', help: 'send each webhook event twice (same webhook-id) with probability P, 0 to 1, seeded by --seed', config: z.number({ error: PROBABILITY_ERROR }).min(0, { error: PROBABILITY_ERROR }).max(1, { error: PROBABILITY_ERROR }), option: 'webhook' },
   templates: { kind: 'text', value: 'FILE', defaultText: 'none: any template accepted', help: 'WhatsApp templates, JSON {"templates":[{name,language,body,header?,footer?,buttons?}]}: every WhatsApp send is checked against them', config: path('a WhatsApp templates file'), option: 'templates' },

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { envOf, FLAGS, helpText, settingsTable } from '../../src/cli/options.js'
+import { envOf, helpText, settingsTable } from '../../src/cli/options.js'
 import { configFileSchema } from '../../src/cli/config-file.js'
 import { SETTINGS, type Setting, type SettingName } from '../../src/contract/settings.js'
 
@@ -20,7 +20,7 @@ describe('settings: one schema for flags, env, config file, --help and the READM
 
   it('every flag has its row, its env variable and its help line in --help', () => {
     const help = helpText()
-    for (const name of Object.keys(FLAGS) as SettingName[]) {
+    for (const name of Object.keys(SETTINGS) as SettingName[]) {
       const setting: Setting = SETTINGS[name]
       expect(help).toContain(`--${name}`)
       expect(help).toContain(setting.help)
