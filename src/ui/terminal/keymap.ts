@@ -6,10 +6,13 @@
  * test/ui/keymap.test.ts) are derived from this table.
  */
 import { CHANNEL_LABELS } from '../../domain/channels/readings.js'
-import { CHANNELS } from '../../contract/constants.js'
+import { CHANNELS, MESSAGE_STATUSES, type Channel } from '../../contract/constants.js'
 
 /** `1`… the channels in the contract's order, then `0`: all of them. */
-export const CHANNEL_KEYS_LABEL = [...CHANNELS.map((_, i) => String(i + 1)), '0'].join(' ')
+const CHANNEL_KEY_LIST = [...CHANNELS.map((_, i) => String(i + 1)), '0']
+export const CHANNEL_KEYS: Readonly<Record<string, Channel | null>> = Object.fromEntries(CHANNEL_KEY_LIST.map((key, i) => [key, CHANNELS[i] ?? null]))
+/** Those keys as the help and the footer name them: `1 2 3 0`. */
+export const CHANNEL_KEYS_LABEL = CHANNEL_KEY_LIST.join(' ')
 
 /** Where a key works: the help page's groups. */
 export type KeyGroup = 'Lists' | 'Message' | 'Request' | 'Anywhere'
@@ -32,7 +35,7 @@ export const BINDINGS = {
   open: { group: 'Lists', keys: 'Enter  →', short: '⏎', help: 'open the selected message or request' },
   tab: { group: 'Lists', keys: 'Tab', short: 'Tab', help: 'switch between Outbox and Requests' },
   channel: { group: 'Lists', keys: CHANNEL_KEYS_LABEL, short: CHANNEL_KEYS_LABEL, help: `Outbox: show ${CHANNELS.map((c) => CHANNEL_LABELS[c].replace(/^Email$/, 'email')).join(', ')}, or all channels` },
-  status: { group: 'Lists', keys: 's', input: 's', help: 'Outbox: cycle the status filter: queued, sent, delivered, failed, all' },
+  status: { group: 'Lists', keys: 's', input: 's', help: `Outbox: cycle the status filter: ${MESSAGE_STATUSES.join(', ')}, all` },
   search: { group: 'Lists', keys: '/', input: '/', help: 'Outbox: search recipient, sender, subject, text and template parameters (Enter keeps, Esc clears)' },
   errorsOnly: { group: 'Lists', keys: 'e', input: 'e', help: 'Requests: errors only, or all requests' },
   clearFilters: { group: 'Lists', keys: 'Esc', help: 'clear the filters' },

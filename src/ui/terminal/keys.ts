@@ -1,7 +1,7 @@
 import type { Key } from 'ink'
 import type { Channel, MessageStatus } from '../../contract/captured-message.js'
-import { CHANNELS } from '../../contract/constants.js'
-import { CHANNEL_KEYS_LABEL, inputOf } from './keymap.js'
+import { MESSAGE_STATUSES } from '../../contract/constants.js'
+import { CHANNEL_KEYS, CHANNEL_KEYS_LABEL, inputOf } from './keymap.js'
 import { printable } from './cells.js'
 import { FOLLOW, selectIndex, type ListWindow, type Selection } from './selection.js'
 import { safeText } from '../../domain/safe-text.js'
@@ -123,11 +123,8 @@ export interface Transition {
   effects: Effect[]
 }
 
-const STATUS_CYCLE: ReadonlyArray<MessageStatus | null> = [null, 'queued', 'sent', 'delivered', 'failed']
-/** `1`… the channels in the contract's order, `0` all of them (the help and footer read the same list). */
-export const CHANNEL_KEYS: Record<string, Channel | null> = { ...Object.fromEntries(CHANNELS.map((channel, i) => [String(i + 1), channel])), '0': null }
-/** Those keys as the help and the footer name them: `1 2 3 0`. */
-export { CHANNEL_KEYS_LABEL }
+const STATUS_CYCLE: ReadonlyArray<MessageStatus | null> = [null, ...MESSAGE_STATUSES]
+export { CHANNEL_KEYS, CHANNEL_KEYS_LABEL }
 const MAX_QUERY = 200
 
 const done = (state: UiState, ...effects: Effect[]): Transition => ({ state, effects })
