@@ -49,7 +49,7 @@ export async function serve(settings: CliSettings, sandbox: Sandbox, io: CliIo, 
   if (started) sandbox.ready.then(started, started)
   warn(settings, sandbox, io, generatedAdminToken)
   const apiUrl = `${running.url}/v1`
-  if (!useUi) announce(settings, sandbox, io, running.url)
+  if (!useUi) announce(settings, sandbox, io, running.url, apiUrl)
   const shutdown = stopOnSignals(running, sandbox, log.flush)
   if (useUi) {
     // Loaded only here: the headless path never loads ink or react. React's development build
@@ -131,8 +131,7 @@ function warn(settings: CliSettings, sandbox: Sandbox, io: CliIo, generatedAdmin
 }
 
 /** Without the terminal UI: where the API and the inbox are (one JSON line with --log-format json). */
-function announce(settings: CliSettings, sandbox: Sandbox, io: CliIo, url: string): void {
-  const apiUrl = `${url}/v1`
+function announce(settings: CliSettings, sandbox: Sandbox, io: CliIo, url: string, apiUrl: string): void {
   if (settings.logFormat === 'json') {
     io.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), event: 'listening', version: VERSION, api: apiUrl, inbox: `${url}/__sandbox/ui/`, data: sandbox.store?.path ?? null, messages: sandbox.outbox.size })}\n`)
     return

@@ -1,5 +1,6 @@
 import type { CapturedMessage, StatusChange } from '../contract/captured-message.js'
 import type { JournalEntry } from '../contract/journal.js'
+import { SANDBOX_EVENT_TYPES, type StreamEvent } from '../contract/events.js'
 
 /** What `GET /__sandbox/events` streams and `sandbox.events.subscribe` delivers. */
 export type SandboxEvent =
@@ -9,8 +10,12 @@ export type SandboxEvent =
   | { type: 'request'; entry: JournalEntry }
   | { type: 'reset'; scope: string }
 
-/** The event types, for documentation and the SSE route. */
-export const SANDBOX_EVENT_TYPES = ['message.captured', 'message.status', 'message.deleted', 'request', 'reset'] as const
+// The types are the stream's (the contract's): the in-process events carry whole messages, the
+// stream their summaries; a type on one side only fails to compile here.
+export { SANDBOX_EVENT_TYPES }
+type SameSet<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
+const sameTypes: SameSet<SandboxEvent['type'], StreamEvent['type']> = true
+void sameTypes
 
 /**
  * The sandbox's event feed: the domain emits, transports and UIs subscribe (never the other way

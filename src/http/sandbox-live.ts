@@ -1,10 +1,10 @@
 import { z } from 'zod'
 import { ApiError, retryAfterHeader } from '../domain/errors.js'
-import { SANDBOX_EVENT_TYPES, type SandboxEvent } from '../domain/events.js'
+import type { SandboxEvent } from '../domain/events.js'
+import { SANDBOX_EVENT_TYPES, sandboxEventSchema } from '../contract/events.js'
 import { WaitTimeoutError } from '../domain/outbox.js'
 import { summarize } from '../domain/channels/index.js'
-import { capturedMessageSchema, capturedMessageSummarySchema, statusChangeSchema } from '../contract/captured-message.js'
-import { journalEntrySchema } from '../contract/journal.js'
+import { capturedMessageSchema } from '../contract/captured-message.js'
 import { millisecondsParam, sinceParam } from '../contract/query.js'
 import { messageJson } from './message-json.js'
 import { controlRoute, type Route } from './route.js'
@@ -24,20 +24,7 @@ export const EVENT_BUFFER_BYTES = 4 * 1024 * 1024
 const { since: _filterSince, ...waitFilters } = outboxFilterQuery
 void _filterSince
 
-/**
- * What each `data:` line of `GET /__sandbox/events` holds: the event, with its `type`. Messages
- * are sent as the list shows them (summaries: no request body, no HTML); the whole message is at
- * `GET /__sandbox/messages/{id}`.
- */
-export const sandboxEventSchema = z
-  .discriminatedUnion('type', [
-    z.object({ type: z.literal('message.captured'), message: capturedMessageSummarySchema }),
-    z.object({ type: z.literal('message.status'), message: capturedMessageSummarySchema, change: statusChangeSchema }),
-    z.object({ type: z.literal('message.deleted'), message_id: z.string(), account: z.string() }),
-    z.object({ type: z.literal('request'), entry: journalEntrySchema }),
-    z.object({ type: z.literal('reset'), scope: z.string() }),
-  ])
-  .meta({ id: 'SandboxEvent', description: `One event of the stream: ${SANDBOX_EVENT_TYPES.join(', ')}. The SSE \`event:\` field repeats \`type\`.` })
+export { sandboxEventSchema }
 
 const encoder = new TextEncoder()
 

@@ -1,11 +1,11 @@
 /** Small display helpers shared by the views. */
 import type { CapturedMessage, MessageSummary } from './types.js'
 import { matchesWords, searchWords } from '../../../contract/search.js'
-import { searchTextOf, senderOf, summarize, summaryOf } from '../../../domain/channels/readings.js'
+import { searchTextOf, senderOf, summaryOf } from '../../../domain/channels/readings.js'
 
-// How a message reads (its list line, sender, search text, summary) is the server's own code: one
+// How a message reads (its list line, sender, search text) is the server's own code: one
 // reading per channel (src/domain/channels/*/reading.ts), bundled here.
-export { senderOf, summarize, summaryOf }
+export { senderOf, summaryOf }
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' })
 const dayFormat = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' })

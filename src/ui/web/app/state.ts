@@ -6,9 +6,9 @@ import { useEffect, useState } from 'preact/hooks'
 import { call, getPage } from './api.js'
 import { PagedFeed } from './feed.js'
 import { follow, type Subscribable } from './follow.js'
-import { matchesFilters, summarize } from './format.js'
+import { matchesFilters } from './format.js'
 import { openEventStream } from './sse.js'
-import { CHANNELS, type Channel, type JournalEntry, type MessageSummary, type SandboxEvent } from './types.js'
+import { CHANNELS, type Channel, type JournalEntry, type MessageSummary, type StreamEvent } from './types.js'
 
 /** A value with listeners: what the components read through {@link useStore}. */
 export class Store<T> {
@@ -56,7 +56,7 @@ export const counts = new Store(Object.fromEntries(CHANNELS.map((channel) => [ch
 export type Connection = { state: 'connecting' | 'live' | 'down' | 'locked'; detail: string }
 export const connection = new Store<Connection>({ state: 'connecting', detail: 'Connecting to sendbox…' })
 
-type EventListener = (event: SandboxEvent) => void
+type EventListener = (event: StreamEvent) => void
 const eventListeners = new Set<EventListener>()
 
 /** Runs `listener` for every sandbox event (a detail view follows its message's status). */
@@ -120,10 +120,10 @@ export function setFilters(next: URLSearchParams): void {
   void reloadCounts()
 }
 
-function handle(event: SandboxEvent): void {
+function handle(event: StreamEvent): void {
   switch (event.type) {
     case 'message.captured': {
-      const summary = summarize(event.message)
+      const summary = event.message
       if (matchesFilters(summary, filters.get())) messages.prepend(summary)
       const account = filters.get().get('account')
       if (!account || account === summary.account) {
@@ -133,7 +133,7 @@ function handle(event: SandboxEvent): void {
       break
     }
     case 'message.status': {
-      const summary = summarize(event.message)
+      const summary = event.message
       if (matchesFilters(summary, filters.get())) messages.patch(summary)
       else messages.remove(summary.message_id)
       break
@@ -175,9 +175,9 @@ export function startLive(): void {
       try {
         const payload = JSON.parse(data) as Record<string, unknown>
         // The data is the event object; a bare message or journal entry is wrapped the same way.
-        if ((type === 'message.captured' || type === 'message.status') && payload.message === undefined) handle({ type, message: payload } as unknown as SandboxEvent)
-        else if (type === 'request' && payload.entry === undefined) handle({ type, entry: payload } as unknown as SandboxEvent)
-        else handle({ ...payload, type } as SandboxEvent)
+        if ((type === 'message.captured' || type === 'message.status') && payload.message === undefined) handle({ type, message: payload } as unknown as StreamEvent)
+        else if (type === 'request' && payload.entry === undefined) handle({ type, entry: payload } as unknown as StreamEvent)
+        else handle({ ...payload, type } as StreamEvent)
       } catch {
         // a malformed event: skip it, the next reload corrects the list
       }

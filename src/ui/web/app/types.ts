@@ -1,6 +1,6 @@
 /**
- * What the web inbox reads from the /__sandbox API: the domain's own types (type-only imports,
- * nothing of the domain's runtime reaches the bundle).
+ * What the web inbox reads from the /__sandbox API: the contract's types (type-only imports,
+ * nothing of zod reaches the bundle).
  */
 import type {
   CapturedMessage as DomainMessage,
@@ -10,9 +10,10 @@ import type {
   StatusChange,
 } from '../../../contract/captured-message.js'
 import type { JournalEntry } from '../../../contract/journal.js'
-import type { SandboxEvent } from '../../../domain/events.js'
+import type { StreamEvent } from '../../../contract/events.js'
 
-export type { Channel, JournalEntry, MessageStatus, SandboxEvent, StatusChange }
+/** One event of `GET /__sandbox/events` (messages in it are summaries). */
+export type { Channel, JournalEntry, MessageStatus, StatusChange, StreamEvent }
 
 /** One captured message as `GET /__sandbox/messages/{id}` answers it. */
 export type CapturedMessage = DomainMessage
@@ -20,9 +21,7 @@ export type CapturedMessage = DomainMessage
 /** One row of `GET /__sandbox/messages`: no request body, no email HTML, text capped. */
 export type MessageSummary = CapturedMessageSummary
 
-export type EmailMessage = Extract<CapturedMessage, { channel: 'email' }>
-export type SmsMessage = Extract<CapturedMessage, { channel: 'sms' }>
-export type WhatsappMessage = Extract<CapturedMessage, { channel: 'whatsapp' }>
+export type { EmailMessage, SmsMessage, WhatsappMessage } from '../../../contract/captured-message.js'
 
 import type { z } from 'zod'
 import type { keyInfoSchema } from '../../../contract/controls.js'
