@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `npm run test:image`: builds the container image from the repo's Containerfile with buildah (no
+ * `npm run test:image`: builds the container image from the repo's Dockerfile with buildah (no
  * Docker daemon here: `--isolation chroot --storage-driver vfs`) on the stand-in base
  * (scripts/image/base.sh), then runs the image's own entrypoint and command with `buildah run`
  * (host network, a free port through SENDBOX_PORT, the image's /data volume) and checks over HTTP:
@@ -43,8 +43,8 @@ for (const tool of process.argv.includes('--no-build') ? ['buildah'] : ['buildah
 if (!process.argv.includes('--no-build')) {
   execFileSync(join(root, 'scripts/image/base.sh'), { stdio: 'inherit' })
   const t0 = performance.now()
-  log('buildah bud (Containerfile)…')
-  execFileSync('buildah', [...B, 'bud', '--isolation', 'chroot', '--format', 'docker', '--pull=never', '--layers', '-t', IMAGE, '-f', 'Containerfile', '.'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] })
+  log('buildah bud . (the default Dockerfile, no -f)…')
+  execFileSync('buildah', [...B, 'bud', '--isolation', 'chroot', '--format', 'docker', '--pull=never', '--layers', '-t', IMAGE, '.'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] })
   log(`built in ${Math.round((performance.now() - t0) / 1000)} s`)
 }
 
