@@ -3,7 +3,7 @@
 // `<!-- NAME:end -->` markers: the settings (src/contract/settings.ts, through the CLI's
 // settingsTable) and the terminal UI's keys (src/ui/terminal/keymap.ts). Tests fail when the
 // README's tables differ from what this writes (test/cli/readme-flags.test.ts,
-// test/ui/keymap.test.ts). Run after `npm run build`.
+// src/ui/terminal/keymap.test.ts). Run after `npm run build`.
 import { readFileSync, writeFileSync } from 'node:fs'
 import { settingsTable } from '../dist/src/cli/options.js'
 import { keysTable } from '../dist/src/ui/terminal/keymap.js'
