@@ -244,7 +244,7 @@ async function guarded(sandbox: SandboxState, request: WireRequest, url: URL, pa
   }
   if (prefer.code !== undefined && prefer.code >= 300) throw forcedError(prefer.code, undefined, retryAfter)
   if (!route) {
-    throw new ApiError(404, 'not_found', `No endpoint ${request.method} ${url.pathname}. Paths match exactly (case and trailing slash count). See the endpoint list in the sendbox README (GET /__sandbox/openapi.json for the full document).`)
+    throw new ApiError(404, 'not_found', `No endpoint ${request.method} ${url.pathname}. Paths match exactly (case and trailing slash count). See the endpoint list in sendbox's docs/api.md (GET /__sandbox/openapi.json for the full document).`)
   }
   const query = parseQuery(route, url)
   const read = readRouteBody(route, request, run.trace)
@@ -317,7 +317,7 @@ export async function runControlRequest(sandbox: SandboxState, request: WireRequ
     const admitted = route?.public === true || (route !== undefined && previewTokenAdmits(sandbox, route, url, params))
     const viewer = admitted ? ADMIN_VIEWER : viewerOf(sandbox, request)
     if (!route) {
-      throw new ApiError(404, 'not_found', `No sandbox control ${request.method} ${url.pathname}. Paths match exactly; see the README's "Sandbox controls" (GET /__sandbox/openapi.json lists them).`)
+      throw new ApiError(404, 'not_found', `No sandbox control ${request.method} ${url.pathname}. Paths match exactly; see sendbox's docs/controls.md (GET /__sandbox/openapi.json lists them).`)
     }
     if (viewer.role === 'team' && !route.team) {
       throw new ApiError(403, 'forbidden', `${request.method} ${url.pathname} changes or shows what every account shares; it needs the admin token (the team token "${viewer.name}" sees ${[...viewer.accounts].join(', ')} only).`)
