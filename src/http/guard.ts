@@ -5,7 +5,7 @@ import { isoAt } from '../domain/clock.js'
 import { ApiError, forcedError, retryAfterHeader } from '../domain/errors.js'
 import type { ApiKeyConfig } from '../domain/plans.js'
 import { maskKey } from '../domain/plans.js'
-import { journalHeaders } from './journal-headers.js'
+import { lazyJournalHeaders } from './journal-headers.js'
 import { retryAfterSeconds, type RateDecision } from '../domain/rate-limiter.js'
 import type { SandboxState } from '../domain/sandbox.js'
 import { ADMIN_VIEWER, teamViewer, type Viewer } from '../domain/team-tokens.js'
@@ -276,7 +276,7 @@ function journalApiRequest(sandbox: SandboxState, request: WireRequest, url: URL
     error_message: apiError ? apiError.message + note : null,
     request_body: trace.requestBody && trace.requestBody.byteLength > 0 ? textDecoder.decode(trace.requestBody.subarray(0, JOURNAL_BODY_LIMIT * 4 + 4)) : null,
     response_body: apiError ? JSON.stringify(apiError.toBody()) : null,
-    request_headers: journalHeaders(request),
+    request_headers: lazyJournalHeaders(request),
     message_id: run.messageId,
   })
 }
