@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { ApiError, retryAfterHeader } from '../domain/errors.js'
+import { ApiError } from '../domain/errors.js'
+import { cappedWait, tooManyClients } from './capped-wait.js'
 import type { SandboxEvent } from '../domain/events.js'
 import { SANDBOX_EVENT_TYPES, sandboxEventSchema } from '../contract/events.js'
 import { WaitTimeoutError } from '../domain/outbox.js'
@@ -31,10 +32,6 @@ const encoder = new TextEncoder()
 /** Event-stream clients connected, per sandbox (the cap counts these, not the UI's own subscription). */
 const streamClients = new WeakMap<object, number>()
 
-/** A 503 in the error shape, with a Retry-After: the cap is full, a slot frees when a client leaves. */
-function tooManyClients(what: string): ApiError {
-  return new ApiError(503, 'too_many_clients', `${what}. Retry in a few seconds, or raise the cap.`, undefined, retryAfterHeader(5))
-}
 
 /** Frames already encoded: one per event, shared by every client (N4: each client encoded its own copy). */
 const frames = new WeakMap<SandboxEvent, Uint8Array>()
@@ -123,14 +120,9 @@ export const sandboxLiveRoutes: Route[] = [
     resolve: async ({ sandbox, query, request, viewer }) => {
       const { since, timeout, ...filters } = query
       const accounts = accountsOf(viewer)
-      if (sandbox.outbox.waiting >= sandbox.maxWaiters) {
-        // Full: answer what is already there, else refuse rather than hold one more.
-        const [found] = visible(viewer, sandbox.outbox.list(since === undefined ? filterOf(filters) : { ...filterOf(filters), since }))
-        if (found) return { json: messageJson(found) }
-        throw tooManyClients(`${sandbox.maxWaiters} waits are held already (--max-waiters)`)
-      }
       try {
-        const message = await sandbox.outbox.waitFor(filterOf(filters), { timeout: timeout ?? DEFAULT_WAIT_MS, since, signal: request.signal, accounts })
+        // Full: what is already there answers, else 503 rather than one more held wait.
+        const message = await cappedWait(sandbox, filterOf(filters), { timeout: timeout ?? DEFAULT_WAIT_MS, since, signal: request.signal, accounts })
         return { json: messageJson(message) }
       } catch (error) {
         if (error instanceof WaitTimeoutError) throw new ApiError(408, 'wait_timeout', error.message)

@@ -1,0 +1,28 @@
+/**
+ * Every wait a client can hold on a running sandbox counts against one cap (`--max-waiters`):
+ * `GET /__sandbox/messages/wait` and the MCP tools that wait (`wait_for_message`, `wait_for_code`,
+ * `wait_for_link` through `/__sandbox/mcp`) both go through {@link cappedWait}.
+ */
+import type { CapturedMessage } from '../contract/captured-message.js'
+import { ApiError, retryAfterHeader } from '../domain/errors.js'
+import type { OutboxFilter } from '../domain/outbox-filter.js'
+import type { WaitOptions } from '../domain/outbox-wait.js'
+import type { SandboxState } from '../domain/sandbox.js'
+
+/** A 503 in the error shape, with a Retry-After: the cap is full, a slot frees when a client leaves. */
+export function tooManyClients(what: string): ApiError {
+  return new ApiError(503, 'too_many_clients', `${what}. Retry in a few seconds, or raise the cap.`, undefined, retryAfterHeader(5))
+}
+
+/**
+ * `sandbox.outbox.waitFor`, within the waiter cap: when `--max-waiters` waits are held already,
+ * the newest match already there answers at once, else 503 `too_many_clients` naming the cap
+ * (never one more held wait). The wait ends when `options.signal` aborts (its client went away).
+ */
+export function cappedWait(sandbox: SandboxState, filter: OutboxFilter, options: WaitOptions): Promise<CapturedMessage> {
+  if (sandbox.outbox.waiting < sandbox.maxWaiters) return sandbox.outbox.waitFor(filter, options)
+  const { since, accounts } = options
+  const [found] = sandbox.outbox.list(since === undefined ? filter : { ...filter, since }).filter((m) => accounts === undefined || accounts.has(m.account))
+  if (found) return Promise.resolve(found)
+  return Promise.reject(tooManyClients(`${sandbox.maxWaiters} waits are held already (--max-waiters)`))
+}
