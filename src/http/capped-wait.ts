@@ -9,6 +9,11 @@ import type { OutboxFilter } from '../domain/outbox-filter.js'
 import type { WaitOptions } from '../domain/outbox-wait.js'
 import type { SandboxState } from '../domain/sandbox.js'
 
+/** Longest one wait may wait (`GET /__sandbox/messages/wait`, the MCP waits), in milliseconds. */
+export const MAX_WAIT_MS = 60_000
+/** How long a wait waits by default. */
+export const DEFAULT_WAIT_MS = 10_000
+
 /** A 503 in the error shape, with a Retry-After: the cap is full, a slot frees when a client leaves. */
 export function tooManyClients(what: string): ApiError {
   return new ApiError(503, 'too_many_clients', `${what}. Retry in a few seconds, or raise the cap.`, undefined, retryAfterHeader(5))

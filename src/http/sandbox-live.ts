@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { ApiError } from '../domain/errors.js'
-import { cappedWait, tooManyClients } from './capped-wait.js'
+import { cappedWait, DEFAULT_WAIT_MS, MAX_WAIT_MS, tooManyClients } from './capped-wait.js'
 import type { SandboxEvent } from '../domain/events.js'
 import { SANDBOX_EVENT_TYPES, sandboxEventSchema } from '../contract/events.js'
 import { WaitTimeoutError } from '../domain/outbox.js'
@@ -13,10 +13,7 @@ import { filterOf, outboxFilterQuery } from './sandbox-controls.js'
 import { accountsOf, visible } from './viewer-scope.js'
 import { sees, type Viewer } from '../domain/team-tokens.js'
 
-/** Longest `GET /__sandbox/messages/wait` may wait. */
-export const MAX_WAIT_MS = 60_000
-/** How long it waits by default. */
-export const DEFAULT_WAIT_MS = 10_000
+export { DEFAULT_WAIT_MS, MAX_WAIT_MS }
 /** A comment line every this many milliseconds keeps an idle event stream (and proxies in between) open. */
 export const HEARTBEAT_MS = 15_000
 /** Bytes an event stream may hold for a client that reads too slowly; past it the client is dropped. */
