@@ -5,8 +5,8 @@ import type { SandboxEvents } from './events.js'
 export type { JournalEntry }
 
 /** What a transport records: the entry without its id; the newer fields may be left out (null). */
-export type JournalRecord = Omit<JournalEntry, 'id' | 'query' | 'error_message' | 'request_body' | 'response_body' | 'message_id' | 'request_headers'> &
-  Partial<Pick<JournalEntry, 'query' | 'error_message' | 'request_body' | 'response_body' | 'message_id' | 'request_headers'>>
+export type JournalRecord = Omit<JournalEntry, 'id' | 'query' | 'error_message' | 'request_body' | 'response_body' | 'message_id' | 'request_headers' | 'fault_id'> &
+  Partial<Pick<JournalEntry, 'query' | 'error_message' | 'request_body' | 'response_body' | 'message_id' | 'request_headers' | 'fault_id'>>
 
 /** A body as the journal keeps it: at most {@link JOURNAL_BODY_LIMIT} characters. */
 function bounded(text: string | null | undefined): string | null {
@@ -54,6 +54,7 @@ export class Journal {
       response_body: bounded(entry.response_body),
       request_headers: entry.request_headers ?? null,
       message_id: entry.message_id ?? null,
+      fault_id: entry.fault_id ?? null,
     }
     this.entries.push(full)
     this.changes?.touch(full.id)
