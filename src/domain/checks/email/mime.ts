@@ -1,4 +1,4 @@
-import type { CapturedEmail } from '../../../contract/captured-message.js'
+import type { EmailMessage } from '../../../contract/captured-message.js'
 
 /**
  * A captured email as the MIME message a receiving server would see (RFC 5322 / 2045–2047): what
@@ -8,7 +8,7 @@ import type { CapturedEmail } from '../../../contract/captured-message.js'
  * From header out, as the send did: spamd then says so.
  */
 
-export type MimeSource = Pick<CapturedEmail, 'message_id' | 'to' | 'created_at' | 'text' | 'email'>
+export type MimeSource = Pick<EmailMessage, 'message_id' | 'to' | 'created_at' | 'text' | 'email'>
 
 const CRLF = '\r\n'
 const encoder = new TextEncoder()

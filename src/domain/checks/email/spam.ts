@@ -7,7 +7,7 @@ export { emailToMime, type MimeSource } from './mime.js'
  * Spam checks from a real SpamAssassin `spamd` (issue 35), as Mailpit does: the email as a MIME
  * message goes to spamd with the SPAMC `REPORT` command; its score becomes `spam.score` (an error
  * at or over spamd's threshold) and each rule hit a `spam.<RULE>` check (a warning when the rule
- * adds more than 0.5 points, info otherwise, negative rules included). See docs/checks-spam.md.
+ * adds more than 0.5 points, info otherwise, negative rules included). See docs/decisions/spam-checks.md.
  */
 
 /** Where a SpamAssassin `spamd` listens (`--spamassassin HOST:PORT`). */
