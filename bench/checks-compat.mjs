@@ -47,7 +47,7 @@ if (at > 0) {
   const dir = resolve(process.argv[at + 1])
   const require = createRequire(join(dir, 'package.json'))
   const load = (name) => import(pathToFileURL(require.resolve(name)).href)
-  await measure('caniemail', async () => { const { caniemail } = await load('caniemail'); return (html) => caniemail({ html, clients: ['gmail.*', 'outlook.*', 'apple-mail.*', 'yahoo.*', 'samsung-email.*', 'thunderbird.*'] }) })
-  await measure('@jsx-email/doiuse-email', async () => { const { doIUseEmail } = await load('@jsx-email/doiuse-email'); return (html) => doIUseEmail(html, { emailClients: ['gmail.*', 'outlook.*', 'apple-mail.*', 'yahoo.*', 'samsung-email.*', 'thunderbird.*'] }) })
+  await measure('caniemail', async () => { const { caniemail } = await load('caniemail'); return (html) => caniemail({ html, clients: ['gmail.*', 'outlook.*', 'apple-mail.*', 'yahoo.*', 'samsung-email.*', 'thunderbird.macos'] }) })
+  await measure('@jsx-email/doiuse-email', async () => { const { doIUseEmail } = await load('@jsx-email/doiuse-email'); return (html) => doIUseEmail(html, { emailClients: ['gmail.*', 'outlook.*', 'apple-mail.*', 'yahoo.*', 'samsung-email.*', 'thunderbird.macos'] }) })
   await measure('@emailens/engine', async () => { const { analyzeEmail } = await load('@emailens/engine'); return (html) => analyzeEmail(html) })
 }
