@@ -5,6 +5,7 @@ import type { Route } from './route.js'
 import { sandboxControlRoutes } from './sandbox-controls.js'
 import { sandboxLiveRoutes } from './sandbox-live.js'
 import { sandboxMcpRoutes } from './sandbox-mcp.js'
+import { screenshotRoutes } from './screenshot-route.js'
 import { smsSendRoute } from './sms.js'
 import { subscriberRoutes } from './subscribers.js'
 import { whatsappSendRoute } from './whatsapp.js'
@@ -27,6 +28,7 @@ export const ROUTES: readonly Route[] = [
   ...subscriberRoutes,
   ...sandboxControlRoutes,
   ...sandboxLiveRoutes,
+  ...screenshotRoutes,
   ...sandboxMcpRoutes,
   ...conversationRoutes,
 ]
