@@ -74,7 +74,7 @@ export function ChecksPanel({ messageId, channel, onLocate }: { messageId: strin
         <ul class="check-counts" aria-label="Checks by severity">
           {SEVERITIES.map((severity) => (
             <li key={severity} class={`sev sev-${severity}`}>
-              {report.counts[severity]} {severity === 'error' ? 'errors' : severity === 'warning' ? 'warnings' : 'info'}
+              {report.counts[severity]} {severity === 'info' ? 'info' : report.counts[severity] === 1 ? severity : `${severity}s`}
             </li>
           ))}
         </ul>
@@ -112,11 +112,11 @@ function CheckItem({ check, onLocate }: { check: Check; onLocate?: (line: number
   const { location } = check
   const more = check.url === undefined ? undefined : safeHref(check.url)
   return (
-    <li class={`check sev-${check.severity}`} data-check={check.id}>
-      <div class="check-line">
-        <span class={`badge sev-${check.severity}`}>{check.severity}</span> <code class="check-id">{safeText(check.id)}</code>
+    <li class={`finding sev-${check.severity}`} data-check={check.id}>
+      <div class="finding-line">
+        <span class={`badge sev-${check.severity}`}>{check.severity}</span> <code class="finding-id">{safeText(check.id)}</code>
       </div>
-      <p class="check-message" dir="auto">
+      <p class="finding-message" dir="auto">
         {safeText(check.message)}
       </p>
       <CheckFacts check={check} />
