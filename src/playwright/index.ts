@@ -23,9 +23,9 @@ import type { ChannelReading } from '../domain/channels/types.js'
 
 type Address = ChannelReading<Channel>['address']
 
-/** The sendbox matchers as Playwright's `expect.extend` types them (arguments from their signatures). */
+/** The sendbox matchers as Playwright's `expect.extend` types them: given the fixture's client they wait, so each returns a Promise. */
 type PlaywrightMatchers = {
-  [K in keyof SendboxMatchers]: (this: ExpectMatcherState, received: unknown, ...args: Parameters<SendboxMatchers[K]>) => MatcherReturnType | Promise<MatcherReturnType>
+  [K in keyof SendboxMatchers]: (this: ExpectMatcherState, received: unknown, ...args: Parameters<SendboxMatchers[K]>) => Promise<MatcherReturnType>
 }
 
 /**
