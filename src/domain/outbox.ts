@@ -219,6 +219,12 @@ export class Outbox implements OutboxView {
     return queryOutbox(this, filter, accounts, (page - 1) * limit, limit, true)
   }
 
+  /** The newest message `page` would list first, without counting the others. */
+  first(filter: OutboxFilter, accounts?: ReadonlySet<string>): CapturedMessage | undefined {
+    this.advance()
+    return queryOutbox(this, filter, accounts, 0, 1, false).data[0]
+  }
+
   searchText(position: number): string {
     return (this.texts[position] ??= searchTextOf(this.entries[position]!))
   }

@@ -125,7 +125,7 @@ export const sandboxLiveRoutes: Route[] = [
       const accounts = accountsOf(viewer)
       if (sandbox.outbox.waiting >= sandbox.maxWaiters) {
         // Full: answer what is already there, else refuse rather than hold one more.
-        const [found] = visible(viewer, sandbox.outbox.list(since === undefined ? filterOf(filters) : { ...filterOf(filters), since }))
+        const found = sandbox.outbox.first(since === undefined ? filterOf(filters) : { ...filterOf(filters), since }, accounts)
         if (found) return { json: messageJson(found) }
         throw tooManyClients(`${sandbox.maxWaiters} waits are held already (--max-waiters)`)
       }
