@@ -8,6 +8,7 @@ import type { CapturedMessage } from '../contract/captured-message.js'
 import { matchesWords, searchWords } from '../contract/search.js'
 import { compileFilter, type OutboxFilter } from './outbox-filter.js'
 import { recipientKey, type OutboxIndex, type Postings } from './outbox-index.js'
+import { searchTextOf } from './channels/index.js'
 
 /** What a query reads of the outbox. */
 export interface OutboxView {
@@ -16,8 +17,58 @@ export interface OutboxView {
   readonly seqBase: number
   readonly live: number
   readonly index: OutboxIndex
-  /** The lower-cased search text of the message at this position (made once, kept beside it). */
-  searchText(position: number): string
+  readonly search: SearchTexts
+}
+
+/** Messages per search block: a `q` word missing from a block's joined text skips the block at once. */
+export const SEARCH_BLOCK = 512
+
+/**
+ * The outbox's search texts: each message's lower-cased text (made at its first search, kept
+ * beside it by position), and per full block of {@link SEARCH_BLOCK} sequence numbers their
+ * join. A message that left since a block was joined only makes a false hit there, which the
+ * message's own text then refutes.
+ */
+export class SearchTexts {
+  private texts: Array<string | undefined> = []
+  private readonly blocks = new Map<number, string>()
+
+  constructor(private readonly view: Omit<OutboxView, 'search'>) {}
+
+  push(): void {
+    this.texts.push(undefined)
+  }
+
+  drop(position: number): void {
+    this.texts[position] = undefined
+  }
+
+  /** The outbox dropped its first `start` positions; the new sequence base is `seqBase`. */
+  compacted(start: number, seqBase: number): void {
+    this.texts = this.texts.slice(start)
+    for (const block of this.blocks.keys()) if ((block + 1) * SEARCH_BLOCK <= seqBase) this.blocks.delete(block)
+  }
+
+  clear(): void {
+    this.texts = []
+    this.blocks.clear()
+  }
+
+  text(position: number): string {
+    return (this.texts[position] ??= searchTextOf(this.view.entries[position]!))
+  }
+
+  block(block: number): string {
+    let text = this.blocks.get(block)
+    if (text === undefined) {
+      const { start, seqBase, entries } = this.view
+      const parts: string[] = []
+      for (let p = Math.max(start, block * SEARCH_BLOCK - seqBase), end = (block + 1) * SEARCH_BLOCK - seqBase; p < end; p++) if (entries[p] != null) parts.push(this.text(p))
+      text = parts.join('\n\u0000')
+      this.blocks.set(block, text)
+    }
+    return text
+  }
 }
 
 /** Messages a query returns and, when asked, how many match in all. */
@@ -75,13 +126,22 @@ export function queryOutbox(view: OutboxView, filter: OutboxFilter, accounts: Re
     const m = view.entries[position]
     if (m === null || m === undefined) return true
     if (accounts !== undefined && !accounts.has(m.account)) return true
-    if (!rest(m) || (words !== undefined && !matchesWords(view.searchText(position), words))) return true
+    if (!rest(m) || (words !== undefined && !matchesWords(view.search.text(position), words))) return true
     if (seen >= skip && data.length < take) data.push(m)
     seen++
     return known === undefined && countAll ? true : data.length < take
   }
   if (narrowed === undefined) {
-    for (let i = view.entries.length - 1; i >= view.start; i--) if (!consider(i)) break
+    // Blocks whose sequence numbers are all taken (the newest, partial one is read message by message).
+    const fullBlocks = Math.floor((view.seqBase + view.entries.length) / SEARCH_BLOCK)
+    for (let i = view.entries.length - 1; i >= view.start; i--) {
+      const block = Math.floor((view.seqBase + i) / SEARCH_BLOCK)
+      if (words !== undefined && block < fullBlocks && !matchesWords(view.search.block(block), words)) {
+        i = block * SEARCH_BLOCK - view.seqBase
+        continue
+      }
+      if (!consider(i)) break
+    }
   } else {
     const { seqs, head } = narrowed.list!
     for (let i = seqs.length - 1; i >= head; i--) {

@@ -12,8 +12,7 @@ import { describeMisses, nextMatch, SharedVerdicts, waitKey, waitProblem, type W
 import { LifecycleSteps, stepChange } from './lifecycle-steps.js'
 import { ChangeLog } from './change-log.js'
 import { OutboxIndex, oldestOfLargestAccount } from './outbox-index.js'
-import { queryOutbox, type OutboxView, type QueryResult } from './outbox-query.js'
-import { searchTextOf } from './channels/index.js'
+import { queryOutbox, SearchTexts, type OutboxView, type QueryResult } from './outbox-query.js'
 
 export { CHANNELS, MESSAGE_STATUSES }
 export type { CapturedMessage, Channel, MessageOf, MessageStatus, StatusChange, CaptureInput, OutboxFilter }
@@ -33,8 +32,8 @@ export class Outbox implements OutboxView {
   /** Oldest first; a deleted message leaves a hole (null) until it is evicted or compacted (read by queries only). */
   entries: Array<CapturedMessage | null> = []
   private weights: number[] = []
-  /** Each message's lower-cased search text, made at its first search, beside `entries`. */
-  private texts: Array<string | undefined> = []
+  /** Each message's search text, and their joins by block (see outbox-query.ts). */
+  readonly search = new SearchTexts(this)
   start = 0
   live = 0
   private readonly byId = new Map<string, number>()
@@ -108,7 +107,7 @@ export class Outbox implements OutboxView {
     this.byId.set(message.message_id, seq)
     this.entries.push(message)
     this.weights.push(weight)
-    this.texts.push(undefined)
+    this.search.push()
     this.live++
     this.bytes += weight
     this.index.add(message, seq, weight)
@@ -141,7 +140,7 @@ export class Outbox implements OutboxView {
     this.bytes -= weight
     this.weights[index] = 0
     this.entries[index] = null
-    this.texts[index] = undefined
+    this.search.drop(index)
     this.live--
     this.index.remove(message, weight)
   }
@@ -151,7 +150,7 @@ export class Outbox implements OutboxView {
     if (this.start >= 1024 && this.start * 2 >= this.entries.length) {
       this.entries = this.entries.slice(this.start)
       this.weights = this.weights.slice(this.start)
-      this.texts = this.texts.slice(this.start)
+      this.search.compacted(this.start, this.seqBase + this.start)
       this.seqBase += this.start
       this.start = 0
     }
@@ -223,10 +222,6 @@ export class Outbox implements OutboxView {
   first(filter: OutboxFilter, accounts?: ReadonlySet<string>): CapturedMessage | undefined {
     this.advance()
     return queryOutbox(this, filter, accounts, 0, 1, false).data[0]
-  }
-
-  searchText(position: number): string {
-    return (this.texts[position] ??= searchTextOf(this.entries[position]!))
   }
 
   get(id: string): CapturedMessage | undefined {
@@ -312,7 +307,7 @@ export class Outbox implements OutboxView {
   clear(): void {
     this.entries = []
     this.weights = []
-    this.texts = []
+    this.search.clear()
     this.index.clear()
     this.start = 0
     this.seqBase = 0
