@@ -31,7 +31,7 @@ if (flags.compare) {
       process.stderr.write(`round ${round} ${id} ${out.trim().split('\n').at(-1)}\n`)
     }
   }
-  const fields = [['pageMs', 'GET /__sandbox/messages?limit=20 (ms)'], ['searchMs', 'GET /__sandbox/messages?q=… (ms)'], ['waitQMs', 'wait matching the oldest message by q (ms)'], ['waitToMs', 'wait matching the oldest message by to (ms)'], ['sendFullUs', 'capture at a full outbox (µs/send)'], ['sendEmptyUs', 'capture at an empty outbox (µs/send)'], ['rssMb', 'RSS with the outbox full (MB)']]
+  const fields = [['pageMs', 'page of 20, newest first (ms)'], ['searchMs', 'q search page (q="number 42", total counted) (ms)'], ['waitQMs', 'wait matching the oldest message by q (ms)'], ['waitToMs', 'wait matching the oldest message by to (ms)'], ['sendFullUs', 'capture at a full outbox (µs/send)'], ['sendEmptyUs', 'capture at an empty outbox (µs/send)'], ['rssMb', 'RSS with the outbox full (MB)']]
   const lines = [`# The big outbox: ${MESSAGES.toLocaleString('en-US')} messages, HEAD vs ${flags.compare}, ${flags.rounds} interleaved rounds (medians)`, '', `Command: \`node bench/outbox-scale.mjs ${process.argv.slice(2).join(' ')}\` · Node ${execFileSync(nodeBin, ['--version'], { encoding: 'utf8' }).trim()}`, '', '| measure | HEAD | REF | HEAD / REF |', '|---|---:|---:|---:|']
   for (const [field, label] of fields) {
     const head = median(runs.HEAD.map((r) => r[field]))

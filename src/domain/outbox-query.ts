@@ -134,11 +134,15 @@ export function queryOutbox(view: OutboxView, filter: OutboxFilter, accounts: Re
   if (narrowed === undefined) {
     // Blocks whose sequence numbers are all taken (the newest, partial one is read message by message).
     const fullBlocks = Math.floor((view.seqBase + view.entries.length) / SEARCH_BLOCK)
+    let checked = -1 // the block whose join holds every word (its messages are read one by one)
     for (let i = view.entries.length - 1; i >= view.start; i--) {
       const block = Math.floor((view.seqBase + i) / SEARCH_BLOCK)
-      if (words !== undefined && block < fullBlocks && !matchesWords(view.search.block(block), words)) {
-        i = block * SEARCH_BLOCK - view.seqBase
-        continue
+      if (words !== undefined && block < fullBlocks && block !== checked) {
+        if (!matchesWords(view.search.block(block), words)) {
+          i = block * SEARCH_BLOCK - view.seqBase
+          continue
+        }
+        checked = block
       }
       if (!consider(i)) break
     }
