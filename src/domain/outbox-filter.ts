@@ -64,6 +64,32 @@ function phonePlus(text: string): string {
 export { matchesWords, searchWords } from '../contract/search.js'
 import { matchesWords, searchWords } from '../contract/search.js'
 
+/**
+ * The words' verdicts on the last text searched: the waits of several filters sharing a word (and
+ * each filter of a list) search a message's text for it once. A message's search text is one
+ * string kept per message, so identity tells the same text.
+ */
+const MEMO_FROM_LENGTH = 4096
+let lastText: string | undefined
+const lastVerdicts = new Map<string, boolean>()
+function matchesWordsOnce(text: string, words: readonly string[]): boolean {
+  // A short text is searched faster than a verdict is remembered.
+  if (text.length < MEMO_FROM_LENGTH) return matchesWords(text, words)
+  if (text !== lastText) {
+    lastText = text
+    lastVerdicts.clear()
+  }
+  for (const word of words) {
+    let found = lastVerdicts.get(word)
+    if (found === undefined) {
+      found = text.includes(word)
+      if (lastVerdicts.size < 256) lastVerdicts.set(word, found)
+    }
+    if (!found) return false
+  }
+  return true
+}
+
 /** Compiles a filter into a predicate. */
 export function compileFilter(filter: OutboxFilter): MessagePredicate {
   const to = filter.to === undefined ? undefined : recipientKey(filter.to)
@@ -82,7 +108,7 @@ export function compileFilter(filter: OutboxFilter): MessagePredicate {
     if (template !== undefined && readingOf(m).template(m as never) !== template) return false
     if (subject !== undefined && !(readingOf(m).subject(m as never) ?? '').toLowerCase().includes(subject)) return false
     if (from !== undefined && !(senderOf(m) ?? '').toLowerCase().includes(from)) return false
-    if (words !== undefined && !matchesWords(searchTextOf(m), words)) return false
+    if (words !== undefined && !matchesWordsOnce(searchTextOf(m), words)) return false
     return true
   }
 }

@@ -4,7 +4,8 @@
  */
 import type { CapturedMessage } from '../contract/captured-message.js'
 import { CHANNEL_DESCRIPTORS, summaryOf } from './channels/index.js'
-import type { OutboxFilter } from './outbox-filter.js'
+import { checkFilter, type OutboxFilter } from './outbox-filter.js'
+import { timeProblem } from './clock.js'
 
 /** Options of `Outbox.waitFor`. */
 export interface WaitOptions {
@@ -18,19 +19,60 @@ export interface WaitOptions {
   accounts?: ReadonlySet<string>
 }
 
+/**
+ * The verdicts of the message being offered to the waits: a wait whose filter another wait has
+ * the same key of reuses its verdict, so 1,000 waits on one filter cost one evaluation of it
+ * per message (issue 36, R3), not 1,000.
+ */
+export class SharedVerdicts {
+  private message: CapturedMessage | undefined
+  private readonly verdicts = new Map<string, boolean>()
+
+  of(message: CapturedMessage, key: string, match: (message: CapturedMessage) => boolean): boolean {
+    if (this.message !== message) {
+      this.message = message
+      this.verdicts.clear()
+    }
+    let verdict = this.verdicts.get(key)
+    if (verdict === undefined) {
+      verdict = match(message)
+      this.verdicts.set(key, verdict)
+    }
+    return verdict
+  }
+}
+
+/** What is wrong with a `waitFor`'s filter or options (the error it rejects with), or undefined. */
+export function waitProblem(filter: object, options: WaitOptions): Error | undefined {
+  try {
+    checkFilter(filter, 'outbox.waitFor')
+  } catch (error) {
+    return error as Error
+  }
+  const timeout = options.timeout ?? 5_000
+  if (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout < 0 || timeout > 2 ** 31 - 1) {
+    return new TypeError(`outbox.waitFor: timeout must be a number of milliseconds from 0 to ${2 ** 31 - 1} (got ${String(timeout)}).`)
+  }
+  const sinceProblem = options.since === undefined ? undefined : timeProblem(options.since)
+  return sinceProblem ? new RangeError(`outbox.waitFor: options.since ${sinceProblem}.`) : undefined
+}
+
 /** What a wait listens to: captures and status steps, and the count of waits in progress. */
 export interface WaitSource {
   waiting: number
+  /** Verdicts shared by the waits of one source (see {@link SharedVerdicts}). */
+  readonly verdicts: SharedVerdicts
   onCapture(listener: (message: CapturedMessage) => void): () => void
   onTransition(listener: (transition: { message: CapturedMessage }) => void): () => void
 }
 
 /**
- * Resolves with the first message `match` accepts, captured or moved to a new status from now
+ * Resolves with the first message `match` accepts (`key` names what `match` decides: two waits
+ * with one key share each message's verdict), captured or moved to a new status from now
  * on; rejects with `timedOut()` after `timeout` ms, or with the signal's reason when it aborts.
  * Event-driven: one timer and two listeners, nothing left behind once it settles.
  */
-export function nextMatch(source: WaitSource, match: (message: CapturedMessage) => boolean, timeout: number, signal: AbortSignal | undefined, timedOut: () => Error): Promise<CapturedMessage> {
+export function nextMatch(source: WaitSource, match: (message: CapturedMessage) => boolean, key: string, timeout: number, signal: AbortSignal | undefined, timedOut: () => Error): Promise<CapturedMessage> {
   source.waiting++
   return new Promise((resolve, reject) => {
     const settle = () => {
@@ -41,7 +83,7 @@ export function nextMatch(source: WaitSource, match: (message: CapturedMessage) 
       signal?.removeEventListener('abort', onAbort)
     }
     const consider = (message: CapturedMessage) => {
-      if (!match(message)) return
+      if (!source.verdicts.of(message, key, match)) return
       settle()
       resolve(message)
     }
@@ -62,6 +104,12 @@ export function nextMatch(source: WaitSource, match: (message: CapturedMessage) 
     const offTransition = source.onTransition(({ message }) => consider(message))
     signal?.addEventListener('abort', onAbort, { once: true })
   })
+}
+
+/** A filter's identity for {@link SharedVerdicts}: its fields in a fixed order, and the accounts a team's wait is limited to. */
+export function waitKey(filter: OutboxFilter, accounts: ReadonlySet<string> | undefined): string {
+  const fields = Object.entries(filter).filter(([, value]) => value !== undefined).sort(([a], [b]) => (a < b ? -1 : 1))
+  return JSON.stringify([fields, accounts === undefined ? null : [...accounts].sort()])
 }
 
 /** "the last 3 SMS went to +1…, +44…" — what a failed wait or matcher prints instead of a dump. */

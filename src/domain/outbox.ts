@@ -8,39 +8,19 @@ import { PreviewTokens } from './preview-tokens.js'
 import type { SandboxEvents } from './events.js'
 import { isoAt, timeProblem } from './clock.js'
 import { WaitTimeoutError } from './wait-timeout-error.js'
-import { describeMisses, nextMatch, type WaitOptions } from './outbox-wait.js'
+import { describeMisses, nextMatch, SharedVerdicts, waitKey, waitProblem, type WaitOptions } from './outbox-wait.js'
 import { LifecycleSteps, stepChange } from './lifecycle-steps.js'
 import { ChangeLog } from './change-log.js'
+import { OutboxIndex, oldestOfLargestAccount } from './outbox-index.js'
+import { queryOutbox, SearchTexts, type OutboxView, type QueryResult } from './outbox-query.js'
 
 export { CHANNELS, MESSAGE_STATUSES }
 export type { CapturedMessage, Channel, MessageOf, MessageStatus, StatusChange, CaptureInput, OutboxFilter }
 
-/** A lifecycle step, as webhooks, events and the journal see it. */
-export interface MessageTransition {
-  message: CapturedMessage
-  change: StatusChange
-}
-
+export { DEFAULT_OUTBOX_BYTES, type MessageFor, type MessageTransition, type OutboxOptions } from './outbox-types.js'
+import { DEFAULT_OUTBOX_BYTES, type MessageFor, type MessageTransition, type OutboxOptions } from './outbox-types.js'
 export type { WaitOptions }
 export { WaitTimeoutError, describeMisses }
-
-/** The narrowed message type of a filter that names its channel. */
-export type MessageFor<F> = F extends { channel: infer C extends Channel } ? MessageOf<C> : CapturedMessage
-
-/** Options of the {@link Outbox}. */
-export interface OutboxOptions {
-  /** Most messages kept (oldest evicted first); default 10,000. */
-  capacity?: number
-  /** Most bytes kept, roughly (oldest evicted first); default 256 MiB. */
-  maxBytes?: number
-  /** Milliseconds per lifecycle step; default 1000, 0 = instant. */
-  deliveryMs?: number
-  /** Where captures, steps and deletions are announced. */
-  events?: SandboxEvents
-}
-
-/** The default byte budget of the outbox: 256 MiB. */
-export const DEFAULT_OUTBOX_BYTES = defaultOf('max-outbox-mb') * 1024 * 1024
 
 /**
  * The captured messages of one sandbox: bounded by count and by bytes (oldest evicted first),
@@ -48,14 +28,18 @@ export const DEFAULT_OUTBOX_BYTES = defaultOf('max-outbox-mb') * 1024 * 1024
  * `deliveryMs` of the injected clock. Steps are applied lazily on every read and by a timer, so a
  * test that advances its fake clock sees the new status without sleeping.
  */
-export class Outbox {
-  /** Oldest first; a deleted message leaves a hole (null) until it is evicted or compacted. */
-  private entries: Array<CapturedMessage | null> = []
+export class Outbox implements OutboxView {
+  /** Oldest first; a deleted message leaves a hole (null) until it is evicted or compacted (read by queries only). */
+  entries: Array<CapturedMessage | null> = []
   private weights: number[] = []
-  private start = 0
-  private live = 0
+  /** Each message's search text, and their joins by block (see outbox-query.ts). */
+  readonly search = new SearchTexts(this)
+  start = 0
+  live = 0
   private readonly byId = new Map<string, number>()
-  private seqBase = 0
+  seqBase = 0
+  /** Recipients, accounts and channels to their messages (see outbox-index.ts). */
+  readonly index = new OutboxIndex((seq) => this.isKeptSeq(seq))
   private readonly listeners = new Set<() => void>()
   private readonly captureListeners = new Set<(message: CapturedMessage) => void>()
   private readonly transitionListeners = new Set<(transition: MessageTransition) => void>()
@@ -69,6 +53,8 @@ export class Outbox {
   bytes = 0
   /** `waitFor` calls still waiting (each holds one timer and two listeners, nothing else). */
   waiting = 0
+  /** What the waits decided about the message being offered to them (one evaluation per distinct filter). */
+  readonly verdicts = new SharedVerdicts()
   readonly capacity: number
   readonly maxBytes: number
   readonly deliveryMs: number
@@ -103,13 +89,7 @@ export class Outbox {
     message.reason = null
     message.status_history = [{ status: message.status, at: createdAt }]
     message.created_at = createdAt
-    const weight = weightOf(message)
-    this.byId.set(message.message_id, this.seqBase + this.entries.length)
-    this.entries.push(message)
-    this.weights.push(weight)
-    this.live++
-    this.bytes += weight
-    while (this.live > this.capacity || (this.bytes > this.maxBytes && this.live > 1)) this.evictOldest()
+    this.keep(message)
     if (!inbound) this.steps.add(message.message_id, createdMs, input.outcome)
     if (this.changes) {
       this.changes.touch(message.message_id, true)
@@ -122,15 +102,34 @@ export class Outbox {
     return this.get(message.message_id) ?? message
   }
 
-  private evictOldest(): void {
-    while (this.entries[this.start] === null) this.start++
-    const oldest = this.entries[this.start]!
-    this.evictedBy.set(oldest.account, (this.evictedBy.get(oldest.account) ?? 0) + 1)
-    this.forget(oldest.message_id, this.start)
-    this.steps.dropOldest(oldest.message_id)
-    this.start++
+  /** Adds a message at the newest end, then applies the caps. */
+  private keep(message: CapturedMessage): void {
+    const weight = weightOf(message)
+    const seq = this.seqBase + this.entries.length
+    this.byId.set(message.message_id, seq)
+    this.entries.push(message)
+    this.weights.push(weight)
+    this.search.push()
+    this.live++
+    this.bytes += weight
+    this.index.add(message, seq, weight)
+    while (this.live > this.capacity || (this.bytes > this.maxBytes && this.live > 1)) this.evictOne(this.bytes > this.maxBytes)
+  }
+
+  /** Evicts for a cap: the oldest message of the account holding the most (see {@link oldestOfLargestAccount}). */
+  private evictOne(forBytes: boolean): void {
+    const index = oldestOfLargestAccount(this.index, forBytes) - this.seqBase
+    const message = this.entries[index]!
+    this.evictedBy.set(message.account, (this.evictedBy.get(message.account) ?? 0) + 1)
+    this.forget(message.message_id, index)
+    if (index === this.start) this.steps.dropOldest(message.message_id)
     this.evicted++
     this.compact()
+  }
+
+  private readonly isKeptSeq = (seq: number): boolean => {
+    const position = seq - this.seqBase
+    return position >= this.start && this.entries[position] != null
   }
 
   /** Drops a kept message's bookkeeping (its slot is left for the caller). */
@@ -139,10 +138,14 @@ export class Outbox {
     this.outcomes.delete(id)
     this.byId.delete(id)
     this.previewTokens.forget(id)
-    this.bytes -= this.weights[index]
+    const message = this.entries[index]!
+    const weight = this.weights[index]
+    this.bytes -= weight
     this.weights[index] = 0
     this.entries[index] = null
+    this.search.drop(index)
     this.live--
+    this.index.remove(message, weight)
   }
 
   private compact(): void {
@@ -150,6 +153,7 @@ export class Outbox {
     if (this.start >= 1024 && this.start * 2 >= this.entries.length) {
       this.entries = this.entries.slice(this.start)
       this.weights = this.weights.slice(this.start)
+      this.search.compacted(this.start, this.seqBase + this.start)
       this.seqBase += this.start
       this.start = 0
     }
@@ -203,16 +207,24 @@ export class Outbox {
   list<F extends OutboxFilter>(filter?: F): Array<MessageFor<F>> {
     if (filter !== undefined) checkFilter(filter, 'outbox.list')
     this.advance()
-    return this.collect(filter === undefined ? undefined : compileFilter(filter)) as Array<MessageFor<F>>
+    return queryOutbox(this, filter ?? {}, undefined, 0, Infinity, false).data as Array<MessageFor<F>>
   }
 
-  private collect(match: MessagePredicate | undefined, max = Infinity): CapturedMessage[] {
-    const out: CapturedMessage[] = []
-    for (let i = this.entries.length - 1; i >= this.start && out.length < max; i--) {
-      const m = this.entries[i]
-      if (m !== null && (match === undefined || match(m))) out.push(m)
-    }
-    return out
+  /**
+   * One page of `list(filter)` (of `accounts`' messages only, when given) and how many match in
+   * all, from the newest, visiting only what the filter's recipient, account or channel narrows
+   * to; the count comes from the index when the filter is one of them alone.
+   */
+  page(filter: OutboxFilter, accounts: ReadonlySet<string> | undefined, page: number, limit: number): QueryResult {
+    checkFilter(filter, 'outbox.page')
+    this.advance()
+    return queryOutbox(this, filter, accounts, (page - 1) * limit, limit, true)
+  }
+
+  /** The newest message `page` would list first, without counting the others. */
+  first(filter: OutboxFilter, accounts?: ReadonlySet<string>): CapturedMessage | undefined {
+    this.advance()
+    return queryOutbox(this, filter, accounts, 0, 1, false).data[0]
   }
 
   get(id: string): CapturedMessage | undefined {
@@ -255,39 +267,30 @@ export class Outbox {
    * expect(sms.codes[0]).toMatch(/^\d{6}$/)
    */
   waitFor<F extends OutboxFilter>(filter: F, options: WaitOptions = {}): Promise<MessageFor<F>> {
-    try {
-      checkFilter(filter, 'outbox.waitFor')
-    } catch (error) {
-      return Promise.reject(error)
-    }
+    const problem = waitProblem(filter, options)
+    if (problem) return Promise.reject(problem)
     const timeout = options.timeout ?? 5_000
-    if (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout < 0 || timeout > 2 ** 31 - 1) {
-      return Promise.reject(new TypeError(`outbox.waitFor: timeout must be a number of milliseconds from 0 to ${2 ** 31 - 1} (got ${String(timeout)}).`))
-    }
-    const sinceProblem = options.since === undefined ? undefined : timeProblem(options.since)
-    if (sinceProblem) return Promise.reject(new RangeError(`outbox.waitFor: options.since ${sinceProblem}.`))
     const effective: OutboxFilter = options.since === undefined ? filter : { ...filter, since: Math.max(filter.since ?? -Infinity, options.since) }
     const accounts = options.accounts
     const filtered = compileFilter(effective)
     const match: MessagePredicate = accounts === undefined ? filtered : (m) => accounts.has(m.account) && filtered(m)
     this.advance()
-    const [existing] = this.collect(match, 1)
+    const [existing] = queryOutbox(this, effective, accounts, 0, 1, false).data
     if (existing) return Promise.resolve(existing as MessageFor<F>)
     const signal = options.signal
     if (signal?.aborted) return Promise.reject(signal.reason)
-    return nextMatch(this, match, timeout, signal, () => this.timeoutError(effective, timeout, accounts)) as Promise<MessageFor<F>>
+    return nextMatch(this, match, waitKey(effective, accounts), timeout, signal, () => this.timeoutError(effective, timeout, accounts)) as Promise<MessageFor<F>>
   }
 
   /** The newest messages that did not match: of the filter's channel if it names one, else any (of `accounts` only, when given). */
   nearMisses(filter: OutboxFilter, count = 3, accounts?: ReadonlySet<string>): CapturedMessage[] {
-    const channel = filter.channel
-    return this.collect((m) => (channel === undefined || m.channel === channel) && (accounts === undefined || accounts.has(m.account)), count)
+    return queryOutbox(this, filter.channel === undefined ? {} : { channel: filter.channel }, accounts, 0, count, false).data
   }
 
   /** The error a wait that timed out rejects with: the filter, then the nearest misses (among `accounts`' messages, when given). */
   timeoutError(filter: OutboxFilter, timeout: number, accounts?: ReadonlySet<string>): WaitTimeoutError {
     const misses = this.nearMisses(filter, 3, accounts)
-    const total = accounts === undefined ? this.size : this.collect((m) => accounts.has(m.account)).length
+    const total = queryOutbox(this, {}, accounts, 0, 0, true).total
     return new WaitTimeoutError(`no ${describeFilter(filter)} in ${timeout} ms; ${describeMisses(filter, misses, total)}`, filter, timeout, misses)
   }
 
@@ -307,6 +310,8 @@ export class Outbox {
   clear(): void {
     this.entries = []
     this.weights = []
+    this.search.clear()
+    this.index.clear()
     this.start = 0
     this.seqBase = 0
     this.live = 0
@@ -339,18 +344,12 @@ export class Outbox {
    */
   restore(rows: ReadonlyArray<{ message: CapturedMessage; outcome?: CaptureInput['outcome'] }>, evicted = 0): void {
     for (const { message, outcome } of rows) {
-      const weight = weightOf(message)
-      this.byId.set(message.message_id, this.seqBase + this.entries.length)
-      this.entries.push(message)
-      this.weights.push(weight)
-      this.live++
-      this.bytes += weight
+      this.keep(message)
       if (outcome !== undefined && message.direction !== 'inbound' && (message.status === 'queued' || message.status === 'sent')) {
         const createdMs = Date.parse(message.created_at)
         this.steps.add(message.message_id, createdMs, outcome, message.status === 'queued' ? 0 : 1)
         if (this.changes) this.outcomes.set(message.message_id, outcome)
       }
-      while (this.live > this.capacity || (this.bytes > this.maxBytes && this.live > 1)) this.evictOldest()
     }
     this.evicted += evicted
     this.changed()
@@ -364,7 +363,7 @@ export class Outbox {
 
   /** A stable array (newest first) for `useSyncExternalStore`: same reference until something changes. */
   snapshot = (): readonly CapturedMessage[] => {
-    this.snapshotCache ??= this.collect(undefined)
+    this.snapshotCache ??= queryOutbox(this, {}, undefined, 0, Infinity, false).data
     return this.snapshotCache
   }
 

@@ -33,7 +33,7 @@ export async function cappedWait(sandbox: SandboxState, filter: OutboxFilter, op
   const full = sandbox.outbox.waiting >= sandbox.maxWaiters
   if (full || !slots.take(caller)) {
     const { since, accounts } = options
-    const [found] = sandbox.outbox.list(since === undefined ? filter : { ...filter, since }).filter((m) => accounts === undefined || accounts.has(m.account))
+    const found = sandbox.outbox.first(since === undefined ? filter : { ...filter, since }, accounts)
     if (found) return found
     throw tooManyClients(full ? `${sandbox.maxWaiters} waits are held already (--max-waiters)` : `this caller holds its share of the ${sandbox.maxWaiters} waits (--max-waiters, shared fairly between the admin and each team token)`)
   }

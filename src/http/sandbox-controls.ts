@@ -19,7 +19,7 @@ import {
   resetResultSchema,
 } from '../contract/controls.js'
 import { journalEntrySchema } from '../contract/journal.js'
-import { pageOf, paginated } from '../contract/pagination.js'
+import { pageOf, paginated, toPage } from '../contract/pagination.js'
 import { enumParam, flagParam, pageQuery, sinceParam, textParam } from '../contract/query.js'
 import { hasRemoteContent } from '../domain/remote-content.js'
 import { previewBanner, previewHeaders, withBanner } from './preview-policy.js'
@@ -94,9 +94,9 @@ export const sandboxControlRoutes: Route[] = [
     team: true,
     resolve: ({ sandbox, query, viewer }) => {
       const { page, limit, ...filter } = query
-      const all = visible(viewer, sandbox.outbox.list(filterOf(filter)))
-      const shown = pageOf(all, page ?? 1, limit ?? 20)
-      return { body: { ...shown, data: shown.data.map(summarize) } }
+      // From the newest, counting from the index where it can: flat in the outbox's size (issue 37).
+      const found = sandbox.outbox.page(filterOf(filter), accountsOf(viewer), page ?? 1, limit ?? 20)
+      return { body: toPage(found.data.map(summarize), page ?? 1, limit ?? 20, found.total) }
     },
   }),
   controlRoute({
