@@ -4,6 +4,7 @@ import { emailSendRoute } from './email.js'
 import type { Route } from './route.js'
 import { sandboxControlRoutes } from './sandbox-controls.js'
 import { sandboxLiveRoutes } from './sandbox-live.js'
+import { operationRoutes } from './operations.js'
 import { sandboxMcpRoutes } from './sandbox-mcp.js'
 import { smsSendRoute } from './sms.js'
 import { subscriberRoutes } from './subscribers.js'
@@ -29,6 +30,7 @@ export const ROUTES: readonly Route[] = [
   ...sandboxLiveRoutes,
   ...sandboxMcpRoutes,
   ...conversationRoutes,
+  ...operationRoutes,
 ]
 
 export type { Route, RouteContext, RouteResult, RouteScope, RouteMethod } from './route.js'

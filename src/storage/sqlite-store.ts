@@ -40,6 +40,7 @@ interface Logs {
 export class SqliteStore implements SandboxStore {
   readonly path: string
   readonly accountSalt: string
+  readonly writes = { ok: 0, failed: 0, seconds: 0 }
   private readonly db: Database
   /** The file opened (device and inode): a write checks the path still names it. */
   private readonly identity: { dev: number; ino: number }
@@ -190,13 +191,18 @@ export class SqliteStore implements SandboxStore {
       optOuts: logs.optOuts.drain(),
       attempts: logs.attempts?.drain(),
     }
+    const started = performance.now()
     try {
       this.checkIdentity()
       this.db.exec('BEGIN')
       this.write(sandbox, batches)
       this.db.exec('COMMIT')
       this.failedBefore = false
+      this.writes.ok++
+      this.writes.seconds += (performance.now() - started) / 1000
     } catch (error) {
+      this.writes.failed++
+      this.writes.seconds += (performance.now() - started) / 1000
       this.rollback(sandbox, logs, batches, error)
       const failure = new ApiError(500, 'internal_error', `The sandbox could not write its store ${this.path} (${describeError(error)}): this request's change was undone. Free space or fix the file's permissions, then retry.`)
       return waiting.forEach((w) => w.reject(failure))
