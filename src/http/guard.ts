@@ -4,15 +4,15 @@ import { GUESS_WINDOW_MS, guessingClient, MAX_WRONG_SECRETS } from '../domain/gu
 import { isoAt } from '../domain/clock.js'
 import { ApiError, forcedError, retryAfterHeader } from '../domain/errors.js'
 import type { ApiKeyConfig } from '../domain/plans.js'
-import { maskKey } from '../domain/plans.js'
-import { journalHeaders } from './journal-headers.js'
+import { displayKey, maskKey } from '../domain/plans.js'
+import { lazyJournalHeaders } from './journal-headers.js'
 import { retryAfterSeconds, type RateDecision } from '../domain/rate-limiter.js'
 import type { SandboxState } from '../domain/sandbox.js'
 import { ADMIN_VIEWER, teamViewer, type Viewer } from '../domain/team-tokens.js'
 import { validateBody } from '../domain/validation.js'
 import { JOURNAL_BODY_LIMIT } from '../contract/journal.js'
 import { bearerToken, offeredAdminToken } from './credentials.js'
-import { checkIgnoredBody, jsonAnswer, jsonTextAnswer, parseJsonObject, readBodyBytes, type Answer, type WireRequest } from './body.js'
+import { announcesBody, checkIgnoredBody, jsonAnswer, jsonTextAnswer, parseJsonObject, readBodyBytes, type Answer, type WireRequest } from './body.js'
 import { parsePrefer } from './prefer.js'
 import { countRequest } from './metrics.js'
 import { isBodySchema, type Route, type RouteResult } from './route.js'
@@ -32,7 +32,7 @@ function rateHeaders(decision: RateDecision, headers: Record<string, string>): v
 function authenticate(sandbox: SandboxState, request: WireRequest): { key: ApiKeyConfig; token: string } {
   const header = request.headers.get('authorization')
   if (header === null || header.trim() === '') {
-    throw new ApiError(401, 'unauthorized', 'Missing Authorization header. Send `Authorization: Bearer <API_KEY>`; sandbox keys are listed by `sendbox keys` (defaults: test_starter, test_pro, test_enterprise).')
+    throw new ApiError(401, 'unauthorized', `Missing Authorization header. Send \`Authorization: Bearer <API_KEY>\`; ${keysHint(sandbox, request)}`)
   }
   const token = bearerToken(header)
   if (token === undefined) {
@@ -43,9 +43,25 @@ function authenticate(sandbox: SandboxState, request: WireRequest): { key: ApiKe
   const key = sandbox.authenticate(token)
   if (!key) {
     sandbox.guesses.miss(client, sandbox.now(), token)
-    throw new ApiError(401, 'unauthorized', `Invalid API key "${maskKey(token)}". Use a key listed by \`sendbox keys\` (defaults: test_starter, test_pro, test_enterprise).`)
+    throw new ApiError(401, 'unauthorized', `Invalid API key "${maskKey(token)}". ${keysHint(sandbox, request)}`)
   }
   return { key, token }
+}
+
+/** At most this many keys are named in a 401's hint. */
+const HINTED_KEYS = 5
+
+/**
+ * Where a 401 points for the keys: the configured ones (test keys in full, others masked), and
+ * `sendbox keys` only on a server the CLI started (in-process there is no CLI: the keys are the
+ * `apiKeys` option's). A transport that knows the client's address is the standalone server.
+ */
+function keysHint(sandbox: SandboxState, request: WireRequest): string {
+  const keys = sandbox.keys.map((k) => displayKey(k.key))
+  const named = keys.slice(0, HINTED_KEYS).join(', ') + (keys.length > HINTED_KEYS ? ` and ${keys.length - HINTED_KEYS} more` : '')
+  return request.clientAddress === undefined
+    ? `the sandbox's configured keys (the \`apiKeys\` option) are ${named}.`
+    : `this sandbox's keys are ${named} (\`sendbox keys\` lists them with their plans).`
 }
 
 /** 429 for a client that presented too many wrong keys or tokens lately, whatever it presents now. */
@@ -195,6 +211,8 @@ interface ApiRun {
   token?: string
   delay: number
   messageId: string | null
+  /** The injected fault that answered, if one did: the journal names it. */
+  faultId?: string
 }
 
 /**
@@ -242,11 +260,14 @@ async function guarded(sandbox: SandboxState, request: WireRequest, url: URL, pa
   const fault = sandbox.faults.match(request.method, url.pathname, key.account)
   if (fault) {
     run.delay = Math.max(run.delay, fault.delay_ms)
+    run.faultId = fault.id
+    // The refused request's body is kept in the journal all the same (QA reads what was refused).
+    if (announcesBody(request)) run.trace.requestBody = await readBodyBytes(request).catch(() => undefined)
     throw forcedError(fault.status, fault.code ?? undefined, retryAfter)
   }
   if (prefer.code !== undefined && prefer.code >= 300) throw forcedError(prefer.code, undefined, retryAfter)
   if (!route) {
-    throw new ApiError(404, 'not_found', `No endpoint ${request.method} ${url.pathname}. Paths match exactly (case and trailing slash count). See the endpoint list in the sendbox README (GET /__sandbox/openapi.json for the full document).`)
+    throw new ApiError(404, 'not_found', `No endpoint ${request.method} ${url.pathname}. Paths match exactly (case and trailing slash count). See the endpoint list in sendbox's docs/api.md (GET /__sandbox/openapi.json for the full document).`)
   }
   const query = parseQuery(route, url)
   const read = readRouteBody(route, request, run.trace)
@@ -275,11 +296,12 @@ function journalApiRequest(sandbox: SandboxState, request: WireRequest, url: URL
     key: key ? maskedKeyOf(key) : token ? maskKey(token) : null,
     // The journal cuts each of these to JOURNAL_BODY_LIMIT characters; decode no more than that.
     query: url.search === '' ? null : url.search.slice(1),
-    error_message: apiError ? apiError.message + note : null,
+    error_message: apiError ? apiError.message + (run.faultId ? ` (injected fault ${run.faultId})` : '') + note : null,
     request_body: trace.requestBody && trace.requestBody.byteLength > 0 ? textDecoder.decode(trace.requestBody.subarray(0, JOURNAL_BODY_LIMIT * 4 + 4)) : null,
     response_body: apiError ? JSON.stringify(apiError.toBody()) : null,
-    request_headers: journalHeaders(request),
+    request_headers: lazyJournalHeaders(request),
     message_id: run.messageId,
+    fault_id: run.faultId ?? null,
   })
 }
 
@@ -327,7 +349,7 @@ async function controlAnswer(sandbox: SandboxState, request: WireRequest, url: U
     const admitted = route?.public === true || (route !== undefined && previewTokenAdmits(sandbox, route, url, params))
     const viewer = admitted ? ADMIN_VIEWER : viewerOf(sandbox, request)
     if (!route) {
-      throw new ApiError(404, 'not_found', `No sandbox control ${request.method} ${url.pathname}. Paths match exactly; see the README's "Sandbox controls" (GET /__sandbox/openapi.json lists them).`)
+      throw new ApiError(404, 'not_found', `No sandbox control ${request.method} ${url.pathname}. Paths match exactly; see sendbox's docs/controls.md (GET /__sandbox/openapi.json lists them).`)
     }
     if (viewer.role === 'team' && !route.team) {
       throw new ApiError(403, 'forbidden', `${request.method} ${url.pathname} changes or shows what every account shares; it needs the admin token (the team token "${viewer.name}" sees ${[...viewer.accounts].join(', ')} only).`)

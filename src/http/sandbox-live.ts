@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { ApiError, retryAfterHeader } from '../domain/errors.js'
+import { ApiError } from '../domain/errors.js'
+import { cappedWait, DEFAULT_WAIT_MS, MAX_WAIT_MS, tooManyClients } from './capped-wait.js'
 import type { SandboxEvent } from '../domain/events.js'
 import { SANDBOX_EVENT_TYPES, sandboxEventSchema } from '../contract/events.js'
 import { WaitTimeoutError } from '../domain/outbox.js'
@@ -9,14 +10,11 @@ import { millisecondsParam, sinceParam } from '../contract/query.js'
 import { messageJson } from './message-json.js'
 import { controlRoute, type Route } from './route.js'
 import { filterOf, outboxFilterQuery } from './sandbox-controls.js'
-import { accountsOf, visible } from './viewer-scope.js'
+import { accountsOf } from './viewer-scope.js'
 import { sees, type Viewer } from '../domain/team-tokens.js'
-import { callerOf, streamSlots, waitSlots } from './caller-slots.js'
+import { callerOf, streamSlots } from './caller-slots.js'
 
-/** Longest `GET /__sandbox/messages/wait` may wait. */
-export const MAX_WAIT_MS = 60_000
-/** How long it waits by default. */
-export const DEFAULT_WAIT_MS = 10_000
+export { DEFAULT_WAIT_MS, MAX_WAIT_MS }
 /** A comment line every this many milliseconds keeps an idle event stream (and proxies in between) open. */
 export const HEARTBEAT_MS = 15_000
 /** Bytes an event stream may hold for a client that reads too slowly; past it the client is dropped. */
@@ -29,10 +27,6 @@ export { sandboxEventSchema }
 
 const encoder = new TextEncoder()
 
-/** A 503 in the error shape, with a Retry-After: the cap is full, a slot frees when a client leaves. */
-function tooManyClients(what: string): ApiError {
-  return new ApiError(503, 'too_many_clients', `${what}. Retry in a few seconds, or raise the cap.`, undefined, retryAfterHeader(5))
-}
 
 /** Frames already encoded: one per event, shared by every client (N4: each client encoded its own copy). */
 const frames = new WeakMap<SandboxEvent, Uint8Array>()
@@ -121,22 +115,13 @@ export const sandboxLiveRoutes: Route[] = [
     resolve: async ({ sandbox, query, request, viewer }) => {
       const { since, timeout, ...filters } = query
       const accounts = accountsOf(viewer)
-      const slots = waitSlots(sandbox)
-      const caller = callerOf(viewer)
-      if (sandbox.outbox.waiting >= sandbox.maxWaiters || !slots.take(caller)) {
-        // Full (or this caller holds its share): answer what is already there, else refuse rather than hold one more.
-        const [found] = visible(viewer, sandbox.outbox.list(since === undefined ? filterOf(filters) : { ...filterOf(filters), since }))
-        if (found) return { json: messageJson(found) }
-        throw tooManyClients(sandbox.outbox.waiting >= sandbox.maxWaiters ? `${sandbox.maxWaiters} waits are held already (--max-waiters)` : `this caller holds its share of the ${sandbox.maxWaiters} waits (--max-waiters, shared fairly between the admin and each team token)`)
-      }
       try {
-        const message = await sandbox.outbox.waitFor(filterOf(filters), { timeout: timeout ?? DEFAULT_WAIT_MS, since, signal: request.signal, accounts })
+        // Full (or this caller holds its share): what is already there answers, else 503 rather than one more held wait.
+        const message = await cappedWait(sandbox, filterOf(filters), { timeout: timeout ?? DEFAULT_WAIT_MS, since, signal: request.signal, accounts }, callerOf(viewer))
         return { json: messageJson(message) }
       } catch (error) {
         if (error instanceof WaitTimeoutError) throw new ApiError(408, 'wait_timeout', error.message)
         throw error
-      } finally {
-        slots.release(caller)
       }
     },
   }),
