@@ -15,6 +15,7 @@ import { bearerToken, offeredAdminToken } from './credentials.js'
 import { announcesBody, checkIgnoredBody, jsonAnswer, jsonTextAnswer, parseJsonObject, readBodyBytes, type Answer, type WireRequest } from './body.js'
 import { parsePrefer } from './prefer.js'
 import { countRequest } from './metrics.js'
+import { takeControlWrite } from './caller-slots.js'
 import { isBodySchema, type Route, type RouteResult } from './route.js'
 
 // The standalone server imports the transport side channel from here.
@@ -354,6 +355,7 @@ async function controlAnswer(sandbox: SandboxState, request: WireRequest, url: U
     if (viewer.role === 'team' && !route.team) {
       throw new ApiError(403, 'forbidden', `${request.method} ${url.pathname} changes or shows what every account shares; it needs the admin token (the team token "${viewer.name}" sees ${[...viewer.accounts].join(', ')} only).`)
     }
+    if (request.method !== 'GET' && request.method !== 'HEAD') takeControlWrite(sandbox, viewer, sandbox.now())
     if (!route.probe) await sandbox.ready
     const query = parseQuery(route, url)
     const { body, raw } = await readRouteBody(route, request, {})
