@@ -96,7 +96,31 @@ export class ClientTransport {
     throw new SandboxClientError(`${this.origin} is not a sendbox (or one too old for this client): GET /__sandbox/health answered ${found}, not { ok: true, version }.`, response.status, 'not_a_sandbox')
   }
 
+  /**
+   * One request, following redirects within the sandbox's origin only (issue 36, R15): fetch keeps
+   * custom headers such as `X-Sendbox-Admin-Token` across a redirect to another origin, so a
+   * redirect that leaves it is refused instead, and the token never goes there.
+   */
   private async send(url: string, init: RequestInit): Promise<Response> {
+    let current = url
+    let request = init
+    for (let hops = 0; ; hops++) {
+      const response = await this.sendOnce(current, { ...request, redirect: 'manual' })
+      const location = response.status >= 300 && response.status < 400 ? response.headers.get('location') : null
+      if (location === null) return response
+      const next = new URL(location, current)
+      if (next.origin !== new URL(this.origin).origin) {
+        void response.body?.cancel().catch(() => {})
+        throw new SandboxClientError(`${this.origin} redirected ${current} to another origin (${next.origin}); the client does not follow it, so the token is never sent there.`, response.status, 'cross_origin_redirect')
+      }
+      if (hops >= 5) throw new SandboxClientError(`${this.origin} redirected more than 5 times (${current}).`, response.status, 'too_many_redirects')
+      void response.body?.cancel().catch(() => {})
+      if (response.status === 303) request = { ...request, method: 'GET', body: undefined }
+      current = next.href
+    }
+  }
+
+  private async sendOnce(url: string, init: RequestInit): Promise<Response> {
     try {
       return await this.fetch(url, init)
     } catch (error) {

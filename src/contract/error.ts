@@ -24,6 +24,7 @@ export const ERROR_CODES = [
   'forbidden',
   'wait_timeout',
   'too_many_clients',
+  'not_ready',
   'method_not_allowed',
   /** 501: a feature needs something this machine lacks (a screenshot without Chromium). */
   'not_available',

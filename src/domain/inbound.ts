@@ -9,7 +9,7 @@ import { INBOUND_CHANNELS, type InboundChannel } from '../contract/constants.js'
 import { CHANNEL_DESCRIPTORS } from './channels/index.js'
 import { isoAt } from './clock.js'
 import { ApiError } from './errors.js'
-import { keywordAction, type OptOutStore } from './opt-outs.js'
+import { foldKeyword, keywordAction, type OptOutStore } from './opt-outs.js'
 import type { Outbox } from './outbox.js'
 import { maskKey, type ApiKeyConfig } from './plans.js'
 import type { WebhookSender } from './webhooks.js'
@@ -55,6 +55,11 @@ function recipientOf(input: InboundInput, keys: readonly ApiKeyConfig[]): ApiKey
   if (!(INBOUND_CHANNELS as readonly string[]).includes(input.channel)) throw new ApiError(400, 'invalid_parameter', `\`channel\` must be one of ${INBOUND_CHANNELS.join(', ')} (got ${JSON.stringify(input.channel)}).`, 'channel')
   if (typeof input.from !== 'string' || !E164.test(input.from)) throw new ApiError(400, 'invalid_phone', '`from` must be the replying phone number in E.164 format, like +14155550123.', 'from')
   if (typeof input.text !== 'string' || input.text.length === 0 || input.text.length > 4096) throw new ApiError(400, 'invalid_parameter', '`text` must be the reply, 1 to 4096 characters.', 'text')
+  // In-process calls skip the HTTP schema: the same bounds are checked here (issue 36, R19).
+  if (input.to !== undefined && (typeof input.to !== 'string' || input.to.length > 64)) throw new ApiError(400, 'invalid_parameter', '`to` must be the app\'s number or id, at most 64 characters.', 'to')
+  for (const field of ['key', 'account'] as const) {
+    if (input[field] !== undefined && typeof input[field] !== 'string') throw new ApiError(400, 'invalid_parameter', `\`${field}\` must be a string.`, field)
+  }
   return accountKey(keys, input.key, input.account)
 }
 
@@ -86,7 +91,7 @@ export function receiveInbound(deps: InboundDeps, input: InboundInput): InboundR
   const message = deps.outbox.capture(descriptor.receive!({ sender, from: input.from, to, text: input.text, raw }))
   const action = keywordAction(input.text)
   const at = isoAt(deps.now())
-  if (action === 'opt_out') deps.optOuts.add({ account: sender.account, number: input.from, keyword: input.text.trim().toUpperCase(), at })
+  if (action === 'opt_out') deps.optOuts.add({ account: sender.account, number: input.from, keyword: foldKeyword(input.text), at })
   if (action === 'opt_in') deps.optOuts.remove(sender.account, input.from)
   deps.webhooks?.emit({ type: 'message.received', message_id: message.message_id, channel: message.channel, status: 'received', from: input.from, to, text: input.text, at }, sender.account)
   return { message, action, opted_out: deps.optOuts.get(sender.account, input.from) !== undefined }

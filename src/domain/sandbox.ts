@@ -56,6 +56,8 @@ export interface SandboxStore {
   settle(): Promise<void>
   /** Writes what is pending and closes the store. */
   close(): void
+  /** Transactions written and failed, and the seconds they took (for the metrics). */
+  readonly writes?: { ok: number; failed: number; seconds: number }
 }
 
 /** Options of {@link createSandboxState} and `createSandbox`. */

@@ -14,6 +14,8 @@ import { JOURNAL_BODY_LIMIT } from '../contract/journal.js'
 import { bearerToken, offeredAdminToken } from './credentials.js'
 import { announcesBody, checkIgnoredBody, jsonAnswer, jsonTextAnswer, parseJsonObject, readBodyBytes, type Answer, type WireRequest } from './body.js'
 import { parsePrefer } from './prefer.js'
+import { countRequest } from './metrics.js'
+import { takeControlWrite } from './caller-slots.js'
 import { isBodySchema, type Route, type RouteResult } from './route.js'
 
 // The standalone server imports the transport side channel from here.
@@ -232,6 +234,7 @@ export async function runApiRequest(sandbox: SandboxState, request: WireRequest,
     response = jsonAnswer(apiError.status, apiError.toBody(), { ...run.headers, ...apiError.headers }, request)
   }
   if (run.delay > 0) await sleep(run.delay)
+  countRequest(sandbox, route?.operationId, response.status)
   // No valid key, from a web page: journaled at most once a second per origin (a foreign page must not evict the journal).
   const origin = run.key === undefined ? request.headers.get('origin') : null
   const note = origin === null ? '' : sandbox.journal.admitAnonymous(origin, run.arrivedAt)
@@ -337,6 +340,12 @@ function previewTokenAdmits(sandbox: SandboxState, route: Route, url: URL, param
  * journaled, not rate limited. `route` is undefined for the catch-all (→ 404 after the guard).
  */
 export async function runControlRequest(sandbox: SandboxState, request: WireRequest, url: URL, params: Record<string, string>, route: Route | undefined): Promise<Answer> {
+  const answered = await controlAnswer(sandbox, request, url, params, route)
+  countRequest(sandbox, route?.operationId, answered.status)
+  return answered
+}
+
+async function controlAnswer(sandbox: SandboxState, request: WireRequest, url: URL, params: Record<string, string>, route: Route | undefined): Promise<Answer> {
   try {
     const admitted = route?.public === true || (route !== undefined && previewTokenAdmits(sandbox, route, url, params))
     const viewer = admitted ? ADMIN_VIEWER : viewerOf(sandbox, request)
@@ -346,7 +355,8 @@ export async function runControlRequest(sandbox: SandboxState, request: WireRequ
     if (viewer.role === 'team' && !route.team) {
       throw new ApiError(403, 'forbidden', `${request.method} ${url.pathname} changes or shows what every account shares; it needs the admin token (the team token "${viewer.name}" sees ${[...viewer.accounts].join(', ')} only).`)
     }
-    await sandbox.ready
+    if (request.method !== 'GET' && request.method !== 'HEAD') takeControlWrite(sandbox, viewer, sandbox.now())
+    if (!route.probe) await sandbox.ready
     const query = parseQuery(route, url)
     const { body, raw } = await readRouteBody(route, request, {})
     const result = await route.resolve({ sandbox, request, url, params, query, body, raw, viewer, key: undefined as never, retryAfter: () => 0 })

@@ -5,6 +5,7 @@ import type { Route } from './route.js'
 import { sandboxCheckRoutes } from './sandbox-checks.js'
 import { sandboxControlRoutes } from './sandbox-controls.js'
 import { sandboxLiveRoutes } from './sandbox-live.js'
+import { operationRoutes } from './operations.js'
 import { sandboxMcpRoutes } from './sandbox-mcp.js'
 import { screenshotRoutes } from './screenshot-route.js'
 import { smsSendRoute } from './sms.js'
@@ -33,6 +34,7 @@ export const ROUTES: readonly Route[] = [
   ...screenshotRoutes,
   ...sandboxMcpRoutes,
   ...conversationRoutes,
+  ...operationRoutes,
 ]
 
 export type { Route, RouteContext, RouteResult, RouteScope, RouteMethod } from './route.js'

@@ -64,7 +64,7 @@ describe('the OpenAPI document', () => {
     for (const [path, item] of Object.entries(doc.paths)) {
       for (const operation of Object.values(item).filter((v): v is { tags: string[]; security?: unknown } => typeof v === 'object' && v !== null && 'tags' in v)) {
         expect(operation.tags).toEqual(path.startsWith('/__sandbox') ? ['sandbox'] : [expect.not.stringMatching(/^sandbox$/)])
-        if (path === '/__sandbox/openapi.json') expect(operation.security).toEqual([{}])
+        if (['/__sandbox/openapi.json', '/__sandbox/livez', '/__sandbox/readyz'].includes(path)) expect(operation.security).toEqual([{}])
         else if (path === '/__sandbox/messages/{id}/html') expect(operation.security).toEqual([{}, { sandboxAdmin: [] }, { previewToken: [] }])
         else if (path.startsWith('/__sandbox')) expect(operation.security).toEqual([{}, { sandboxAdmin: [] }])
       }
@@ -250,6 +250,10 @@ describe('real answers match the published schemas', () => {
     await call('mcpPost', 'POST', `${controls}/mcp`, { jsonrpc: '1.0', id: 1, method: 'tools/list' }, { 'content-type': 'application/json' })
     await call('mcpGet', 'GET', `${controls}/mcp`, undefined, none)
     await call('mcpDelete', 'DELETE', `${controls}/mcp`, undefined, none)
+    await call('livez', 'GET', `${controls}/livez`, undefined, none)
+    await call('readyz', 'GET', `${controls}/readyz?wait=5s`, undefined, none)
+    await call('readyz', 'GET', `${controls}/readyz?wait=forever`, undefined, none)
+    await call('metrics', 'GET', `${controls}/metrics`, undefined, none)
 
     const all = Object.values(doc.paths).flatMap((item) => Object.values(item).flatMap((op) => (op as Operation).operationId ?? []))
     expect([...seen].sort()).toEqual(all.sort())

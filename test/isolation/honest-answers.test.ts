@@ -79,6 +79,21 @@ describe('team tokens on a shared server', () => {
     controller.abort()
   })
 
+  it('rate limits a team\'s writing controls with the API\'s 429 and Retry-After, and leaves the admin alone (R1)', async () => {
+    // 600 writes a minute per team (the earlier tests of this file made a few of them already).
+    let accepted = 0
+    let refused = await as(TEAMS[1].token, '/__sandbox/faults', { method: 'DELETE' })
+    for (; refused.status === 200 && accepted < 700; accepted++) refused = await as(TEAMS[1].token, '/__sandbox/faults', { method: 'DELETE' })
+    expect(accepted).toBeGreaterThan(590)
+    expect(accepted).toBeLessThanOrEqual(600)
+    expect(refused.status).toBe(429)
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1)
+    expect((await refused.json()).error.code).toBe('rate_limit_exceeded')
+    expect((await as(TEAMS[0].token, '/__sandbox/faults', { method: 'DELETE' })).status).toBe(200)
+    expect((await as(ADMIN, '/__sandbox/faults', { method: 'DELETE' })).status).toBe(200)
+    expect((await as(TEAMS[1].token, '/__sandbox/faults')).status).toBe(200)
+  })
+
   it('keeps a team\'s share of the waits when another team holds all it may (R1)', async () => {
     const controller = new AbortController()
     const wait = (token: string) => as(token, '/__sandbox/messages/wait?timeout=60000&to=%2B19999999999', { signal: controller.signal }).then((r) => r.status, () => 0)
