@@ -8,7 +8,7 @@
  * const email = await client.outbox.waitFor({ channel: 'email', to: 'ana@example.com' }, { timeout: 10_000 })
  * console.log(email.links[0], email.codes[0])
  *
- * Every type here is inferred from the zod schemas the server answers with (src/schemas), so
+ * Every type here is inferred from the zod schemas the server answers with (src/contract), so
  * the client and the server cannot drift apart.
  */
 import type { z } from 'zod'

@@ -331,7 +331,7 @@ export class SandboxState {
     if (!scope || scope === 'opt_outs') {
       for (const entry of this.optOuts.list().filter((e) => accounts.has(e.account))) this.optOuts.remove(entry.account, entry.number)
     }
-    this.events.emit({ type: 'reset', scope: scope ?? 'all' })
+    this.events.emit({ type: 'reset', scope: scope ?? 'all', accounts: [...accounts] })
   }
 
   /**

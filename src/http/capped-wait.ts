@@ -8,6 +8,7 @@ import { ApiError, retryAfterHeader } from '../domain/errors.js'
 import type { OutboxFilter } from '../domain/outbox-filter.js'
 import type { WaitOptions } from '../domain/outbox-wait.js'
 import type { SandboxState } from '../domain/sandbox.js'
+import { waitSlots } from './caller-slots.js'
 
 /** Longest one wait may wait (`GET /__sandbox/messages/wait`, the MCP waits), in milliseconds. */
 export const MAX_WAIT_MS = 60_000
@@ -20,14 +21,25 @@ export function tooManyClients(what: string): ApiError {
 }
 
 /**
- * `sandbox.outbox.waitFor`, within the waiter cap: when `--max-waiters` waits are held already,
- * the newest match already there answers at once, else 503 `too_many_clients` naming the cap
- * (never one more held wait). The wait ends when `options.signal` aborts (its client went away).
+ * `sandbox.outbox.waitFor`, within the waiter cap and the caller's fair share of it (issue 36,
+ * R1: src/http/caller-slots.ts): when `--max-waiters` waits are held already, or this caller holds
+ * its share, the newest match already there answers at once, else 503 `too_many_clients` naming the
+ * cap (never one more held wait). The wait ends when `options.signal` aborts (its client went away).
+ *
+ * @param caller who holds the wait: `callerOf(viewer)` (the admin or a team token)
  */
-export function cappedWait(sandbox: SandboxState, filter: OutboxFilter, options: WaitOptions): Promise<CapturedMessage> {
-  if (sandbox.outbox.waiting < sandbox.maxWaiters) return sandbox.outbox.waitFor(filter, options)
-  const { since, accounts } = options
-  const [found] = sandbox.outbox.list(since === undefined ? filter : { ...filter, since }).filter((m) => accounts === undefined || accounts.has(m.account))
-  if (found) return Promise.resolve(found)
-  return Promise.reject(tooManyClients(`${sandbox.maxWaiters} waits are held already (--max-waiters)`))
+export async function cappedWait(sandbox: SandboxState, filter: OutboxFilter, options: WaitOptions, caller = 'admin'): Promise<CapturedMessage> {
+  const slots = waitSlots(sandbox)
+  const full = sandbox.outbox.waiting >= sandbox.maxWaiters
+  if (full || !slots.take(caller)) {
+    const { since, accounts } = options
+    const [found] = sandbox.outbox.list(since === undefined ? filter : { ...filter, since }).filter((m) => accounts === undefined || accounts.has(m.account))
+    if (found) return found
+    throw tooManyClients(full ? `${sandbox.maxWaiters} waits are held already (--max-waiters)` : `this caller holds its share of the ${sandbox.maxWaiters} waits (--max-waiters, shared fairly between the admin and each team token)`)
+  }
+  try {
+    return await sandbox.outbox.waitFor(filter, options)
+  } finally {
+    slots.release(caller)
+  }
 }

@@ -23,6 +23,7 @@ import { pageOf, paginated } from '../contract/pagination.js'
 import { enumParam, flagParam, pageQuery, sinceParam, textParam } from '../contract/query.js'
 import { previewBanner, previewHeaders, withBanner } from './preview-policy.js'
 import { messageJson } from './message-json.js'
+import { healthOf } from './team-health.js'
 import { controlRoute, type Route } from './route.js'
 import { accountsOf, checkOwnAccount, visible, visibleOne } from './viewer-scope.js'
 import { ACCOUNT_RESET_SCOPES, type AccountResetScope } from '../domain/sandbox.js'
@@ -63,9 +64,10 @@ export const sandboxControlRoutes: Route[] = [
     path: '/__sandbox/health',
     operationId: 'sandboxHealth',
     summary: 'Health and sizes of the outbox, journal and faults',
+    description: 'A team token gets the counts of its own accounts (messages, bytes, evictions, requests, faults) and its own waits and event streams; the caps as configured; `data` null.',
     response: healthSchema,
     team: true,
-    resolve: ({ sandbox }) => ({ body: sandbox.health() }),
+    resolve: ({ sandbox, viewer }) => ({ body: healthOf(sandbox, viewer) }),
   }),
   controlRoute({
     method: 'GET',

@@ -12,6 +12,7 @@ import { controlRoute, type Route } from './route.js'
 import { filterOf, outboxFilterQuery } from './sandbox-controls.js'
 import { accountsOf, visible } from './viewer-scope.js'
 import { sees, type Viewer } from '../domain/team-tokens.js'
+import { callerOf, streamSlots } from './caller-slots.js'
 
 export { DEFAULT_WAIT_MS, MAX_WAIT_MS }
 /** A comment line every this many milliseconds keeps an idle event stream (and proxies in between) open. */
@@ -25,9 +26,6 @@ void _filterSince
 export { sandboxEventSchema }
 
 const encoder = new TextEncoder()
-
-/** Event-stream clients connected, per sandbox (the cap counts these, not the UI's own subscription). */
-const streamClients = new WeakMap<object, number>()
 
 
 /** Frames already encoded: one per event, shared by every client (N4: each client encoded its own copy). */
@@ -118,8 +116,8 @@ export const sandboxLiveRoutes: Route[] = [
       const { since, timeout, ...filters } = query
       const accounts = accountsOf(viewer)
       try {
-        // Full: what is already there answers, else 503 rather than one more held wait.
-        const message = await cappedWait(sandbox, filterOf(filters), { timeout: timeout ?? DEFAULT_WAIT_MS, since, signal: request.signal, accounts })
+        // Full (or this caller holds its share): what is already there answers, else 503 rather than one more held wait.
+        const message = await cappedWait(sandbox, filterOf(filters), { timeout: timeout ?? DEFAULT_WAIT_MS, since, signal: request.signal, accounts }, callerOf(viewer))
         return { json: messageJson(message) }
       } catch (error) {
         if (error instanceof WaitTimeoutError) throw new ApiError(408, 'wait_timeout', error.message)
@@ -138,14 +136,15 @@ export const sandboxLiveRoutes: Route[] = [
     answers: [{ status: 503, description: 'As many event-stream clients as the server allows are connected (`too_many_clients`, `--max-event-clients`, default 1,000); `Retry-After` says when to try again.' }],
     team: true,
     resolve: ({ sandbox, request, query, viewer }) => {
-      const open = streamClients.get(sandbox) ?? 0
-      if (open >= sandbox.maxEventClients) throw tooManyClients(`${sandbox.maxEventClients} event-stream clients are connected already (--max-event-clients)`)
-      streamClients.set(sandbox, open + 1)
+      const slots = streamSlots(sandbox)
+      const caller = callerOf(viewer)
+      if (!slots.take(caller)) throw tooManyClients(slots.total >= sandbox.maxEventClients ? `${sandbox.maxEventClients} event-stream clients are connected already (--max-event-clients)` : `this caller holds its share of the ${sandbox.maxEventClients} event-stream clients (--max-event-clients, shared fairly between the admin and each team token)`)
       const subscribe = (listener: (event: SandboxEvent) => void) => {
         // `direction` keeps only the message events of that direction (every other event passes).
         // A team token gets the events of its accounts' messages and requests only (and resets).
         const unsubscribe = sandbox.events.subscribe((event) => {
           if (viewer.role === 'team' && !teamSees(viewer, event)) return
+          if (viewer.role === 'team' && event.type === 'reset' && event.accounts !== undefined) event = { ...event, accounts: event.accounts.filter((a) => sees(viewer, a)) }
           if (query.direction === undefined || !('message' in event) || event.message.direction === query.direction) listener(event)
         })
         let left = false
@@ -153,7 +152,7 @@ export const sandboxLiveRoutes: Route[] = [
           unsubscribe()
           if (left) return // the stream's cleanup can run twice (closed, then cancelled)
           left = true
-          streamClients.set(sandbox, (streamClients.get(sandbox) ?? 1) - 1)
+          slots.release(caller)
         }
       }
       return new Response(eventStream(subscribe, request.signal), {
@@ -175,6 +174,7 @@ function teamSees(viewer: Viewer, event: SandboxEvent): boolean {
     case 'request':
       return sees(viewer, event.entry.account)
     case 'reset':
-      return true
+      // Another team's reset of its own accounts is none of this team's business (issue 36, R10).
+      return event.accounts === undefined || event.accounts.some((account) => sees(viewer, account))
   }
 }

@@ -67,7 +67,7 @@ async function exercise(client: Client) {
   const resources = await client.listResources()
   expect(resources.resources.map((r) => r.uri)).toEqual([`sendbox://messages/${id}`])
   const read = await client.readResource({ uri: `sendbox://messages/${id}` })
-  expect(new TextEncoder().encode(read.contents[0].text as string).length).toBeLessThanOrEqual(MAX_ANSWER_BYTES)
+  expect(new TextEncoder().encode((read.contents[0] as { text: string }).text).length).toBeLessThanOrEqual(MAX_ANSWER_BYTES)
 
   await Promise.all(Array.from({ length: 100 }, (_, i) => send('/email/send', { to: `p${i}@example.com`, subject: 'S'.repeat(900), html: 'x' })))
   const big = textOf(await client.callTool({ name: 'list_messages', arguments: { limit: 100 } }))
