@@ -7,10 +7,11 @@ import {
   optOutRequestSchema,
   optOutSchema,
   templateListSchema,
+  webhookAttemptPageSchema,
   webhookAttemptSchema,
 } from '../contract/conversations.js'
 import { okSchema } from '../contract/controls.js'
-import { pageOf, paginated } from '../contract/pagination.js'
+import { pageOf } from '../contract/pagination.js'
 import { pageQuery, textParam } from '../contract/query.js'
 import { controlRoute, type Route } from './route.js'
 import { ownAccountKey, visible, visibleOne } from './viewer-scope.js'
@@ -93,11 +94,15 @@ export const conversationRoutes: Route[] = [
     path: '/__sandbox/webhooks',
     operationId: 'listWebhookAttempts',
     summary: 'Webhook attempts, newest first',
-    description: 'Each attempt: event, URL, request headers and body, the receiver\'s status, the first 1 KiB of its answer and the latency, the attempt number and when the next retry is due. Empty when no webhook URL is configured.',
+    description: 'Each attempt: event, URL, the message it is about, request headers and body, the receiver\'s status, the first 1 KiB of its answer and the latency, the attempt number and when the next retry is due. Empty when no webhook URL is configured. Beside the page: the webhook `url`, and for the admin the signing `secret` (never for a team token).',
     query: { ...pageQuery, account: accountParam },
-    response: paginated(webhookAttemptSchema, 'WebhookAttemptPage'),
+    response: webhookAttemptPageSchema,
     team: true,
-    resolve: ({ sandbox, query, viewer }) => ({ body: pageOf(visible(viewer, sandbox.webhooks?.attempts.list(query.account) ?? []), query.page ?? 1, query.limit ?? 20) }),
+    resolve: ({ sandbox, query, viewer }) => {
+      const page = pageOf(visible(viewer, sandbox.webhooks?.attempts.list(query.account) ?? []), query.page ?? 1, query.limit ?? 20)
+      const secret = viewer.role === 'admin' && sandbox.webhooks ? { secret: sandbox.webhooks.secret } : {}
+      return { body: { ...page, url: sandbox.webhooks?.url ?? null, ...secret } }
+    },
   }),
   controlRoute({
     method: 'POST',

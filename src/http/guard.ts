@@ -4,7 +4,7 @@ import { GUESS_WINDOW_MS, guessingClient, MAX_WRONG_SECRETS } from '../domain/gu
 import { isoAt } from '../domain/clock.js'
 import { ApiError, forcedError, retryAfterHeader } from '../domain/errors.js'
 import type { ApiKeyConfig } from '../domain/plans.js'
-import { maskKey } from '../domain/plans.js'
+import { displayKey, maskKey } from '../domain/plans.js'
 import { lazyJournalHeaders } from './journal-headers.js'
 import { retryAfterSeconds, type RateDecision } from '../domain/rate-limiter.js'
 import type { SandboxState } from '../domain/sandbox.js'
@@ -12,7 +12,7 @@ import { ADMIN_VIEWER, teamViewer, type Viewer } from '../domain/team-tokens.js'
 import { validateBody } from '../domain/validation.js'
 import { JOURNAL_BODY_LIMIT } from '../contract/journal.js'
 import { bearerToken, offeredAdminToken } from './credentials.js'
-import { checkIgnoredBody, jsonAnswer, jsonTextAnswer, parseJsonObject, readBodyBytes, type Answer, type WireRequest } from './body.js'
+import { announcesBody, checkIgnoredBody, jsonAnswer, jsonTextAnswer, parseJsonObject, readBodyBytes, type Answer, type WireRequest } from './body.js'
 import { parsePrefer } from './prefer.js'
 import { isBodySchema, type Route, type RouteResult } from './route.js'
 
@@ -31,7 +31,7 @@ function rateHeaders(decision: RateDecision, headers: Record<string, string>): v
 function authenticate(sandbox: SandboxState, request: WireRequest): { key: ApiKeyConfig; token: string } {
   const header = request.headers.get('authorization')
   if (header === null || header.trim() === '') {
-    throw new ApiError(401, 'unauthorized', 'Missing Authorization header. Send `Authorization: Bearer <API_KEY>`; sandbox keys are listed by `sendbox keys` (defaults: test_starter, test_pro, test_enterprise).')
+    throw new ApiError(401, 'unauthorized', `Missing Authorization header. Send \`Authorization: Bearer <API_KEY>\`; ${keysHint(sandbox, request)}`)
   }
   const token = bearerToken(header)
   if (token === undefined) {
@@ -42,9 +42,25 @@ function authenticate(sandbox: SandboxState, request: WireRequest): { key: ApiKe
   const key = sandbox.authenticate(token)
   if (!key) {
     sandbox.guesses.miss(client, sandbox.now(), token)
-    throw new ApiError(401, 'unauthorized', `Invalid API key "${maskKey(token)}". Use a key listed by \`sendbox keys\` (defaults: test_starter, test_pro, test_enterprise).`)
+    throw new ApiError(401, 'unauthorized', `Invalid API key "${maskKey(token)}". ${keysHint(sandbox, request)}`)
   }
   return { key, token }
+}
+
+/** At most this many keys are named in a 401's hint. */
+const HINTED_KEYS = 5
+
+/**
+ * Where a 401 points for the keys: the configured ones (test keys in full, others masked), and
+ * `sendbox keys` only on a server the CLI started (in-process there is no CLI: the keys are the
+ * `apiKeys` option's). A transport that knows the client's address is the standalone server.
+ */
+function keysHint(sandbox: SandboxState, request: WireRequest): string {
+  const keys = sandbox.keys.map((k) => displayKey(k.key))
+  const named = keys.slice(0, HINTED_KEYS).join(', ') + (keys.length > HINTED_KEYS ? ` and ${keys.length - HINTED_KEYS} more` : '')
+  return request.clientAddress === undefined
+    ? `the sandbox's configured keys (the \`apiKeys\` option) are ${named}.`
+    : `this sandbox's keys are ${named} (\`sendbox keys\` lists them with their plans).`
 }
 
 /** 429 for a client that presented too many wrong keys or tokens lately, whatever it presents now. */
@@ -194,6 +210,8 @@ interface ApiRun {
   token?: string
   delay: number
   messageId: string | null
+  /** The injected fault that answered, if one did: the journal names it. */
+  faultId?: string
 }
 
 /**
@@ -240,6 +258,9 @@ async function guarded(sandbox: SandboxState, request: WireRequest, url: URL, pa
   const fault = sandbox.faults.match(request.method, url.pathname, key.account)
   if (fault) {
     run.delay = Math.max(run.delay, fault.delay_ms)
+    run.faultId = fault.id
+    // The refused request's body is kept in the journal all the same (QA reads what was refused).
+    if (announcesBody(request)) run.trace.requestBody = await readBodyBytes(request).catch(() => undefined)
     throw forcedError(fault.status, fault.code ?? undefined, retryAfter)
   }
   if (prefer.code !== undefined && prefer.code >= 300) throw forcedError(prefer.code, undefined, retryAfter)
@@ -273,11 +294,12 @@ function journalApiRequest(sandbox: SandboxState, request: WireRequest, url: URL
     key: key ? maskedKeyOf(key) : token ? maskKey(token) : null,
     // The journal cuts each of these to JOURNAL_BODY_LIMIT characters; decode no more than that.
     query: url.search === '' ? null : url.search.slice(1),
-    error_message: apiError ? apiError.message + note : null,
+    error_message: apiError ? apiError.message + (run.faultId ? ` (injected fault ${run.faultId})` : '') + note : null,
     request_body: trace.requestBody && trace.requestBody.byteLength > 0 ? textDecoder.decode(trace.requestBody.subarray(0, JOURNAL_BODY_LIMIT * 4 + 4)) : null,
     response_body: apiError ? JSON.stringify(apiError.toBody()) : null,
     request_headers: lazyJournalHeaders(request),
     message_id: run.messageId,
+    fault_id: run.faultId ?? null,
   })
 }
 

@@ -21,6 +21,7 @@ import {
 import { journalEntrySchema } from '../contract/journal.js'
 import { pageOf, paginated } from '../contract/pagination.js'
 import { enumParam, flagParam, pageQuery, sinceParam, textParam } from '../contract/query.js'
+import { hasRemoteContent } from '../domain/remote-content.js'
 import { previewBanner, previewHeaders, withBanner } from './preview-policy.js'
 import { messageJson } from './message-json.js'
 import { healthOf } from './team-health.js'
@@ -146,6 +147,7 @@ export const sandboxControlRoutes: Route[] = [
     query: {
       token: textParam('token', 'The message\'s preview token: opens this one preview without the admin token.'),
       remote: flagParam('remote', 'Let the email load images, styles and fonts from http(s) URLs (blocked by default).'),
+      banner: flagParam('banner', '`0` leaves out the one-line "remote content blocked" notice (the web inbox shows its own, with a button). It shows only when the email has remote content.'),
     },
     response: { html: true },
     team: true,
@@ -156,7 +158,8 @@ export const sandboxControlRoutes: Route[] = [
       const withRemote = new URL(url)
       withRemote.searchParams.set('remote', '1')
       // The banner links to the same URL with remote=1 (token kept), relative so it stays on this origin.
-      const banner = previewBanner(remote, `${withRemote.pathname}${withRemote.search}`)
+      const blocked = !remote && query.banner !== false && hasRemoteContent(message.email.html)
+      const banner = blocked ? previewBanner(false, `${withRemote.pathname}${withRemote.search}`) : ''
       return new Response(withBanner(message.email.html, banner), { status: 200, headers: previewHeaders({ remote }) })
     },
   }),

@@ -10,7 +10,7 @@ import { millisecondsParam, sinceParam } from '../contract/query.js'
 import { messageJson } from './message-json.js'
 import { controlRoute, type Route } from './route.js'
 import { filterOf, outboxFilterQuery } from './sandbox-controls.js'
-import { accountsOf, visible } from './viewer-scope.js'
+import { accountsOf } from './viewer-scope.js'
 import { sees, type Viewer } from '../domain/team-tokens.js'
 import { callerOf, streamSlots } from './caller-slots.js'
 

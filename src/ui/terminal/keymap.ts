@@ -7,6 +7,7 @@
  */
 import { CHANNEL_LABELS } from '../../domain/channels/readings.js'
 import { CHANNELS, MESSAGE_STATUSES, type Channel } from '../../contract/constants.js'
+import { resetScopeText } from '../../contract/reset-scopes.js'
 
 /** `1`… the channels in the contract's order, then `0`: all of them. */
 const CHANNEL_KEY_LIST = [...CHANNELS.map((_, i) => String(i + 1)), '0']
@@ -40,7 +41,7 @@ export const BINDINGS = {
   errorsOnly: { group: 'Lists', keys: 'e', input: 'e', help: 'Requests: errors only, or all requests' },
   clearFilters: { group: 'Lists', keys: 'Esc', help: 'clear the filters' },
   clear: { group: 'Lists', keys: 'c', input: 'c', help: 'clear the outbox (asks y/n)' },
-  reset: { group: 'Lists', keys: 'r', input: 'r', help: 'reset the sandbox: subscribers, outbox, journal, limits, faults (asks y/n)' },
+  reset: { group: 'Lists', keys: 'r', input: 'r', help: `reset the sandbox: ${resetScopeText()} (asks y/n)` },
   scroll: { group: 'Message', keys: '↑ ↓  k j', short: '↑↓', help: 'scroll (PgUp PgDn or Space, g G)' },
   browser: { group: 'Message', keys: 'o', input: 'o', help: 'open the email in the browser (prints the URL when there is none)' },
   openLink: { group: 'Message', keys: '1 … 9', short: '1-9', help: 'open link 1 to 9 in the browser' },

@@ -1,6 +1,7 @@
 /** @jsxImportSource preact */
 /** An email: its HTML preview at three widths, text, highlighted source, links and request. */
 import { useEffect, useMemo, useState } from 'preact/hooks'
+import { hasRemoteContent } from '../../../../domain/remote-content.js'
 import { safeText } from '../../../../domain/safe-text.js'
 import { call, needsAdminToken } from '../api.js'
 import { tokenizeHtml } from '../html-tokens.js'
@@ -8,11 +9,6 @@ import { LinksList } from '../links-list.js'
 import { CodesList } from '../message-parts.js'
 import type { EmailMessage } from '../types.js'
 import { JsonBlock, Tabs } from '../widgets.js'
-
-/** Whether the HTML references anything remote (images, backgrounds, stylesheets). */
-export function hasRemoteContent(html: string): boolean {
-  return /\b(?:src|srcset|background|href|poster)\s*=\s*["']?\s*(?:https?:)?\/\/|url\(\s*["']?\s*(?:https?:)?\/\//i.test(html.replace(/<a\b[^>]*>/gi, ''))
-}
 
 type EmailTab = 'html' | 'text' | 'source' | 'links' | 'request'
 type PreviewWidth = 'desktop' | 'tablet' | 'mobile'
@@ -80,6 +76,8 @@ function HtmlPreview(props: { message: EmailMessage; preview: { token: string | 
   const query = new URLSearchParams()
   if (preview.token) query.set('token', preview.token)
   if (remote) query.set('remote', '1')
+  // The toolbar says what is blocked and has the button: the preview's own banner would say it twice.
+  else if (remoteRefs) query.set('banner', '0')
   const src = `/__sandbox/messages/${encodeURIComponent(message.message_id)}/html${query.size ? `?${query}` : ''}`
   return (
     <>
@@ -92,10 +90,12 @@ function HtmlPreview(props: { message: EmailMessage; preview: { token: string | 
           ))}
         </div>
         {remoteRefs && !remote ? (
-          // The preview itself says remote content is blocked (the server's banner); the button loads it.
-          <button type="button" class="small" onClick={props.loadRemote}>
-            Load remote content
-          </button>
+          <p class="remote-note" role="status">
+            Remote content blocked.{' '}
+            <button type="button" class="small" onClick={props.loadRemote}>
+              Load remote content
+            </button>
+          </p>
         ) : remote ? (
           <p class="remote-note" role="status">
             Remote content loaded.
