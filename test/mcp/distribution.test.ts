@@ -16,7 +16,7 @@ import { httpClient, inProcessClient, MCP_TOOLS, SERVER_JSON } from './mcp-harne
  */
 const ROOT = resolve(import.meta.dirname, '../..')
 const read = (path: string) => JSON.parse(readFileSync(resolve(ROOT, path), 'utf8'))
-const PACKAGE = read('package.json') as { name: string; version: string }
+const PACKAGE = read('package.json') as { name: string; version: string; mcpName: string }
 const SCHEMA = read('test/fixtures/mcp-registry/server.schema.json') as { $id: string }
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv
 
@@ -39,6 +39,8 @@ describe('server.json', () => {
 
   it('names the package and version of package.json, and the settings the CLI reads', () => {
     expect(SERVER_JSON.version).toBe(PACKAGE.version)
+    // The registry checks an npm package's ownership by its package.json's mcpName.
+    expect(SERVER_JSON.name).toBe(PACKAGE.mcpName)
     const [npm] = SERVER_JSON.packages
     expect(npm).toMatchObject({ registryType: 'npm', identifier: PACKAGE.name, version: PACKAGE.version, runtimeHint: 'npx', transport: { type: 'stdio' } })
     expect(npm.packageArguments?.map((a) => a.value ?? a.name)).toEqual(['mcp', '--url'])
