@@ -4,6 +4,7 @@
  * for the SDK. Tool and argument names are HTTP's and the client's (`timeout`, `direction`, `id`).
  */
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js'
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv'
 import { z } from 'zod'
 import type { CapturedMessage, SandboxClient } from '../client/index.js'
 import { VERSION } from '../version.js'
@@ -16,6 +17,19 @@ const INSTRUCTIONS = `A local sandbox of a messaging API: nothing is delivered; 
 
 const waitShape = { ...filterShape, timeout: timeoutArg }
 type WaitArgs = FilterArgs & { timeout?: number }
+
+// Schemas built once per process, not per server: `/__sandbox/mcp` makes a server per request,
+// and 1,000 held waits each building their own cost seconds of CPU and GC (issue 36, R2).
+const listInput = z.strictObject({ ...filterShape, limit: limitArg('messages') })
+const getInput = z.strictObject({ id: z.string().min(1).max(200).describe('The message id (msg_…), as list_messages and the waits show it.') })
+const waitInput = z.strictObject(waitShape)
+const linkInput = z.strictObject({
+  ...waitShape,
+  host: z.string().min(1).max(253).optional().describe('Only a link on this host name, exactly (any case), like app.example.com.'),
+  path: z.string().min(1).max(2048).startsWith('/').optional().describe('Only a link whose path starts with this, like /reset.'),
+})
+/** The SDK's server validates elicitation answers with Ajv, an instance per server unless given one: one for all. */
+let validator: AjvJsonSchemaValidator | undefined
 
 /** The message the wait's filter names (the newest at or after `since`, else the next to come). */
 function waitedFor(client: SandboxClient, { timeout = DEFAULT_WAIT_MS, ...args }: WaitArgs, signal: AbortSignal): Promise<CapturedMessage> {
@@ -38,13 +52,13 @@ function linkOf(m: CapturedMessage, host: string | undefined, path: string | und
 
 /** list_messages, get_message and the three waits. */
 function registerMessageTools(server: McpServer, client: SandboxClient): void {
-  server.registerTool('list_messages', { description: `List captured messages (newest first), filtered by channel, direction, recipient, status, time or words. ${UNTRUSTED}`, inputSchema: z.strictObject({ ...filterShape, limit: limitArg('messages') }) }, ({ limit: max = 20, ...args }) =>
+  server.registerTool('list_messages', { description: `List captured messages (newest first), filtered by channel, direction, recipient, status, time or words. ${UNTRUSTED}`, inputSchema: listInput }, ({ limit: max = 20, ...args }) =>
     answer(async () => {
       const all = await client.outbox.list(filterOf(args))
       return messageList(all.slice(0, max), all.length)
     }))
 
-  server.registerTool('get_message', { description: `One captured message: its text, links, one-time codes and status history. ${UNTRUSTED}`, inputSchema: z.strictObject({ id: z.string().min(1).max(200).describe('The message id (msg_…), as list_messages and the waits show it.') }) }, ({ id }) =>
+  server.registerTool('get_message', { description: `One captured message: its text, links, one-time codes and status history. ${UNTRUSTED}`, inputSchema: getInput }, ({ id }) =>
     answer(async () => {
       const message = await client.outbox.get(id)
       if (!message) throw new Error(`No captured message with id ${quoted(id)} (argument id). list_messages shows the ids.`)
@@ -53,12 +67,12 @@ function registerMessageTools(server: McpServer, client: SandboxClient): void {
 
   server.registerTool('wait_for_message', {
     description: `Wait for a message matching the filter (the newest at or after since, else the next to come) and show it whole; on timeout, an error naming the filter and the near misses. Counts against the server's --max-waiters. ${UNTRUSTED}`,
-    inputSchema: z.strictObject(waitShape),
+    inputSchema: waitInput,
   }, (args, extra) => answer(async () => messageDetail(await waitedFor(client, args, extra.signal))))
 
   server.registerTool('wait_for_code', {
     description: `Wait for a message matching the filter (as wait_for_message) and return its one-time code: the first of the codes sendbox extracted from it (the rule: docs/links-and-codes.md). An error when that message has no code. ${UNTRUSTED}`,
-    inputSchema: z.strictObject(waitShape),
+    inputSchema: waitInput,
   }, (args, extra) =>
     answer(async () => {
       const message = await waitedFor(client, args, extra.signal)
@@ -68,11 +82,7 @@ function registerMessageTools(server: McpServer, client: SandboxClient): void {
 
   server.registerTool('wait_for_link', {
     description: `Wait for a message matching the filter (as wait_for_message) and return its first link, or the first on host and under path when given. An error when that message has no such link (the answer lists the links it has). ${UNTRUSTED}`,
-    inputSchema: z.strictObject({
-      ...waitShape,
-      host: z.string().min(1).max(253).optional().describe('Only a link on this host name, exactly (any case), like app.example.com.'),
-      path: z.string().min(1).max(2048).startsWith('/').optional().describe('Only a link whose path starts with this, like /reset.'),
-    }),
+    inputSchema: linkInput,
   }, ({ host, path, ...args }, extra) =>
     answer(async () => {
       const message = await waitedFor(client, args, extra.signal)
@@ -87,7 +97,8 @@ function registerMessageTools(server: McpServer, client: SandboxClient): void {
 
 /** An MCP server with sendbox's tools and the captured messages as resources. */
 export function createMcpServer(client: SandboxClient): McpServer {
-  const server = new McpServer({ name: 'sendbox', version: VERSION }, { instructions: INSTRUCTIONS })
+  validator ??= new AjvJsonSchemaValidator()
+  const server = new McpServer({ name: 'sendbox', version: VERSION }, { instructions: INSTRUCTIONS, jsonSchemaValidator: validator })
   registerMessageTools(server, client)
   registerControlTools(server, client)
   registerConversationTools(server, client)

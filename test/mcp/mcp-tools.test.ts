@@ -99,7 +99,7 @@ describe('the agent tools in-process', () => {
     const send: Send = (path, body) => fetch(`${sandbox.baseUrl}${path}`, { method: 'POST', headers: { authorization: 'Bearer test_pro', 'content-type': 'application/json' }, body: JSON.stringify(body) })
     await exercise(client, send, { webhooks: true })
     await close()
-  })
+  }, 60_000)
 })
 
 describe('the agent tools of a running server', () => {
@@ -114,7 +114,7 @@ describe('the agent tools of a running server', () => {
     const client = await httpClient(cli.origin)
     await exercise(client, send, { webhooks: true })
     await client.close()
-  })
+  }, 60_000)
 
   it('over stdio with sendbox mcp --url (the HTTP client under each tool)', async () => {
     const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('SENDBOX_'))) as Record<string, string>
@@ -122,5 +122,5 @@ describe('the agent tools of a running server', () => {
     await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--url', cli.origin], env, stderr: 'pipe' }))
     await exercise(client, send, { webhooks: true })
     await client.close()
-  })
+  }, 60_000)
 })

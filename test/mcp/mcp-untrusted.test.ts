@@ -56,7 +56,7 @@ async function attack(client: Client, send: Send, api: (id: string) => Promise<{
   const code = textOf(await client.callTool({ name: 'wait_for_code', arguments: { to: 'ana@example.com', timeout: 1_000 } }))
   expect(code.split('\n')[0]).toBe(`code: "${message.codes[0]}"`)
   const resource = await client.readResource({ uri: `sendbox://messages/${id}` })
-  checkAnswer(resource.contents[0].text as string, 'resource')
+  checkAnswer((resource.contents[0] as { text: string }).text, 'resource')
 
   // An SMS and a reply carry the same note: still data.
   await send('/sms/send', { to: '+14155550123', message: FORGED })

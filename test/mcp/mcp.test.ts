@@ -89,7 +89,7 @@ describe('MCP over Streamable HTTP (/__sandbox/mcp of the built server)', () => 
     const get = await fetch(`${cli.origin}/__sandbox/mcp`, { headers: { 'x-sendbox-admin-token': 'adm_mcp_test_token', accept: 'text/event-stream' } })
     expect(get.status).toBe(405)
     expect((await get.json()).error.code).toBe('method_not_allowed')
-  })
+  }, 60_000)
 })
 
 describe('sendbox mcp over stdio', () => {
@@ -98,7 +98,7 @@ describe('sendbox mcp over stdio', () => {
     await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--url', cli.origin, '--admin-token', 'adm_mcp_test_token'], env: env(), stderr: 'pipe' }))
     await exercise(client)
     await client.close()
-  })
+  }, 60_000)
 
   it('starts a sandbox of its own without --url, serving the API on --port', async () => {
     const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--port', '0', '--delivery-ms', '0'], env: env(), stderr: 'pipe' })
@@ -111,7 +111,7 @@ describe('sendbox mcp over stdio', () => {
     await fetch(`${api}/sms/send`, { method: 'POST', headers: { authorization: 'Bearer test_pro', 'content-type': 'application/json' }, body: JSON.stringify({ to: '+14155550123', message: 'Your code is 123456' }) })
     expect(textOf(await client.callTool({ name: 'wait_for_code', arguments: { channel: 'sms', timeout: 2_000 } }))).toMatch(/^code: "123456"\n/)
     await client.close()
-  })
+  }, 60_000)
 
   it('refuses a non-loopback --host without an admin token', () => {
     const result = spawnSync(process.execPath, [CLI, 'mcp', '--host', '0.0.0.0', '--port', '0'], { env: env(), encoding: 'utf8', input: '' })
