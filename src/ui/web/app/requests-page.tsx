@@ -99,14 +99,7 @@ export function RequestsPage({ openId }: { openId: string | null }) {
             <label class="check">
               <input type="checkbox" checked={errorsOnly} onChange={(e) => setErrorsOnly(e.currentTarget.checked)} /> Errors only
             </label>
-            <label class="select">
-              <span>Kind</span>
-              <select value={kind} onChange={(e) => setKind(e.currentTarget.value as typeof kind)}>
-                <option value="">API requests and webhook attempts</option>
-                <option value="api">API requests</option>
-                <option value="webhook">Webhook attempts</option>
-              </select>
-            </label>
+            <KindSelect kind={kind} setKind={setKind} />
             <span class="muted">{rows.length} {rows.length === 1 ? 'entry' : 'entries'}</span>
           </div>
           <VirtualList
@@ -162,5 +155,19 @@ function RequestPane({ openId, entry, narrow }: { openId: string | null; entry: 
       ) : null}
       {entry ? <EntryDetail entry={entry} /> : <p>This request is no longer in the journal.</p>}
     </section>
+  )
+}
+
+/** API requests and webhook attempts, or one of them. */
+function KindSelect({ kind, setKind }: { kind: '' | JournalEntry['kind']; setKind: (kind: '' | JournalEntry['kind']) => void }) {
+  return (
+    <label class="select">
+      <span>Kind</span>
+      <select value={kind} onChange={(e) => setKind(e.currentTarget.value as typeof kind)}>
+        <option value="">API requests and webhook attempts</option>
+        <option value="api">API requests</option>
+        <option value="webhook">Webhook attempts</option>
+      </select>
+    </label>
   )
 }
