@@ -1,5 +1,4 @@
 import { ApiError } from '../domain/errors.js'
-import { accountKey } from '../domain/inbound.js'
 import { isoAt } from '../domain/clock.js'
 import {
   inboundRequestSchema,
@@ -15,7 +14,7 @@ import { okSchema } from '../contract/controls.js'
 import { pageOf } from '../contract/pagination.js'
 import { pageQuery, textParam } from '../contract/query.js'
 import { controlRoute, type Route } from './route.js'
-import { checkOwnAccount, visible, visibleOne } from './viewer-scope.js'
+import { ownAccountKey, visible, visibleOne } from './viewer-scope.js'
 
 const E164 = /^\+[0-9]{8,15}$/
 
@@ -48,7 +47,7 @@ export const conversationRoutes: Route[] = [
     response: inboundResultSchema,
     team: true,
     resolve: ({ sandbox, body, viewer }) => {
-      if (viewer.role === 'team') checkOwnAccount(viewer, accountKey(sandbox.keys, body.key, body.account).account, body.key !== undefined ? 'key' : 'account')
+      ownAccountKey(viewer, sandbox.keys, body.key, body.account)
       return { body: sandbox.inbound(body) }
     },
   }),
@@ -71,8 +70,7 @@ export const conversationRoutes: Route[] = [
     response: optOutSchema,
     team: true,
     resolve: ({ sandbox, body, viewer }) => {
-      const { account } = accountKey(sandbox.keys, body.key, body.account)
-      checkOwnAccount(viewer, account, body.key !== undefined ? 'key' : 'account')
+      const { account } = ownAccountKey(viewer, sandbox.keys, body.key, body.account)
       return { body: sandbox.optOuts.add({ account, number: checkNumber(body.number), keyword: 'manual', at: isoAt(sandbox.now()) }) }
     },
   }),
@@ -86,8 +84,7 @@ export const conversationRoutes: Route[] = [
     answers: [{ status: 404, description: 'The number is not opted out of that account (`not_found`).' }],
     team: true,
     resolve: ({ sandbox, body, viewer }) => {
-      const { account } = accountKey(sandbox.keys, body.key, body.account)
-      checkOwnAccount(viewer, account, body.key !== undefined ? 'key' : 'account')
+      const { account } = ownAccountKey(viewer, sandbox.keys, body.key, body.account)
       if (!sandbox.optOuts.remove(account, checkNumber(body.number))) throw new ApiError(404, 'not_found', `${body.number} is not opted out of account ${account}.`)
       return { body: { ok: true as const } }
     },
