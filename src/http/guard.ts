@@ -263,7 +263,8 @@ async function guarded(sandbox: SandboxState, request: WireRequest, url: URL, pa
     run.delay = Math.max(run.delay, fault.delay_ms)
     run.faultId = fault.id
     // The refused request's body is kept in the journal all the same (QA reads what was refused).
-    if (announcesBody(request)) run.trace.requestBody = await readBodyBytes(request).catch(() => undefined)
+    // (In-process a Fetch Request may carry a body stream without a Content-Length.)
+    if (announcesBody(request) || (request as { body?: unknown }).body) run.trace.requestBody = await readBodyBytes(request).catch(() => undefined)
     throw forcedError(fault.status, fault.code ?? undefined, retryAfter)
   }
   if (prefer.code !== undefined && prefer.code >= 300) throw forcedError(prefer.code, undefined, retryAfter)

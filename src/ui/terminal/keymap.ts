@@ -16,7 +16,7 @@ export const CHANNEL_KEYS: Readonly<Record<string, Channel | null>> = Object.fro
 export const CHANNEL_KEYS_LABEL = CHANNEL_KEY_LIST.join(' ')
 
 /** Where a key works: the help page's groups. */
-export type KeyGroup = 'Lists' | 'Message' | 'Request' | 'Anywhere'
+export type KeyGroup = 'Lists' | 'Message' | 'Request' | 'Opt-outs' | 'Anywhere'
 
 export interface Binding {
   group: KeyGroup
@@ -34,11 +34,13 @@ export interface Binding {
 export const BINDINGS = {
   move: { group: 'Lists', keys: '↑ ↓  k j', short: '↑↓', help: 'move the selection (PgUp PgDn, g G or Home End for the ends)' },
   open: { group: 'Lists', keys: 'Enter  →', short: '⏎', help: 'open the selected message or request' },
-  tab: { group: 'Lists', keys: 'Tab', short: 'Tab', help: 'switch between Outbox and Requests' },
+  tab: { group: 'Lists', keys: 'Tab', short: 'Tab', help: 'switch between Outbox and Requests; from a message, to its request (selected); from a request or webhook attempt, to its message' },
   channel: { group: 'Lists', keys: CHANNEL_KEYS_LABEL, short: CHANNEL_KEYS_LABEL, help: `Outbox: show ${CHANNELS.map((c) => CHANNEL_LABELS[c].replace(/^Email$/, 'email')).join(', ')}, or all channels` },
   status: { group: 'Lists', keys: 's', input: 's', help: `Outbox: cycle the status filter: ${MESSAGE_STATUSES.join(', ')}, all` },
   search: { group: 'Lists', keys: '/', input: '/', help: 'Outbox: search recipient, sender, subject, text and template parameters (Enter keeps, Esc clears)' },
+  account: { group: 'Lists', keys: 'a', input: 'a', help: 'Outbox: cycle the account filter: each account (the header names its key and plan), then all' },
   errorsOnly: { group: 'Lists', keys: 'e', input: 'e', help: 'Requests: errors only, or all requests' },
+  requestKind: { group: 'Lists', keys: 'w', input: 'w', help: 'Requests: API requests only, webhook attempts only, or both' },
   clearFilters: { group: 'Lists', keys: 'Esc', help: 'clear the filters' },
   clear: { group: 'Lists', keys: 'c', input: 'c', help: 'clear the outbox (asks y/n)' },
   reset: { group: 'Lists', keys: 'r', input: 'r', help: `reset the sandbox: ${resetScopeText()} (asks y/n)` },
@@ -50,9 +52,13 @@ export const BINDINGS = {
   source: { group: 'Message', keys: 'v', input: 'v', help: 'show the text, or the source (email HTML, the request as sent)' },
   links: { group: 'Message', keys: 'l', input: 'l', help: 'jump to the links' },
   delete: { group: 'Message', keys: 'd', input: 'd', help: 'delete this message (asks y/n)' },
+  reply: { group: 'Message', keys: 'R', input: 'R', help: 'simulate a reply to an SMS or WhatsApp message: type it, Enter sends (STOP opts the number out, START back in)' },
   back: { group: 'Message', keys: 'Esc  Backspace  ←', short: 'Esc', help: 'back to the list' },
   requestScroll: { group: 'Request', keys: '↑ ↓  k j', short: '↑↓', help: 'scroll' },
   requestBack: { group: 'Request', keys: 'Esc  Backspace  ←', short: 'Esc', help: 'back to the list' },
+  removeOptOut: { group: 'Opt-outs', keys: 'x', input: 'x', help: 'opt the selected number back in (as DELETE /__sandbox/opt-outs)' },
+  optOutsBack: { group: 'Opt-outs', keys: 'Esc  Backspace  ←', short: 'Esc', help: 'back to where you were' },
+  optOuts: { group: 'Anywhere', keys: 'O', input: 'O', help: 'the numbers opted out (STOP replies), per account' },
   help: { group: 'Anywhere', keys: '?', input: '?', help: 'this help (any other key closes it)' },
   quit: { group: 'Anywhere', keys: 'q  Ctrl-C', input: 'q', help: 'quit and shut the server down' },
 } as const satisfies Record<string, Binding>
@@ -65,12 +71,13 @@ export function inputOf(id: { [K in BindingId]: (typeof BINDINGS)[K] extends { i
 }
 
 /** The footer's keys on each view, in the order shown, each with its short label. */
-export type FooterView = 'outbox' | 'requests' | 'message' | 'request' | 'help'
+export type FooterView = 'outbox' | 'requests' | 'message' | 'request' | 'opt-outs' | 'help'
 const FOOTER_IDS: Record<FooterView, ReadonlyArray<readonly [BindingId, string]>> = {
-  outbox: [['move', 'move'], ['open', 'open'], ['search', 'search'], ['status', 'status'], ['channel', 'channel'], ['clear', 'clear'], ['reset', 'reset'], ['tab', 'requests']],
-  requests: [['move', 'move'], ['open', 'open'], ['errorsOnly', 'errors only'], ['tab', 'outbox'], ['clear', 'clear outbox'], ['reset', 'reset']],
-  message: [['back', 'back'], ['scroll', 'scroll'], ['browser', 'browser'], ['openLink', 'open link'], ['copyCode', 'copy code'], ['copyLink', 'copy link'], ['source', 'source'], ['delete', 'delete']],
-  request: [['requestBack', 'back'], ['requestScroll', 'scroll'], ['tab', 'outbox']],
+  outbox: [['move', 'move'], ['open', 'open'], ['search', 'search'], ['status', 'status'], ['channel', 'channel'], ['account', 'account'], ['optOuts', 'opt-outs'], ['clear', 'clear'], ['reset', 'reset'], ['tab', 'requests']],
+  requests: [['move', 'move'], ['open', 'open'], ['errorsOnly', 'errors only'], ['requestKind', 'API/webhooks'], ['tab', 'outbox'], ['optOuts', 'opt-outs'], ['clear', 'clear outbox'], ['reset', 'reset']],
+  message: [['back', 'back'], ['tab', 'its request'], ['reply', 'reply'], ['scroll', 'scroll'], ['browser', 'browser'], ['openLink', 'open link'], ['copyCode', 'copy code'], ['copyLink', 'copy link'], ['source', 'source'], ['delete', 'delete']],
+  request: [['requestBack', 'back'], ['requestScroll', 'scroll'], ['tab', 'its message / outbox']],
+  'opt-outs': [['optOutsBack', 'back'], ['move', 'move'], ['removeOptOut', 'opt back in']],
   help: [],
 }
 

@@ -3,6 +3,7 @@ import type { SandboxState } from '../../../domain/sandbox.js'
 import { resetScopeText } from '../../../contract/reset-scopes.js'
 import { INITIAL_STATE, reduce, type Action, type Effect, type KeyContext, type UiState } from '../keys.js'
 import { previewUrl } from '../message-page.js'
+import { runQaEffect } from '../qa-view.js'
 import type { RowSourceCache } from '../page.js'
 import type { UiSystem } from '../system.js'
 
@@ -55,6 +56,9 @@ function runEffect(effect: Effect, { sandbox, system, origin, cache }: Deps, rep
     case 'copy':
       system.copy(effect.text)
       return
+    case 'simulate-reply':
+    case 'remove-opt-out':
+      return runQaEffect(effect, sandbox, report)
   }
 }
 

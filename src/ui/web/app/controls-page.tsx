@@ -9,6 +9,7 @@ import type { faultSchema } from '../../../contract/controls.js'
 import { RESET_SCOPE_LABELS, resetScopeText } from '../../../contract/reset-scopes.js'
 import type { KeyUsage } from './types.js'
 import { confirmAction } from './widgets.js'
+import { accountLabels, OptOutsCard } from './qa-parts.js'
 import { useWhoami } from './who.js'
 
 /** `all`, then the contract's scopes (a team token: those of its own accounts). */
@@ -93,6 +94,7 @@ export function ControlsPage() {
       ) : null}
       <OutboxCard scope={scope} run={run} />
       <ResetCard scope={scope} run={run} />
+      <OptOutsCard labels={accountLabels(keys)} />
       <section class="card" aria-labelledby="faults-title">
         <h2 id="faults-title">Faults</h2>
         <FaultForm scope={scope} run={run} accounts={[...new Set(keys.map((k) => k.account))]} armed={faults.length} />

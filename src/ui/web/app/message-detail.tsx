@@ -7,6 +7,7 @@ import { webViewOf } from './channels/index.js'
 import { WithChecks } from './checks-tab.js'
 import { fullTime, newerStatus, senderOf, type StatusFields } from './format.js'
 import { RequestLink } from './message-parts.js'
+import { KeywordTag, ReplyForm } from './qa-parts.js'
 import { navigate } from './router.js'
 import { markSeen } from './seen.js'
 import { deleteMessage, onSandboxEvent } from './state.js'
@@ -94,6 +95,7 @@ export function MessageDetail({ id, narrow }: { id: string; narrow: boolean }) {
       <WithChecks key={message.message_id} message={message}>
         <view.View message={message as never} />
       </WithChecks>
+      <ReplyForm message={message} />
       <StatusHistory history={message.status_history} />
     </article>
   )
@@ -123,6 +125,7 @@ function DetailHead({ message, title }: { message: CapturedMessage; title: strin
         <Shown text={title} />
       </h2>
       <div class="detail-actions">
+        <KeywordTag message={message} />
         <StatusBadge status={message.status} />
         <button type="button" class="small danger-outline" onClick={remove}>
           Delete
