@@ -14,7 +14,8 @@
  * names a running one (its origin, like `http://127.0.0.1:4010`); the app under test is pointed
  * at `sandbox.apiUrl`. `@playwright/test` is an optional peer dependency: install it yourself.
  */
-import { test as base, expect } from '@playwright/test'
+import { test as base, expect as baseExpect } from '@playwright/test'
+import { toPassChecks, type PassChecksOptions } from '../matchers-checks.js'
 import { createSandboxClient, type CapturedMessage, type ClientWaitOptions, type OutboxFilter, type SandboxClient } from '../client/index.js'
 import type { Channel } from '../contract/captured-message.js'
 import { CHANNEL_READINGS } from '../domain/channels/readings.js'
@@ -22,7 +23,15 @@ import type { ChannelReading } from '../domain/channels/types.js'
 
 type Address = ChannelReading<Channel>['address']
 
-export { expect }
+/**
+ * Playwright's `expect` with sendbox's `toPassChecks`:
+ * `await expect(await sandbox.waitFor({ channel: 'email', to })).toPassChecks()`.
+ */
+export const expect = baseExpect.extend({
+  toPassChecks(received: unknown, options?: PassChecksOptions) {
+    return toPassChecks.call(this, received, options)
+  },
+})
 
 /** The sandbox of one worker, with per-test helpers. */
 export interface SandboxFixture {

@@ -28,7 +28,7 @@ afterAll(() => cli?.kill())
 async function exercise(client: Client) {
   await client.callTool({ name: 'reset_sandbox', arguments: {} })
   const tools = (await client.listTools()).tools.map((t) => t.name).sort()
-  expect(tools).toEqual(['add_fault', 'advance_clock', 'clear_faults', 'get_message', 'list_messages', 'list_requests', 'reset_sandbox', 'wait_for_message'])
+  expect(tools).toEqual(['add_fault', 'advance_clock', 'check_message', 'clear_faults', 'get_message', 'list_messages', 'list_requests', 'reset_sandbox', 'wait_for_message'])
 
   const waiting = client.callTool({ name: 'wait_for_message', arguments: { channel: 'email', to: 'ana@example.com', timeout_ms: 5_000 } })
   await new Promise((resolve) => setTimeout(resolve, 100))

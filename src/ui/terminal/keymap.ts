@@ -48,6 +48,7 @@ export const BINDINGS = {
   copyLink: { group: 'Message', keys: 'Y 1 … 9', short: 'Y', input: 'Y', help: 'copy link 1 to 9 to the clipboard (OSC 52)' },
   source: { group: 'Message', keys: 'v', input: 'v', help: 'show the text, or the source (email HTML, the request as sent)' },
   links: { group: 'Message', keys: 'l', input: 'l', help: 'jump to the links' },
+  checks: { group: 'Message', keys: 'c', input: 'c', help: 'the Checks page: score and checks of this message (c again: its text)' },
   delete: { group: 'Message', keys: 'd', input: 'd', help: 'delete this message (asks y/n)' },
   back: { group: 'Message', keys: 'Esc  Backspace  ←', short: 'Esc', help: 'back to the list' },
   requestScroll: { group: 'Request', keys: '↑ ↓  k j', short: '↑↓', help: 'scroll' },
@@ -68,7 +69,7 @@ export type FooterView = 'outbox' | 'requests' | 'message' | 'request' | 'help'
 const FOOTER_IDS: Record<FooterView, ReadonlyArray<readonly [BindingId, string]>> = {
   outbox: [['move', 'move'], ['open', 'open'], ['search', 'search'], ['status', 'status'], ['channel', 'channel'], ['clear', 'clear'], ['reset', 'reset'], ['tab', 'requests']],
   requests: [['move', 'move'], ['open', 'open'], ['errorsOnly', 'errors only'], ['tab', 'outbox'], ['clear', 'clear outbox'], ['reset', 'reset']],
-  message: [['back', 'back'], ['scroll', 'scroll'], ['browser', 'browser'], ['openLink', 'open link'], ['copyCode', 'copy code'], ['copyLink', 'copy link'], ['source', 'source'], ['delete', 'delete']],
+  message: [['back', 'back'], ['scroll', 'scroll'], ['browser', 'browser'], ['openLink', 'open link'], ['copyCode', 'copy code'], ['copyLink', 'copy link'], ['source', 'source'], ['checks', 'checks'], ['delete', 'delete']],
   request: [['requestBack', 'back'], ['requestScroll', 'scroll'], ['tab', 'outbox']],
   help: [],
 }

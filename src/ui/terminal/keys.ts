@@ -53,6 +53,8 @@ export interface UiState {
   errorsOnly: boolean
   /** The message page shows the source (email HTML, or the request as sent) instead of the text. */
   source: boolean
+  /** The message page shows its Checks page (`c`) instead of the text. */
+  checks: boolean
   confirm: Confirm | null
   /** After `Y`: the next digit copies that link. */
   pendingCopyLink: boolean
@@ -71,6 +73,7 @@ export const INITIAL_STATE: UiState = {
   searching: false,
   errorsOnly: false,
   source: false,
+  checks: false,
   confirm: null,
   pendingCopyLink: false,
   notice: null,
@@ -87,6 +90,7 @@ export type Effect =
   | { type: 'delete-message'; id: string }
   /** Open the email's HTML preview (`/__sandbox/messages/{id}/html?token=…`) in the browser. */
   | { type: 'open-preview'; id: string }
+  | { type: 'check-message'; id: string }
   | { type: 'open-url'; url: string; label: string }
   /** Put text on the clipboard (OSC 52). */
   | { type: 'copy'; text: string; label: string }
@@ -185,7 +189,7 @@ function confirmKey(state: UiState, input: string): Transition {
   if (confirm.kind === 'reset') {
     return done({ ...next, page: { kind: 'list' }, outbox: FOLLOW, requests: FOLLOW, notice: { text: 'Resetting the sandbox…', tone: 'ok' } }, { type: 'reset' })
   }
-  return done({ ...next, page: { kind: 'list' }, source: false, notice: { text: `Deleted ${confirm.id} (to ${printable(confirm.to)}).`, tone: 'ok' } }, { type: 'delete-message', id: confirm.id })
+  return done({ ...next, page: { kind: 'list' }, source: false, checks: false, notice: { text: `Deleted ${confirm.id} (to ${printable(confirm.to)}).`, tone: 'ok' } }, { type: 'delete-message', id: confirm.id })
 }
 
 function searchKey(state: UiState, input: string, key: Partial<Key>): Transition {
@@ -219,7 +223,7 @@ function messageKey(state: UiState, input: string, key: Partial<Key>, ctx: KeyCo
     if (!url) return done({ ...next, notice: { text: `There is no link ${n} (this message has ${message?.links.length ?? 0}).`, tone: 'error' } })
     return done({ ...next, notice: { text: `Copied link ${n} to the clipboard (OSC 52): ${url}`, tone: 'ok' } }, { type: 'copy', text: url, label: `link ${n}` })
   }
-  if (isBack(key)) return done({ ...state, page: { kind: 'list' }, scroll: 0, source: false })
+  if (isBack(key)) return done({ ...state, page: { kind: 'list' }, scroll: 0, source: false, checks: false })
   const scrolled = scrollKeys(state, input, key, ctx)
   if (scrolled) return done(scrolled)
   if (!message) return done(state)
@@ -242,7 +246,8 @@ function messageKey(state: UiState, input: string, key: Partial<Key>, ctx: KeyCo
     if (message.links.length === 0) return done({ ...state, notice: { text: 'This message has no links.', tone: 'error' } })
     return done({ ...state, pendingCopyLink: true })
   }
-  if (input === inputOf('source')) return done({ ...state, source: !state.source, scroll: 0 })
+  if (input === inputOf('source')) return done({ ...state, source: !state.source, checks: false, scroll: 0 })
+  if (input === inputOf('checks')) return state.checks ? done({ ...state, checks: false, scroll: 0 }) : done({ ...state, checks: true, source: false, scroll: 0 }, { type: 'check-message', id: message.id })
   if (input === inputOf('delete')) return done({ ...state, confirm: { kind: 'delete', id: message.id, to: message.to } })
   if (input === inputOf('links')) {
     const row = ctx.page?.linksRow
@@ -257,7 +262,7 @@ function outboxListKey(state: UiState, input: string, key: Partial<Key>, ctx: Ke
   if (moved) return done({ ...state, outbox: moved })
   if (key.return || key.rightArrow) {
     if (ctx.outbox.length === 0) return done(state)
-    return done({ ...state, page: { kind: 'message', id: ctx.outbox.idAt(ctx.outbox.index) }, scroll: 0, source: false })
+    return done({ ...state, page: { kind: 'message', id: ctx.outbox.idAt(ctx.outbox.index) }, scroll: 0, source: false, checks: false })
   }
   if (input in CHANNEL_KEYS) return done({ ...state, view: { ...state.view, channel: CHANNEL_KEYS[input] }, outbox: FOLLOW })
   if (input === inputOf('status')) return done({ ...state, view: { ...state.view, status: nextStatus(state.view.status) }, outbox: FOLLOW })
@@ -299,7 +304,7 @@ export function reduceKey(state: UiState, input: string, key: Partial<Key>, ctx:
   if (!base.pendingCopyLink) {
     if (input === inputOf('quit')) return done(base, { type: 'quit' })
     if (input === inputOf('help')) return done({ ...base, page: { kind: 'help', back: base.page }, scroll: 0 })
-    if (key.tab) return done({ ...base, tab: base.tab === 'outbox' ? 'requests' : 'outbox', page: { kind: 'list' }, scroll: 0, source: false })
+    if (key.tab) return done({ ...base, tab: base.tab === 'outbox' ? 'requests' : 'outbox', page: { kind: 'list' }, scroll: 0, source: false, checks: false })
     if (input === inputOf('clear')) return done({ ...base, confirm: { kind: 'clear', count: ctx.outboxSize } })
     if (input === inputOf('reset')) return done({ ...base, confirm: { kind: 'reset' } })
   }
