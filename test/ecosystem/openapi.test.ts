@@ -212,6 +212,9 @@ describe('real answers match the published schemas', () => {
     const preview = (await call('getCapturedMessagePreview', 'GET', `${controls}/messages/${sent.message_id}/preview`, undefined, none)) as { html_url: string }
     expect(await (await fetch(new URL(`${preview.html_url}&remote=1`, controls))).text()).toBe('<p>Hi</p>')
     await call('getCapturedMessagePreview', 'GET', `${controls}/messages/msg_missing/preview`, undefined, none)
+    await call('getMessageChecks', 'GET', `${controls}/messages/${sent.message_id}/checks`, undefined, none)
+    await call('getMessageChecks', 'GET', `${controls}/messages/msg_missing/checks`, undefined, none)
+    await call('getMessageChecks', 'GET', `${controls}/messages/${sent.message_id}/checks?links=sometimes`, undefined, none)
     await call('listRequests', 'GET', `${controls}/requests?limit=5`, undefined, none)
     await call('addFault', 'POST', `${controls}/faults`, { status: 503, path: '/v1/sms/send', times: 1 }, { 'content-type': 'application/json' })
     await call('addFault', 'POST', `${controls}/faults`, { status: 503, nope: 1 }, { 'content-type': 'application/json' })
