@@ -11,7 +11,7 @@ import { CHANNELS, MESSAGE_STATUSES } from '../contract/captured-message.js'
 import { clockChangeSchema, RESET_SCOPES } from '../contract/controls.js'
 import { SINCE_PATTERN } from '../contract/query.js'
 import { VERSION } from '../version.js'
-import { checkReportText } from './check-format.js'
+import { registerCheckTool } from './check-tool.js'
 import { capped, clockLine, faultLine, messageDetail, messageLine, messageList, requestList } from './format.js'
 
 /** Longest wait_for_message may wait, in milliseconds. */
@@ -76,16 +76,7 @@ export function createMcpServer(client: SandboxClient): McpServer {
   }, ({ timeout_ms: timeout = 10_000, ...args }, extra) =>
     answer(async () => messageDetail(await client.outbox.waitFor(filterOf(args), { timeout, signal: extra.signal, since: filterOf(args).since }))))
 
-  server.registerTool('check_message', {
-    description: 'Judge a captured message as a QA would: its check report (score 0–100; errors, warnings, info: email compatibility, links, images, accessibility, size, spam; SMS encoding, segments, sender; WhatsApp parameters Meta rejects).',
-    inputSchema: z.strictObject({
-      id: z.string().min(1).max(200).describe('The message id (msg_…).'),
-      links: z.enum(['live', 'static']).optional().describe('`live`: also request each link and image and report the broken ones.'),
-      refresh: z.boolean().optional().describe('Compute the report again instead of the kept one.'),
-    }),
-  }, ({ id, links, refresh }) =>
-    answer(async () => checkReportText(await client.messages.checks(id, { links, refresh })))
-  )
+  registerCheckTool(server, client, answer)
 
   server.registerTool('list_requests', { description: 'The request journal (newest first): method, path, status, duration, error code and message.', inputSchema: z.strictObject({ account: z.string().max(1024).optional().describe('Only this account.'), limit: limit.describe('How many, 1 to 100 (default 20).') }) }, ({ account, limit: max = 20 }) =>
     answer(async () => requestList(await client.requests.list({ account, limit: max }))))
