@@ -11,6 +11,7 @@
  * report medians), --out FILE, --only throughput,start,import,inprocess,scale,soak (a part of
  * the run, for iterating; the table then shows only those parts), --targets sendbox,wiremock,floor
  * (a subset of the servers; ratios need their peers; `express` adds the express variant).
+ * `--compare REF [--rounds N] [--only send,list,suite]`: HEAD against another commit instead (bench/compare.mjs).
  */
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
@@ -25,6 +26,11 @@ import { freePort, getText, median, postText, rssMb, runJsonScript, startTarget,
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 process.chdir(root)
+// `npm run bench -- --compare REF`: the hot-path guard (bench/compare.mjs), HEAD against REF interleaved.
+if (process.argv.some((arg) => arg === '--compare' || arg.startsWith('--compare='))) {
+  await import('./compare.mjs')
+  process.exit(0)
+}
 const { values: flags } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },

@@ -102,7 +102,7 @@ const result = await build({
   // the capture loads it with a dynamic import, which a script compiled by vm.Script cannot run
   // for an external module (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING); esbuild turns the import of
   // a bundled module into a lazy require.
-  external: [...uiPackages, 'express', '@mswjs/http-middleware'],
+  external: [...uiPackages, 'express', '@mswjs/http-middleware', 'playwright-core'],
   plugins: [
     zodNamespace(),
     await seedNames(),

@@ -294,6 +294,7 @@ function successOf(route: Route, refs: SchemaRefs, rateRefs: Record<string, unkn
       content: { 'text/event-stream': { schema: { type: 'string' }, 'x-itemSchema': refs.responses.shift()! } },
     }
   }
+  if ('png' in route.response) return { description: `${route.summary}: a PNG image.`, content: { 'image/png': { schema: { type: 'string', format: 'binary' } } } }
   return { description: 'The HTML body.', content: { 'text/html': { schema: { type: 'string' } } } }
 }
 

@@ -40,6 +40,8 @@ interface CallOptions {
   signal?: AbortSignal
   /** A 404 `not_found` answers undefined instead of throwing. */
   missing?: boolean
+  /** Headers of this call, over the client's own (the API's `Authorization: Bearer <API key>`). */
+  headers?: Record<string, string>
 }
 
 /** First characters of an answer that was not what was asked for, for an error line. */
@@ -109,7 +111,7 @@ export class ClientTransport {
   async json<T>(path: string, options: CallOptions = {}): Promise<T | undefined> {
     await this.health()
     const method = options.method ?? 'GET'
-    const headers: Record<string, string> = { ...this.headers }
+    const headers: Record<string, string> = { ...this.headers, ...options.headers }
     if (options.body !== undefined) headers['content-type'] = 'application/json'
     const response = await this.send(`${this.origin}${path}`, {
       method,

@@ -58,17 +58,21 @@ function recipientOf(input: InboundInput, keys: readonly ApiKeyConfig[]): ApiKey
   return accountKey(keys, input.key, input.account)
 }
 
-/** The key config a `key` or an `account` names (400 naming the field for an unknown one). */
-export function accountKey(keys: readonly ApiKeyConfig[], key: string | undefined, account: string | undefined): ApiKeyConfig {
+/**
+ * The key config a `key` or an `account` names (400 naming the field for an unknown one). `keys`
+ * is what the caller may name: a team token passes its own accounts' keys only, and `team` names
+ * it, so that another account's key or account gets the very answer a missing one gets.
+ */
+export function accountKey(keys: readonly ApiKeyConfig[], key: string | undefined, account: string | undefined, team?: string): ApiKeyConfig {
   if (key === undefined && account === undefined) throw new ApiError(400, 'missing_parameter', 'Name the account: `key` (an API key) or `account`.', 'key')
   if (key !== undefined) {
     const found = keys.find((k) => k.key === key)
-    if (!found) throw new ApiError(400, 'invalid_parameter', `\`key\` "${String(key).slice(0, 64)}" is not a configured API key; \`sendbox keys\` lists them.`, 'key')
+    if (!found) throw new ApiError(400, 'invalid_parameter', team === undefined ? `\`key\` "${String(key).slice(0, 64)}" is not a configured API key; \`sendbox keys\` lists them.` : `\`key\` "${String(key).slice(0, 64)}" is not an API key of the accounts the team token "${team}" acts on; \`GET /__sandbox/keys\` lists them.`, 'key')
     if (account !== undefined && account !== found.account) throw new ApiError(400, 'invalid_parameter', `\`account\` "${String(account).slice(0, 64)}" is not the account of that key (${found.account}).`, 'account')
     return found
   }
   const found = keys.find((k) => k.account === account)
-  if (!found) throw new ApiError(400, 'invalid_parameter', `\`account\` "${String(account).slice(0, 64)}" is not an account of any configured key; accounts: ${[...new Set(keys.map((k) => k.account))].join(', ')}.`, 'account')
+  if (!found) throw new ApiError(400, 'invalid_parameter', `\`account\` "${String(account).slice(0, 64)}" is not an account ${team === undefined ? 'of any configured key' : `the team token "${team}" acts on`}; accounts: ${[...new Set(keys.map((k) => k.account))].join(', ')}.`, 'account')
   return found
 }
 

@@ -5,13 +5,52 @@ import type { SandboxEvents } from './events.js'
 export type { JournalEntry }
 
 /** What a transport records: the entry without its id; the newer fields may be left out (null). */
-export type JournalRecord = Omit<JournalEntry, 'id' | 'query' | 'error_message' | 'request_body' | 'response_body' | 'message_id' | 'request_headers'> &
-  Partial<Pick<JournalEntry, 'query' | 'error_message' | 'request_body' | 'response_body' | 'message_id' | 'request_headers'>>
+export type JournalRecord = Omit<JournalEntry, 'id' | 'query' | 'error_message' | 'request_body' | 'response_body' | 'message_id' | 'request_headers' | 'fault_id'> &
+  Partial<Pick<JournalEntry, 'query' | 'error_message' | 'request_body' | 'response_body' | 'message_id' | 'fault_id'>> & {
+    /** The headers, or a function that makes them when the entry is first read (see `lazyJournalHeaders`). */
+    request_headers?: JournalEntry['request_headers'] | (() => JournalEntry['request_headers'])
+  }
 
 /** A body as the journal keeps it: at most {@link JOURNAL_BODY_LIMIT} characters. */
 function bounded(text: string | null | undefined): string | null {
   if (text === null || text === undefined) return null
   return text.length > JOURNAL_BODY_LIMIT ? `${text.slice(0, JOURNAL_BODY_LIMIT)}…` : text
+}
+
+/**
+ * The stored entry. Headers given as a function are made at the entry's first read, by whoever
+ * reads it (the list route, the event stream, the store, a UI), through an enumerable accessor:
+ * JSON, spread and structured clone see a plain field.
+ */
+function entryOf(id: number, entry: JournalRecord): JournalEntry {
+  const given = entry.request_headers
+  let headers = typeof given === 'function' ? undefined : (given ?? null)
+  const make = typeof given === 'function' ? given : undefined
+  return {
+    id,
+    at: entry.at,
+    kind: entry.kind,
+    method: entry.method,
+    path: entry.path,
+    query: entry.query ?? null,
+    status: entry.status,
+    duration_ms: entry.duration_ms,
+    error_code: entry.error_code,
+    error_message: bounded(entry.error_message),
+    account: entry.account,
+    key: entry.key,
+    request_body: bounded(entry.request_body),
+    response_body: bounded(entry.response_body),
+    get request_headers() {
+      if (headers === undefined) headers = make!()
+      return headers
+    },
+    set request_headers(value) {
+      headers = value
+    },
+    message_id: entry.message_id ?? null,
+    fault_id: entry.fault_id ?? null,
+  }
 }
 
 export type JournalListener = () => void
@@ -37,24 +76,7 @@ export class Journal {
 
   /** Records one request (bodies cut to {@link JOURNAL_BODY_LIMIT} characters). */
   record(entry: JournalRecord): JournalEntry {
-    const full: JournalEntry = {
-      id: this.nextId++,
-      at: entry.at,
-      kind: entry.kind,
-      method: entry.method,
-      path: entry.path,
-      query: entry.query ?? null,
-      status: entry.status,
-      duration_ms: entry.duration_ms,
-      error_code: entry.error_code,
-      error_message: bounded(entry.error_message),
-      account: entry.account,
-      key: entry.key,
-      request_body: bounded(entry.request_body),
-      response_body: bounded(entry.response_body),
-      request_headers: entry.request_headers ?? null,
-      message_id: entry.message_id ?? null,
-    }
+    const full = entryOf(this.nextId++, entry)
     this.entries.push(full)
     this.changes?.touch(full.id)
     if (this.entries.length - this.start > this.capacity) {

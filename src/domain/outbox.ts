@@ -63,6 +63,8 @@ export class Outbox {
   private snapshotCache: readonly CapturedMessage[] | null = null
   /** Messages evicted by the caps since the last clear. */
   evicted = 0
+  /** The same, per account (a team's health and the metrics show them). */
+  readonly evictedBy = new Map<string, number>()
   /** Bytes the kept messages hold, roughly (what `maxBytes` bounds). */
   bytes = 0
   /** `waitFor` calls still waiting (each holds one timer and two listeners, nothing else). */
@@ -123,6 +125,7 @@ export class Outbox {
   private evictOldest(): void {
     while (this.entries[this.start] === null) this.start++
     const oldest = this.entries[this.start]!
+    this.evictedBy.set(oldest.account, (this.evictedBy.get(oldest.account) ?? 0) + 1)
     this.forget(oldest.message_id, this.start)
     this.steps.dropOldest(oldest.message_id)
     this.start++
@@ -312,6 +315,7 @@ export class Outbox {
     this.previewTokens.clear()
     this.steps.clear()
     this.evicted = 0
+    this.evictedBy.clear()
     this.changes?.clear()
     this.outcomes.clear()
     this.changed()

@@ -26,3 +26,32 @@ describe('SlidingWindow', () => {
     expect(window.used(1_000_000)).toBeLessThanOrEqual(5)
   })
 })
+
+describe('SlidingWindow memory', () => {
+  it('starts small at a limit of 1,000,000 and grows only with the requests it holds', () => {
+    const window = new SlidingWindow(1_000_000)
+    expect(window.capacity).toBeLessThanOrEqual(16)
+    for (let i = 0; i < 100; i++) expect(window.take(i).allowed).toBe(true)
+    expect(window.capacity).toBeLessThanOrEqual(128)
+    expect(window.used(100)).toBe(100)
+    expect(window.take(100)).toMatchObject({ remaining: 1_000_000 - 101, reset: 60 })
+  })
+
+  it('keeps order across growth when the ring had wrapped', () => {
+    const window = new SlidingWindow(40)
+    for (let t = 0; t < 16; t++) window.take(t * 1000)
+    // The first 11 leave the window, then 20 more make the ring wrap and grow.
+    for (let t = 0; t < 20; t++) window.take(WINDOW_MS + 10_000 + t)
+    expect(window.used(WINDOW_MS + 10_020)).toBe(25)
+    expect(window.take(WINDOW_MS + 10_020)).toMatchObject({ allowed: true, remaining: 40 - 26, reset: Math.ceil((11_000 + WINDOW_MS) / 1000) })
+  })
+
+  it('admits again after clear() without losing its limit', () => {
+    const window = new SlidingWindow(2)
+    window.take(0)
+    window.take(1)
+    expect(window.take(2).allowed).toBe(false)
+    window.clear()
+    expect(window.take(3)).toMatchObject({ allowed: true, remaining: 1 })
+  })
+})

@@ -19,59 +19,71 @@ export function retryAfterSeconds(freeAt: number, now: number): number {
   return Math.max(1, Math.ceil((freeAt - now) / 1000))
 }
 
+/** Slots a window starts with: it doubles as requests come, up to its limit. */
+const INITIAL_SLOTS = 16
+
 /**
  * Sliding-window log for one key: at most `limit` requests in any rolling 60 s.
- * Timestamps sit in a ring buffer of exactly `limit` slots, so memory is bounded by the
- * plan and a check is O(1) amortised.
+ * Timestamps sit in a ring buffer that starts small and doubles while the window holds more
+ * (never past `limit` slots), so memory follows the traffic, a limit of 1,000,000 costs what a
+ * limit of 100 does until a million requests come, and a check is O(1) amortised.
  */
 export class SlidingWindow {
-  private readonly stamps: Float64Array
+  private stamps: Float64Array
   private head = 0
   private size = 0
 
   constructor(readonly limit: number) {
-    this.stamps = new Float64Array(Math.max(1, limit))
+    this.stamps = new Float64Array(Math.min(Math.max(1, limit), INITIAL_SLOTS))
   }
 
   private evict(now: number): void {
-    while (this.size > 0 && this.stamps[this.head] <= now - WINDOW_MS) {
-      this.head = (this.head + 1) % this.stamps.length
+    const stamps = this.stamps
+    while (this.size > 0 && stamps[this.head] <= now - WINDOW_MS) {
+      this.head = this.head + 1 === stamps.length ? 0 : this.head + 1
       this.size--
+    }
+  }
+
+  /** Doubles the ring (capped at the limit), keeping the stamps in order from slot 0. */
+  private grow(): void {
+    const old = this.stamps
+    const next = new Float64Array(Math.min(this.limit, old.length * 2))
+    for (let i = 0; i < this.size; i++) next[i] = old[(this.head + i) % old.length]
+    this.stamps = next
+    this.head = 0
+  }
+
+  private decision(allowed: boolean, freeAt: number, now: number): RateDecision {
+    return {
+      allowed,
+      limit: this.limit,
+      remaining: allowed ? this.limit - this.size : 0,
+      reset: Math.ceil(freeAt / 1000),
+      retryAfter: allowed ? 0 : retryAfterSeconds(freeAt, now),
+      freeAt,
     }
   }
 
   /** Counts a request at `now` if the window has room. */
   take(now: number): RateDecision {
     this.evict(now)
-    if (this.size >= this.limit) {
-      const oldest = this.stamps[this.head]
-      const freeAt = oldest + WINDOW_MS
-      return {
-        allowed: false,
-        limit: this.limit,
-        remaining: 0,
-        reset: Math.ceil(freeAt / 1000),
-        retryAfter: retryAfterSeconds(freeAt, now),
-        freeAt,
-      }
-    }
+    if (this.size >= this.limit) return this.decision(false, this.stamps[this.head] + WINDOW_MS, now)
+    if (this.size === this.stamps.length) this.grow()
     this.stamps[(this.head + this.size) % this.stamps.length] = now
     this.size++
-    const freeAt = this.stamps[this.head] + WINDOW_MS
-    return {
-      allowed: true,
-      limit: this.limit,
-      remaining: this.limit - this.size,
-      reset: Math.ceil(freeAt / 1000),
-      retryAfter: 0,
-      freeAt,
-    }
+    return this.decision(true, this.stamps[this.head] + WINDOW_MS, now)
   }
 
   /** Requests counted in the window ending at `now`. */
   used(now: number): number {
     this.evict(now)
     return this.size
+  }
+
+  /** Slots the ring holds now (at most the limit). */
+  get capacity(): number {
+    return this.stamps.length
   }
 
   clear(): void {
@@ -88,7 +100,7 @@ export class RateLimiter {
 
   private window(key: string): SlidingWindow {
     let window = this.windows.get(key)
-    if (!window) {
+    if (!window || window.limit !== this.limitFor(key)) {
       window = new SlidingWindow(this.limitFor(key))
       this.windows.set(key, window)
     }
@@ -103,7 +115,8 @@ export class RateLimiter {
     return this.windows.get(key)?.used(now) ?? 0
   }
 
+  /** Empties every window, keeping its ring (a window whose plan's limit changed is replaced when next used). */
   reset(): void {
-    this.windows.clear()
+    for (const window of this.windows.values()) window.clear()
   }
 }

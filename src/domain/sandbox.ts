@@ -337,7 +337,7 @@ export class SandboxState {
     if (!scope || scope === 'opt_outs') {
       for (const entry of this.optOuts.list().filter((e) => accounts.has(e.account))) this.optOuts.remove(entry.account, entry.number)
     }
-    this.events.emit({ type: 'reset', scope: scope ?? 'all' })
+    this.events.emit({ type: 'reset', scope: scope ?? 'all', accounts: [...accounts] })
   }
 
   /**
@@ -382,8 +382,19 @@ export class SandboxState {
     }
   }
 
-  /** Stops timers and webhook retries. */
+  /** What the protocols hold for this sandbox and must release with it (the screenshot route's browser). */
+  private readonly disposers = new Set<() => unknown>()
+
+  /** Runs `release` at {@link dispose}; returns what takes it back. */
+  onDispose(release: () => unknown): () => void {
+    this.disposers.add(release)
+    return () => this.disposers.delete(release)
+  }
+
+  /** Stops timers and webhook retries, and releases what {@link onDispose} was handed. */
   dispose(): void {
+    for (const release of this.disposers) void Promise.resolve().then(release).catch(() => undefined)
+    this.disposers.clear()
     this.outbox.dispose()
     this.webhooks?.stop()
     this.store?.close()

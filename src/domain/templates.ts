@@ -3,7 +3,7 @@
  * `{{name}}` or `{{1}}` placeholders, and optionally a header, a footer and buttons. When
  * templates are configured (`--templates FILE`, option `templates`), every WhatsApp send is
  * checked against them after the field rules, and a captured message reads as the recipient
- * reads it (see docs/decisions/whatsapp-templates.md).
+ * reads it (see docs/decisions/conversations.md).
  */
 import { ApiError } from './errors.js'
 

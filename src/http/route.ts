@@ -48,10 +48,10 @@ export type RouteResult =
 export type SuccessStatus = 200 | 201 | 202 | 204
 
 /**
- * How the success answer is documented: a JSON schema, no body (`empty`: a 204), HTML, or a
- * Server-Sent Events stream.
+ * How the success answer is documented: a JSON schema, no body (`empty`: a 204), HTML, a PNG
+ * image, or a Server-Sent Events stream.
  */
-export type RouteResponse = z.ZodType | { empty: true } | { html: true } | { eventStream: z.ZodType }
+export type RouteResponse = z.ZodType | { empty: true } | { html: true } | { png: true } | { eventStream: z.ZodType }
 
 type Headers = Record<string, string>
 

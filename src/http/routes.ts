@@ -6,6 +6,7 @@ import { sandboxCheckRoutes } from './sandbox-checks.js'
 import { sandboxControlRoutes } from './sandbox-controls.js'
 import { sandboxLiveRoutes } from './sandbox-live.js'
 import { sandboxMcpRoutes } from './sandbox-mcp.js'
+import { screenshotRoutes } from './screenshot-route.js'
 import { smsSendRoute } from './sms.js'
 import { subscriberRoutes } from './subscribers.js'
 import { whatsappSendRoute } from './whatsapp.js'
@@ -29,6 +30,7 @@ export const ROUTES: readonly Route[] = [
   ...sandboxControlRoutes,
   ...sandboxCheckRoutes,
   ...sandboxLiveRoutes,
+  ...screenshotRoutes,
   ...sandboxMcpRoutes,
   ...conversationRoutes,
 ]

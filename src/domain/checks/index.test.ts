@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { checkReportSchema } from '../../contract/checks.js'
 import type { EmailMessage } from '../../contract/captured-message.js'
 import { checkMessage } from './index.js'
-import { toMime } from './email/mime.js'
+import { emailToMime as toMime } from './email/mime.js'
 
 const email = {
   message_id: 'msg_e', channel: 'email', direction: 'outbound', to: 'ana@example.com', created_at: '2026-01-01T00:00:00.000Z',

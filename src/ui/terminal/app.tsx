@@ -11,6 +11,7 @@ import { RequestsList } from './components/requests-list.js'
 import { StyledLines } from './components/styled-lines.js'
 import type { ConsoleCapture } from './console-capture.js'
 import { grouped } from './format.js'
+import { resetScopeText } from '../../contract/reset-scopes.js'
 import { CHANNEL_BADGES, viewOf } from './channels/index.js'
 import { helpLines } from './help.js'
 import { useSandboxFeed } from './hooks/use-sandbox-feed.js'
@@ -106,7 +107,7 @@ function footerOf(state: UiState, notice: FooterContent | null, pagePosition: st
     const question = confirm.kind === 'clear'
       ? `Clear all ${grouped(confirm.count)} messages from the outbox?`
       : confirm.kind === 'reset'
-        ? 'Reset the sandbox (subscribers, outbox, journal, rate limits, faults)?'
+        ? `Reset the sandbox (${resetScopeText()})?`
         : `Delete ${confirm.id} (to ${printable(confirm.to)})?`
     return { kind: 'confirm', question }
   }

@@ -6,9 +6,9 @@ import { BINDINGS, footerKeys, keysTable, type Binding } from './keymap.js'
 import { windowOf } from './selection.js'
 
 /**
- * One key map (keymap.ts) for the reducer, the help page, the footers and the README: each
+ * One key map (keymap.ts) for the reducer, the help page, the footers and docs/terminal-ui.md: each
  * one-character binding does something where its group says, the help page shows every binding,
- * and the README's table is the generated one.
+ * and the page's table is the generated one.
  */
 const ids = (n: number, prefix: string) => Array.from({ length: n }, (_, i) => `${prefix}${i}`)
 const MESSAGE = { id: 'msg_1', to: 'ana@example.com', channel: 'email' as const, htmlPreview: true, links: ['https://a.test/1'], codes: ['482913'] }
@@ -56,9 +56,9 @@ describe('the key map', () => {
     }
   })
 
-  it('the README key table is the generated one (npm run docs:tables)', () => {
-    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8')
-    const block = /<!-- keys:begin -->\n([\s\S]*?)\n<!-- keys:end -->/.exec(readme)
+  it('the key table of docs/terminal-ui.md is the generated one (npm run docs:tables)', () => {
+    const page = readFileSync(new URL('../../../docs/terminal-ui.md', import.meta.url), 'utf8')
+    const block = /<!-- keys:begin -->\n([\s\S]*?)\n<!-- keys:end -->/.exec(page)
     expect(block?.[1]).toBe(keysTable())
   })
 })

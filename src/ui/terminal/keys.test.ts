@@ -48,7 +48,7 @@ describe('list keys', () => {
   it('Enter opens the selected message; Esc, Backspace or ← goes back', () => {
     const { state } = press(['j', { return: true }])
     expect(state.page).toEqual({ kind: 'message', id: 'msg_1' })
-    for (const back of [{ escape: true }, { backspace: true }, { leftArrow: true }] as const) {
+    for (const back of [{ escape: true }, { backspace: true }, { leftArrow: true }] as Array<{ [flag: string]: true }>) {
       expect(press([back], state, messagePage).state.page).toEqual({ kind: 'list' })
     }
   })

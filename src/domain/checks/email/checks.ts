@@ -3,7 +3,7 @@ import type { EmailMessage } from '../../../contract/captured-message.js'
 import { finding } from '../rules.js'
 import { compatibilityChecks } from './compatibility.js'
 import { liveLinkChecks } from './live-links.js'
-import { toMime } from './mime.js'
+import { emailToMime as toMime } from './mime.js'
 import { spamChecks, type SpamdTarget } from './spam.js'
 import { staticEmailChecks } from './static.js'
 

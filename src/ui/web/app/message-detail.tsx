@@ -4,6 +4,7 @@ import type { ComponentChildren } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
 import { ApiFailure, call } from './api.js'
 import { webViewOf } from './channels/index.js'
+import { WithChecks } from './checks-tab.js'
 import { fullTime, newerStatus, senderOf, type StatusFields } from './format.js'
 import { RequestLink } from './message-parts.js'
 import { navigate } from './router.js'
@@ -90,7 +91,9 @@ export function MessageDetail({ id, narrow }: { id: string; narrow: boolean }) {
           </Meta>
         ) : null}
       </dl>
-      <view.View message={message as never} />
+      <WithChecks key={message.message_id} message={message}>
+        <view.View message={message as never} />
+      </WithChecks>
       <StatusHistory history={message.status_history} />
     </article>
   )

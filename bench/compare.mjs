@@ -1,0 +1,132 @@
+#!/usr/bin/env node
+/**
+ * The hot-path guard (issue 37, item 4): `npm run bench -- --compare REF` builds REF once
+ * (bench/lib/ref-build.mjs), then runs, interleaved round by round (HEAD, REF, bare node:http,
+ * HEAD, REF, …) so the machine's noise falls on all of them:
+ *
+ *   - the standalone CLI's email send and subscriber list under autocannon (50 connections),
+ *     each against a bare node:http server answering the same JSON;
+ *   - the vitest suite of bench/suite (300 sends with link/code assertions + subscriber tests,
+ *     11 files) against HEAD's and REF's built library, and the same suite on hand-written msw
+ *     handlers (`--only suite`).
+ *
+ * Prints medians and the ratios HEAD/REF, HEAD/bare and the suite's HEAD/hand-written, and writes
+ * them to bench/results/compare-<ref>.md.
+ *
+ *   npm run bench -- --compare 7e48468 [--rounds 5] [--seconds 5] [--node 24|20|current] [--only send,list,suite]
+ */
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { cpus, loadavg, tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import { measure } from './lib/load.mjs'
+import { freePort, getText, median, postText, rssMb, startTarget, stopTarget } from './lib/processes.mjs'
+import { builtRef } from './lib/ref-build.mjs'
+import { AUTH, benchEndpoints, READY_PATH, SEND_BODY, sandboxFlags } from './lib/workload.mjs'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const { values: flags } = parseArgs({
+  options: {
+    compare: { type: 'string' },
+    rounds: { type: 'string', default: '5' },
+    seconds: { type: 'string', default: '5' },
+    warmup: { type: 'string', default: '2' },
+    node: { type: 'string', default: '24' },
+    only: { type: 'string', default: 'send,list,suite' },
+    out: { type: 'string' },
+  },
+  strict: false,
+})
+const log = (line) => process.stderr.write(`${line}\n`)
+const rounds = Number(flags.rounds)
+const parts = new Set(String(flags.only).split(','))
+const nodeBin = flags.node === 'current' ? process.execPath : execFileSync(join(root, 'scripts/node-bin.sh'), [String(flags.node)], { encoding: 'utf8' }).trim()
+const nodeVersion = execFileSync(nodeBin, ['--version'], { encoding: 'utf8' }).trim()
+const ref = flags.compare ? builtRef(root, String(flags.compare), log) : undefined
+
+execFileSync('npm', ['run', 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] })
+
+/** The JSON the bare server answers: HEAD's own answers, captured once. */
+async function captureAnswers() {
+  const port = await freePort()
+  const { child } = await startTarget({ command: nodeBin, args: [join(root, 'dist/bin/sendbox.js'), ...sandboxFlags(port)], port, readyPath: READY_PATH, readyHeaders: AUTH })
+  try {
+    const list = await getText(port, '/v1/subscribers?page=1&limit=20', AUTH)
+    const id = JSON.parse(list.text).data[0].id
+    const byId = await getText(port, `/v1/subscribers/${id}`, AUTH)
+    const send = await postText(port, '/v1/email/send', AUTH, SEND_BODY)
+    const file = join(tmpdir(), `sendbox-compare-answers-${process.pid}.json`)
+    writeFileSync(file, JSON.stringify({ send: send.text, list: list.text, byId: byId.text }))
+    return file
+  } finally {
+    await stopTarget(child)
+  }
+}
+
+const httpEndpoints = ['send', 'list'].filter((id) => parts.has(id))
+const servers = [
+  { id: 'HEAD', args: (port) => [join(root, 'dist/bin/sendbox.js'), ...sandboxFlags(port)] },
+  ...(ref ? [{ id: 'REF', args: (port) => [join(ref.dir, 'dist/bin/sendbox.js'), ...sandboxFlags(port)] }] : []),
+]
+const results = {} // results[target][endpoint] = [{ rps, cpu }], results[target].rss = []
+if (httpEndpoints.length > 0) {
+  const answers = await captureAnswers()
+  servers.push({ id: 'bare', args: (port) => [join(root, 'bench/targets/baseline-server.mjs'), '--port', String(port), '--answers', answers] })
+  for (let round = 1; round <= rounds; round++) {
+    for (const server of servers) {
+      const port = await freePort()
+      const { child } = await startTarget({ command: nodeBin, args: server.args(port), port, readyPath: READY_PATH, readyHeaders: AUTH })
+      try {
+        await new Promise((resolve) => setTimeout(resolve, 800))
+        const first = server.id === 'bare' ? 'x' : JSON.parse((await getText(port, '/v1/subscribers?page=1&limit=20', AUTH)).text).data[0].id
+        const cells = []
+        for (const endpoint of benchEndpoints(first).filter((e) => httpEndpoints.includes(e.id))) {
+          const m = await measure({ url: `http://127.0.0.1:${port}${endpoint.path}`, method: endpoint.method, headers: endpoint.headers, body: endpoint.body, warmupSeconds: Number(flags.warmup), seconds: Number(flags.seconds), pid: child.pid })
+          if (m.non2xx || m.errors) log(`  warning: ${server.id} ${endpoint.id}: ${m.non2xx} non-2xx, ${m.errors} errors`)
+          ;((results[server.id] ??= {})[endpoint.id] ??= []).push({ rps: m.rps, cpu: m.cpuUsPerRequest })
+          cells.push(`${endpoint.id} ${m.rps} req/s ${Math.round(m.cpuUsPerRequest)} µs`)
+        }
+        ;(results[server.id].rss ??= []).push(await rssMb(child.pid))
+        log(`round ${round}/${rounds} ${server.id.padEnd(5)} ${cells.join(' | ')} | RSS after ${Math.round(results[server.id].rss.at(-1))} MB`)
+      } finally {
+        await stopTarget(child)
+      }
+    }
+  }
+}
+
+let suite
+if (parts.has('suite')) {
+  const { runSuiteRounds } = await import('./suite/measure.mjs')
+  suite = await runSuiteRounds({ root, nodeBin, rounds, refDir: ref?.dir, log })
+}
+
+// ---------------------------------------------------------------------------------------------
+const fmt = (n, d = 0) => n.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d })
+const med = (target, endpoint, field) => median(results[target][endpoint].map((r) => r[field]))
+const lines = [
+  `# sendbox compare: HEAD ${execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim()}${ref ? ` vs ${flags.compare} (${ref.sha.slice(0, 12)})` : ''}`,
+  '',
+  `${new Date().toISOString()} · ${cpus()[0]?.model} · ${cpus().length} cores · Node ${nodeVersion} for every server · load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`,
+  '',
+  `Command: \`npm run bench -- ${process.argv.slice(2).join(' ')}\` · ${rounds} interleaved rounds · ${flags.warmup} s warm-up + ${flags.seconds} s per endpoint, 50 connections · medians over rounds.`,
+]
+if (httpEndpoints.length > 0) {
+  lines.push('', '| endpoint | HEAD req/s | REF req/s | bare req/s | HEAD / REF | HEAD / bare | REF / bare | HEAD µs CPU/req | REF µs | bare µs |', '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|')
+  for (const id of httpEndpoints) {
+    const head = med('HEAD', id, 'rps')
+    const old = ref ? med('REF', id, 'rps') : NaN
+    const bare = med('bare', id, 'rps')
+    lines.push(`| ${id} | ${fmt(head)} | ${ref ? fmt(old) : '–'} | ${fmt(bare)} | ${ref ? `${fmt(head / old, 2)}×` : '–'} | ${fmt((head / bare) * 100)}% | ${ref ? `${fmt((old / bare) * 100)}%` : '–'} | ${fmt(med('HEAD', id, 'cpu'))} | ${ref ? fmt(med('REF', id, 'cpu')) : '–'} | ${fmt(med('bare', id, 'cpu'))} |`)
+  }
+  lines.push('', `RSS after the send and list load (MB, median): HEAD ${fmt(median(results.HEAD.rss))}${ref ? `, REF ${fmt(median(results.REF.rss))}` : ''}, bare ${fmt(median(results.bare.rss))}.`)
+}
+if (suite) lines.push('', ...suite.lines)
+const table = lines.join('\n')
+process.stdout.write(`${table}\n`)
+const out = flags.out ?? join(root, 'bench/results', `compare-${String(flags.compare ?? 'none').replace(/[^\w.-]/g, '_')}.md`)
+mkdirSync(dirname(out), { recursive: true })
+writeFileSync(out, `${table}\n`)
+log(`written to ${out}`)
