@@ -10,6 +10,7 @@
  * expect(sandbox).toHaveSent({ channel: 'email', links: expect.arrayContaining([expect.stringMatching(/\/reset\?/)]) })
  * expect(sandbox).toHaveSentTimes({ channel: 'email', to: 'ana@example.com' }, 1)
  * expect(sandbox).toHaveSentNothing({ channel: 'whatsapp' })
+ * await expect(sandbox.outbox.get(id)).toPassChecks({ severity: 'warning', ignore: ['compatibility'] })
  *
  * A filter takes the outbox's filter keys (channel, to, status, since, account, q, from,
  * subject, template) as plain values, and any field of a captured message (text, links, codes,
@@ -27,8 +28,10 @@ import { describeMisses, type Outbox } from './domain/outbox.js'
 import { capturedMessageSchema, type CapturedMessage } from './contract/captured-message.js'
 import { CHANNELS, type Channel } from './contract/constants.js'
 import { clientMissText, isClient, lookFor, type ClientMatchOptions } from './matchers-client.js'
+import { toPassChecks, type PassChecksOptions } from './matchers-checks.js'
 
-export type { ClientMatchOptions }
+export type { ClientMatchOptions, PassChecksOptions }
+export { toPassChecks }
 
 /** A matcher filter: outbox filter keys, and message fields as values, RegExps or asymmetric matchers. */
 export type SentFilter = { [K in keyof OutboxFilter]?: OutboxFilter[K] | RegExp | AsymmetricMatcherLike } & {
@@ -182,6 +185,11 @@ export const matchers = {
     const { found, shown } = sent(received, this, filter, 'toHaveSentNothing')
     return answer(found, shown)
   },
+  /**
+   * Passes when no check at or above `severity` (default `error`) remains, `ignore`d rule ids and
+   * categories aside. Takes a captured message or its check report; always asynchronous: `await` it.
+   */
+  toPassChecks,
 }
 
 /**
@@ -196,6 +204,8 @@ export interface SendboxMatchers<R = void> {
   toHaveSentTimes(filter: SentFilter, times: number, options?: ClientMatchOptions): R
   /** No captured message matches `filter` (none at all without one). Given a `sendbox/client`: `await` it. */
   toHaveSentNothing(filter?: SentFilter, options?: ClientMatchOptions): R
+  /** No check at or above `severity` (default `'error'`) remains, `ignore` aside. Asynchronous: `await expect(message).toPassChecks()`. */
+  toPassChecks(options?: PassChecksOptions): Promise<void>
 }
 
 /*

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util'
+import { parseEmailClients, parseSpamdTarget } from '../domain/checks/settings.js'
 import { adminTokenProblem } from '../domain/admin-token.js'
 import type { SandboxOptions } from '../domain/sandbox.js'
 import type { ThreadedServerOptions } from '../transports/threaded-server.js'
@@ -57,6 +58,10 @@ export interface CliSettings {
   data: string | undefined
   /** The request log's format without the terminal UI. */
   logFormat: 'text' | 'json'
+  /** Email clients whose compatibility counts for the check score (`--email-clients`); empty: every client. */
+  emailClients: string[]
+  /** The SpamAssassin spamd that scores checked emails (`--spamassassin HOST:PORT`), if any. */
+  spamassassin: string | undefined
 }
 
 /** A bad command line: the message is the one line printed to stderr. */
@@ -137,7 +142,7 @@ class SettingSources {
   }
 
   /** A repeatable flag: the flags, else the environment (comma-separated), else the file (a string or a list). */
-  list(name: 'cors-origin' | 'allowed-host', parse: (value: string) => string): string[] {
+  list(name: 'cors-origin' | 'allowed-host' | 'email-clients', parse: (value: string) => string): string[] {
     const fromFlags = this.values[name] as string[] | undefined
     const fromFile = (this.file as Record<string, unknown>)[configKeyOf(name)] as string | string[] | undefined
     const raw = fromFlags && fromFlags.length > 0
@@ -267,7 +272,20 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, c
     configFile,
     data: from.str('data'),
     logFormat: logFormatOf(from.str('log-format')!),
+    emailClients: from.list('email-clients', (value) => value).flatMap((value) => parseEmailClients(value)),
+    spamassassin: spamdOf(from.str('spamassassin')),
   }
+}
+
+/** `--spamassassin HOST:PORT`, checked here so a typo fails the start with one line. */
+function spamdOf(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined
+  try {
+    parseSpamdTarget(value)
+  } catch (error) {
+    throw new UsageError(`--spamassassin ${(error as Error).message.replace(/^spamassassin /, '')}`)
+  }
+  return value
 }
 
 /**
@@ -312,6 +330,7 @@ export function helpText(): string {
     '       sendbox keys [flags]        print the API keys, plans and limits in force',
     '       sendbox openapi [flags]     print the OpenAPI 3.1 document of the API and the sandbox controls',
     '       sendbox mcp [--url URL]     a Model Context Protocol server over stdio (tools: messages, requests, faults, clock, reset)',
+    '       sendbox check FILE.html|-   check an email\'s HTML (or `--channel sms --text …`) and print its report; exit 1 on an error (`sendbox check --help`)',
     '',
     'Flags:',
   ]

@@ -39,6 +39,8 @@ export async function sandboxFromSettings(settings: CliSettings): Promise<Sandbo
     templates: settings.templates === undefined ? undefined : (await import('./templates-file.js')).loadTemplatesFile(settings.templates),
     adminToken: settings.adminToken,
     teamTokens: settings.teamTokens,
+    emailClients: settings.emailClients,
+    spamassassin: settings.spamassassin,
     // `keys` and `openapi` print and leave: they never take the store (a running sandbox holds its lock).
     data: settings.command === 'serve' || settings.command === 'mcp' ? settings.data : undefined,
   }
@@ -73,6 +75,7 @@ function keysTable(sandbox: Sandbox): string {
  * resolves once the server is up and installs signal handlers that shut it down.
  */
 export async function runCli(argv: string[], io: CliIo = { stdout: process.stdout, stderr: process.stderr, env: process.env }): Promise<number | RunningServer | RunningTransport> {
+  if (argv[0] === 'check') return (await import('./check-command.js')).runCheck(argv.slice(1), io)
   let settings: CliSettings
   try {
     settings = parseCli(argv, io.env)

@@ -27,6 +27,9 @@ export type { ConversationControls, InboundInput, InboundResult, OptOut, Subscri
 
 /** A whole captured message (`GET /__sandbox/messages/{id}`): `text`, `links`, `codes`, `status_history`, the request body. */
 export type CapturedMessage = z.infer<typeof capturedMessageSchema>
+/** A message's check report (`GET /__sandbox/messages/{id}/checks`). */
+export type { CheckReport, Check } from '../contract/checks.js'
+import type { CheckReport } from '../contract/checks.js'
 /** A listed message (`GET /__sandbox/messages`): no request body or email HTML, text cut to 2000 characters. */
 export type CapturedMessageSummary = z.infer<typeof capturedMessageSummarySchema>
 /** A fault in force. */
@@ -75,6 +78,15 @@ export interface SandboxClient extends ConversationControls {
     delete(id: string): Promise<boolean>
     /** Empties the outbox. */
     clear(): Promise<void>
+  }
+  messages: {
+    /**
+     * The check report of a captured message (`GET /__sandbox/messages/{id}/checks`; docs/checks.md):
+     * computed on first ask, then kept. `links: 'live'` requests each link; `refresh` computes it again.
+     * Rejects with a SandboxClientError (404 `not_found`) for an unknown id.
+     * @example const report = await client.messages.checks(id); report.checks.filter((c) => c.severity === 'error')
+     */
+    checks(id: string, options?: { links?: 'live' | 'static'; refresh?: boolean }): Promise<CheckReport>
   }
   requests: {
     /** The newest requests of the journal (at most `limit`, default 100), newest first. */
@@ -128,6 +140,9 @@ export function createSandboxClient(options: ClientOptions): SandboxClient {
       waitFor: (filter = {}, wait = {}) => waitFor(http, filter, wait, options.longPollMs ?? SERVER_WAIT_CAP_MS),
       delete: async (id) => (await json(`/__sandbox/messages/${encodeURIComponent(id)}`, { method: 'DELETE', missing: true })) !== undefined,
       clear: async () => void (await json('/__sandbox/messages', { method: 'DELETE' })),
+    },
+    messages: {
+      checks: (id, { links, refresh } = {}) => json<CheckReport>(`/__sandbox/messages/${encodeURIComponent(id)}/checks?${query({ links, refresh: refresh ? 1 : undefined })}`),
     },
     requests: {
       list: async ({ account, limit = PAGE } = {}) => {

@@ -11,6 +11,7 @@ import { VERSION } from '../version.js'
 import { capped, messageDetail, messageLine, messageList, quoted, quotedList, UNTRUSTED } from './format.js'
 import { answer, DEFAULT_WAIT_MS, filterOf, filterShape, limitArg, timeoutArg, type FilterArgs } from './tool-kit.js'
 import { registerControlTools } from './tools-controls.js'
+import { registerCheckTool } from './check-tool.js'
 import { registerConversationTools } from './tools-conversations.js'
 
 const INSTRUCTIONS = `A local sandbox of a messaging API: nothing is delivered; every email, SMS and WhatsApp message the app sends is captured here. After triggering a send, wait_for_code or wait_for_link returns the one-time code or the link; wait_for_message returns the whole message. ${UNTRUSTED}`
@@ -102,6 +103,7 @@ export function createMcpServer(client: SandboxClient): McpServer {
   registerMessageTools(server, client)
   registerControlTools(server, client)
   registerConversationTools(server, client)
+  registerCheckTool(server, client, answer)
 
   server.registerResource('message', new ResourceTemplate('sendbox://messages/{id}', {
     list: async () => ({

@@ -9,8 +9,6 @@
  * sendbox-check-worker.mjs; the library bundle (dist/lib) and tsc's output have check-worker.js
  * beside this module; the TypeScript sources (the test suite) start it through tsx.
  */
-import { dirname, join } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import type { Worker } from 'node:worker_threads'
 import { inlineHtmlChecker, type HtmlChecker, type HtmlCheckResult } from '../domain/checks/email/checks.js'
 
@@ -24,8 +22,18 @@ interface Pending {
   timer: ReturnType<typeof setTimeout>
 }
 
+/**
+ * A Node built-in, without an import a browser bundle would try to resolve, and without a dynamic
+ * import (which the CLI's code-cached script cannot run for a built-in).
+ */
+function builtin<T>(id: string): T | undefined {
+  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process
+  return typeof proc?.getBuiltinModule === 'function' ? (proc.getBuiltinModule(id) as T) : undefined
+}
+
 function workerSource(): { url: URL; tsx: boolean } | undefined {
-  if (typeof __filename === 'string' && __filename.endsWith('sendbox.cjs')) return { url: pathToFileURL(join(dirname(__filename), 'sendbox-check-worker.mjs')), tsx: false }
+  const url = builtin<typeof import('node:url')>('node:url')
+  if (typeof __filename === 'string' && __filename.endsWith('sendbox.cjs') && url) return { url: new URL('sendbox-check-worker.mjs', url.pathToFileURL(__filename)), tsx: false }
   const here = (import.meta as { url?: string }).url
   if (here === undefined) return undefined
   return here.endsWith('.ts') ? { url: new URL('./check-worker.ts', here), tsx: true } : { url: new URL('./check-worker.js', here), tsx: false }
@@ -42,7 +50,9 @@ class CheckWorker {
       const source = workerSource()
       if (source === undefined) return undefined
       try {
-        const { Worker } = await import('node:worker_threads')
+        const threads = builtin<typeof import('node:worker_threads')>('node:worker_threads')
+        if (threads === undefined) return undefined
+        const { Worker } = threads
         const boot = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(source.url.href)}) })`
         const worker = source.tsx ? new Worker(boot, { eval: true }) : new Worker(source.url)
         worker.unref()

@@ -1,17 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { checkReportSchema, type CheckReport } from '../../src/contract/checks.js'
 import { auth, standalone } from '../helpers.js'
+import { BAD_EMAIL } from './fixtures.js'
 
-/** The bad email: flex, an alt-less image, a javascript: link, an http: link and a link whose text names another host. */
-export const BAD_EMAIL = [
-  '<!doctype html><html lang="en"><body>',
-  '<div style="display:flex">',
-  '<img src="https://cdn.example.com/logo.png">',
-  '<a href="javascript:alert(1)">Open</a>',
-  '<a href="http://example.com/offer">Offer</a>',
-  '<a href="https://evil.example.net/login">https://bank.example.com</a>',
-  '</div></body></html>',
-].join('\n')
 
 describe('GET /__sandbox/messages/{id}/checks on the standalone server', () => {
   let server: Awaited<ReturnType<typeof standalone>>

@@ -212,6 +212,9 @@ describe('real answers match the published schemas', () => {
     const preview = (await call('getCapturedMessagePreview', 'GET', `${controls}/messages/${sent.message_id}/preview`, undefined, none)) as { html_url: string }
     expect(await (await fetch(new URL(`${preview.html_url}&remote=1`, controls))).text()).toBe('<p>Hi</p>')
     await call('getCapturedMessagePreview', 'GET', `${controls}/messages/msg_missing/preview`, undefined, none)
+    await call('getMessageChecks', 'GET', `${controls}/messages/${sent.message_id}/checks`, undefined, none)
+    await call('getMessageChecks', 'GET', `${controls}/messages/msg_missing/checks`, undefined, none)
+    await call('getMessageChecks', 'GET', `${controls}/messages/${sent.message_id}/checks?links=sometimes`, undefined, none)
     // Refused before any render (a render needs Chromium: test/screenshots covers the PNG).
     await call('getCapturedMessageScreenshot', 'GET', `${controls}/messages/${sent.message_id}/screenshot.png?width=50`, undefined, none)
     await call('getCapturedMessageScreenshot', 'GET', `${controls}/messages/msg_missing/screenshot.png`, undefined, none)

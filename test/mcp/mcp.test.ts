@@ -47,6 +47,11 @@ async function exercise(client: Client) {
   expect(textOf(await client.callTool({ name: 'list_messages', arguments: { channel: 'email' } }))).toMatch(/^1 message matches \(newest first\)\. Quoted values .*\nmsg_\w+ email outbound to="ana@example\.com" \w+ \S+ subject="Reset your password" codes=\["482913"\]$/)
   expect(textOf(await client.callTool({ name: 'list_messages', arguments: { channel: 'email', direction: 'inbound' } }))).toBe('No captured messages match.')
   expect(textOf(await client.callTool({ name: 'get_message', arguments: { id } }))).toContain('codes: ["482913"]')
+  const checked = textOf(await client.callTool({ name: 'check_message', arguments: { id } }))
+  expect(checked).toMatch(new RegExp(`^Check report of ${id} \\(email\\): score \\d+/100; 0 errors`))
+  expect(checked).toContain('```untrusted-data\n')
+  expect(checked).toContain('info spam.not-configured [spam]')
+  expect(((await client.callTool({ name: 'check_message', arguments: { id: 'msg_nope' } })) as Answer).isError).toBe(true)
   const missing = (await client.callTool({ name: 'get_message', arguments: { id: 'msg_nope' } })) as Answer
   expect(missing.isError).toBe(true)
 

@@ -23,6 +23,7 @@ import { useUiState } from './hooks/use-ui-state.js'
 import { pageTop, type KeyContext, type UiState } from './keys.js'
 import { footerKeys } from './keymap.js'
 import { messageBodySource, messageHeaderRows, previewUrl, requestPage } from './message-page.js'
+import { checksField, checksSource } from './checks-page.js'
 import { filterOutbox, filterRequests } from './outbox-filter.js'
 import { RowSource, RowSourceCache, seg, type StyledLine } from './page.js'
 import { windowOf, type ListWindow } from './selection.js'
@@ -156,9 +157,14 @@ function messagePageRows(sandbox: SandboxState, opened: CapturedMessage | undefi
   if (!opened) return { head: [[seg('This message is no longer in the outbox (deleted, cleared, reset or evicted). Esc goes back.', { color: 'yellow' })]], body: null }
   const preview = viewOf(opened).htmlPreview ? previewUrl(origin, opened.message_id, sandbox.outbox.previewToken(opened.message_id)) : null
   const source = state.source
+  const report = sandbox.checkReports.peek(opened.message_id)
+  const head = messageHeaderRows(opened, width, now, preview, source, requestOf(opened, requests))
+  head.splice(1, 0, ...checksField(report, width))
   return {
-    head: messageHeaderRows(opened, width, now, preview, source, requestOf(opened, requests)),
-    body: cache.get(`msg:${opened.message_id}:${width}:${source}`, () => messageBodySource(opened, width, source)),
+    head,
+    body: state.checks
+      ? cache.get(`checks:${opened.message_id}:${width}:${report?.checked_at ?? 'pending'}`, () => checksSource(report, width))
+      : cache.get(`msg:${opened.message_id}:${width}:${source}`, () => messageBodySource(opened, width, source)),
   }
 }
 

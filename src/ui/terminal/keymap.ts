@@ -51,6 +51,7 @@ export const BINDINGS = {
   copyLink: { group: 'Message', keys: 'Y 1 … 9', short: 'Y', input: 'Y', help: 'copy link 1 to 9 to the clipboard (OSC 52)' },
   source: { group: 'Message', keys: 'v', input: 'v', help: 'show the text, or the source (email HTML, the request as sent)' },
   links: { group: 'Message', keys: 'l', input: 'l', help: 'jump to the links' },
+  checks: { group: 'Message', keys: 'c', input: 'c', help: 'the Checks page: score and checks of this message (c again: its text)' },
   delete: { group: 'Message', keys: 'd', input: 'd', help: 'delete this message (asks y/n)' },
   reply: { group: 'Message', keys: 'R', input: 'R', help: 'simulate a reply to an SMS or WhatsApp message: type it, Enter sends (STOP opts the number out, START back in)' },
   back: { group: 'Message', keys: 'Esc  Backspace  ←', short: 'Esc', help: 'back to the list' },
@@ -75,7 +76,7 @@ export type FooterView = 'outbox' | 'requests' | 'message' | 'request' | 'opt-ou
 const FOOTER_IDS: Record<FooterView, ReadonlyArray<readonly [BindingId, string]>> = {
   outbox: [['move', 'move'], ['open', 'open'], ['search', 'search'], ['status', 'status'], ['channel', 'channel'], ['account', 'account'], ['optOuts', 'opt-outs'], ['clear', 'clear'], ['reset', 'reset'], ['tab', 'requests']],
   requests: [['move', 'move'], ['open', 'open'], ['errorsOnly', 'errors only'], ['requestKind', 'API/webhooks'], ['tab', 'outbox'], ['optOuts', 'opt-outs'], ['clear', 'clear outbox'], ['reset', 'reset']],
-  message: [['back', 'back'], ['tab', 'its request'], ['reply', 'reply'], ['scroll', 'scroll'], ['browser', 'browser'], ['openLink', 'open link'], ['copyCode', 'copy code'], ['copyLink', 'copy link'], ['source', 'source'], ['delete', 'delete']],
+  message: [['back', 'back'], ['tab', 'its request'], ['reply', 'reply'], ['scroll', 'scroll'], ['browser', 'browser'], ['openLink', 'open link'], ['copyCode', 'copy code'], ['copyLink', 'copy link'], ['source', 'source'], ['checks', 'checks'], ['delete', 'delete']],
   request: [['requestBack', 'back'], ['requestScroll', 'scroll'], ['tab', 'its message / outbox']],
   'opt-outs': [['optOutsBack', 'back'], ['move', 'move'], ['removeOptOut', 'opt back in']],
   help: [],

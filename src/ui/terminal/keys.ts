@@ -80,7 +80,7 @@ function confirmKey(state: UiState, input: string): Transition {
   if (confirm.kind === 'reset') {
     return done({ ...next, page: { kind: 'list' }, outbox: FOLLOW, requests: FOLLOW, notice: { text: 'Resetting the sandbox…', tone: 'ok' } }, { type: 'reset' })
   }
-  return done({ ...next, page: { kind: 'list' }, source: false, notice: { text: `Deleted ${confirm.id} (to ${printable(confirm.to)}).`, tone: 'ok' } }, { type: 'delete-message', id: confirm.id })
+  return done({ ...next, page: { kind: 'list' }, source: false, checks: false, notice: { text: `Deleted ${confirm.id} (to ${printable(confirm.to)}).`, tone: 'ok' } }, { type: 'delete-message', id: confirm.id })
 }
 
 function searchKey(state: UiState, input: string, key: Partial<Key>): Transition {
@@ -114,7 +114,7 @@ function messageKey(state: UiState, input: string, key: Partial<Key>, ctx: KeyCo
     if (!url) return done({ ...next, notice: { text: `There is no link ${n} (this message has ${message?.links.length ?? 0}).`, tone: 'error' } })
     return done({ ...next, notice: { text: `Copied link ${n} to the clipboard (OSC 52): ${url}`, tone: 'ok' } }, { type: 'copy', text: url, label: `link ${n}` })
   }
-  if (isBack(key)) return done({ ...state, page: { kind: 'list' }, scroll: 0, source: false })
+  if (isBack(key)) return done({ ...state, page: { kind: 'list' }, scroll: 0, source: false, checks: false })
   const scrolled = scrollKeys(state, input, key, ctx)
   if (scrolled) return done(scrolled)
   if (!message) return done(state)
@@ -153,7 +153,7 @@ function outboxListKey(state: UiState, input: string, key: Partial<Key>, ctx: Ke
   if (moved) return done({ ...state, outbox: moved })
   if (key.return || key.rightArrow) {
     if (ctx.outbox.length === 0) return done(state)
-    return done({ ...state, page: { kind: 'message', id: ctx.outbox.idAt(ctx.outbox.index) }, scroll: 0, source: false })
+    return done({ ...state, page: { kind: 'message', id: ctx.outbox.idAt(ctx.outbox.index) }, scroll: 0, source: false, checks: false })
   }
   if (input in CHANNEL_KEYS) return done({ ...state, view: { ...state.view, channel: CHANNEL_KEYS[input] }, outbox: FOLLOW })
   if (input === inputOf('status')) return done({ ...state, view: { ...state.view, status: nextStatus(state.view.status) }, outbox: FOLLOW })

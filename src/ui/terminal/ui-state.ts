@@ -52,6 +52,8 @@ export interface UiState {
   errorsOnly: boolean
   /** The message page shows the source (email HTML, or the request as sent) instead of the text. */
   source: boolean
+  /** The message page shows its Checks page (`c`) instead of the text. */
+  checks: boolean
   confirm: Confirm | null
   /** After `Y`: the next digit copies that link. */
   pendingCopyLink: boolean
@@ -97,6 +99,7 @@ export const INITIAL_STATE: UiState = {
   searching: false,
   errorsOnly: false,
   source: false,
+  checks: false,
   confirm: null,
   pendingCopyLink: false,
   notice: null,
@@ -116,6 +119,8 @@ export type Effect =
   | { type: 'delete-message'; id: string }
   /** Open the email's HTML preview (`/__sandbox/messages/{id}/html?token=…`) in the browser. */
   | { type: 'open-preview'; id: string }
+  /** Compute the open message's check report (the Checks page shows it when it is ready). */
+  | { type: 'check-message'; id: string }
   | { type: 'open-url'; url: string; label: string }
   /** Put text on the clipboard (OSC 52). */
   | { type: 'copy'; text: string; label: string }

@@ -51,6 +51,13 @@ function runEffect(effect: Effect, { sandbox, system, origin, cache }: Deps, rep
       if (token === undefined) return report({ type: 'notice', notice: { text: 'This message is no longer in the outbox.', tone: 'error' } })
       return openInBrowser(system, previewUrl(origin, effect.id, token), 'the email', report)
     }
+    case 'check-message':
+      // Computed once and kept by the sandbox (its worker thread does the heavy part); the page reads the kept report.
+      sandbox.checks(effect.id).then(
+        (checked) => report({ type: 'notice', notice: { text: `Checked ${checked.message_id}: score ${checked.score}/100.`, tone: checked.counts.error > 0 ? 'error' : 'ok' } }),
+        (error: unknown) => report({ type: 'notice', notice: { text: `Checks failed: ${(error as Error).message}`, tone: 'error' } }),
+      )
+      return
     case 'open-url':
       return openInBrowser(system, effect.url, effect.label, report)
     case 'copy':
