@@ -2,6 +2,7 @@ import { conversationRoutes } from './conversations.js'
 import { CHANNELS, type Channel } from '../contract/constants.js'
 import { emailSendRoute } from './email.js'
 import type { Route } from './route.js'
+import { sandboxCheckRoutes } from './sandbox-checks.js'
 import { sandboxControlRoutes } from './sandbox-controls.js'
 import { sandboxLiveRoutes } from './sandbox-live.js'
 import { sandboxMcpRoutes } from './sandbox-mcp.js'
@@ -27,6 +28,7 @@ export const ROUTES: readonly Route[] = [
   ...CHANNELS.map((channel) => SEND_ROUTES[channel]),
   ...subscriberRoutes,
   ...sandboxControlRoutes,
+  ...sandboxCheckRoutes,
   ...sandboxLiveRoutes,
   ...screenshotRoutes,
   ...sandboxMcpRoutes,

@@ -8,6 +8,7 @@ import type { OptOut } from '../domain/opt-outs.js'
 import type { SandboxState, SandboxStore } from '../domain/sandbox.js'
 import { revivedMessage, storedMessageJson, type CaptureOutcome } from '../domain/channels/index.js'
 import type { WebhookAttempt } from '../domain/webhook-attempts.js'
+import type { CheckReport } from '../contract/checks.js'
 import { builtin, loadSqlite, type Database, type Statement } from './sqlite.js'
 import { MIGRATIONS, SCHEMA_VERSION } from './schema.js'
 import { APPLICATION_ID, inspectStoreFile, StoreFileError } from './store-file.js'
@@ -26,6 +27,7 @@ interface Logs {
   journal: ChangeLog<number>
   optOuts: ChangeLog<string>
   attempts: ChangeLog<string> | undefined
+  checks: ChangeLog<string>
 }
 
 /**
@@ -90,6 +92,7 @@ export class SqliteStore implements SandboxStore {
       journal: sandbox.journal.trackChanges(),
       optOuts: sandbox.optOuts.trackChanges(),
       attempts: sandbox.webhooks?.attempts.trackChanges(),
+      checks: sandbox.checkReports.trackChanges(),
     }
     const kept = this.meta('seeded') !== undefined
     if (kept) {
@@ -127,6 +130,7 @@ export class SqliteStore implements SandboxStore {
     sandbox.faults.restore(rows<Fault>('SELECT fault FROM faults ORDER BY rowid', 'fault'))
     sandbox.optOuts.restore(rows<OptOut>('SELECT opt_out FROM opt_outs ORDER BY rowid', 'opt_out'))
     sandbox.webhooks?.attempts.restore(rows<WebhookAttempt>('SELECT attempt FROM webhook_attempts ORDER BY rowid', 'attempt'))
+    sandbox.checkReports.restore(rows<CheckReport>('SELECT report FROM check_reports ORDER BY rowid', 'report'))
     const clock = this.meta('clock')
     if (clock !== undefined && sandbox.clock.controllable) sandbox.clock.restore(JSON.parse(clock) as { offset: number; frozenAt: number | null })
   }
@@ -150,7 +154,7 @@ export class SqliteStore implements SandboxStore {
     const waiting = this.waiting
     this.waiting = []
     if (!sandbox || !logs || this.closed) return waiting.forEach((w) => w.resolve())
-    const dirty = !logs.messages.empty || !logs.subscribers.empty || !logs.journal.empty || !logs.optOuts.empty || !(logs.attempts?.empty ?? true) ||
+    const dirty = !logs.messages.empty || !logs.subscribers.empty || !logs.journal.empty || !logs.optOuts.empty || !(logs.attempts?.empty ?? true) || !logs.checks.empty ||
       sandbox.faults.version !== this.faultsVersion || sandbox.clock.version !== this.clockVersion || sandbox.outbox.evicted !== this.evicted
     if (!dirty) return waiting.forEach((w) => w.resolve())
     const batches = {
@@ -159,6 +163,7 @@ export class SqliteStore implements SandboxStore {
       journal: logs.journal.drain(),
       optOuts: logs.optOuts.drain(),
       attempts: logs.attempts?.drain(),
+      checks: logs.checks.drain(),
     }
     try {
       this.db.exec('BEGIN')
@@ -173,8 +178,9 @@ export class SqliteStore implements SandboxStore {
     waiting.forEach((w) => w.resolve())
   }
 
-  private write(sandbox: SandboxState, batches: { messages: Batch<string, true>; subscribers: Batch<string, Subscriber | null>; journal: Batch<number, undefined>; optOuts: Batch<string, undefined>; attempts: Batch<string, undefined> | undefined }): void {
+  private write(sandbox: SandboxState, batches: { messages: Batch<string, true>; subscribers: Batch<string, Subscriber | null>; journal: Batch<number, undefined>; optOuts: Batch<string, undefined>; attempts: Batch<string, undefined> | undefined; checks: Batch<string, undefined> }): void {
     writeMessages(this.db, sandbox, batches.messages)
+    writeKeyed(this.db, 'check_reports', batches.checks, (id) => sandbox.checkReports.peek(id), (r) => [r.message_id, JSON.stringify(r)], 'id, report', 'id')
     writeSubscribers(this.db, sandbox, batches.subscribers)
     writeKeyed(this.db, 'journal', batches.journal, (id) => sandbox.journal.get(id), (e) => [e.id, e.at, e.account, JSON.stringify(e)], 'id, at, account, entry', 'id')
     writeKeyed(this.db, 'opt_outs', batches.optOuts, (key) => sandbox.optOuts.byKey(key), (o) => [o.account, o.number, JSON.stringify(o)], 'account, number, opt_out', 'account, number', true)
@@ -215,6 +221,7 @@ export class SqliteStore implements SandboxStore {
     logs.journal.requeue(batches.journal)
     logs.optOuts.requeue(batches.optOuts)
     if (batches.attempts) logs.attempts?.requeue(batches.attempts)
+    logs.checks.requeue(batches.checks)
     this.faultsVersion = -1
     this.clockVersion = -1
     this.evicted = -1
@@ -310,7 +317,8 @@ function statement(db: Database, sql: string): Statement {
 }
 
 function writeMessages(db: Database, sandbox: SandboxState, batch: Batch<string, true>): void {
-  if (batch.cleared) db.exec('DELETE FROM messages')
+  // A message's check report goes with it.
+  if (batch.cleared) db.exec('DELETE FROM messages; DELETE FROM check_reports')
   if (batch.touched.size === 0) return
   const upsert = statement(db, `INSERT INTO messages (id, account, channel, status, created_at, outcome, message) VALUES (?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT (id) DO UPDATE SET status = excluded.status, outcome = excluded.outcome, message = excluded.message`)
@@ -319,6 +327,7 @@ function writeMessages(db: Database, sandbox: SandboxState, batch: Batch<string,
     const message = sandbox.outbox.peek(id)
     if (!message) {
       remove.run(id)
+      statement(db, 'DELETE FROM check_reports WHERE id = ?').run(id)
       continue
     }
     const outcome = sandbox.outbox.pendingOutcome(id)
