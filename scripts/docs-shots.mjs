@@ -46,26 +46,26 @@ const EMAIL_HTML = `<div style="font-family:Helvetica,Arial,sans-serif;max-width
 <p style="color:#6b7280;font-size:13px">The code expires in 10 minutes. If you did not sign up, ignore this email.</p>
 </div>`
 
-const json = (to, subject, html, from = { email: 'hello@acme.test', name: 'Acme' }) => ['/email/send', { to, subject, html, from }]
+const email = (to, subject, html, from = { email: 'hello@acme.test', name: 'Acme' }) => ['/email/send', { to, subject, html, from }]
 const sms = (to, message) => ['/sms/send', { to, from: 'Acme', message }]
 
 /** The messages both screenshots show, oldest first: a morning of a sign-up and checkout test. */
 const SENDS = [
-  json('li.wei@example.com', 'Welcome to Acme, Wei', '<p>Hi Wei, welcome aboard. <a href="https://app.example.com/start">Get started</a></p>'),
+  email('li.wei@example.com', 'Welcome to Acme, Wei', '<p>Hi Wei, welcome aboard. <a href="https://app.example.com/start">Get started</a></p>'),
   sms('+14155550142', 'Your Acme code is 730215. It expires in 10 minutes.'),
-  json('tom.becker@example.de', 'Reset your password', '<p>Someone asked to reset your password. <a href="https://app.example.com/reset?token=c81e">Choose a new password</a></p>'),
+  email('tom.becker@example.de', 'Reset your password', '<p>Someone asked to reset your password. <a href="https://app.example.com/reset?token=c81e">Choose a new password</a></p>'),
   ['/whatsapp/send', { to: '+447700900456', template: 'order_update', language: 'en_US', parameters: { name: 'Priya', order: '#1039', day: 'Thursday' } }],
-  json('bounce@sendbox.test', 'Your invoice INV-2207', '<p>Your invoice is attached.</p>'),
+  email('bounce@sendbox.test', 'Your invoice INV-2207', '<p>Your invoice is attached.</p>'),
   sms('+15005550001', 'Acme: your table for 2 at 19:30 is confirmed.'),
-  json('sam.okafor@example.com', 'Your weekly summary', '<p>3 orders, 1 return. <a href="https://app.example.com/summary">See the details</a></p>'),
+  email('sam.okafor@example.com', 'Your weekly summary', '<p>3 orders, 1 return. <a href="https://app.example.com/summary">See the details</a></p>'),
   sms('+33612345678', 'Acme : votre code de vérification est 551904.'),
-  json('noah.jensen@example.dk', 'Your order #1040 has shipped', '<p>Track it here: <a href="https://shop.example.com/track/1040">track your parcel</a></p>'),
+  email('noah.jensen@example.dk', 'Your order #1040 has shipped', '<p>Track it here: <a href="https://shop.example.com/track/1040">track your parcel</a></p>'),
   sms('+4915112345678', 'Acme: Ihr Code lautet 318822.'),
-  json('aiko.tanaka@example.jp', 'Confirm your email', '<p>Your code is 664410. <a href="https://app.example.com/verify?token=77aa">Confirm</a></p>'),
+  email('aiko.tanaka@example.jp', 'Confirm your email', '<p>Your code is 664410. <a href="https://app.example.com/verify?token=77aa">Confirm</a></p>'),
   ['/whatsapp/send', { to: '+14155550177', template: 'order_update', language: 'en_US', parameters: { name: 'Luis', order: '#1041', day: 'Monday' } }],
-  json('support-digest@acme.test', '5 new tickets today', '<p>5 new tickets. <a href="https://support.example.com/queue">Open the queue</a></p>', { email: 'robot@acme.test', name: 'Acme Support' }),
+  email('support-digest@acme.test', '5 new tickets today', '<p>5 new tickets. <a href="https://support.example.com/queue">Open the queue</a></p>', { email: 'robot@acme.test', name: 'Acme Support' }),
   sms('+14155550199', 'Acme: your subscription renews on 1 December.'),
-  json('maria.garcia@example.com', 'Two-factor sign-in code', '<p>Your sign-in code is 190447.</p>'),
+  email('maria.garcia@example.com', 'Two-factor sign-in code', '<p>Your sign-in code is 190447.</p>'),
   sms('+15005550006', 'Acme: your return label is ready. Drop it off within 14 days.'),
   ['/email/send', { to: 'maria.garcia@example.com', subject: 'Your receipt for order #1042', from: { email: 'billing@acme.test', name: 'Acme Billing' }, html: '<p>Thanks for your order #1042: 2 items, $48.90.</p><p><a href="https://shop.example.com/orders/1042">View your order</a></p>' }],
   ['/sms/send', { to: '+447700900123', from: 'Acme', message: 'Acme: your parcel 1042 is out for delivery today between 10:00 and 12:00.' }],
