@@ -384,19 +384,11 @@ export class SandboxState {
     }
   }
 
-  /** What the protocols hold for this sandbox and must release with it (the screenshot route's browser). */
-  private readonly disposers = new Set<() => unknown>()
-
-  /** Runs `release` at {@link dispose}; returns what takes it back. */
-  onDispose(release: () => unknown): () => void {
-    this.disposers.add(release)
-    return () => this.disposers.delete(release)
-  }
-
-  /** Stops timers and webhook retries, and releases what {@link onDispose} was handed. */
+  /** Run at {@link dispose}: what the protocols hold for this sandbox and release with it (the screenshot route's browser). */
+  readonly disposers = new Set<() => unknown>()
+  /** Stops timers and webhook retries, and runs the {@link disposers}. */
   dispose(): void {
     for (const release of this.disposers) void Promise.resolve().then(release).catch(() => undefined)
-    this.disposers.clear()
     this.outbox.dispose()
     this.webhooks?.stop()
     this.store?.close()

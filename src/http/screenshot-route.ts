@@ -28,8 +28,9 @@ function rendererOf(sandbox: SandboxState): Promise<ScreenshotRenderer> {
   if (renderer === undefined) {
     renderer = import('./screenshot/renderer.js').then(({ ScreenshotRenderer }) => new ScreenshotRenderer())
     renderers.set(sandbox, renderer)
-    const release = sandbox.onDispose(() => closeScreenshots(sandbox))
-    void renderer.catch(release)
+    const release = () => closeScreenshots(sandbox)
+    sandbox.disposers.add(release)
+    void renderer.catch(() => sandbox.disposers.delete(release))
   }
   return renderer
 }

@@ -218,6 +218,9 @@ describe('real answers match the published schemas', () => {
     // Refused before any render (a render needs Chromium: test/screenshots covers the PNG).
     await call('getCapturedMessageScreenshot', 'GET', `${controls}/messages/${sent.message_id}/screenshot.png?width=50`, undefined, none)
     await call('getCapturedMessageScreenshot', 'GET', `${controls}/messages/msg_missing/screenshot.png`, undefined, none)
+    await call('getMessageChecks', 'GET', `${controls}/messages/${sent.message_id}/checks`, undefined, none)
+    await call('getMessageChecks', 'GET', `${controls}/messages/${sent.message_id}/checks?links=sometimes`, undefined, none)
+    await call('getMessageChecks', 'GET', `${controls}/messages/msg_missing/checks`, undefined, none)
     await call('listRequests', 'GET', `${controls}/requests?limit=5`, undefined, none)
     await call('addFault', 'POST', `${controls}/faults`, { status: 503, path: '/v1/sms/send', times: 1 }, { 'content-type': 'application/json' })
     await call('addFault', 'POST', `${controls}/faults`, { status: 503, nope: 1 }, { 'content-type': 'application/json' })

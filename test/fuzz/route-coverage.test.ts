@@ -11,6 +11,7 @@ const NOT_FUZZED: Record<string, string> = {
   'DELETE /__sandbox/messages/{id}': 'an id only: the same lookup as GET /__sandbox/messages/{id}, which is fuzzed',
   'GET /__sandbox/messages/{id}/html': 'an id and a flag; its HTML and CSP are attacked in test/browser/preview-policy.test.ts',
   'GET /__sandbox/messages/{id}/preview': 'an id only, the lookup of GET /__sandbox/messages/{id}',
+  'GET /__sandbox/messages/{id}/checks': 'an id, an enum and a flag; hostile HTML and bodies are the checks suites\' (test/checks)',
   'GET /__sandbox/messages/{id}/screenshot.png': 'an id, a bounded width, an enum and a flag, each refused in test/screenshots/screenshot.test.ts; a fuzz case that passed them would cost a Chromium render',
   'GET /__sandbox/messages/wait': 'the outbox filters of GET /__sandbox/messages (fuzzed) plus a bounded timeout (test/api/sandbox-live.test.ts)',
   'GET /__sandbox/events': 'one enum filter; the stream is attacked in test/abuse/fan-out.test.ts',

@@ -60,6 +60,7 @@ const REQUESTS: Record<string, (victim: Team) => { path: string; body?: unknown 
   getCapturedMessageHtml: (v) => ({ path: `/__sandbox/messages/${ids[v].email}/html` }),
   getCapturedMessagePreview: (v) => ({ path: `/__sandbox/messages/${ids[v].email}/preview` }),
   getCapturedMessageScreenshot: (v) => ({ path: `/__sandbox/messages/${ids[v].email}/screenshot.png` }),
+  getMessageChecks: (v) => ({ path: `/__sandbox/messages/${ids[v].email}/checks` }),
   listRequests: (v) => ({ path: `/__sandbox/requests?limit=100&account=${TEAMS[v].accounts[0]}` }),
   resetSandbox: () => ({ path: '/__sandbox/reset' }),
   listFaults: () => ({ path: '/__sandbox/faults' }),

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -125,6 +126,17 @@ describe.skipIf(chromiumMissing)('screenshots of captured messages', () => {
     expect(await refused[0]!.json()).toMatchObject({ error: { code: 'too_many_clients' } })
     await Promise.all(answers.filter((response) => response.status === 200).map((response) => response.arrayBuffer()))
   }, 120_000)
+
+  it('stops its browser when the server closes', async () => {
+    // Chromium runs as a child of this process while the renderer keeps it.
+    const browsers = () => execFileSync('ps', ['-o', 'comm=', '--ppid', String(process.pid)], { encoding: 'utf8' }).split('\n').filter((name) => /chrom/i.test(name))
+    await png(await email(PLAIN), '?width=333')
+    expect(browsers().length).toBeGreaterThan(0)
+    const closing = server
+    server = undefined as never
+    await closing.close()
+    expect(browsers()).toEqual([])
+  }, 60_000)
 })
 
 describe('screenshots without Chromium', () => {

@@ -149,6 +149,23 @@ describe.skipIf(chromiumMissing)('the web inbox\'s Checks tab and dark previews'
     await page.getByRole('button', { name: 'Links checked live' }).waitFor()
   }, 60_000)
 
+  it('gives an SMS a Checks tab beside its phone view', async () => {
+    const response = await fetch(`${server.url}/v1/sms/send`, {
+      method: 'POST',
+      headers: { Authorization: 'Bearer test_pro', 'Content-Type': 'application/json' },
+      body: JSON.stringify({ to: '+14155550123', message: 'Don’t forget: your code is 482913' }),
+    })
+    const sms = ((await response.json()) as { message_id: string }).message_id
+    await page.goto(`${server.url}/__sandbox/ui/#/messages/${sms}`)
+    await page.locator('.sms-bubble').waitFor()
+    await page.getByRole('tab', { name: 'Checks' }).click()
+    await page.getByTestId('checks-score').waitFor()
+    expect(await page.locator('.sms-bubble').count()).toBe(0)
+    expect(await page.getByRole('button', { name: 'Check live links' }).count()).toBe(0)
+    await page.getByRole('tab', { name: 'Message' }).click()
+    await page.locator('.sms-bubble').waitFor()
+  }, 60_000)
+
   it('previews the email in its own dark styles and in forced dark', async () => {
     await page.goto(`${server.url}/__sandbox/ui/#/messages/${id}`)
     await page.getByRole('tab', { name: 'HTML' }).click()
