@@ -100,7 +100,7 @@ export function RequestsPage({ openId }: { openId: string | null }) {
               <input type="checkbox" checked={errorsOnly} onChange={(e) => setErrorsOnly(e.currentTarget.checked)} /> Errors only
             </label>
             <KindSelect kind={kind} setKind={setKind} />
-            <span class="muted">{rows.length} {rows.length === 1 ? 'entry' : 'entries'}</span>
+            <span class="muted">{rows.length} {rows.length === 1 ? 'request' : 'requests'}</span>
           </div>
           <VirtualList
             id="request-list"
