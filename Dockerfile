@@ -47,7 +47,7 @@ EXPOSE 4010
 # Healthy when /__sandbox/health answers: 200 with SENDBOX_ADMIN_TOKEN set, or the guard's 401 when
 # the token was generated (the answer proves the server is up; its body stays behind the token).
 HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
-  CMD ["node", "-e", "const t=process.env.SENDBOX_ADMIN_TOKEN;fetch('http://127.0.0.1:'+(process.env.SENDBOX_PORT||4010)+'/__sandbox/health',{headers:t?{authorization:'Bearer '+t}:{}}).then(r=>process.exit(r.ok||r.status===401?0:1),()=>process.exit(1))"]
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.SENDBOX_PORT||4010)+'/__sandbox/livez').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # node is PID 1: sendbox handles SIGTERM and SIGINT itself (in-flight answered, store written).
 ENTRYPOINT ["node", "/app/dist/bin/sendbox.js"]
 CMD ["serve"]

@@ -77,6 +77,17 @@ await build({
   banner: { js: "import { createRequire as __sendboxCreateRequire } from 'node:module'; const require = __sendboxCreateRequire(import.meta.url);" },
 })
 
+// The email checks' worker (issue 35): an ES module of its own beside the CLI bundle, found by
+// src/transports/check-worker-pool.ts (the CommonJS bundle has no import.meta.url).
+await build({
+  ...common,
+  entryPoints: ['src/transports/check-worker.ts'],
+  outfile: join(outdir, 'sendbox-check-worker.mjs'),
+  format: 'esm',
+  plugins: [zodNamespace()],
+  banner: { js: "import { createRequire as __sendboxCreateRequire } from 'node:module'; const require = __sendboxCreateRequire(import.meta.url);" },
+})
+
 // The CLI: one CommonJS file. The UI import is kept out and pointed at sendbox-ui.mjs.
 const result = await build({
   ...common,
@@ -91,7 +102,7 @@ const result = await build({
   // the capture loads it with a dynamic import, which a script compiled by vm.Script cannot run
   // for an external module (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING); esbuild turns the import of
   // a bundled module into a lazy require.
-  external: [...uiPackages, 'express', '@mswjs/http-middleware'],
+  external: [...uiPackages, 'express', '@mswjs/http-middleware', 'playwright-core'],
   plugins: [
     zodNamespace(),
     await seedNames(),
@@ -239,7 +250,8 @@ async function buildLibrary() {
   rmSync(join(root, 'dist/lib'), { recursive: true, force: true })
   const result = await build({
     ...common,
-    entryPoints: { index: 'src/index.ts', matchers: 'src/matchers.ts', server: 'src/transports/http-server.ts', client: 'src/client/index.ts', playwright: 'src/playwright/index.ts' },
+    // check-worker: the email checks' worker thread, found beside the chunks as ./check-worker.js.
+    entryPoints: { index: 'src/index.ts', matchers: 'src/matchers.ts', server: 'src/transports/http-server.ts', client: 'src/client/index.ts', playwright: 'src/playwright/index.ts', 'check-worker': 'src/transports/check-worker.ts' },
     outdir: join(root, 'dist/lib'),
     format: 'esm',
     splitting: true,
@@ -251,7 +263,8 @@ async function buildLibrary() {
   // A module that finds files by its own URL (import.meta.url) would look for them beside a chunk
   // of dist/lib. The one such module is handled above; a new one must be handled too.
   for (const input of Object.keys(result.metafile.inputs)) {
-    if (input.startsWith('node_modules/') || input.includes(':') || /web-assets\.ts$/.test(input)) continue
+    // check-worker-pool.ts finds ./check-worker.js (an entry above) beside itself.
+    if (input.startsWith('node_modules/') || input.includes(':') || /web-assets\.ts$|check-worker-pool\.ts$/.test(input)) continue
     if (readFileSync(join(root, input), 'utf8').includes('import.meta')) {
       throw new Error(`${input} reads import.meta, which means dist/lib/ once bundled: handle it in scripts/bundle.mjs (buildLibrary)`)
     }

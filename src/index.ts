@@ -3,6 +3,7 @@ import { createHandlers } from './http/index.js'
 import { SandboxState, type SandboxOptions } from './domain/sandbox.js'
 import { postWebhookNode } from './transports/webhook-post.js'
 import { openSqliteStore } from './storage/sqlite-store.js'
+import { workerHtmlChecker } from './transports/check-worker-pool.js'
 
 /**
  * One sandbox: the whole API's state plus the MSW request handlers that serve it. Plug
@@ -29,7 +30,8 @@ export class Sandbox extends SandboxState {
     const webhook = typeof options.webhook === 'string' ? { url: options.webhook } : options.webhook
     // `data`: the SQLite store (node:sqlite is loaded here, and only here).
     const store = options.store ?? (options.data !== undefined ? openSqliteStore(options.data) : undefined)
-    super({ ...options, store, ...(webhook ? { webhook: { post: postWebhookNode, ...webhook } } : {}) })
+    // Email HTML checks run on a worker thread (a 1 MiB email must not stall the server's answers).
+    super({ htmlChecker: workerHtmlChecker, ...options, store, ...(webhook ? { webhook: { post: postWebhookNode, ...webhook } } : {}) })
     this.handlers = createHandlers(this)
   }
 }

@@ -283,7 +283,7 @@ function parametersOf(route: Route, refs: SchemaRefs): unknown[] {
   return parameters
 }
 
-/** The route's success answer, by what it declares: JSON, no body, an event stream or HTML. */
+/** The route's success answer, by what it declares: JSON, no body, an event stream, text or HTML. */
 function successOf(route: Route, refs: SchemaRefs, rateRefs: Record<string, unknown>): Record<string, unknown> {
   const limits = route.scope === 'api' ? { headers: rateRefs } : {}
   if (route.response instanceof z.ZodType) return { description: route.summary, ...limits, content: { 'application/json': { schema: refs.responses.shift()! } } }
@@ -294,6 +294,8 @@ function successOf(route: Route, refs: SchemaRefs, rateRefs: Record<string, unkn
       content: { 'text/event-stream': { schema: { type: 'string' }, 'x-itemSchema': refs.responses.shift()! } },
     }
   }
+  if ('png' in route.response) return { description: `${route.summary}: a PNG image.`, content: { 'image/png': { schema: { type: 'string', format: 'binary' } } } }
+  if ('text' in route.response) return { description: route.summary, content: { [route.response.text]: { schema: { type: 'string' } } } }
   return { description: 'The HTML body.', content: { 'text/html': { schema: { type: 'string' } } } }
 }
 

@@ -61,7 +61,7 @@ log(`base ${sizeOf(BASE)} MB, image ${sizeOf(IMAGE)} MB: ${addedMb} MB added in 
 check('added size ≤ 40 MB', addedMb <= 40, `${addedMb} MB`)
 check('runs as a non-root user', config.User === 'node', config.User)
 check('exposes 4010', Object.keys(config.ExposedPorts ?? {}).includes('4010/tcp'))
-check('has a HEALTHCHECK on /__sandbox/health', JSON.stringify(config.Healthcheck ?? {}).includes('/__sandbox/health'))
+check('has a HEALTHCHECK on /__sandbox/livez', JSON.stringify(config.Healthcheck ?? {}).includes('/__sandbox/livez'))
 check('declares the /data volume', Object.keys(config.Volumes ?? {}).includes('/data'))
 
 const freePort = () => new Promise((resolve) => {
@@ -89,7 +89,7 @@ async function run(port, env) {
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the container exited (${child.exitCode}):\n${out}\n${err}`)
     if (performance.now() - t0 > 30_000) throw new Error(`not healthy in 30 s:\n${out}\n${err}`)
-    const ok = await fetch(`http://127.0.0.1:${port}/__sandbox/health`, { headers: { authorization: `Bearer ${TOKEN}` } }).then((r) => r.ok, () => false)
+    const ok = await fetch(`http://127.0.0.1:${port}/__sandbox/readyz`).then((r) => r.ok, () => false)
     if (ok) break
     await new Promise((r) => setTimeout(r, 20))
   }

@@ -56,10 +56,16 @@ export async function sandboxFromSettings(settings: CliSettings): Promise<Sandbo
 }
 
 function keysTable(sandbox: Sandbox): string {
-  const rows = sandbox.keyUsage().map((k) => [k.key, k.planName, `${k.limit.toLocaleString('en-US')}/min`, k.account])
+  const usage = sandbox.keyUsage()
+  // An account the key was not configured with is made from the key and this run's salt (a store keeps the salt).
+  const made = usage.filter((k) => k.account === defaultAccountFor(k.key, sandbox.accountSalt))
+  const rows = usage.map((k) => [k.key, k.planName, `${k.limit.toLocaleString('en-US')}/min`, made.includes(k) ? `${k.account} *` : k.account])
   const header = ['KEY', 'PLAN', 'LIMIT', 'ACCOUNT']
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)))
-  return [header, ...rows].map((r) => r.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd()).join('\n')
+  const table = [header, ...rows].map((r) => r.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd()).join('\n')
+  if (made.length === 0) return table
+  // `keys` never opens the store, so an id a --data store keeps is not the one printed here.
+  return `${table}\n* account id made for this run: each start (and this command) makes another, unless --data keeps the server's (GET /__sandbox/keys shows it). Name accounts with --api-key KEY:PLAN:ACCOUNT to fix them.`
 }
 
 /**

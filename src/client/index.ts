@@ -8,7 +8,7 @@
  * const email = await client.outbox.waitFor({ channel: 'email', to: 'ana@example.com' }, { timeout: 10_000 })
  * console.log(email.links[0], email.codes[0])
  *
- * Every type here is inferred from the zod schemas the server answers with (src/schemas), so
+ * Every type here is inferred from the zod schemas the server answers with (src/contract), so
  * the client and the server cannot drift apart.
  */
 import type { z } from 'zod'
@@ -19,9 +19,11 @@ import type { capturedMessageSchema, capturedMessageSummarySchema } from '../con
 import type { clockStateSchema, faultSchema, healthSchema, resetResultSchema, ResetScope } from '../contract/controls.js'
 import type { journalEntrySchema } from '../contract/journal.js'
 import { ClientTransport, SandboxClientError, type ClientOptions } from './transport.js'
+import { conversationControls, type ConversationControls } from './conversations.js'
 
 export { WaitTimeoutError, SandboxClientError }
 export type { ClientOptions, OutboxFilter, FaultSpec, ResetScope }
+export type { ConversationControls, InboundInput, InboundResult, OptOut, Subscriber, WebhookAttempt } from './conversations.js'
 
 /** A whole captured message (`GET /__sandbox/messages/{id}`): `text`, `links`, `codes`, `status_history`, the request body. */
 export type CapturedMessage = z.infer<typeof capturedMessageSchema>
@@ -53,7 +55,7 @@ export const SERVER_WAIT_CAP_MS = 60_000
 const PAGE = 100
 
 /** The sandbox controls of a running sendbox. Build one with {@link createSandboxClient}. */
-export interface SandboxClient {
+export interface SandboxClient extends ConversationControls {
   /** The sandbox's origin, as given (no trailing slash). */
   readonly url: string
   /** `GET /__sandbox/health`. */
@@ -150,6 +152,7 @@ export function createSandboxClient(options: ClientOptions): SandboxClient {
       state: () => json('/__sandbox/clock'),
     },
     reset: (scope) => post(`/__sandbox/reset${scope ? `?scope=${encodeURIComponent(scope)}` : ''}`),
+    ...conversationControls(http),
   }
 }
 

@@ -40,6 +40,8 @@ interface CallOptions {
   signal?: AbortSignal
   /** A 404 `not_found` answers undefined instead of throwing. */
   missing?: boolean
+  /** Headers of this call, over the client's own (the API's `Authorization: Bearer <API key>`). */
+  headers?: Record<string, string>
 }
 
 /** First characters of an answer that was not what was asked for, for an error line. */
@@ -94,7 +96,31 @@ export class ClientTransport {
     throw new SandboxClientError(`${this.origin} is not a sendbox (or one too old for this client): GET /__sandbox/health answered ${found}, not { ok: true, version }.`, response.status, 'not_a_sandbox')
   }
 
+  /**
+   * One request, following redirects within the sandbox's origin only (issue 36, R15): fetch keeps
+   * custom headers such as `X-Sendbox-Admin-Token` across a redirect to another origin, so a
+   * redirect that leaves it is refused instead, and the token never goes there.
+   */
   private async send(url: string, init: RequestInit): Promise<Response> {
+    let current = url
+    let request = init
+    for (let hops = 0; ; hops++) {
+      const response = await this.sendOnce(current, { ...request, redirect: 'manual' })
+      const location = response.status >= 300 && response.status < 400 ? response.headers.get('location') : null
+      if (location === null) return response
+      const next = new URL(location, current)
+      if (next.origin !== new URL(this.origin).origin) {
+        void response.body?.cancel().catch(() => {})
+        throw new SandboxClientError(`${this.origin} redirected ${current} to another origin (${next.origin}); the client does not follow it, so the token is never sent there.`, response.status, 'cross_origin_redirect')
+      }
+      if (hops >= 5) throw new SandboxClientError(`${this.origin} redirected more than 5 times (${current}).`, response.status, 'too_many_redirects')
+      void response.body?.cancel().catch(() => {})
+      if (response.status === 303) request = { ...request, method: 'GET', body: undefined }
+      current = next.href
+    }
+  }
+
+  private async sendOnce(url: string, init: RequestInit): Promise<Response> {
     try {
       return await this.fetch(url, init)
     } catch (error) {
@@ -109,7 +135,7 @@ export class ClientTransport {
   async json<T>(path: string, options: CallOptions = {}): Promise<T | undefined> {
     await this.health()
     const method = options.method ?? 'GET'
-    const headers: Record<string, string> = { ...this.headers }
+    const headers: Record<string, string> = { ...this.headers, ...options.headers }
     if (options.body !== undefined) headers['content-type'] = 'application/json'
     const response = await this.send(`${this.origin}${path}`, {
       method,

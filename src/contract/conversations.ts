@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { capturedMessageSchema } from './captured-message.js'
 import { INBOUND_CHANNELS } from './constants.js'
+import { paginationSchema } from './pagination.js'
 
 /** Body of `POST /__sandbox/inbound`: a person's reply. */
 export const inboundRequestSchema = z
@@ -76,5 +77,19 @@ export const webhookAttemptSchema = z
     error: z.string().nullable().meta({ description: '`timeout`, `network_error`, `http_<status>`, or null.' }),
     next_retry_at: z.string().nullable(),
     account: z.string(),
+    message_id: z.string().nullable().optional().meta({ description: 'The captured message the event is about (`GET /__sandbox/messages/{id}`).' }),
   })
   .meta({ id: 'WebhookAttempt' })
+
+/**
+ * `GET /__sandbox/webhooks`: a page of attempts, the webhook URL, and, for the admin only, the
+ * signing secret a receiver is wired with (a team token never sees it: it signs every account's events).
+ */
+export const webhookAttemptPageSchema = z
+  .object({
+    data: z.array(webhookAttemptSchema),
+    pagination: paginationSchema,
+    url: z.string().nullable().meta({ description: 'The webhook URL (`--webhook-url`), or null when none is configured.' }),
+    secret: z.string().optional().meta({ description: 'The Standard Webhooks signing secret (`whsec_…`) a receiver verifies with; admin only, absent for a team token and when no URL is configured.' }),
+  })
+  .meta({ id: 'WebhookAttemptPage' })

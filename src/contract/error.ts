@@ -24,7 +24,12 @@ export const ERROR_CODES = [
   'forbidden',
   'wait_timeout',
   'too_many_clients',
+  'not_ready',
   'method_not_allowed',
+  /** 501: a feature needs something this machine lacks (a screenshot without Chromium). */
+  'not_available',
+  /** 504: a screenshot took longer than its time limit. */
+  'render_timeout',
 ] as const
 
 export type ErrorCodeName = (typeof ERROR_CODES)[number]

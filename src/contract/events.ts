@@ -7,7 +7,7 @@ const STREAM_EVENTS = [
   z.object({ type: z.literal('message.status'), message: capturedMessageSummarySchema, change: statusChangeSchema }),
   z.object({ type: z.literal('message.deleted'), message_id: z.string(), account: z.string() }),
   z.object({ type: z.literal('request'), entry: journalEntrySchema }),
-  z.object({ type: z.literal('reset'), scope: z.string() }),
+  z.object({ type: z.literal('reset'), scope: z.string(), accounts: z.array(z.string()).optional().meta({ description: 'The accounts reset, when a team token reset its own (absent: every account).' }) }),
 ] as const
 
 /** The event types, in the stream's documentation order. */

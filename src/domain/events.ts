@@ -8,7 +8,7 @@ export type SandboxEvent =
   | { type: 'message.status'; message: CapturedMessage; change: StatusChange }
   | { type: 'message.deleted'; message_id: string; account: string }
   | { type: 'request'; entry: JournalEntry }
-  | { type: 'reset'; scope: string }
+  | { type: 'reset'; scope: string; accounts?: string[] }
 
 // The types are the stream's (the contract's): the in-process events carry whole messages, the
 // stream their summaries; a type on one side only fails to compile here.

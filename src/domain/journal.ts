@@ -5,8 +5,8 @@ import type { SandboxEvents } from './events.js'
 export type { JournalEntry }
 
 /** What a transport records: the entry without its id; the newer fields may be left out (null). */
-export type JournalRecord = Omit<JournalEntry, 'id' | 'query' | 'error_message' | 'request_body' | 'response_body' | 'message_id' | 'request_headers'> &
-  Partial<Pick<JournalEntry, 'query' | 'error_message' | 'request_body' | 'response_body' | 'message_id'>> & {
+export type JournalRecord = Omit<JournalEntry, 'id' | 'query' | 'error_message' | 'request_body' | 'response_body' | 'message_id' | 'request_headers' | 'fault_id'> &
+  Partial<Pick<JournalEntry, 'query' | 'error_message' | 'request_body' | 'response_body' | 'message_id' | 'fault_id'>> & {
     /** The headers, or a function that makes them when the entry is first read (see `lazyJournalHeaders`). */
     request_headers?: JournalEntry['request_headers'] | (() => JournalEntry['request_headers'])
   }
@@ -49,6 +49,7 @@ function entryOf(id: number, entry: JournalRecord): JournalEntry {
       headers = value
     },
     message_id: entry.message_id ?? null,
+    fault_id: entry.fault_id ?? null,
   }
 }
 

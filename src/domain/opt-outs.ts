@@ -24,9 +24,17 @@ export interface OptOut {
   at: string
 }
 
+/**
+ * A keyword as compared: trimmed, ASCII letters upper-cased and nothing else. A locale-free fold
+ * (issue 36, R19): `toUpperCase` turns `ſ` (long s) into `S` and `ı` into `I`, so `ſtop` opted out.
+ */
+export function foldKeyword(text: string): string {
+  return text.trim().replace(/[a-z]+/g, (letters) => letters.toUpperCase())
+}
+
 /** What a reply's text does: opt out, opt in, or nothing (HELP and every other text). */
 export function keywordAction(text: string): 'opt_out' | 'opt_in' | null {
-  const word = text.trim().toUpperCase()
+  const word = foldKeyword(text)
   if ((OPT_OUT_KEYWORDS as readonly string[]).includes(word)) return 'opt_out'
   if ((OPT_IN_KEYWORDS as readonly string[]).includes(word)) return 'opt_in'
   return null

@@ -53,8 +53,12 @@ export function checkFilter(filter: object, where: string): asserts filter is Ou
 
 /** A recipient as compared: trimmed of a URL-decoded `+` (a leading space), lower-cased. */
 function recipientKey(to: string): string {
-  const lower = to.toLowerCase()
-  return lower.startsWith(' ') && /^ [0-9]/.test(lower) ? `+${lower.slice(1)}` : lower.trim()
+  return phonePlus(to.toLowerCase()).trim()
+}
+
+/** A leading space before a digit is the `+` of a phone number that a URL query decoded to a space. */
+function phonePlus(text: string): string {
+  return /^ [0-9]/.test(text) ? `+${text.slice(1)}` : text
 }
 
 export { matchesWords, searchWords } from '../contract/search.js'
@@ -90,7 +94,8 @@ function matchesWordsOnce(text: string, words: readonly string[]): boolean {
 export function compileFilter(filter: OutboxFilter): MessagePredicate {
   const to = filter.to === undefined ? undefined : recipientKey(filter.to)
   const words = filter.q === undefined ? undefined : searchWords(filter.q)
-  const from = filter.from?.toLowerCase()
+  // `?from=+1415…` decodes to " 1415…" as `to` does: the `+` of a phone number is restored.
+  const from = filter.from === undefined ? undefined : phonePlus(filter.from.toLowerCase())
   const subject = filter.subject?.toLowerCase()
   const { channel, status, since, account, template, direction } = filter
   return (m) => {

@@ -47,6 +47,8 @@ export class Outbox implements OutboxView {
   private snapshotCache: readonly CapturedMessage[] | null = null
   /** Messages evicted by the caps since the last clear. */
   evicted = 0
+  /** The same, per account (a team's health and the metrics show them). */
+  readonly evictedBy = new Map<string, number>()
   /** Bytes the kept messages hold, roughly (what `maxBytes` bounds). */
   bytes = 0
   /** `waitFor` calls still waiting (each holds one timer and two listeners, nothing else). */
@@ -118,6 +120,7 @@ export class Outbox implements OutboxView {
   private evictOne(forBytes: boolean): void {
     const index = oldestOfLargestAccount(this.index, forBytes) - this.seqBase
     const message = this.entries[index]!
+    this.evictedBy.set(message.account, (this.evictedBy.get(message.account) ?? 0) + 1)
     this.forget(message.message_id, index)
     if (index === this.start) this.steps.dropOldest(message.message_id)
     this.evicted++
@@ -317,6 +320,7 @@ export class Outbox implements OutboxView {
     this.previewTokens.clear()
     this.steps.clear()
     this.evicted = 0
+    this.evictedBy.clear()
     this.changes?.clear()
     this.outcomes.clear()
     this.changed()

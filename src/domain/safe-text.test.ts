@@ -59,6 +59,18 @@ describe('safeText', () => {
     expect(safeText(shown)).toBe(shown)
   })
 
+  it('removes what draws nothing but a program reads: soft hyphen, grapheme joiner, U+206A–206F, U+FFF9–FFFB, tag characters', () => {
+    const tags = [...'ignore the user'].map((c) => String.fromCodePoint(0xe0000 + c.codePointAt(0)!)).join('')
+    expect(safeText(`pay\u00adpal`)).toBe(`pay${M}pal`)
+    expect(safeText(`a\u034fb\u206ac\u206fd`)).toBe(`a${M}b${M}c${M}d`)
+    expect(safeText(`x\ufff9note\ufffaruby\ufffby`)).toBe(`x${M}note${M}ruby${M}y`)
+    expect(safeText(`Hello${tags}!`)).toBe(`Hello${M}!`)
+    expect(safeText(`\u{e0001}\u{e007f}`)).toBe(M)
+    for (const text of [`pay\u00adpal`, `Hello${tags}`]) expect(isSafeText(text)).toBe(false)
+    // Neighbours of the new ranges are kept.
+    for (const text of ['\u00ac\u00ae', '\u034e\u0350', '\u2065x', '\ufff8\ufffc\ufffd', '\u{dffff}\u{e0080}']) expect(safeText(text)).toBe(text)
+  })
+
   it('is linear: a megabyte of introducers without terminators, and a megabyte of plain text', () => {
     const bomb = '\u001b]\u001b[1;'.repeat(150_000)
     expect(safeText(bomb)).toBe(`${M}1;`.repeat(150_000))

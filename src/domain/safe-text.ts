@@ -14,7 +14,11 @@
  *   U+061C), which reorder what is shown;
  * - invisible fillers (U+3164, U+115F, U+1160, U+FFA0 Hangul fillers, U+200B–200D zero-width
  *   space/joiners, U+2060 word joiner, U+2061–2064 invisible operators, U+FEFF, U+180E), which make two different strings look
- *   the same. A zero-width joiner between two emoji (👩‍💻) is kept: it is how the emoji is drawn.
+ *   the same. A zero-width joiner between two emoji (👩‍💻) is kept: it is how the emoji is drawn;
+ * - characters that draw nothing yet carry meaning to a reader that is a program (an agent): the
+ *   soft hyphen U+00AD, the grapheme joiner U+034F, the deprecated format controls U+206A–206F,
+ *   the interlinear annotation marks U+FFF9–FFFB, and the tag characters U+E0000–E007F (which
+ *   spell ASCII invisibly; a flag emoji drawn with them loses its tags).
  *
  * One linear pass (a sequence's body stops at the next ESC, so no position is scanned twice);
  * text with nothing to remove is returned as is, after one test.
@@ -27,13 +31,13 @@ export const MARKER = '\ufffd'
 const STRING_SEQUENCE = '(?:\\u001b[\\]PX^_]|[\\u0090\\u0098\\u009d\\u009e\\u009f])[^\\u0007\\u001b\\u009c]*(?:\\u0007|\\u001b\\\\|\\u009c)'
 const CSI = '(?:\\u001b\\[|\\u009b)[\\u0030-\\u003f]*[\\u0020-\\u002f]*[\\u0040-\\u007e]'
 const ESCAPE = '\\u001b[\\u0020-\\u002f]*[\\u0030-\\u007e]?'
-const CONTROLS_AND_INVISIBLES = '[\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f\\u061c\\u115f\\u1160\\u180e\\u200b\\u200c\\u200e\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\u3164\\ufeff\\uffa0]'
+const CONTROLS_AND_INVISIBLES = '[\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f\\u00ad\\u034f\\u061c\\u115f\\u1160\\u180e\\u200b\\u200c\\u200e\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u206f\\u3164\\ufeff\\uffa0\\ufff9-\\ufffb\\u{e0000}-\\u{e007f}]'
 const EMOJI = '\\p{Extended_Pictographic}'
 /** A zero-width joiner that does not join two emoji (an emoji may carry VS16 or a skin tone before it). */
 const LONE_ZWJ = `(?<!${EMOJI}[\\ufe0f\\u{1f3fb}-\\u{1f3ff}]?)\\u200d|\\u200d(?!${EMOJI})`
 const HOSTILE_RUN = new RegExp(`(?:${STRING_SEQUENCE}|${CSI}|${ESCAPE}|${CONTROLS_AND_INVISIBLES}|${LONE_ZWJ})+`, 'gu')
 /** Any character that may start something {@link HOSTILE_RUN} removes. */
-const SUSPECT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u115f\u1160\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\u3164\ufeff\uffa0]/u
+const SUSPECT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb\u{e0000}-\u{e007f}]/u
 /* eslint-enable no-control-regex */
 
 /**

@@ -28,6 +28,9 @@ import { WebhookSender, type WebhookOptions } from './webhooks.js'
 import { templateBookOf, type TemplateBook, type TemplatesOption } from './templates.js'
 import { OptOutStore } from './opt-outs.js'
 import { receiveInbound, type InboundInput, type InboundResult } from './inbound.js'
+import { createCheckReports, type CheckReport, type CheckReports, type CheckSandboxOptions, type ChecksRequest } from './checks/settings.js'
+import type { CapturedMessage } from '../contract/captured-message.js'
+import { ApiError } from './errors.js'
 
 /** Subscribers to load instead of (or on top of) seeded ones, per account. */
 export interface FixtureData {
@@ -53,10 +56,12 @@ export interface SandboxStore {
   settle(): Promise<void>
   /** Writes what is pending and closes the store. */
   close(): void
+  /** Transactions written and failed, and the seconds they took (for the metrics). */
+  readonly writes?: { ok: number; failed: number; seconds: number }
 }
 
 /** Options of {@link createSandboxState} and `createSandbox`. */
-export interface SandboxOptions {
+export interface SandboxOptions extends CheckSandboxOptions {
   /**
    * Keep subscribers, messages, the journal, faults, opt-outs, webhook attempts and the clock in
    * this SQLite file across restarts (Node ≥ 22.13: `node:sqlite`). Loaded only when given.
@@ -177,6 +182,8 @@ export class SandboxState {
   readonly maxEventClients: number
   /** Where the state is kept across restarts, if anywhere. */
   readonly store: SandboxStore | undefined
+  /** Each message's check report, computed when first asked for and kept (see {@link checks}). */
+  readonly checkReports: CheckReports
   /** Resolves once the seeded state is in place; handlers wait for it. */
   ready: Promise<void>
   private readonly byKey: Map<string, ApiKeyConfig>
@@ -223,6 +230,7 @@ export class SandboxState {
     // A moved clock makes lifecycle steps due at once (webhooks fire for them, in order).
     this.clock.onMove(() => this.outbox.clockMoved())
     this.faults = new Faults(seededRandom(this.seed))
+    this.checkReports = createCheckReports(this.outbox, this.now, options)
     const webhook = typeof options.webhook === 'string' ? { url: options.webhook } : options.webhook
     this.templates = templateBookOf(options.templates)
     if (webhook) {
@@ -300,7 +308,7 @@ export class SandboxState {
       this.ready = this.seedSubscribers()
       await this.ready
     }
-    if (!scope || scope === 'messages') this.outbox.clear()
+    if (!scope || scope === 'messages') (this.outbox.clear(), this.checkReports.clear())
     if (!scope || scope === 'limits') this.limiter.reset()
     if (!scope || scope === 'faults') this.faults.clear()
     if (!scope || scope === 'journal') this.journal.clear()
@@ -331,7 +339,7 @@ export class SandboxState {
     if (!scope || scope === 'opt_outs') {
       for (const entry of this.optOuts.list().filter((e) => accounts.has(e.account))) this.optOuts.remove(entry.account, entry.number)
     }
-    this.events.emit({ type: 'reset', scope: scope ?? 'all' })
+    this.events.emit({ type: 'reset', scope: scope ?? 'all', accounts: [...accounts] })
   }
 
   /**
@@ -344,6 +352,18 @@ export class SandboxState {
    */
   inbound(input: InboundInput): InboundResult {
     return receiveInbound({ keys: this.keys, outbox: this.outbox, optOuts: this.optOuts, webhooks: this.webhooks, now: this.now }, input)
+  }
+
+  /**
+   * A message's check report (issue 35; docs/checks.md): computed when first asked for, then kept.
+   * Rejects with a 404 ApiError for an unknown id.
+   * @example const report = await sandbox.checks(message, { links: 'live' })
+   */
+  async checks(messageOrId: CapturedMessage | string, request: ChecksRequest = {}): Promise<CheckReport> {
+    const id = typeof messageOrId === 'string' ? messageOrId : messageOrId.message_id
+    const message = this.outbox.peek(id)
+    if (!message) throw new ApiError(404, 'not_found', `No captured message with id "${id}". It may have been cleared or evicted by the outbox cap.`)
+    return this.checkReports.report(message, request)
   }
 
   /** `GET /__sandbox/health`. */
@@ -364,8 +384,19 @@ export class SandboxState {
     }
   }
 
-  /** Stops timers and webhook retries. */
+  /** What the protocols hold for this sandbox and must release with it (the screenshot route's browser). */
+  private readonly disposers = new Set<() => unknown>()
+
+  /** Runs `release` at {@link dispose}; returns what takes it back. */
+  onDispose(release: () => unknown): () => void {
+    this.disposers.add(release)
+    return () => this.disposers.delete(release)
+  }
+
+  /** Stops timers and webhook retries, and releases what {@link onDispose} was handed. */
   dispose(): void {
+    for (const release of this.disposers) void Promise.resolve().then(release).catch(() => undefined)
+    this.disposers.clear()
     this.outbox.dispose()
     this.webhooks?.stop()
     this.store?.close()

@@ -8,6 +8,11 @@ const GSM_EXTENSION = '\f^{}\\[~]|€'
 const basic = new Set(GSM_BASIC)
 const extension = new Set(GSM_EXTENSION)
 
+/** Whether one character (a code point) travels in GSM-7, from the basic set or the extension table. */
+export function isGsmCharacter(character: string): boolean {
+  return basic.has(character) || extension.has(character)
+}
+
 /** How an SMS text travels: its encoding, its length in that encoding's units, and its segments. */
 export interface SmsEncoding {
   encoding: 'GSM-7' | 'UCS-2'

@@ -3,7 +3,7 @@
  * `{{name}}` or `{{1}}` placeholders, and optionally a header, a footer and buttons. When
  * templates are configured (`--templates FILE`, option `templates`), every WhatsApp send is
  * checked against them after the field rules, and a captured message reads as the recipient
- * reads it (see docs/decisions/whatsapp-templates.md).
+ * reads it (see docs/decisions/conversations.md).
  */
 import { ApiError } from './errors.js'
 
@@ -102,11 +102,46 @@ function compileEntry(entry: unknown, index: number, source: string): Compiled {
       if (typeof button !== 'object' || button === null) throw fieldError(where, `buttons[${i}]`, 'must be a string or { text, url }')
       const b = button as Record<string, unknown>
       scan(`buttons[${i}].text`, b.text)
-      if (b.url !== undefined) scan(`buttons[${i}].url`, b.url)
+      if (b.url !== undefined) {
+        scan(`buttons[${i}].url`, b.url)
+        if (!isHttpsTemplateUrl(b.url as string)) throw fieldError(where, `buttons[${i}].url`, 'must be an https:// URL (placeholders allowed after the host), like "https://shop.example/orders/{{order}}"')
+      }
     })
   }
   return { template: t as unknown as WhatsappTemplate, placeholders: [...new Set(placeholders)] }
 }
+
+/**
+ * Whether a button's URL is https once its placeholders are filled (issue 36, R17): any other
+ * scheme (`javascript:`, `data:`, `http:`) would become a link in the web inbox.
+ */
+function isHttpsTemplateUrl(url: string): boolean {
+  if (!/^https:\/\/[^/{}\s]/i.test(url)) return false
+  try {
+    return new URL(url.replace(/\{\{[^}]*\}\}/g, 'x')).protocol === 'https:'
+  } catch {
+    return false
+  }
+}
+
+/** How many names on each side of a request's place in the sorted indexes are compared for "did you mean". */
+const SUGGESTION_NEIGHBOURS = 40
+/** Characters of each name the suggestion compares. */
+const SUGGESTION_CHARS = 64
+
+/** The names around `key`'s place in `sorted` (at most `count` each side). */
+function neighbours(sorted: readonly string[], key: string, count: number): string[] {
+  let low = 0
+  let high = sorted.length
+  while (low < high) {
+    const middle = (low + high) >> 1
+    if (sorted[middle] < key) low = middle + 1
+    else high = middle
+  }
+  return sorted.slice(Math.max(0, low - count), low + count)
+}
+
+const reversed = (text: string) => [...text].reverse().join('')
 
 /** Edit distance, for "did you mean". */
 function distance(a: string, b: string): number {
@@ -125,6 +160,9 @@ function distance(a: string, b: string): number {
  */
 export class TemplateBook {
   private readonly byName = new Map<string, Map<string, Compiled>>()
+  /** The names sorted, and each name reversed and sorted: the "did you mean" index (R9). */
+  private readonly sortedNames: string[]
+  private readonly sortedReversed: string[]
 
   private constructor(entries: Compiled[], source: string) {
     for (const entry of entries) {
@@ -134,6 +172,24 @@ export class TemplateBook {
       languages.set(language, entry)
       this.byName.set(name, languages)
     }
+    this.sortedNames = [...this.byName.keys()].sort()
+    this.sortedReversed = this.sortedNames.map(reversed).sort()
+  }
+
+  /**
+   * The three known names closest to an unknown one. Bounded whatever the registry (issue 36, R9:
+   * every name was compared, 12.9 s with 1,000 long names): only the names beside it in the
+   * sorted index and in the index of reversed names (a typo near the end, or near the start) are
+   * compared, each on its first {@link SUGGESTION_CHARS} characters, each once.
+   */
+  private closest(name: string): string[] {
+    const candidates = new Set([...neighbours(this.sortedNames, name, SUGGESTION_NEIGHBOURS), ...neighbours(this.sortedReversed, reversed(name), SUGGESTION_NEIGHBOURS).map(reversed)])
+    const wanted = name.slice(0, SUGGESTION_CHARS)
+    return [...candidates]
+      .map((known) => ({ known, d: distance(wanted, known.slice(0, SUGGESTION_CHARS)) }))
+      .sort((a, b) => a.d - b.d || a.known.localeCompare(b.known))
+      .slice(0, 3)
+      .map((c) => c.known)
   }
 
   /** Checks a parsed templates file (`{ templates: [...] }`, or the list alone). `source` names it in errors. */
@@ -152,7 +208,7 @@ export class TemplateBook {
   private check(name: string, language: string, parameters: Record<string, string>): Compiled {
     const languages = this.byName.get(name)
     if (!languages) {
-      const closest = [...this.byName.keys()].sort((a, b) => distance(name, a) - distance(name, b) || a.localeCompare(b)).slice(0, 3)
+      const closest = this.closest(name)
       throw new ApiError(400, 'invalid_parameter', `\`template\` "${name}" is not a configured template. Closest known: ${closest.join(', ')}.`, 'template')
     }
     const compiled = languages.get(language)

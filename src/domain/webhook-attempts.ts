@@ -31,6 +31,8 @@ export interface WebhookAttempt {
   next_retry_at: string | null
   /** The account whose message the event is about. */
   account: string
+  /** The captured message the event is about (`GET /__sandbox/messages/{id}`); absent in attempts kept before it was recorded. */
+  message_id?: string | null
   /** The attempt's line in the request journal, once it is done (null before). */
   journal_id: number | null
 }

@@ -96,6 +96,11 @@ export class WebhookSender {
   readonly secret: string
   /** Every attempt, for the inspector. */
   readonly attempts = new WebhookAttemptStore()
+
+  /** The URL events are posted to. */
+  get url(): string {
+    return this.options.url
+  }
   /** The standardwebhooks signer, loaded at the first post (`import('sendbox')` stays light). */
   private signer: Promise<Webhook> | undefined
   private readonly waiting: WebhookAttempt[] = []
@@ -134,24 +139,26 @@ export class WebhookSender {
   /** Queues any event (a reply's `message.received`), with a new `webhook-id`; returns at once. */
   emit(event: WebhookEvent, account: string): void {
     if (this.stopped) return
-    const id = newId('msg_')
+    // `evt_`, not `msg_`: a webhook-id must not be mistaken for the message_id in its body.
+    const id = newId('evt_')
     const body = JSON.stringify(event)
-    this.enqueue(id, event.type, body, 1, 'event', account)
+    const about = { account, message_id: event.message_id }
+    this.enqueue(id, event.type, body, 1, 'event', about)
     const p = this.options.duplicates ?? 0
-    if (p > 0 && this.random() < p) this.enqueue(id, event.type, body, 1, 'duplicate', account)
+    if (p > 0 && this.random() < p) this.enqueue(id, event.type, body, 1, 'duplicate', about)
   }
 
   /** Sends an attempt's event again, with the same `webhook-id`; undefined for an unknown attempt. */
   replay(attemptId: string): WebhookAttempt | undefined {
     const original = this.attempts.get(attemptId)
     if (!original) return undefined
-    return this.enqueue(original.webhook_id, original.event, original.request.body, 1, 'replay', original.account)
+    return this.enqueue(original.webhook_id, original.event, original.request.body, 1, 'replay', aboutOf(original))
   }
 
-  private enqueue(webhookId: string, type: string, body: string, attempt: number, trigger: WebhookAttempt['trigger'], account: string): WebhookAttempt {
+  private enqueue(webhookId: string, type: string, body: string, attempt: number, trigger: WebhookAttempt['trigger'], about: About): WebhookAttempt {
     const record = this.attempts.add({
       id: newId('wha_'), webhook_id: webhookId, event: type, url: this.options.url, attempt, trigger, at: isoAt(this.now()),
-      state: 'queued', request: { headers: {}, body }, response: null, error: null, next_retry_at: null, account, journal_id: null,
+      state: 'queued', request: { headers: {}, body }, response: null, error: null, next_retry_at: null, account: about.account, message_id: about.message_id, journal_id: null,
     })
     this.waiting.push(record)
     if (this.waiting.length > WEBHOOK_QUEUE_LIMIT) {
@@ -218,6 +225,7 @@ export class WebhookSender {
       error_message: `${record.event} attempt ${record.attempt} (${record.trigger}) · webhook-id ${record.webhook_id}${record.error === 'timeout' ? ' · timed out' : ''}${record.next_retry_at ? ` · next retry ${record.next_retry_at}` : ''}`,
       request_body: record.request.body,
       response_body: record.response?.body_excerpt ?? null,
+      message_id: record.message_id ?? null,
     })
     record.journal_id = entry.id
     this.attempts.touch(record.id)
@@ -230,7 +238,7 @@ export class WebhookSender {
     record.next_retry_at = isoAt(this.now() + delay)
     const timer = setTimeout(() => {
       this.timers.delete(timer)
-      this.enqueue(record.webhook_id, record.event, record.request.body, record.attempt + 1, 'retry', record.account)
+      this.enqueue(record.webhook_id, record.event, record.request.body, record.attempt + 1, 'retry', aboutOf(record))
     }, delay)
     timer.unref?.()
     this.timers.add(timer)
@@ -265,6 +273,16 @@ export class WebhookSender {
     this.waiting.length = 0
     this.checkIdle()
   }
+}
+
+/** Whose event an attempt carries: the account, and the message it is about. */
+interface About {
+  account: string
+  message_id: string | null
+}
+
+function aboutOf(attempt: WebhookAttempt): About {
+  return { account: attempt.account, message_id: attempt.message_id ?? null }
 }
 
 function round(ms: number): number {

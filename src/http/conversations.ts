@@ -1,5 +1,4 @@
 import { ApiError } from '../domain/errors.js'
-import { accountKey } from '../domain/inbound.js'
 import { isoAt } from '../domain/clock.js'
 import {
   inboundRequestSchema,
@@ -8,13 +7,14 @@ import {
   optOutRequestSchema,
   optOutSchema,
   templateListSchema,
+  webhookAttemptPageSchema,
   webhookAttemptSchema,
 } from '../contract/conversations.js'
 import { okSchema } from '../contract/controls.js'
-import { pageOf, paginated } from '../contract/pagination.js'
+import { pageOf } from '../contract/pagination.js'
 import { pageQuery, textParam } from '../contract/query.js'
 import { controlRoute, type Route } from './route.js'
-import { checkOwnAccount, visible, visibleOne } from './viewer-scope.js'
+import { ownAccountKey, visible, visibleOne } from './viewer-scope.js'
 
 const E164 = /^\+[0-9]{8,15}$/
 
@@ -47,7 +47,7 @@ export const conversationRoutes: Route[] = [
     response: inboundResultSchema,
     team: true,
     resolve: ({ sandbox, body, viewer }) => {
-      if (viewer.role === 'team') checkOwnAccount(viewer, accountKey(sandbox.keys, body.key, body.account).account, body.key !== undefined ? 'key' : 'account')
+      ownAccountKey(viewer, sandbox.keys, body.key, body.account)
       return { body: sandbox.inbound(body) }
     },
   }),
@@ -70,8 +70,7 @@ export const conversationRoutes: Route[] = [
     response: optOutSchema,
     team: true,
     resolve: ({ sandbox, body, viewer }) => {
-      const { account } = accountKey(sandbox.keys, body.key, body.account)
-      checkOwnAccount(viewer, account, body.key !== undefined ? 'key' : 'account')
+      const { account } = ownAccountKey(viewer, sandbox.keys, body.key, body.account)
       return { body: sandbox.optOuts.add({ account, number: checkNumber(body.number), keyword: 'manual', at: isoAt(sandbox.now()) }) }
     },
   }),
@@ -85,8 +84,7 @@ export const conversationRoutes: Route[] = [
     answers: [{ status: 404, description: 'The number is not opted out of that account (`not_found`).' }],
     team: true,
     resolve: ({ sandbox, body, viewer }) => {
-      const { account } = accountKey(sandbox.keys, body.key, body.account)
-      checkOwnAccount(viewer, account, body.key !== undefined ? 'key' : 'account')
+      const { account } = ownAccountKey(viewer, sandbox.keys, body.key, body.account)
       if (!sandbox.optOuts.remove(account, checkNumber(body.number))) throw new ApiError(404, 'not_found', `${body.number} is not opted out of account ${account}.`)
       return { body: { ok: true as const } }
     },
@@ -96,11 +94,15 @@ export const conversationRoutes: Route[] = [
     path: '/__sandbox/webhooks',
     operationId: 'listWebhookAttempts',
     summary: 'Webhook attempts, newest first',
-    description: 'Each attempt: event, URL, request headers and body, the receiver\'s status, the first 1 KiB of its answer and the latency, the attempt number and when the next retry is due. Empty when no webhook URL is configured.',
+    description: 'Each attempt: event, URL, the message it is about, request headers and body, the receiver\'s status, the first 1 KiB of its answer and the latency, the attempt number and when the next retry is due. Empty when no webhook URL is configured. Beside the page: the webhook `url`, and for the admin the signing `secret` (never for a team token).',
     query: { ...pageQuery, account: accountParam },
-    response: paginated(webhookAttemptSchema, 'WebhookAttemptPage'),
+    response: webhookAttemptPageSchema,
     team: true,
-    resolve: ({ sandbox, query, viewer }) => ({ body: pageOf(visible(viewer, sandbox.webhooks?.attempts.list(query.account) ?? []), query.page ?? 1, query.limit ?? 20) }),
+    resolve: ({ sandbox, query, viewer }) => {
+      const page = pageOf(visible(viewer, sandbox.webhooks?.attempts.list(query.account) ?? []), query.page ?? 1, query.limit ?? 20)
+      const secret = viewer.role === 'admin' && sandbox.webhooks ? { secret: sandbox.webhooks.secret } : {}
+      return { body: { ...page, url: sandbox.webhooks?.url ?? null, ...secret } }
+    },
   }),
   controlRoute({
     method: 'POST',

@@ -4,7 +4,7 @@ import { GUESS_WINDOW_MS, guessingClient, MAX_WRONG_SECRETS } from '../domain/gu
 import { isoAt } from '../domain/clock.js'
 import { ApiError, forcedError, retryAfterHeader } from '../domain/errors.js'
 import type { ApiKeyConfig } from '../domain/plans.js'
-import { maskKey } from '../domain/plans.js'
+import { displayKey, maskKey } from '../domain/plans.js'
 import { lazyJournalHeaders } from './journal-headers.js'
 import { retryAfterSeconds, type RateDecision } from '../domain/rate-limiter.js'
 import type { SandboxState } from '../domain/sandbox.js'
@@ -12,8 +12,10 @@ import { ADMIN_VIEWER, teamViewer, type Viewer } from '../domain/team-tokens.js'
 import { validateBody } from '../domain/validation.js'
 import { JOURNAL_BODY_LIMIT } from '../contract/journal.js'
 import { bearerToken, offeredAdminToken } from './credentials.js'
-import { checkIgnoredBody, jsonAnswer, jsonTextAnswer, parseJsonObject, readBodyBytes, type Answer, type WireRequest } from './body.js'
+import { announcesBody, checkIgnoredBody, jsonAnswer, jsonTextAnswer, parseJsonObject, readBodyBytes, type Answer, type WireRequest } from './body.js'
 import { parsePrefer } from './prefer.js'
+import { countRequest } from './metrics.js'
+import { takeControlWrite } from './caller-slots.js'
 import { isBodySchema, type Route, type RouteResult } from './route.js'
 
 // The standalone server imports the transport side channel from here.
@@ -31,7 +33,7 @@ function rateHeaders(decision: RateDecision, headers: Record<string, string>): v
 function authenticate(sandbox: SandboxState, request: WireRequest): { key: ApiKeyConfig; token: string } {
   const header = request.headers.get('authorization')
   if (header === null || header.trim() === '') {
-    throw new ApiError(401, 'unauthorized', 'Missing Authorization header. Send `Authorization: Bearer <API_KEY>`; sandbox keys are listed by `sendbox keys` (defaults: test_starter, test_pro, test_enterprise).')
+    throw new ApiError(401, 'unauthorized', `Missing Authorization header. Send \`Authorization: Bearer <API_KEY>\`; ${keysHint(sandbox, request)}`)
   }
   const token = bearerToken(header)
   if (token === undefined) {
@@ -41,17 +43,33 @@ function authenticate(sandbox: SandboxState, request: WireRequest): { key: ApiKe
   refuseWhileGuessing(sandbox, client)
   const key = sandbox.authenticate(token)
   if (!key) {
-    sandbox.guesses.miss(client, sandbox.now())
-    throw new ApiError(401, 'unauthorized', `Invalid API key "${maskKey(token)}". Use a key listed by \`sendbox keys\` (defaults: test_starter, test_pro, test_enterprise).`)
+    sandbox.guesses.miss(client, sandbox.now(), token)
+    throw new ApiError(401, 'unauthorized', `Invalid API key "${maskKey(token)}". ${keysHint(sandbox, request)}`)
   }
   return { key, token }
+}
+
+/** At most this many keys are named in a 401's hint. */
+const HINTED_KEYS = 5
+
+/**
+ * Where a 401 points for the keys: the configured ones (test keys in full, others masked), and
+ * `sendbox keys` only on a server the CLI started (in-process there is no CLI: the keys are the
+ * `apiKeys` option's). A transport that knows the client's address is the standalone server.
+ */
+function keysHint(sandbox: SandboxState, request: WireRequest): string {
+  const keys = sandbox.keys.map((k) => displayKey(k.key))
+  const named = keys.slice(0, HINTED_KEYS).join(', ') + (keys.length > HINTED_KEYS ? ` and ${keys.length - HINTED_KEYS} more` : '')
+  return request.clientAddress === undefined
+    ? `the sandbox's configured keys (the \`apiKeys\` option) are ${named}.`
+    : `this sandbox's keys are ${named} (\`sendbox keys\` lists them with their plans).`
 }
 
 /** 429 for a client that presented too many wrong keys or tokens lately, whatever it presents now. */
 function refuseWhileGuessing(sandbox: SandboxState, client: string | undefined): void {
   const wait = sandbox.guesses.lockedFor(client, sandbox.now())
   if (wait > 0) {
-    throw new ApiError(429, 'rate_limit_exceeded', `Too many wrong API keys or admin tokens from this ${client!.startsWith('origin') ? 'web page' : 'address'} (${MAX_WRONG_SECRETS} in ${GUESS_WINDOW_MS / 1000} s): every key and token is refused for ${wait} s more. Retry after ${wait} s (see the Retry-After header).`, undefined, retryAfterHeader(wait))
+    throw new ApiError(429, 'rate_limit_exceeded', `Too many wrong API keys or admin tokens from this ${client === 'local web pages' ? 'machine\'s web pages' : 'address'} (${MAX_WRONG_SECRETS} different ones in ${GUESS_WINDOW_MS / 1000} s): every key and token is refused for ${wait} s more. Retry after ${wait} s (see the Retry-After header).`, undefined, retryAfterHeader(wait))
   }
 }
 
@@ -194,6 +212,8 @@ interface ApiRun {
   token?: string
   delay: number
   messageId: string | null
+  /** The injected fault that answered, if one did: the journal names it. */
+  faultId?: string
 }
 
 /**
@@ -214,6 +234,7 @@ export async function runApiRequest(sandbox: SandboxState, request: WireRequest,
     response = jsonAnswer(apiError.status, apiError.toBody(), { ...run.headers, ...apiError.headers }, request)
   }
   if (run.delay > 0) await sleep(run.delay)
+  countRequest(sandbox, route?.operationId, response.status)
   // No valid key, from a web page: journaled at most once a second per origin (a foreign page must not evict the journal).
   const origin = run.key === undefined ? request.headers.get('origin') : null
   const note = origin === null ? '' : sandbox.journal.admitAnonymous(origin, run.arrivedAt)
@@ -240,11 +261,15 @@ async function guarded(sandbox: SandboxState, request: WireRequest, url: URL, pa
   const fault = sandbox.faults.match(request.method, url.pathname, key.account)
   if (fault) {
     run.delay = Math.max(run.delay, fault.delay_ms)
+    run.faultId = fault.id
+    // The refused request's body is kept in the journal all the same (QA reads what was refused).
+    // (In-process a Fetch Request may carry a body stream without a Content-Length.)
+    if (announcesBody(request) || (request as { body?: unknown }).body) run.trace.requestBody = await readBodyBytes(request).catch(() => undefined)
     throw forcedError(fault.status, fault.code ?? undefined, retryAfter)
   }
   if (prefer.code !== undefined && prefer.code >= 300) throw forcedError(prefer.code, undefined, retryAfter)
   if (!route) {
-    throw new ApiError(404, 'not_found', `No endpoint ${request.method} ${url.pathname}. Paths match exactly (case and trailing slash count). See the endpoint list in the sendbox README (GET /__sandbox/openapi.json for the full document).`)
+    throw new ApiError(404, 'not_found', `No endpoint ${request.method} ${url.pathname}. Paths match exactly (case and trailing slash count). See the endpoint list in sendbox's docs/api.md (GET /__sandbox/openapi.json for the full document).`)
   }
   const query = parseQuery(route, url)
   const read = readRouteBody(route, request, run.trace)
@@ -273,31 +298,34 @@ function journalApiRequest(sandbox: SandboxState, request: WireRequest, url: URL
     key: key ? maskedKeyOf(key) : token ? maskKey(token) : null,
     // The journal cuts each of these to JOURNAL_BODY_LIMIT characters; decode no more than that.
     query: url.search === '' ? null : url.search.slice(1),
-    error_message: apiError ? apiError.message + note : null,
+    error_message: apiError ? apiError.message + (run.faultId ? ` (injected fault ${run.faultId})` : '') + note : null,
     request_body: trace.requestBody && trace.requestBody.byteLength > 0 ? textDecoder.decode(trace.requestBody.subarray(0, JOURNAL_BODY_LIMIT * 4 + 4)) : null,
     response_body: apiError ? JSON.stringify(apiError.toBody()) : null,
     request_headers: lazyJournalHeaders(request),
     message_id: run.messageId,
+    fault_id: run.faultId ?? null,
   })
 }
 
 /**
- * Who asks for a control: the admin (the admin token, or anyone on a sandbox without one) or the
- * team whose `--team-token` is offered. Throws 401 when an admin token is set and neither it nor
- * a team token is offered (a wrong guess counts toward the guess limiter).
+ * Who asks for a control: the admin (the admin token, or anyone on a sandbox with neither an admin
+ * token nor team tokens) or the team whose `--team-token` is offered. Throws 401 when either kind
+ * of token is configured and none is offered (a wrong guess counts toward the guess limiter).
  */
 export function viewerOf(sandbox: SandboxState, request: WireRequest): Viewer {
   const token = sandbox.adminToken
   const given = offeredAdminToken((name) => request.headers.get(name))
   if (token === undefined && sandbox.teamTokens.length === 0) return ADMIN_VIEWER
   const client = guessingClient(request.headers.get('origin'), request.clientAddress)
-  if (token !== undefined) refuseWhileGuessing(sandbox, client)
+  refuseWhileGuessing(sandbox, client)
   if (given !== undefined && token !== undefined && sameSecret(given, token)) return ADMIN_VIEWER
   const team = given === undefined ? undefined : teamViewer(sandbox.teamTokens, given)
   if (team) return team
-  if (token === undefined) return ADMIN_VIEWER
-  if (given !== undefined) sandbox.guesses.miss(client, sandbox.now())
-  throw new ApiError(401, 'unauthorized', `The sandbox controls need the admin token${sandbox.teamTokens.length > 0 ? ' or a team token' : ''}: send \`Authorization: Bearer <token>\` or \`X-Sendbox-Admin-Token: <token>\` (see --admin-token${sandbox.teamTokens.length > 0 ? ', --team-token' : ''}).`)
+  // Team tokens and no admin token (in-process, or a CLI that did not generate one): nobody else is
+  // the admin — a request without a team token gets no control (issue 36, R7).
+  if (given !== undefined) sandbox.guesses.miss(client, sandbox.now(), given)
+  const needed = token === undefined ? 'a team token' : sandbox.teamTokens.length > 0 ? 'the admin token or a team token' : 'the admin token'
+  throw new ApiError(401, 'unauthorized', `The sandbox controls need ${needed}: send \`Authorization: Bearer <token>\` or \`X-Sendbox-Admin-Token: <token>\` (see --admin-token${sandbox.teamTokens.length > 0 ? ', --team-token' : ''}).`)
 }
 
 /** A message-scoped preview token (`?token=`) that opens this one route for this one message. */
@@ -313,16 +341,23 @@ function previewTokenAdmits(sandbox: SandboxState, route: Route, url: URL, param
  * journaled, not rate limited. `route` is undefined for the catch-all (→ 404 after the guard).
  */
 export async function runControlRequest(sandbox: SandboxState, request: WireRequest, url: URL, params: Record<string, string>, route: Route | undefined): Promise<Answer> {
+  const answered = await controlAnswer(sandbox, request, url, params, route)
+  countRequest(sandbox, route?.operationId, answered.status)
+  return answered
+}
+
+async function controlAnswer(sandbox: SandboxState, request: WireRequest, url: URL, params: Record<string, string>, route: Route | undefined): Promise<Answer> {
   try {
     const admitted = route?.public === true || (route !== undefined && previewTokenAdmits(sandbox, route, url, params))
     const viewer = admitted ? ADMIN_VIEWER : viewerOf(sandbox, request)
     if (!route) {
-      throw new ApiError(404, 'not_found', `No sandbox control ${request.method} ${url.pathname}. Paths match exactly; see the README's "Sandbox controls" (GET /__sandbox/openapi.json lists them).`)
+      throw new ApiError(404, 'not_found', `No sandbox control ${request.method} ${url.pathname}. Paths match exactly; see sendbox's docs/controls.md (GET /__sandbox/openapi.json lists them).`)
     }
     if (viewer.role === 'team' && !route.team) {
       throw new ApiError(403, 'forbidden', `${request.method} ${url.pathname} changes or shows what every account shares; it needs the admin token (the team token "${viewer.name}" sees ${[...viewer.accounts].join(', ')} only).`)
     }
-    await sandbox.ready
+    if (request.method !== 'GET' && request.method !== 'HEAD') takeControlWrite(sandbox, viewer, sandbox.now())
+    if (!route.probe) await sandbox.ready
     const query = parseQuery(route, url)
     const { body, raw } = await readRouteBody(route, request, {})
     const result = await route.resolve({ sandbox, request, url, params, query, body, raw, viewer, key: undefined as never, retryAfter: () => 0 })

@@ -1,3 +1,4 @@
+import { isCredentialHeader } from '../domain/credential-headers.js'
 import { maskKey } from '../domain/plans.js'
 import { RawHeaders, type WireRequest } from './body.js'
 
@@ -11,13 +12,13 @@ function masked(name: string, value: string): string {
     const match = /^(\S+)(\s+)(.*)$/.exec(value)
     return match ? `${match[1]}${match[2]}${maskKey(match[3])}` : maskKey(value)
   }
-  if (name === 'x-sendbox-admin-token' || name === 'cookie' || name === 'proxy-authorization') return maskKey(value)
+  if (isCredentialHeader(name)) return maskKey(value)
   return value.length > JOURNAL_HEADER_VALUE_LIMIT ? `${value.slice(0, JOURNAL_HEADER_VALUE_LIMIT)}…` : value
 }
 
 /**
- * The request's headers for its journal entry, names lower-cased, `Authorization` (and the admin
- * token) masked, at most {@link JOURNAL_HEADER_LIMIT}: what QA reads to trace a message to the
+ * The request's headers for its journal entry, names lower-cased, every credential header
+ * ({@link isCredentialHeader}: `Authorization`, `X-Api-Key`, cookies, tokens, secrets) masked, at most {@link JOURNAL_HEADER_LIMIT}: what QA reads to trace a message to the
  * call that sent it. Works on the standalone server's raw pairs and on a Fetch `Headers`.
  */
 export function journalHeaders(request: WireRequest): Record<string, string> | null {

@@ -48,10 +48,10 @@ export type RouteResult =
 export type SuccessStatus = 200 | 201 | 202 | 204
 
 /**
- * How the success answer is documented: a JSON schema, no body (`empty`: a 204), HTML, or a
- * Server-Sent Events stream.
+ * How the success answer is documented: a JSON schema, no body (`empty`: a 204), HTML, a PNG
+ * image, or a Server-Sent Events stream.
  */
-export type RouteResponse = z.ZodType | { empty: true } | { html: true } | { eventStream: z.ZodType }
+export type RouteResponse = z.ZodType | { empty: true } | { html: true } | { png: true } | { text: string } | { eventStream: z.ZodType }
 
 type Headers = Record<string, string>
 
@@ -100,6 +100,8 @@ export interface Route<Body = any, Query = any> {
   answers?: RouteAnswer[]
   /** Controls only: served without the admin token (holds no state: the OpenAPI document). */
   public?: boolean
+  /** Controls only: a probe (`livez`, `readyz`), answered before the sandbox is ready and without a token. */
+  probe?: boolean
   /** Controls only: a message-scoped `?token=` (see `outbox.previewToken`) lets it through the admin guard. */
   previewToken?: boolean
   /**

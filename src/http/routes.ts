@@ -2,9 +2,12 @@ import { conversationRoutes } from './conversations.js'
 import { CHANNELS, type Channel } from '../contract/constants.js'
 import { emailSendRoute } from './email.js'
 import type { Route } from './route.js'
+import { sandboxCheckRoutes } from './sandbox-checks.js'
 import { sandboxControlRoutes } from './sandbox-controls.js'
 import { sandboxLiveRoutes } from './sandbox-live.js'
+import { operationRoutes } from './operations.js'
 import { sandboxMcpRoutes } from './sandbox-mcp.js'
+import { screenshotRoutes } from './screenshot-route.js'
 import { smsSendRoute } from './sms.js'
 import { subscriberRoutes } from './subscribers.js'
 import { whatsappSendRoute } from './whatsapp.js'
@@ -26,9 +29,12 @@ export const ROUTES: readonly Route[] = [
   ...CHANNELS.map((channel) => SEND_ROUTES[channel]),
   ...subscriberRoutes,
   ...sandboxControlRoutes,
+  ...sandboxCheckRoutes,
   ...sandboxLiveRoutes,
+  ...screenshotRoutes,
   ...sandboxMcpRoutes,
   ...conversationRoutes,
+  ...operationRoutes,
 ]
 
 export type { Route, RouteContext, RouteResult, RouteScope, RouteMethod } from './route.js'

@@ -21,8 +21,12 @@ import {
 import { journalEntrySchema } from '../contract/journal.js'
 import { pageOf, paginated, toPage } from '../contract/pagination.js'
 import { enumParam, flagParam, pageQuery, sinceParam, textParam } from '../contract/query.js'
+import { hasRemoteContent } from '../domain/remote-content.js'
 import { previewBanner, previewHeaders, withBanner } from './preview-policy.js'
+import { withScheme } from './preview-scheme.js'
+import { PREVIEW_SCHEMES } from '../contract/preview.js'
 import { messageJson } from './message-json.js'
+import { healthOf } from './team-health.js'
 import { controlRoute, type Route } from './route.js'
 import { accountsOf, checkOwnAccount, visible, visibleOne } from './viewer-scope.js'
 import { ACCOUNT_RESET_SCOPES, type AccountResetScope } from '../domain/sandbox.js'
@@ -63,9 +67,10 @@ export const sandboxControlRoutes: Route[] = [
     path: '/__sandbox/health',
     operationId: 'sandboxHealth',
     summary: 'Health and sizes of the outbox, journal and faults',
+    description: 'A team token gets the counts of its own accounts (messages, bytes, evictions, requests, faults) and its own waits and event streams; the caps as configured; `data` null.',
     response: healthSchema,
     team: true,
-    resolve: ({ sandbox }) => ({ body: sandbox.health() }),
+    resolve: ({ sandbox, viewer }) => ({ body: healthOf(sandbox, viewer) }),
   }),
   controlRoute({
     method: 'GET',
@@ -144,6 +149,8 @@ export const sandboxControlRoutes: Route[] = [
     query: {
       token: textParam('token', 'The message\'s preview token: opens this one preview without the admin token.'),
       remote: flagParam('remote', 'Let the email load images, styles and fonts from http(s) URLs (blocked by default).'),
+      banner: flagParam('banner', '`0` leaves out the one-line "remote content blocked" notice (the web inbox shows its own, with a button). It shows only when the email has remote content.'),
+      scheme: enumParam('scheme', PREVIEW_SCHEMES, 'Show the email as a client in this colour scheme would (default: as sent, in the browser\'s own scheme): `dark` turns its `prefers-color-scheme: dark` styles on, `light` off; `dark-forced` inverts its colours as Gmail\'s apps and Outlook.com do, images kept. See docs/decisions/dark-preview.md.'),
     },
     response: { html: true },
     team: true,
@@ -154,8 +161,10 @@ export const sandboxControlRoutes: Route[] = [
       const withRemote = new URL(url)
       withRemote.searchParams.set('remote', '1')
       // The banner links to the same URL with remote=1 (token kept), relative so it stays on this origin.
-      const banner = previewBanner(remote, `${withRemote.pathname}${withRemote.search}`)
-      return new Response(withBanner(message.email.html, banner), { status: 200, headers: previewHeaders({ remote }) })
+      const blocked = !remote && query.banner !== false && hasRemoteContent(message.email.html)
+      const banner = blocked ? previewBanner(false, `${withRemote.pathname}${withRemote.search}`) : ''
+      const html = query.scheme === undefined ? message.email.html : withScheme(message.email.html, query.scheme)
+      return new Response(withBanner(html, banner), { status: 200, headers: previewHeaders({ remote }) })
     },
   }),
   controlRoute({

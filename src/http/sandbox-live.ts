@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { ApiError, retryAfterHeader } from '../domain/errors.js'
+import { ApiError } from '../domain/errors.js'
+import { cappedWait, DEFAULT_WAIT_MS, MAX_WAIT_MS, tooManyClients } from './capped-wait.js'
 import type { SandboxEvent } from '../domain/events.js'
 import { SANDBOX_EVENT_TYPES, sandboxEventSchema } from '../contract/events.js'
 import { WaitTimeoutError } from '../domain/outbox.js'
@@ -9,13 +10,11 @@ import { millisecondsParam, sinceParam } from '../contract/query.js'
 import { messageJson } from './message-json.js'
 import { controlRoute, type Route } from './route.js'
 import { filterOf, outboxFilterQuery } from './sandbox-controls.js'
-import { accountsOf, visible } from './viewer-scope.js'
+import { accountsOf } from './viewer-scope.js'
 import { sees, type Viewer } from '../domain/team-tokens.js'
+import { callerOf, streamSlots } from './caller-slots.js'
 
-/** Longest `GET /__sandbox/messages/wait` may wait. */
-export const MAX_WAIT_MS = 60_000
-/** How long it waits by default. */
-export const DEFAULT_WAIT_MS = 10_000
+export { DEFAULT_WAIT_MS, MAX_WAIT_MS }
 /** A comment line every this many milliseconds keeps an idle event stream (and proxies in between) open. */
 export const HEARTBEAT_MS = 15_000
 /** Bytes an event stream may hold for a client that reads too slowly; past it the client is dropped. */
@@ -28,13 +27,6 @@ export { sandboxEventSchema }
 
 const encoder = new TextEncoder()
 
-/** Event-stream clients connected, per sandbox (the cap counts these, not the UI's own subscription). */
-const streamClients = new WeakMap<object, number>()
-
-/** A 503 in the error shape, with a Retry-After: the cap is full, a slot frees when a client leaves. */
-function tooManyClients(what: string): ApiError {
-  return new ApiError(503, 'too_many_clients', `${what}. Retry in a few seconds, or raise the cap.`, undefined, retryAfterHeader(5))
-}
 
 /** Frames already encoded: one per event, shared by every client (N4: each client encoded its own copy). */
 const frames = new WeakMap<SandboxEvent, Uint8Array>()
@@ -123,14 +115,9 @@ export const sandboxLiveRoutes: Route[] = [
     resolve: async ({ sandbox, query, request, viewer }) => {
       const { since, timeout, ...filters } = query
       const accounts = accountsOf(viewer)
-      if (sandbox.outbox.waiting >= sandbox.maxWaiters) {
-        // Full: answer what is already there, else refuse rather than hold one more.
-        const found = sandbox.outbox.first(since === undefined ? filterOf(filters) : { ...filterOf(filters), since }, accounts)
-        if (found) return { json: messageJson(found) }
-        throw tooManyClients(`${sandbox.maxWaiters} waits are held already (--max-waiters)`)
-      }
       try {
-        const message = await sandbox.outbox.waitFor(filterOf(filters), { timeout: timeout ?? DEFAULT_WAIT_MS, since, signal: request.signal, accounts })
+        // Full (or this caller holds its share): what is already there answers, else 503 rather than one more held wait.
+        const message = await cappedWait(sandbox, filterOf(filters), { timeout: timeout ?? DEFAULT_WAIT_MS, since, signal: request.signal, accounts }, callerOf(viewer))
         return { json: messageJson(message) }
       } catch (error) {
         if (error instanceof WaitTimeoutError) throw new ApiError(408, 'wait_timeout', error.message)
@@ -149,14 +136,15 @@ export const sandboxLiveRoutes: Route[] = [
     answers: [{ status: 503, description: 'As many event-stream clients as the server allows are connected (`too_many_clients`, `--max-event-clients`, default 1,000); `Retry-After` says when to try again.' }],
     team: true,
     resolve: ({ sandbox, request, query, viewer }) => {
-      const open = streamClients.get(sandbox) ?? 0
-      if (open >= sandbox.maxEventClients) throw tooManyClients(`${sandbox.maxEventClients} event-stream clients are connected already (--max-event-clients)`)
-      streamClients.set(sandbox, open + 1)
+      const slots = streamSlots(sandbox)
+      const caller = callerOf(viewer)
+      if (!slots.take(caller)) throw tooManyClients(slots.total >= sandbox.maxEventClients ? `${sandbox.maxEventClients} event-stream clients are connected already (--max-event-clients)` : `this caller holds its share of the ${sandbox.maxEventClients} event-stream clients (--max-event-clients, shared fairly between the admin and each team token)`)
       const subscribe = (listener: (event: SandboxEvent) => void) => {
         // `direction` keeps only the message events of that direction (every other event passes).
         // A team token gets the events of its accounts' messages and requests only (and resets).
         const unsubscribe = sandbox.events.subscribe((event) => {
           if (viewer.role === 'team' && !teamSees(viewer, event)) return
+          if (viewer.role === 'team' && event.type === 'reset' && event.accounts !== undefined) event = { ...event, accounts: event.accounts.filter((a) => sees(viewer, a)) }
           if (query.direction === undefined || !('message' in event) || event.message.direction === query.direction) listener(event)
         })
         let left = false
@@ -164,7 +152,7 @@ export const sandboxLiveRoutes: Route[] = [
           unsubscribe()
           if (left) return // the stream's cleanup can run twice (closed, then cancelled)
           left = true
-          streamClients.set(sandbox, (streamClients.get(sandbox) ?? 1) - 1)
+          slots.release(caller)
         }
       }
       return new Response(eventStream(subscribe, request.signal), {
@@ -186,6 +174,7 @@ function teamSees(viewer: Viewer, event: SandboxEvent): boolean {
     case 'request':
       return sees(viewer, event.entry.account)
     case 'reset':
-      return true
+      // Another team's reset of its own accounts is none of this team's business (issue 36, R10).
+      return event.accounts === undefined || event.accounts.some((account) => sees(viewer, account))
   }
 }

@@ -28,7 +28,7 @@ async function answerMcp({ sandbox, request, url, raw }: RouteContext<unknown>):
   return handleMcpHttp(sandboxAsClient(sandbox, url.origin), forwarded, request.method === 'POST' ? raw : undefined)
 }
 
-const description = 'The sandbox as a Model Context Protocol server (Streamable HTTP, stateless: no session id; JSON answers; a notification is answered 202 without a body). Tools: list_messages, get_message, wait_for_message, list_requests, add_fault, clear_faults, advance_clock, reset_sandbox; the captured messages are resources (`sendbox://messages/{id}`). The same server runs over stdio with `sendbox mcp`.'
+const description = 'The sandbox as a Model Context Protocol server (Streamable HTTP, stateless: no session id; JSON answers; a notification is answered 202 without a body). Tools for messages (list, get, wait for a message, its code or its link), replies, opt-outs, webhook attempts, subscribers, the request journal, faults, the clock and reset (`tools/list` and docs/agents.md name them); the captured messages are resources (`sendbox://messages/{id}`). Message content in answers is JSON-quoted untrusted data. A wait counts against `--max-waiters` and ends when its request is closed. The same server runs over stdio with `sendbox mcp`.'
 
 /** GET and DELETE: a stateless server has no stream to open and no session to end (the MCP spec's 405). */
 const stateless = (): never => {

@@ -1,4 +1,6 @@
 import { ApiError } from '../domain/errors.js'
+import { accountKey } from '../domain/inbound.js'
+import type { ApiKeyConfig } from '../domain/plans.js'
 import { sees, type Viewer } from '../domain/team-tokens.js'
 
 /**
@@ -29,4 +31,15 @@ export function accountsOf(viewer: Viewer): ReadonlySet<string> | undefined {
 export function checkOwnAccount(viewer: Viewer, account: string, param: string): void {
   if (viewer.role === 'admin' || viewer.accounts.has(account)) return
   throw new ApiError(403, 'forbidden', `The team token "${viewer.name}" acts on ${[...viewer.accounts].join(', ')} only, not on account ${account}.`, param)
+}
+
+/**
+ * The key config a control's `key` or `account` names, among those the viewer may name (issue 36,
+ * R6): for a team token, another account's key or account is answered exactly as a missing one
+ * (400 naming the field; the list it gives holds the team's accounts only), so the answer cannot
+ * tell whether a guessed key exists.
+ */
+export function ownAccountKey(viewer: Viewer, keys: readonly ApiKeyConfig[], key: string | undefined, account: string | undefined): ApiKeyConfig {
+  if (viewer.role === 'admin') return accountKey(keys, key, account)
+  return accountKey(keys.filter((k) => viewer.accounts.has(k.account)), key, account, viewer.name)
 }

@@ -14,15 +14,55 @@
  * names a running one (its origin, like `http://127.0.0.1:4010`); the app under test is pointed
  * at `sandbox.apiUrl`. `@playwright/test` is an optional peer dependency: install it yourself.
  */
-import { test as base, expect } from '@playwright/test'
+import { test as base, expect as playwrightExpect, type ExpectMatcherState, type MatcherReturnType } from '@playwright/test'
 import { createSandboxClient, type CapturedMessage, type ClientWaitOptions, type OutboxFilter, type SandboxClient } from '../client/index.js'
 import type { Channel } from '../contract/captured-message.js'
 import { CHANNEL_READINGS } from '../domain/channels/readings.js'
+import { matchers, type SendboxMatchers } from '../matchers.js'
 import type { ChannelReading } from '../domain/channels/types.js'
 
 type Address = ChannelReading<Channel>['address']
 
-export { expect }
+/** The sendbox matchers as Playwright's `expect.extend` types them: given the fixture's client they wait, so each returns a Promise. */
+type PlaywrightMatchers = {
+  [K in keyof SendboxMatchers]: (this: ExpectMatcherState, received: unknown, ...args: Parameters<SendboxMatchers[K]>) => Promise<MatcherReturnType>
+}
+
+/**
+ * Playwright's `expect` with every sendbox matcher (`toHaveSent`, `toHaveSentTimes`,
+ * `toHaveSentNothing`, …), given a `sendbox/client` such as `sandbox.client`: they are
+ * asynchronous and wait, so `await` them. Filters take Playwright's asymmetric matchers
+ * (`expect.stringMatching`, `expect.arrayContaining`) as vitest's and jest's do.
+ *
+ * @example
+ * await expect(sandbox.client).toHaveSent({ channel: 'email', to, links: expect.arrayContaining([expect.stringMatching(/verify/)]) })
+ */
+export const expect = playwrightExpect.extend(
+  Object.fromEntries(
+    Object.entries(matchers).map(([name, matcher]) => [
+      name,
+      // Playwright's matcher state throws on `this.equals` (microsoft/playwright#31723): the filter's
+      // field values are compared by `fieldEquals` instead.
+      function (this: ExpectMatcherState, received: unknown, ...args: unknown[]) {
+        return (matcher as (...a: unknown[]) => MatcherReturnType).call({ isNot: this.isNot, utils: this.utils, equals: fieldEquals }, received, ...args)
+      },
+    ]),
+  ) as unknown as PlaywrightMatchers,
+)
+
+/** A filter's field value against a message's: asymmetric matchers match themselves; the rest by deep equality. */
+function fieldEquals(actual: unknown, expected: unknown): boolean {
+  if (isAsymmetric(expected)) return expected.asymmetricMatch(actual)
+  if (Array.isArray(expected)) return Array.isArray(actual) && actual.length === expected.length && expected.every((item, i) => fieldEquals(actual[i], item))
+  if (expected === null || typeof expected !== 'object') return Object.is(actual, expected)
+  if (actual === null || typeof actual !== 'object' || Array.isArray(actual)) return false
+  const keys = Object.keys(expected)
+  return keys.length === Object.keys(actual).length && keys.every((key) => fieldEquals((actual as Record<string, unknown>)[key], (expected as Record<string, unknown>)[key]))
+}
+
+function isAsymmetric(value: unknown): value is { asymmetricMatch(other: unknown): boolean } {
+  return typeof value === 'object' && value !== null && typeof (value as { asymmetricMatch?: unknown }).asymmetricMatch === 'function'
+}
 
 /** The sandbox of one worker, with per-test helpers. */
 export interface SandboxFixture {

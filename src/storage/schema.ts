@@ -16,6 +16,8 @@ export const MIGRATIONS: readonly string[] = [
    CREATE TABLE opt_outs (account TEXT NOT NULL, number TEXT NOT NULL, opt_out TEXT NOT NULL, PRIMARY KEY (account, number));`,
   // 2: webhook attempts (the inspector's store).
   `CREATE TABLE webhook_attempts (id TEXT PRIMARY KEY, account TEXT NOT NULL, attempt TEXT NOT NULL);`,
+  // 3: check reports (issue 35), one per message that was checked, removed with its message.
+  `CREATE TABLE check_reports (id TEXT PRIMARY KEY, report TEXT NOT NULL);`,
 ]
 
 /** The schema version this build writes (and the newest it reads). */

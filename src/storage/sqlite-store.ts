@@ -8,9 +8,12 @@ import type { OptOut } from '../domain/opt-outs.js'
 import type { SandboxState, SandboxStore } from '../domain/sandbox.js'
 import { revivedMessage, storedMessageJson, type CaptureOutcome } from '../domain/channels/index.js'
 import type { WebhookAttempt } from '../domain/webhook-attempts.js'
-import { builtin, loadSqlite, type Database, type Statement } from './sqlite.js'
-import { MIGRATIONS, SCHEMA_VERSION } from './schema.js'
-import { APPLICATION_ID, inspectStoreFile, StoreFileError } from './store-file.js'
+import type { CheckReport } from '../contract/checks.js'
+import { builtin, describeError, loadSqlite, type Database, type Statement } from './sqlite.js'
+import { checkOpened, createStoreFile, lockedDatabase, migrate } from './store-open.js'
+import { SCHEMA_VERSION } from './schema.js'
+import { inspectStoreFile, StoreFileError } from './store-file.js'
+import { messageRowSchema, ROW_SCHEMAS, skippedLine, validRows, type Skipped } from './rows.js'
 
 export { StoreFileError } from './store-file.js'
 
@@ -26,6 +29,7 @@ interface Logs {
   journal: ChangeLog<number>
   optOuts: ChangeLog<string>
   attempts: ChangeLog<string> | undefined
+  checks: ChangeLog<string>
 }
 
 /**
@@ -38,8 +42,10 @@ interface Logs {
 export class SqliteStore implements SandboxStore {
   readonly path: string
   readonly accountSalt: string
+  readonly writes = { ok: 0, failed: 0, seconds: 0 }
   private readonly db: Database
-  private readonly lock: Database
+  /** The file opened (device and inode): a write checks the path still names it. */
+  private readonly identity: { dev: number; ino: number }
   private sandbox: SandboxState | undefined
   private logs: Logs | undefined
   private waiting: Array<{ resolve: () => void; reject: (error: unknown) => void }> = []
@@ -53,21 +59,27 @@ export class SqliteStore implements SandboxStore {
 
   constructor(path: string) {
     const { dirname, resolve } = builtin('node:path')
+    const fs = builtin('node:fs')
     this.path = resolve(path)
     const DatabaseSync = loadSqlite()
     const found = inspectStoreFile(this.path, SCHEMA_VERSION)
-    if (found.kind === 'new') builtin('node:fs').mkdirSync(dirname(this.path), { recursive: true })
-    this.lock = takeLock(DatabaseSync, this.path)
+    if (found.kind === 'new') createStoreFile(this.path, dirname(this.path))
+    this.db = lockedDatabase(DatabaseSync, this.path)
     try {
-      this.db = openDatabase(DatabaseSync, this.path)
       checkOpened(this.db, this.path)
-      this.db.exec('PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL')
+      // Before WAL: the first transaction writes the sendbox id into the file's header itself.
       migrate(this.db)
+      this.db.exec('PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL')
       this.accountSalt = this.meta('account_salt') ?? this.setMeta('account_salt', builtin('node:crypto').randomBytes(16).toString('hex'))
-      // The header holds the application id from now on, even before the WAL is checkpointed.
       this.db.exec('PRAGMA wal_checkpoint(TRUNCATE)')
+      const stat = fs.statSync(this.path)
+      this.identity = { dev: stat.dev, ino: stat.ino }
     } catch (error) {
-      this.lock.close()
+      try {
+        this.db.close()
+      } catch {
+        // Closed already by the check that refused it.
+      }
       if (error instanceof StoreFileError) throw error
       throw new StoreFileError(`cannot use ${this.path} as the store: ${describeError(error)}`)
     }
@@ -90,6 +102,7 @@ export class SqliteStore implements SandboxStore {
       journal: sandbox.journal.trackChanges(),
       optOuts: sandbox.optOuts.trackChanges(),
       attempts: sandbox.webhooks?.attempts.trackChanges(),
+      checks: sandbox.checkReports.trackChanges(),
     }
     const kept = this.meta('seeded') !== undefined
     if (kept) {
@@ -108,27 +121,49 @@ export class SqliteStore implements SandboxStore {
     return kept
   }
 
-  /** Fills the sandbox from the tables (the parts' logs see none of it but evictions). */
+  /** Fills the sandbox from the tables (the parts' logs see none of it but evictions); rows that do not parse are skipped and counted. */
   private async load(sandbox: SandboxState): Promise<void> {
-    const rows = <T>(sql: string, column: string) => this.db.prepare(sql).all().map((row) => JSON.parse(row[column] as string) as T)
+    const skipped: Skipped = {}
+    const texts = (sql: string, column: string) => this.db.prepare(sql).all().map((row) => row[column])
+    const rows = <T>(table: keyof typeof ROW_SCHEMAS, column: string, order = 'rowid') => validRows<T>(table, texts(`SELECT ${column} FROM ${table} ORDER BY ${order}`, column), ROW_SCHEMAS[table], skipped)
     for (const row of this.db.prepare('SELECT account, subscriber FROM subscribers ORDER BY rowid').all()) {
-      const { id, created_at, updated_at, ...input } = JSON.parse(row.subscriber as string) as Subscriber
-      await sandbox.subscribers.create(row.account as string, input, { id, created_at, updated_at })
+      const [subscriber] = validRows<Subscriber>('subscribers', [row.subscriber], ROW_SCHEMAS.subscribers, skipped)
+      if (subscriber === undefined || typeof row.account !== 'string') continue
+      const { id, created_at, updated_at, ...input } = subscriber
+      try {
+        await sandbox.subscribers.create(row.account, input, { id, created_at, updated_at })
+      } catch {
+        skipped.subscribers = (skipped.subscribers ?? 0) + 1
+      }
     }
     this.logs!.subscribers.drain()
-    // One JSON text for all messages: one parse of the whole outbox beats ten thousand small ones.
-    const all = statement(this.db, "SELECT '[' || coalesce(group_concat('[' || coalesce(outcome, 'null') || ',' || message || ']', ','), '') || ']' AS rows FROM (SELECT outcome, message FROM messages ORDER BY rowid)").get()?.rows as string
-    const messages = (JSON.parse(all) as Array<[CaptureOutcome | null, CapturedMessage]>).map(([outcome, message]) => ({ message: revivedMessage(message), outcome: outcome ?? undefined }))
-    sandbox.outbox.restore(messages, Number(this.meta('evicted') ?? 0))
-    sandbox.journal.restore(rows<JournalEntry>('SELECT entry FROM journal ORDER BY id', 'entry'))
+    const messages = validRows<[CaptureOutcome | null, CapturedMessage]>('messages', this.messageRows(), messageRowSchema, skipped)
+    sandbox.outbox.restore(messages.map(([outcome, message]) => ({ message: revivedMessage(message), outcome: outcome ?? undefined })), Number(this.meta('evicted') ?? 0))
+    sandbox.journal.restore(rows<JournalEntry>('journal', 'entry', 'id'))
     // A smaller --max-requests than the last run's: the entries past it go from the store too.
     const oldest = sandbox.journal.snapshot().at(-1)?.id
     if (oldest !== undefined) statement(this.db, 'DELETE FROM journal WHERE id < ?').run(oldest)
-    sandbox.faults.restore(rows<Fault>('SELECT fault FROM faults ORDER BY rowid', 'fault'))
-    sandbox.optOuts.restore(rows<OptOut>('SELECT opt_out FROM opt_outs ORDER BY rowid', 'opt_out'))
-    sandbox.webhooks?.attempts.restore(rows<WebhookAttempt>('SELECT attempt FROM webhook_attempts ORDER BY rowid', 'attempt'))
+    sandbox.faults.restore(rows<Fault>('faults', 'fault'))
+    sandbox.optOuts.restore(rows<OptOut>('opt_outs', 'opt_out'))
+    sandbox.webhooks?.attempts.restore(rows<WebhookAttempt>('webhook_attempts', 'attempt'))
+    sandbox.checkReports.restore(rows<CheckReport>('check_reports', 'report'))
     const clock = this.meta('clock')
-    if (clock !== undefined && sandbox.clock.controllable) sandbox.clock.restore(JSON.parse(clock) as { offset: number; frozenAt: number | null })
+    if (clock !== undefined && sandbox.clock.controllable) restoreClock(sandbox, clock, skipped)
+    const line = skippedLine(this.path, skipped)
+    if (line !== undefined) process.stderr.write(`${line}\n`)
+  }
+
+  /**
+   * Each messages row as `[outcome, message]`, parsed (or its JSON text, when a row broke the one parse). One JSON text for all of them first:
+   * one parse of the whole outbox beats ten thousand small ones; when a row breaks it, row by row.
+   */
+  private messageRows(): unknown[] {
+    const all = statement(this.db, "SELECT '[' || coalesce(group_concat('[' || coalesce(outcome, 'null') || ',' || message || ']', ','), '') || ']' AS rows FROM (SELECT outcome, message FROM messages ORDER BY rowid)").get()?.rows as string
+    try {
+      return JSON.parse(all) as unknown[]
+    } catch {
+      return this.db.prepare("SELECT '[' || coalesce(outcome, 'null') || ',' || message || ']' AS row FROM messages ORDER BY rowid").all().map((row) => row.row)
+    }
   }
 
   settle(): Promise<void> {
@@ -150,7 +185,7 @@ export class SqliteStore implements SandboxStore {
     const waiting = this.waiting
     this.waiting = []
     if (!sandbox || !logs || this.closed) return waiting.forEach((w) => w.resolve())
-    const dirty = !logs.messages.empty || !logs.subscribers.empty || !logs.journal.empty || !logs.optOuts.empty || !(logs.attempts?.empty ?? true) ||
+    const dirty = !logs.messages.empty || !logs.subscribers.empty || !logs.journal.empty || !logs.optOuts.empty || !(logs.attempts?.empty ?? true) || !logs.checks.empty ||
       sandbox.faults.version !== this.faultsVersion || sandbox.clock.version !== this.clockVersion || sandbox.outbox.evicted !== this.evicted
     if (!dirty) return waiting.forEach((w) => w.resolve())
     const batches = {
@@ -159,13 +194,20 @@ export class SqliteStore implements SandboxStore {
       journal: logs.journal.drain(),
       optOuts: logs.optOuts.drain(),
       attempts: logs.attempts?.drain(),
+      checks: logs.checks.drain(),
     }
+    const started = performance.now()
     try {
+      this.checkIdentity()
       this.db.exec('BEGIN')
       this.write(sandbox, batches)
       this.db.exec('COMMIT')
       this.failedBefore = false
+      this.writes.ok++
+      this.writes.seconds += (performance.now() - started) / 1000
     } catch (error) {
+      this.writes.failed++
+      this.writes.seconds += (performance.now() - started) / 1000
       this.rollback(sandbox, logs, batches, error)
       const failure = new ApiError(500, 'internal_error', `The sandbox could not write its store ${this.path} (${describeError(error)}): this request's change was undone. Free space or fix the file's permissions, then retry.`)
       return waiting.forEach((w) => w.reject(failure))
@@ -173,8 +215,9 @@ export class SqliteStore implements SandboxStore {
     waiting.forEach((w) => w.resolve())
   }
 
-  private write(sandbox: SandboxState, batches: { messages: Batch<string, true>; subscribers: Batch<string, Subscriber | null>; journal: Batch<number, undefined>; optOuts: Batch<string, undefined>; attempts: Batch<string, undefined> | undefined }): void {
+  private write(sandbox: SandboxState, batches: { messages: Batch<string, true>; subscribers: Batch<string, Subscriber | null>; journal: Batch<number, undefined>; optOuts: Batch<string, undefined>; attempts: Batch<string, undefined> | undefined; checks: Batch<string, undefined> }): void {
     writeMessages(this.db, sandbox, batches.messages)
+    writeKeyed(this.db, 'check_reports', batches.checks, (id) => sandbox.checkReports.peek(id), (r) => [r.message_id, JSON.stringify(r)], 'id, report', 'id')
     writeSubscribers(this.db, sandbox, batches.subscribers)
     writeKeyed(this.db, 'journal', batches.journal, (id) => sandbox.journal.get(id), (e) => [e.id, e.at, e.account, JSON.stringify(e)], 'id, at, account, entry', 'id')
     writeKeyed(this.db, 'opt_outs', batches.optOuts, (key) => sandbox.optOuts.byKey(key), (o) => [o.account, o.number, JSON.stringify(o)], 'account, number, opt_out', 'account, number', true)
@@ -189,6 +232,23 @@ export class SqliteStore implements SandboxStore {
     this.faultsVersion = sandbox.faults.version
     this.clockVersion = sandbox.clock.version
     this.evicted = sandbox.outbox.evicted
+  }
+
+  /**
+   * Throws when the path no longer names the file opened (deleted, or replaced by another): SQLite
+   * would go on writing the file nobody can open any more, and every answered write would be lost
+   * at the next start (issue 36, R13).
+   */
+  private checkIdentity(): void {
+    let stat: { dev: number; ino: number } | undefined
+    try {
+      stat = builtin('node:fs').statSync(this.path)
+    } catch {
+      stat = undefined
+    }
+    if (stat?.dev !== this.identity.dev || stat.ino !== this.identity.ino) {
+      throw new Error(`the store file was ${stat === undefined ? 'deleted' : 'replaced by another file'} while sendbox ran; nothing more is kept. Restart sendbox to start a store there again`)
+    }
   }
 
   /**
@@ -215,6 +275,7 @@ export class SqliteStore implements SandboxStore {
     logs.journal.requeue(batches.journal)
     logs.optOuts.requeue(batches.optOuts)
     if (batches.attempts) logs.attempts?.requeue(batches.attempts)
+    logs.checks.requeue(batches.checks)
     this.faultsVersion = -1
     this.clockVersion = -1
     this.evicted = -1
@@ -231,72 +292,12 @@ export class SqliteStore implements SandboxStore {
       // Another reader holds the WAL: it is checkpointed at the next open.
     }
     this.db.close()
-    this.lock.close()
   }
 }
 
 /** Opens (creating) the store at `path`; throws a {@link StoreFileError} with one line when it cannot. */
 export function openSqliteStore(path: string): SqliteStore {
   return new SqliteStore(path)
-}
-
-/** Holds `<file>-lock` with an exclusive SQLite lock: a second sandbox on the same store is refused. */
-function takeLock(DatabaseSync: ReturnType<typeof loadSqlite>, path: string): Database {
-  let real = path
-  try {
-    real = builtin('node:fs').realpathSync(path)
-  } catch {
-    // Not created yet: the path given is the one.
-  }
-  const lockPath = `${real}-lock`
-  let lock: Database
-  try {
-    lock = new DatabaseSync(lockPath, { timeout: 0 })
-  } catch (error) {
-    throw new StoreFileError(`cannot open ${lockPath} next to the store: ${describeError(error)}`)
-  }
-  try {
-    lock.exec('PRAGMA locking_mode=EXCLUSIVE; PRAGMA journal_mode=MEMORY; BEGIN EXCLUSIVE; CREATE TABLE IF NOT EXISTS lock (held INTEGER); COMMIT')
-  } catch (error) {
-    lock.close()
-    if (/locked|busy/i.test(describeError(error))) throw new StoreFileError(`${path} is in use by another sendbox (it holds ${lockPath}); stop it, or pass another file to --data`)
-    throw new StoreFileError(`cannot lock ${lockPath}: ${describeError(error)}`)
-  }
-  return lock
-}
-
-function openDatabase(DatabaseSync: ReturnType<typeof loadSqlite>, path: string): Database {
-  return new DatabaseSync(path)
-}
-
-/** After SQLite opened it: a database with tables but not sendbox's id is another program's; it is left as it is. */
-function checkOpened(db: Database, path: string): void {
-  const application = Number(db.prepare('PRAGMA application_id').get()?.application_id ?? 0)
-  const tables = Number(db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'").get()?.n ?? 0)
-  if (application !== APPLICATION_ID && tables > 0) {
-    db.close()
-    throw new StoreFileError(`${path} is an SQLite database of another program, not a sendbox store; sendbox left it untouched. Pass a new file to --data.`)
-  }
-  const version = Number(db.prepare('PRAGMA user_version').get()?.user_version ?? 0)
-  if (version > SCHEMA_VERSION) {
-    db.close()
-    throw new StoreFileError(`${path} was written by a newer sendbox (store version ${version}; this one reads up to ${SCHEMA_VERSION}); sendbox left it untouched. Upgrade sendbox, or pass a new file to --data.`)
-  }
-}
-
-/** Brings the schema to {@link SCHEMA_VERSION}, each step in the one transaction with its version. */
-function migrate(db: Database): void {
-  const version = Number(db.prepare('PRAGMA user_version').get()?.user_version ?? 0)
-  if (version === SCHEMA_VERSION) return
-  db.exec('BEGIN')
-  try {
-    for (const step of MIGRATIONS.slice(version)) db.exec(step)
-    db.exec(`PRAGMA application_id = ${APPLICATION_ID}; PRAGMA user_version = ${SCHEMA_VERSION}`)
-    db.exec('COMMIT')
-  } catch (error) {
-    db.exec('ROLLBACK')
-    throw error
-  }
 }
 
 /** Prepared statements, once per database and SQL text (a flush runs many times a second under load). */
@@ -310,7 +311,8 @@ function statement(db: Database, sql: string): Statement {
 }
 
 function writeMessages(db: Database, sandbox: SandboxState, batch: Batch<string, true>): void {
-  if (batch.cleared) db.exec('DELETE FROM messages')
+  // A message's check report goes with it.
+  if (batch.cleared) db.exec('DELETE FROM messages; DELETE FROM check_reports')
   if (batch.touched.size === 0) return
   const upsert = statement(db, `INSERT INTO messages (id, account, channel, status, created_at, outcome, message) VALUES (?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT (id) DO UPDATE SET status = excluded.status, outcome = excluded.outcome, message = excluded.message`)
@@ -319,6 +321,7 @@ function writeMessages(db: Database, sandbox: SandboxState, batch: Batch<string,
     const message = sandbox.outbox.peek(id)
     if (!message) {
       remove.run(id)
+      statement(db, 'DELETE FROM check_reports WHERE id = ?').run(id)
       continue
     }
     const outcome = sandbox.outbox.pendingOutcome(id)
@@ -359,8 +362,13 @@ function writeKeyed<K extends string | number, V>(db: Database, table: string, b
   }
 }
 
-function describeError(error: unknown): string {
-  const err = error as { code?: string; errcode?: number; message?: string }
-  return err.message?.split('\n')[0] ?? String(error)
+/** The kept clock offset, unless its row does not parse (then counted, and the real clock kept). */
+function restoreClock(sandbox: SandboxState, text: string, skipped: Skipped): void {
+  try {
+    const kept = JSON.parse(text) as { offset: unknown; frozenAt: unknown }
+    if (Number.isFinite(kept.offset) && (kept.frozenAt === null || Number.isFinite(kept.frozenAt))) return sandbox.clock.restore(kept as { offset: number; frozenAt: number | null })
+  } catch {
+    // counted below
+  }
+  ;(skipped as Record<string, number>).clock = 1
 }
-

@@ -56,3 +56,9 @@ export function loadSqlite(): SqliteModule['DatabaseSync'] {
   }
   return loaded.DatabaseSync
 }
+
+/** The first line of an error's message (SQLite's, a file system's). */
+export function describeError(error: unknown): string {
+  const err = error as { code?: string; errcode?: number; message?: string }
+  return err.message?.split('\n')[0] ?? String(error)
+}

@@ -15,7 +15,7 @@ export class StoreFileError extends Error {
   override readonly name = 'StoreFileError'
 }
 
-/** What the header says: a new (absent or empty) file, or a sendbox store of this schema version. */
+/** What the header says: a new (absent) file, or a sendbox store of this schema version. */
 export type StoreFileKind = { kind: 'new' } | { kind: 'store'; version: number }
 
 const MAGIC = 'SQLite format 3\u0000'
@@ -26,7 +26,7 @@ const MAGIC = 'SQLite format 3\u0000'
  * store written by a newer sendbox, any other file.
  */
 export function inspectStoreFile(path: string, newest: number): StoreFileKind {
-  const { closeSync, openSync, readSync, statSync } = builtin('node:fs')
+  const { closeSync, existsSync, openSync, readSync, statSync } = builtin('node:fs')
   let size: number
   try {
     const stat = statSync(path)
@@ -36,7 +36,7 @@ export function inspectStoreFile(path: string, newest: number): StoreFileKind {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'new' }
     throw error
   }
-  if (size === 0) return { kind: 'new' }
+  if (size === 0) throw new StoreFileError(`${path} is an empty file, not a sendbox store; sendbox left it untouched. Remove it (sendbox creates the store), or pass a new file to --data.`)
   const header = Buffer.alloc(100)
   const fd = openSync(path, 'r')
   let read: number
@@ -50,8 +50,13 @@ export function inspectStoreFile(path: string, newest: number): StoreFileKind {
   }
   const version = header.readUInt32BE(60)
   const application = header.readUInt32BE(68)
-  // A store whose first transaction is still only in its WAL reads 0 here: SQLite decides (after opening).
-  if (application === 0 && version === 0) return { kind: 'store', version: 0 }
+  // A store an older sendbox made whose first transaction is still only in its WAL reads 0 here:
+  // SQLite decides (after opening). Without a WAL it is an SQLite file sendbox did not make (an
+  // empty database, one holding only views…), and it is left as it is (issue 36, R13).
+  if (application === 0 && version === 0 && existsSync(`${path}-wal`)) return { kind: 'store', version: 0 }
+  if (application === 0 && version === 0) {
+    throw new StoreFileError(`${path} is an SQLite database of another program, not a sendbox store (it has no sendbox id); sendbox left it untouched. Pass a new file to --data.`)
+  }
   if (application !== APPLICATION_ID) {
     throw new StoreFileError(`${path} is an SQLite database of another program, not a sendbox store; sendbox left it untouched. Pass a new file to --data.`)
   }

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import type { Dispatch } from '../http/index.js'
+import { closeScreenshots } from '../http/screenshot-route.js'
 import type { Sandbox } from '../index.js'
 import { defaultOf, SETTINGS } from '../contract/settings.js'
 import { corsHeaders, pipelinedAfterClose, rawErrorAnswer, refuse } from './answer-write.js'
@@ -56,7 +57,7 @@ export interface RunningServer {
  * Starts the standalone HTTP server over a sandbox. Rejects (with the OS error) when the port is
  * taken.
  */
-export function startServer(sandbox: Sandbox, options: ServerOptions = {}): Promise<RunningServer> {
+export async function startServer(sandbox: Sandbox, options: ServerOptions = {}): Promise<RunningServer> {
   const policy = createOriginPolicy({ corsOrigins: options.corsOrigins, allowedHosts: options.allowedHosts, boundHost: options.host ?? SETTINGS.host.default })
   const listener = createRequestListener(sandbox, { onRequest: options.onRequest, policy, dispatch: options.dispatch })
   const timeouts = options.timeouts ?? {}
@@ -100,9 +101,11 @@ export function startServer(sandbox: Sandbox, options: ServerOptions = {}): Prom
         ? 'The request took too long to arrive; the connection is closed.'
         : 'Malformed HTTP request; the connection is closed.')
   })
-  return listenOn(server, options, () => {
+  const running = await listenOn(server, options, () => {
     closing = true
   })
+  // The screenshot route's browser, if one was started, stops with the server.
+  return { ...running, close: () => running.close().then(() => closeScreenshots(sandbox)) }
 }
 
 /**

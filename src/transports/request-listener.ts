@@ -36,9 +36,10 @@ function refusedFromHeaders(sandbox: Sandbox, apiPrefix: string, control: boolea
     const token = bearerToken(req.headers.authorization)
     return token === undefined || sandbox.authenticate(token) === undefined
   }
-  if (sandbox.adminToken !== undefined && control) {
+  if (control && (sandbox.adminToken !== undefined || sandbox.teamTokens.length > 0)) {
     const given = offeredAdminToken((name) => { const value = req.headers[name]; return typeof value === 'string' ? value : undefined })
-    return given === undefined || (!sameSecret(given, sandbox.adminToken) && teamViewer(sandbox.teamTokens, given) === undefined)
+    const admin = given !== undefined && sandbox.adminToken !== undefined && sameSecret(given, sandbox.adminToken)
+    return given === undefined || (!admin && teamViewer(sandbox.teamTokens, given) === undefined)
   }
   return false
 }

@@ -8,7 +8,7 @@ import { auth, fakeClock, inProcess, standalone } from '../helpers.js'
  * standalone alike, and the number rules say the right thing at their edges.
  */
 
-const errorOf = async (res: Response) => ({ status: res.status, ...((await res.json()) as { error: Record<string, unknown> }).error })
+const errorOf = async (res: Response): Promise<{ status: number; code?: string; message: string; param?: string }> => ({ status: res.status, ...((await res.json()) as { error: { code: string; message: string; param?: string } }).error })
 
 /** URLs near the real routes that are unknown paths: case, trailing slash, escapes, doubled slashes. */
 const UNKNOWN: Array<[string, string]> = [

@@ -1,6 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { inProcess } from '../helpers.js'
 
+/** The part of a captured WhatsApp message these tests read. */
+type Whatsapp = { whatsapp: { parameters: Record<string, string> } }
+
 const api = inProcess()
 afterAll(() => api.dispose())
 
@@ -15,7 +18,7 @@ describe('POST /whatsapp/send', () => {
     const res = await post(withoutParameters)
     expect(res.status).toBe(200)
     const { message_id } = await res.json()
-    expect(api.sandbox.outbox.get(message_id)?.whatsapp?.parameters).toEqual({})
+    expect((api.sandbox.outbox.get(message_id) as Whatsapp | undefined)?.whatsapp.parameters).toEqual({})
   })
 
   it.each(['Order_Update', 'order-update', '', 'x'.repeat(513)])('rejects template %j', async (template) => {
@@ -40,8 +43,8 @@ describe('POST /whatsapp/send', () => {
     expect((await post(raw)).status).toBe(400) // a nested object is not a string value
     const ok = await post('{"to":"+447700900123","template":"t","language":"en","parameters":{"__proto__":"p","name":"Ana"}}')
     expect(ok.status).toBe(200)
-    const message = api.sandbox.outbox.get((await ok.json()).message_id)!
-    expect(Object.keys(message.whatsapp!.parameters)).toEqual(['__proto__', 'name'])
+    const message = api.sandbox.outbox.get((await ok.json()).message_id) as Whatsapp
+    expect(Object.keys(message.whatsapp.parameters)).toEqual(['__proto__', 'name'])
     expect(({} as Record<string, unknown>).polluted).toBeUndefined()
   })
 

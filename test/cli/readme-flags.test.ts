@@ -6,15 +6,15 @@ import { SETTINGS, type Setting, type SettingName } from '../../src/contract/set
 
 /**
  * One settings schema (src/contract/settings.ts) drives the parser, `--help`, the config file's
- * fields, the in-process defaults and the README's table: these checks fail when one of them
+ * fields, the in-process defaults and the table of docs/settings.md: these checks fail when one of them
  * drifts from it.
  */
-describe('settings: one schema for flags, env, config file, --help and the README', () => {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
+describe('settings: one schema for flags, env, config file, --help and docs/settings.md', () => {
+  const page = readFileSync(new URL('../../docs/settings.md', import.meta.url), 'utf8')
 
-  it('the README table is the one generated from the schema (npm run docs:tables)', () => {
-    const block = /<!-- settings:begin -->\n([\s\S]*?)\n<!-- settings:end -->/.exec(readme)
-    expect(block, 'README.md has its settings block').not.toBeNull()
+  it('the table of docs/settings.md is the one generated from the schema (npm run docs:tables)', () => {
+    const block = /<!-- settings:begin -->\n([\s\S]*?)\n<!-- settings:end -->/.exec(page)
+    expect(block, 'docs/settings.md has its settings block').not.toBeNull()
     expect(block![1]).toBe(settingsTable())
   })
 

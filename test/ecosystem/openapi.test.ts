@@ -64,7 +64,7 @@ describe('the OpenAPI document', () => {
     for (const [path, item] of Object.entries(doc.paths)) {
       for (const operation of Object.values(item).filter((v): v is { tags: string[]; security?: unknown } => typeof v === 'object' && v !== null && 'tags' in v)) {
         expect(operation.tags).toEqual(path.startsWith('/__sandbox') ? ['sandbox'] : [expect.not.stringMatching(/^sandbox$/)])
-        if (path === '/__sandbox/openapi.json') expect(operation.security).toEqual([{}])
+        if (['/__sandbox/openapi.json', '/__sandbox/livez', '/__sandbox/readyz'].includes(path)) expect(operation.security).toEqual([{}])
         else if (path === '/__sandbox/messages/{id}/html') expect(operation.security).toEqual([{}, { sandboxAdmin: [] }, { previewToken: [] }])
         else if (path.startsWith('/__sandbox')) expect(operation.security).toEqual([{}, { sandboxAdmin: [] }])
       }
@@ -212,6 +212,9 @@ describe('real answers match the published schemas', () => {
     const preview = (await call('getCapturedMessagePreview', 'GET', `${controls}/messages/${sent.message_id}/preview`, undefined, none)) as { html_url: string }
     expect(await (await fetch(new URL(`${preview.html_url}&remote=1`, controls))).text()).toBe('<p>Hi</p>')
     await call('getCapturedMessagePreview', 'GET', `${controls}/messages/msg_missing/preview`, undefined, none)
+    // Refused before any render (a render needs Chromium: test/screenshots covers the PNG).
+    await call('getCapturedMessageScreenshot', 'GET', `${controls}/messages/${sent.message_id}/screenshot.png?width=50`, undefined, none)
+    await call('getCapturedMessageScreenshot', 'GET', `${controls}/messages/msg_missing/screenshot.png`, undefined, none)
     await call('listRequests', 'GET', `${controls}/requests?limit=5`, undefined, none)
     await call('addFault', 'POST', `${controls}/faults`, { status: 503, path: '/v1/sms/send', times: 1 }, { 'content-type': 'application/json' })
     await call('addFault', 'POST', `${controls}/faults`, { status: 503, nope: 1 }, { 'content-type': 'application/json' })
@@ -247,6 +250,10 @@ describe('real answers match the published schemas', () => {
     await call('mcpPost', 'POST', `${controls}/mcp`, { jsonrpc: '1.0', id: 1, method: 'tools/list' }, { 'content-type': 'application/json' })
     await call('mcpGet', 'GET', `${controls}/mcp`, undefined, none)
     await call('mcpDelete', 'DELETE', `${controls}/mcp`, undefined, none)
+    await call('livez', 'GET', `${controls}/livez`, undefined, none)
+    await call('readyz', 'GET', `${controls}/readyz?wait=5s`, undefined, none)
+    await call('readyz', 'GET', `${controls}/readyz?wait=forever`, undefined, none)
+    await call('metrics', 'GET', `${controls}/metrics`, undefined, none)
 
     const all = Object.values(doc.paths).flatMap((item) => Object.values(item).flatMap((op) => (op as Operation).operationId ?? []))
     expect([...seen].sort()).toEqual(all.sort())

@@ -23,6 +23,16 @@ const cjs = join(work, 'cjs')
 let tarball = ''
 let files: string[] = []
 let installError: string | undefined
+/**
+ * The listen option that makes an unhandled request fail, for the msw that npm picked for the peer
+ * dependency (`^2.15 || ^3`): Node 20 gets msw 2 (`onUnhandledRequest`), Node 22+ msw 3, which
+ * renamed it `onUnhandledFrame`.
+ */
+let strictListen = "{ onUnhandledRequest: 'error' }"
+
+function installedMswMajor(dir: string): number {
+  return Number((JSON.parse(readFileSync(join(dir, 'node_modules/msw/package.json'), 'utf8')) as { version: string }).version.split('.')[0])
+}
 
 beforeAll(async () => {
   if (!existsSync(join(ROOT, 'dist/bin/sendbox.js'))) throw new Error('dist/ is missing: run `npm run build` (npm test does) before this suite')
@@ -40,6 +50,7 @@ beforeAll(async () => {
     // msw is a peer dependency: npm installs it beside sendbox, one copy for both.
     await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball], { cwd: app, env, timeout: 120_000 })
     await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball], { cwd: cjs, env, timeout: 120_000 })
+    if (installedMswMajor(app) >= 3) strictListen = "{ onUnhandledFrame: 'error' }"
   } catch (error) {
     installError = (error as { stderr?: string }).stderr?.split('\n').find((line) => /ENOTCACHED|ERR/.test(line)) ?? String(error)
     console.warn(`[sendbox] skipping the install checks: the install of the tarball failed (${installError}). Run \`npm ci\` once with network so the npm cache holds every dependency.`)
@@ -131,7 +142,7 @@ import { startServer } from 'sendbox/server'
 
 const sandbox = createSandbox({ baseUrl: 'https://api.example.com/v1', apiKeys: { my_key: 'pro' } })
 const server = setupServer(...sandbox.handlers)
-server.listen({ onUnhandledRequest: 'error' })
+server.listen(${strictListen})
 const response = await fetch('https://api.example.com/v1/sms/send', {
   method: 'POST',
   headers: { authorization: 'Bearer my_key', 'content-type': 'application/json' },
@@ -169,7 +180,7 @@ import { startServer } from 'sendbox/server'
 async function main(): Promise<void> {
   const sandbox = createSandbox({ baseUrl: 'https://api.example.com/v1' })
   const server = setupServer(...sandbox.handlers)
-  server.listen({ onUnhandledRequest: 'error' })
+  server.listen(${strictListen})
   const response = await fetch('https://api.example.com/v1/sms/send', {
     method: 'POST',
     headers: { authorization: 'Bearer test_pro', 'content-type': 'application/json' },

@@ -612,7 +612,7 @@ function messagesListCases(context: FuzzContext): fc.Arbitrary<FuzzCase> {
     const sinceMs = since === null ? undefined : /^[0-9]+$/.test(since) ? Number(since) : Date.parse(since)
     let error: string | undefined
     if ('error' in paging) error = paging.error
-    else if (channel !== null && !CHANNELS.includes(channel)) error = 'channel'
+    else if (channel !== null && !(CHANNELS as readonly string[]).includes(channel)) error = 'channel'
     else if (status !== null && !STATUSES.includes(status)) error = 'status'
     // A time the sandbox can hold: 1970-01-01 to 9999-12-31T23:59:59.999Z (issue 27, N1).
     else if (sinceMs !== undefined && !(sinceMs >= 0 && sinceMs <= 253_402_300_799_999)) error = 'since'

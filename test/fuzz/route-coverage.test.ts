@@ -11,6 +11,7 @@ const NOT_FUZZED: Record<string, string> = {
   'DELETE /__sandbox/messages/{id}': 'an id only: the same lookup as GET /__sandbox/messages/{id}, which is fuzzed',
   'GET /__sandbox/messages/{id}/html': 'an id and a flag; its HTML and CSP are attacked in test/browser/preview-policy.test.ts',
   'GET /__sandbox/messages/{id}/preview': 'an id only, the lookup of GET /__sandbox/messages/{id}',
+  'GET /__sandbox/messages/{id}/screenshot.png': 'an id, a bounded width, an enum and a flag, each refused in test/screenshots/screenshot.test.ts; a fuzz case that passed them would cost a Chromium render',
   'GET /__sandbox/messages/wait': 'the outbox filters of GET /__sandbox/messages (fuzzed) plus a bounded timeout (test/api/sandbox-live.test.ts)',
   'GET /__sandbox/events': 'one enum filter; the stream is attacked in test/abuse/fan-out.test.ts',
   'POST /__sandbox/clock': 'four optional fields, each checked in test/api/sandbox-live.test.ts and the MCP tests',
@@ -19,6 +20,7 @@ const NOT_FUZZED: Record<string, string> = {
   'GET /__sandbox/opt-outs': 'one account filter',
   'GET /__sandbox/webhooks': 'a page and an account filter, the paging of GET /__sandbox/requests (fuzzed)',
   'POST /__sandbox/mcp': 'JSON-RPC, parsed by the MCP SDK; test/mcp covers malformed messages',
+  'GET /__sandbox/readyz': 'one bounded duration, checked in test/api/operations.test.ts',
 }
 
 describe('fuzz coverage of the route table', () => {

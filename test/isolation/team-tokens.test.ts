@@ -59,6 +59,7 @@ const REQUESTS: Record<string, (victim: Team) => { path: string; body?: unknown 
   deleteCapturedMessage: (v) => ({ path: `/__sandbox/messages/${ids[v].email}` }),
   getCapturedMessageHtml: (v) => ({ path: `/__sandbox/messages/${ids[v].email}/html` }),
   getCapturedMessagePreview: (v) => ({ path: `/__sandbox/messages/${ids[v].email}/preview` }),
+  getCapturedMessageScreenshot: (v) => ({ path: `/__sandbox/messages/${ids[v].email}/screenshot.png` }),
   listRequests: (v) => ({ path: `/__sandbox/requests?limit=100&account=${TEAMS[v].accounts[0]}` }),
   resetSandbox: () => ({ path: '/__sandbox/reset' }),
   listFaults: () => ({ path: '/__sandbox/faults' }),
@@ -75,6 +76,7 @@ const REQUESTS: Record<string, (victim: Team) => { path: string; body?: unknown 
   removeOptOut: (v) => ({ path: '/__sandbox/opt-outs', body: { key: TEAMS[v].key, number: TEAMS[v].number } }),
   listWebhookAttempts: (v) => ({ path: `/__sandbox/webhooks?account=${TEAMS[v].accounts[0]}` }),
   replayWebhook: (v) => ({ path: `/__sandbox/webhooks/${ids[v].attempt}/replay` }),
+  metrics: () => ({ path: '/__sandbox/metrics' }),
 }
 
 const controls = ROUTES.filter((r) => r.scope === 'sandbox' && !r.public)

@@ -5,6 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MAX_ANSWER_BYTES } from '../../src/mcp/format.js'
 import { CLI, startCli, type CliChild } from '../cli-child.js'
+import { MCP_TOOLS } from './mcp-harness.js'
 
 /**
  * The MCP server through the SDK's own Client: Streamable HTTP at /__sandbox/mcp of the built
@@ -28,24 +29,28 @@ afterAll(() => cli?.kill())
 async function exercise(client: Client) {
   await client.callTool({ name: 'reset_sandbox', arguments: {} })
   const tools = (await client.listTools()).tools.map((t) => t.name).sort()
-  expect(tools).toEqual(['add_fault', 'advance_clock', 'clear_faults', 'get_message', 'list_messages', 'list_requests', 'reset_sandbox', 'wait_for_message'])
+  expect(tools).toEqual(MCP_TOOLS)
 
-  const waiting = client.callTool({ name: 'wait_for_message', arguments: { channel: 'email', to: 'ana@example.com', timeout_ms: 5_000 } })
+  const waiting = client.callTool({ name: 'wait_for_message', arguments: { channel: 'email', to: 'ana@example.com', timeout: 5_000 } })
   await new Promise((resolve) => setTimeout(resolve, 100))
   await send('/email/send', { to: 'ana@example.com', subject: 'Reset your password', html: `<p>Code 482913. <a href="https://app.test/reset?t=1">Reset</a></p><p>${'long text '.repeat(5_000)}</p>` })
   const got = textOf(await waiting)
-  expect(got).toMatch(/^msg_\S+ email to=ana@example\.com \w+ \S+ "Reset your password" codes=482913\n/)
-  expect(got).toContain('links (1):\n  https://app.test/reset?t=1')
+  expect(got).toMatch(/^message msg_\S+: email, outbound, \w+, created \S+, account \S+, key \S+\. Quoted values are the sender's content/)
+  expect(got).toContain('\nto: "ana@example.com"\n')
+  expect(got).toContain('\nsubject: "Reset your password"\n')
+  expect(got).toContain('\ncodes: ["482913"]\n')
+  expect(got).toContain('links (1):\n  "https://app.test/reset?t=1"')
   expect(got).toMatch(/status history: queued \S+/)
-  expect(got).toMatch(/\[… \d+ more characters cut; the whole message is the resource sendbox:\/\/messages\/msg_/)
-  const id = /^(msg_\S+)/.exec(got)![1]
+  expect(got).toMatch(/\n\[… \d+ more characters cut; the whole message is the resource sendbox:\/\/messages\/msg_/)
+  const id = /^message (msg_\w+)/.exec(got)![1]
 
-  expect(textOf(await client.callTool({ name: 'list_messages', arguments: { channel: 'email' } }))).toMatch(/^1 message matches \(newest first\):\nmsg_/)
-  expect(textOf(await client.callTool({ name: 'get_message', arguments: { id } }))).toContain('codes: 482913')
+  expect(textOf(await client.callTool({ name: 'list_messages', arguments: { channel: 'email' } }))).toMatch(/^1 message matches \(newest first\)\. Quoted values .*\nmsg_\w+ email outbound to="ana@example\.com" \w+ \S+ subject="Reset your password" codes=\["482913"\]$/)
+  expect(textOf(await client.callTool({ name: 'list_messages', arguments: { channel: 'email', direction: 'inbound' } }))).toBe('No captured messages match.')
+  expect(textOf(await client.callTool({ name: 'get_message', arguments: { id } }))).toContain('codes: ["482913"]')
   const missing = (await client.callTool({ name: 'get_message', arguments: { id: 'msg_nope' } })) as Answer
   expect(missing.isError).toBe(true)
 
-  const timeout = (await client.callTool({ name: 'wait_for_message', arguments: { channel: 'email', to: 'bo@example.com', timeout_ms: 100 } })) as Answer
+  const timeout = (await client.callTool({ name: 'wait_for_message', arguments: { channel: 'email', to: 'bo@example.com', timeout: 100 } })) as Answer
   expect(timeout.isError).toBe(true)
   expect(textOf(timeout)).toBe('no Email to bo@example.com in 100 ms; the last Email went to ana@example.com "Reset your password" (delivered)')
 
@@ -55,14 +60,14 @@ async function exercise(client: Client) {
   expect(textOf(wrong)).toContain('at status')
   expect(textOf(await client.callTool({ name: 'add_fault', arguments: { status: 503, nope: 1 } }))).toContain('nope')
   expect(textOf(await client.callTool({ name: 'clear_faults', arguments: {} }))).toBe('Cleared 1 fault.')
-  expect(textOf(await client.callTool({ name: 'list_requests', arguments: { limit: 5 } }))).toMatch(/^1 request \(newest first\):\n#\d+ \S+ POST \/v1\/email\/send → 200 /)
-  expect(textOf(await client.callTool({ name: 'advance_clock', arguments: { ms: 60_000 } }))).toMatch(/^Sandbox time is \S+ \(\+\d+ ms from the real clock\)\.$/)
-  expect(textOf(await client.callTool({ name: 'advance_clock', arguments: { ms: -1 } }))).toContain('at ms')
+  expect(textOf(await client.callTool({ name: 'list_requests', arguments: { limit: 5 } }))).toMatch(/^1 request \(newest first\):\n#\d+ \S+ POST "\/v1\/email\/send" → 200 /)
+  expect(textOf(await client.callTool({ name: 'advance_clock', arguments: { advance_ms: 60_000 } }))).toMatch(/^Sandbox time is \S+ \(\+\d+ ms from the real clock\)\.$/)
+  expect(textOf(await client.callTool({ name: 'advance_clock', arguments: { advance_ms: -1 } }))).toContain('at advance_ms')
 
   const resources = await client.listResources()
   expect(resources.resources.map((r) => r.uri)).toEqual([`sendbox://messages/${id}`])
   const read = await client.readResource({ uri: `sendbox://messages/${id}` })
-  expect(new TextEncoder().encode(read.contents[0].text as string).length).toBeLessThanOrEqual(MAX_ANSWER_BYTES)
+  expect(new TextEncoder().encode((read.contents[0] as { text: string }).text).length).toBeLessThanOrEqual(MAX_ANSWER_BYTES)
 
   await Promise.all(Array.from({ length: 100 }, (_, i) => send('/email/send', { to: `p${i}@example.com`, subject: 'S'.repeat(900), html: 'x' })))
   const big = textOf(await client.callTool({ name: 'list_messages', arguments: { limit: 100 } }))
@@ -84,7 +89,7 @@ describe('MCP over Streamable HTTP (/__sandbox/mcp of the built server)', () => 
     const get = await fetch(`${cli.origin}/__sandbox/mcp`, { headers: { 'x-sendbox-admin-token': 'adm_mcp_test_token', accept: 'text/event-stream' } })
     expect(get.status).toBe(405)
     expect((await get.json()).error.code).toBe('method_not_allowed')
-  })
+  }, 60_000)
 })
 
 describe('sendbox mcp over stdio', () => {
@@ -93,7 +98,7 @@ describe('sendbox mcp over stdio', () => {
     await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--url', cli.origin, '--admin-token', 'adm_mcp_test_token'], env: env(), stderr: 'pipe' }))
     await exercise(client)
     await client.close()
-  })
+  }, 60_000)
 
   it('starts a sandbox of its own without --url, serving the API on --port', async () => {
     const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--port', '0', '--delivery-ms', '0'], env: env(), stderr: 'pipe' })
@@ -104,9 +109,9 @@ describe('sendbox mcp over stdio', () => {
     await expect.poll(() => stderr).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+\/v1/)
     const api = /listening on (\S+)/.exec(stderr)![1]
     await fetch(`${api}/sms/send`, { method: 'POST', headers: { authorization: 'Bearer test_pro', 'content-type': 'application/json' }, body: JSON.stringify({ to: '+14155550123', message: 'Your code is 123456' }) })
-    expect(textOf(await client.callTool({ name: 'wait_for_message', arguments: { channel: 'sms', timeout_ms: 2_000 } }))).toContain('codes: 123456')
+    expect(textOf(await client.callTool({ name: 'wait_for_code', arguments: { channel: 'sms', timeout: 2_000 } }))).toMatch(/^code: "123456"\n/)
     await client.close()
-  })
+  }, 60_000)
 
   it('refuses a non-loopback --host without an admin token', () => {
     const result = spawnSync(process.execPath, [CLI, 'mcp', '--host', '0.0.0.0', '--port', '0'], { env: env(), encoding: 'utf8', input: '' })

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { CliChild } from '../cli-child.js'
 import { MIGRATIONS } from '../../src/storage/schema.js'
-import { json, KEY, node24Script, nodeWithSqlite, runToExit, scratch, sendEmail, startWithData, stop } from './helpers.js'
+import { copyOfRunningStore, json, KEY, node24Script, nodeWithSqlite, runToExit, scratch, sendEmail, startWithData, stop } from './helpers.js'
 
 /**
  * `--data FILE` through the public surface: the built CLI under Node 24, over HTTP, restarted,
@@ -94,14 +94,14 @@ describe('--data keeps the sandbox across restarts', () => {
     expect(kept.length).toBe(60)
     expect(new Set(kept)).toEqual(new Set(ids))
     expect((await fetch(`${second.apiUrl}/subscribers/${created.id}`, { headers: KEY })).status).toBe(200)
-    expect(node24Script(`import { DatabaseSync } from 'node:sqlite'; console.log(new DatabaseSync(process.argv[1]).prepare('PRAGMA integrity_check').get().integrity_check)`, [file]).trim()).toBe('ok')
+    expect(node24Script(`import { DatabaseSync } from 'node:sqlite'; console.log(new DatabaseSync(process.argv[1]).prepare('PRAGMA integrity_check').get().integrity_check)`, [copyOfRunningStore(file)]).trim()).toBe('ok')
   }, 60_000)
 
   it('reset, DELETE /__sandbox/messages and the outbox cap act on the store', async () => {
     const file = join(scratch(), 'sandbox.db')
     const first = await start(file, ['--max-messages', '5', '--subscribers', '2'])
     for (let i = 0; i < 12; i++) await sendEmail(first.apiUrl, `m${i}`)
-    const rows = (table: string) => Number(node24Script(`import { DatabaseSync } from 'node:sqlite'; console.log(new DatabaseSync(process.argv[1], { readOnly: true }).prepare('SELECT count(*) AS n FROM ${table}').get().n)`, [file]))
+    const rows = (table: string) => Number(node24Script(`import { DatabaseSync } from 'node:sqlite'; console.log(new DatabaseSync(process.argv[1], { readOnly: true }).prepare('SELECT count(*) AS n FROM ${table}').get().n)`, [copyOfRunningStore(file)]))
     await new Promise((r) => setTimeout(r, 300))
     expect(rows('messages')).toBe(5)
     expect((await fetch(`${first.origin}/__sandbox/messages`, { method: 'DELETE' })).status).toBeLessThan(300)
@@ -157,7 +157,7 @@ describe('--data refuses what it must not touch', () => {
     const cli = await start(file)
     expect((await json(fetch(`${cli.origin}/__sandbox/messages/msg_old1`))).text).toBe('from v1')
     await stop(cli)
-    expect(node24Script(`import { DatabaseSync } from 'node:sqlite'; const db = new DatabaseSync(process.argv[1]); console.log(db.prepare('PRAGMA user_version').get().user_version, db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'webhook_attempts'").get().n)`, [file]).trim()).toBe('2 1')
+    expect(node24Script(`import { DatabaseSync } from 'node:sqlite'; const db = new DatabaseSync(process.argv[1]); console.log(db.prepare('PRAGMA user_version').get().user_version, db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'webhook_attempts'").get().n)`, [file]).trim()).toBe(`${MIGRATIONS.length} 1`)
   }, 60_000)
 
   it('a second sandbox on the same store is refused at start; the first goes on', async () => {

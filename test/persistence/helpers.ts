@@ -3,7 +3,7 @@
  * this suite runs on Node 20), a scratch directory, and small API calls.
  */
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { startCli, type CliChild } from '../cli-child.js'
@@ -57,4 +57,15 @@ export async function json<T = any>(response: Response | Promise<Response>): Pro
 export async function stop(cli: CliChild): Promise<void> {
   cli.child.kill('SIGTERM')
   await cli.exited
+}
+
+/**
+ * A copy of a store a running sendbox holds (its exclusive lock keeps other readers out, issue 36
+ * R4): the file and its WAL, which SQLite replays when the copy is opened.
+ */
+export function copyOfRunningStore(file: string): string {
+  const copy = join(scratch(), 'copy.db')
+  copyFileSync(file, copy)
+  if (existsSync(`${file}-wal`)) copyFileSync(`${file}-wal`, `${copy}-wal`)
+  return copy
 }

@@ -41,11 +41,11 @@ describe('outbox, in-process', () => {
 
   it('stores SMS encoding and segments, and a WhatsApp preview', async () => {
     const s = await (await sms('+14155550123', 'Grüße aus Köln — bis später 😀')).json()
-    expect(api.sandbox.outbox.get(s.message_id)!.sms).toMatchObject({ text: 'Grüße aus Köln — bis später 😀', encoding: 'UCS-2', segments: 1 })
+    expect((api.sandbox.outbox.get(s.message_id) as { sms: unknown }).sms).toMatchObject({ text: 'Grüße aus Köln — bis später 😀', encoding: 'UCS-2', segments: 1 })
     const g = await (await sms('+14155550123', 'x'.repeat(200))).json()
-    expect(api.sandbox.outbox.get(g.message_id)!.sms).toMatchObject({ encoding: 'GSM-7', units: 200, segments: 2 })
+    expect((api.sandbox.outbox.get(g.message_id) as { sms: unknown }).sms).toMatchObject({ encoding: 'GSM-7', units: 200, segments: 2 })
     const w = await (await whatsapp()).json()
-    expect(api.sandbox.outbox.get(w.message_id)!.whatsapp).toEqual({
+    expect((api.sandbox.outbox.get(w.message_id) as { whatsapp: unknown }).whatsapp).toEqual({
       template: 'order_update',
       language: 'en_US',
       parameters: { name: 'Ana', order: '42' },

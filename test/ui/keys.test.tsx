@@ -34,7 +34,8 @@ describe('keys', () => {
     await app.call('POST', '/subscribers', { email: 'new@example.com' })
     await app.waitFor((f) => f.includes('test_pro  Pro  2/1,000 per min') && f.includes('Welcome aboard'))
     await app.press('r')
-    expect(app.frame()).toMatch(/Reset the sandbox \(subscribers, outbox, journal, rate limits, faults\)\?\s+y\/n/)
+    // The question lists everything a reset clears (the contract's RESET_SCOPES), over two rows at 100 columns.
+    expect(app.frame().replace(/\s+/g, ' ')).toMatch(/Reset the sandbox\? Clears subscribers \(back to the seeded ones\), outbox, rate-limit windows, faults, request journal, opt-outs and webhook attempts\. y\/n/)
     await app.press('x')
     expect(app.frame()).toContain('Did not reset.')
     expect(app.sandbox.outbox.size).toBe(1)
@@ -82,14 +83,14 @@ describe('keys', () => {
     app = mountUi()
     app.resize(160, 30)
     await app.waitFor((f) => f.split('\n')[0].length > 100, 'a wide frame')
-    expect(app.frame()).toMatch(new RegExp(`↑↓ move {2}⏎ open {2}/ search {2}s status {2}${CHANNEL_KEYS_LABEL} channel {2}c clear {2}r reset {2}Tab requests\\s+\\? help {2}q quit`))
+    expect(app.frame()).toMatch(new RegExp(`↑↓ move {2}⏎ open {2}/ search {2}s status {2}${CHANNEL_KEYS_LABEL} channel {2}a account {2}O opt-outs {2}c clear {2}r reset {2}Tab requests\\s+\\? help {2}q quit`))
     await app.press(KEYS.tab)
-    expect(app.frame()).toMatch(/↑↓ move {2}⏎ open {2}e errors only {2}Tab outbox/)
+    expect(app.frame()).toMatch(/↑↓ move {2}⏎ open {2}e errors only {2}w API\/webhooks {2}Tab outbox/)
     await app.send('sms', SAMPLES.sms)
     await app.press(KEYS.tab)
     await app.waitFor((f) => f.includes('Your code'))
     await app.press(KEYS.enter)
-    expect(app.frame()).toMatch(/Esc back {2}↑↓ scroll {2}o browser {2}1-9 open link {2}y copy code {2}Y copy link {2}v source {2}d delete/)
+    expect(app.frame()).toMatch(/Esc back {2}Tab its request {2}R reply {2}↑↓ scroll {2}o browser {2}1-9 open link {2}y copy code/)
   })
 
   it('reads Esc and a key that arrive together (Alt+key, as tmux sends them) as Esc, then the key', async () => {

@@ -24,7 +24,7 @@ describe('requests view', () => {
     frame = await app.waitFor((f) => f.includes('invalid_phone'))
     const lines = frame.split('\n')
     const failed = lines.findIndex((l) => l.includes('invalid_phone'))
-    expect(lines[failed]).toMatch(/^› \d\d:\d\d:\d\d POST\s+\/v1\/sms\/send\s+400\s+\d+(\.\d)? ms\s+invalid_phone/)
+    expect(lines[failed]).toMatch(/^› #\d+\s+\d\d:\d\d:\d\d POST\s+\/v1\/sms\/send\s+400\s+\d+(\.\d)? ms\s+invalid_phone/)
     expect(lines[failed + 1]).toContain('/v1/email/send')
     await app.press(KEYS.tab)
     expect(app.frame()).toContain('Welcome aboard')

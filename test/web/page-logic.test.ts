@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { PagedFeed } from '../../src/ui/web/app/feed.js'
 import { follow } from '../../src/ui/web/app/follow.js'
 import { tokenizeHtml } from '../../src/ui/web/app/html-tokens.js'
-import { matchesFilters, newerStatus } from '../../src/ui/web/app/format.js'
+import { matchesFilters, newerStatus, type StatusFields } from '../../src/ui/web/app/format.js'
 import { summarize } from '../../src/domain/channels/readings.js'
 import { EventStreamParser } from '../../src/ui/web/app/sse.js'
 import type { CapturedMessage } from '../../src/ui/web/app/types.js'
@@ -35,10 +35,10 @@ describe('web inbox logic', () => {
       message_id: 'msg_1', channel: 'email', account: 'acct_a', plan: 'pro', key: 'test_…ro', to: 'ana@example.com', request: { html: '<p>x</p>' },
       status: 'queued', reason: null, status_history: [], created_at: new Date(0).toISOString(),
       email: { from: { email: 'hello@shop.test', name: null }, subject: 'Confirm your account', html: '<p>x</p>' }, text: 'Your code is 123456', links: [], codes: ['123456'],
-    } as CapturedMessage
+    } as unknown as CapturedMessage
     const summary = summarize(message)
     expect(summary).not.toHaveProperty('request')
-    expect(summary.email).not.toHaveProperty('html')
+    expect((summary as { email: unknown }).email).not.toHaveProperty('html')
     const q = (query: string) => matchesFilters(summary, new URLSearchParams(query))
     expect(q('')).toBe(true)
     expect(q('channel=email&status=queued&account=acct_a')).toBe(true)
@@ -52,8 +52,8 @@ describe('web inbox logic', () => {
   })
 
   it('keeps the furthest status of a message whose step arrived while it was being fetched', () => {
-    const queued = { status: 'queued', reason: null, status_history: [{ status: 'queued', at: '2026-11-22T10:00:00.000Z' }] } as const
-    const sent = { status: 'sent', reason: null, status_history: [...queued.status_history, { status: 'sent', at: '2026-11-22T10:00:01.000Z' }] } as const
+    const queued: StatusFields = { status: 'queued', reason: null, status_history: [{ status: 'queued', at: '2026-11-22T10:00:00.000Z' }] }
+    const sent: StatusFields = { status: 'sent', reason: null, status_history: [...queued.status_history, { status: 'sent', at: '2026-11-22T10:00:01.000Z' }] }
     // The event came first; the fetched copy was read on the server before that step.
     const stepped = newerStatus(undefined, sent)
     expect(stepped).toEqual(sent)

@@ -11,6 +11,9 @@ import { RequestsList } from './components/requests-list.js'
 import { StyledLines } from './components/styled-lines.js'
 import type { ConsoleCapture } from './console-capture.js'
 import { grouped } from './format.js'
+import { accountLabels, accountText, messageKeyFacts, optOutRows, optOutsPageRows, replyFooter, requestOf, sandboxFacts } from './qa-view.js'
+import { REQUEST_KIND_LABELS } from './ui-state.js'
+import { resetScopeText } from '../../contract/reset-scopes.js'
 import { CHANNEL_BADGES, viewOf } from './channels/index.js'
 import { helpLines } from './help.js'
 import { useSandboxFeed } from './hooks/use-sandbox-feed.js'
@@ -89,7 +92,7 @@ function useBackgroundFill(source: RowSource | null): void {
 
 /** The footer's notice, if any: which link to copy, the reducer's notice, or server output printed while the UI ran. */
 function noticeOf(state: UiState, unseenConsole: number, consoleLines: readonly string[]): FooterContent | null {
-  if (state.confirm || state.searching) return null
+  if (state.confirm || state.searching || state.replying) return null
   if (state.pendingCopyLink) return { kind: 'notice', tone: 'ok', text: 'Copy which link? 1–9 (any other key cancels)' }
   if (state.notice) return { kind: 'notice', ...state.notice }
   if (unseenConsole > 0 && consoleLines.length > 0) {
@@ -98,18 +101,18 @@ function noticeOf(state: UiState, unseenConsole: number, consoleLines: readonly 
   return null
 }
 
+/** What a confirmation asks: a reset lists everything it clears (the contract's RESET_SCOPES). */
+function questionOf(confirm: NonNullable<UiState['confirm']>): string {
+  if (confirm.kind === 'clear') return `Clear all ${grouped(confirm.count)} messages from the outbox?`
+  if (confirm.kind === 'reset') return `Reset the sandbox? Clears ${resetScopeText()}.`
+  return `Delete ${confirm.id} (to ${printable(confirm.to)})?`
+}
+
 /** The footer: a confirmation, the search line, the notice, or the keys of what is on screen. */
 function footerOf(state: UiState, notice: FooterContent | null, pagePosition: string | undefined, listPosition: string | undefined): FooterContent {
-  const confirm = state.confirm
-  if (confirm) {
-    const question = confirm.kind === 'clear'
-      ? `Clear all ${grouped(confirm.count)} messages from the outbox?`
-      : confirm.kind === 'reset'
-        ? 'Reset the sandbox (subscribers, outbox, journal, rate limits, faults)?'
-        : `Delete ${confirm.id} (to ${printable(confirm.to)})?`
-    return { kind: 'confirm', question }
-  }
+  if (state.confirm) return { kind: 'confirm', question: questionOf(state.confirm) }
   if (state.searching) return { kind: 'search', query: state.view.query }
+  if (state.replying) return replyFooter(state.replying)
   if (notice) return notice
   switch (state.page.kind) {
     case 'help':
@@ -118,24 +121,29 @@ function footerOf(state: UiState, notice: FooterContent | null, pagePosition: st
       return { kind: 'keys', keys: footerKeys('message'), aside: pagePosition }
     case 'request':
       return { kind: 'keys', keys: footerKeys('request'), aside: pagePosition }
+    case 'opt-outs':
+      return { kind: 'keys', keys: footerKeys('opt-outs') }
     default:
       return { kind: 'keys', keys: footerKeys(state.tab === 'outbox' ? 'outbox' : 'requests'), aside: listPosition }
   }
 }
 
 /** What the header says of the list's filters: `SMS only · search "otp" · 3 of 120`. */
-function filterLabelOf(state: UiState, shown: number, all: number, width: number): string {
+function filterLabelOf(state: UiState, shown: number, all: number, width: number, labels: ReadonlyMap<string, string>): string {
   const parts: string[] = []
   const { view } = state
   if (state.tab === 'outbox') {
+    if (view.account) parts.push(`account ${accountText(view.account, labels)}`)
     if (view.channel) parts.push(`${CHANNEL_BADGES[view.channel].label} only`)
     if (view.status) parts.push(view.status)
     if (view.query) parts.push(`search "${view.query}"`)
     if (parts.length > 0) parts.push(`${grouped(shown)} of ${grouped(all)}`)
-  } else if (state.errorsOnly) {
-    parts.push('errors only', `${grouped(shown)} of ${grouped(all)}`)
+  } else if (state.errorsOnly || state.requestKind !== 'all') {
+    if (state.requestKind !== 'all') parts.push(`${REQUEST_KIND_LABELS[state.requestKind]} only`)
+    if (state.errorsOnly) parts.push('errors only')
+    parts.push(`${grouped(shown)} of ${grouped(all)}`)
   }
-  return fitCells(parts.join(' · '), Math.floor(width / 2))
+  return fitCells(parts.join(' · '), Math.floor(width * 0.6))
 }
 
 /** A page's rows: short ones built on each render (`head`), then a cached source wrapped on demand (`body`, long). */
@@ -149,14 +157,14 @@ function messagePageRows(sandbox: SandboxState, opened: CapturedMessage | undefi
   const preview = viewOf(opened).htmlPreview ? previewUrl(origin, opened.message_id, sandbox.outbox.previewToken(opened.message_id)) : null
   const source = state.source
   return {
-    head: messageHeaderRows(opened, width, now, preview, source, requests.find((e) => e.message_id === opened.message_id)),
+    head: messageHeaderRows(opened, width, now, preview, source, requestOf(opened, requests)),
     body: cache.get(`msg:${opened.message_id}:${width}:${source}`, () => messageBodySource(opened, width, source)),
   }
 }
 
 function requestPageRows(sandbox: SandboxState, entry: JournalEntry | undefined, width: number, now: number, cache: RowSourceCache): PageRows {
   if (!entry) return { head: [[seg('This request is no longer in the journal. Esc goes back.', { color: 'yellow' })]], body: null }
-  return { head: NO_ROWS, body: cache.get(`req:${entry.id}:${width}`, () => requestPage(entry, width, now, entry.kind === 'webhook' ? sandbox.webhooks?.attempts.byJournalId(entry.id) : undefined)) }
+  return { head: NO_ROWS, body: cache.get(`req:${entry.id}:${width}`, () => requestPage(entry, width, now, entry.kind === 'webhook' ? sandbox.webhooks?.attempts.byJournalId(entry.id) : undefined, accountLabels(sandbox))) }
 }
 
 /**
@@ -169,17 +177,19 @@ function usePage(p: { sandbox: SandboxState; state: UiState; messages: readonly 
   const opened = useMemo(() => (page.kind === 'message' ? messages.find((m) => m.message_id === page.id) : undefined), [messages, page])
   const entry = useMemo(() => (page.kind === 'request' ? requests.find((e) => e.id === page.id) : undefined), [requests, page])
   const { head, body }: PageRows = page.kind === 'help'
-    ? { head: helpLines(width), body: null }
-    : page.kind === 'message'
+    ? { head: [...sandboxFacts(sandbox, width), ...helpLines(width)], body: null }
+    : page.kind === 'opt-outs'
+      ? { head: optOutsPageRows(optOutRows(sandbox), state.optOutIndex, width, accountLabels(sandbox)), body: null }
+      : page.kind === 'message'
       ? messagePageRows(sandbox, opened, requests, state, width, now, origin, cache)
-      : page.kind === 'request' ? requestPageRows(sandbox, entry, width, now, cache) : { head: NO_ROWS, body: null }
+        : page.kind === 'request' ? requestPageRows(sandbox, entry, width, now, cache) : { head: NO_ROWS, body: null }
   const onPage = page.kind !== 'list'
   // What is on screen is wrapped now; the rest in slices (useBackgroundFill).
   if (body && onPage) body.fill(state.scroll === Infinity ? body.rows.length + bodyHeight : state.scroll + bodyHeight - head.length + 1)
   useBackgroundFill(onPage && p.visible ? body : null)
   const totalRows = head.length + (body ? body.rows.length : 0)
   const rowAt = useCallback((i: number) => (i < head.length ? head[i] : body!.rows[i - head.length]), [head, body])
-  return { opened, head, totalRows, pageDone: !body || body.done, top: pageTop(state.scroll, totalRows, bodyHeight), rowAt, linksRow: body?.anchors.get('links') }
+  return { opened, entry, head, totalRows, pageDone: !body || body.done, top: pageTop(state.scroll, totalRows, bodyHeight), rowAt, linksRow: body?.anchors.get('links') }
 }
 
 /**
@@ -199,22 +209,27 @@ export function App({ sandbox, apiUrl, onQuit, console: captured, system: givenS
   const { state, dispatch } = useUiState({ sandbox, system, origin, onQuit, cache })
   const tooSmall = width < MIN_COLUMNS || rows < MIN_ROWS
   const filtered = useMemo(() => filterOutbox(messages, state.view), [messages, state.view])
-  const journal = useMemo(() => filterRequests(requests, state.errorsOnly), [requests, state.errorsOnly])
+  const journal = useMemo(() => filterRequests(requests, state.errorsOnly, state.requestKind), [requests, state.errorsOnly, state.requestKind])
+  const labels = accountLabels(sandbox)
   const frameHeight = rows - 1
   // A notice (a URL to open by hand) may take a few rows of the footer; the body gives them up.
   const notice = noticeOf(state, (captured?.count() ?? 0) - state.consoleSeen, consoleLines)
-  const bodyHeight = Math.max(2, frameHeight - headerHeight(sandbox, width, rows) - (notice ? footerHeight(notice, width) : 1))
+  const footerRows = state.confirm ? footerHeight({ kind: 'confirm', question: questionOf(state.confirm) }, width) : notice ? footerHeight(notice, width) : 1
+  const bodyHeight = Math.max(2, frameHeight - headerHeight(sandbox, width, rows) - footerRows)
   const listRows = bodyHeight - 1
   const outboxWindow = useMemo(() => windowOf(state.outbox, filtered, messageIdOf, listRows), [state.outbox, filtered, listRows])
   const requestsWindow = useMemo(() => windowOf(state.requests, journal, requestIdOf, listRows), [state.requests, journal, listRows])
   const onPage = state.page.kind !== 'list'
-  const { opened, head, totalRows, pageDone, top, rowAt, linksRow } = usePage({ sandbox, state, messages, requests, width, bodyHeight, origin, cache, now, visible: !tooSmall })
+  const { opened, entry, head, totalRows, pageDone, top, rowAt, linksRow } = usePage({ sandbox, state, messages, requests, width, bodyHeight, origin, cache, now, visible: !tooSmall })
   const ctxRef = useRef<KeyContext | null>(null)
   ctxRef.current = {
     outbox: outboxWindow,
     requests: requestsWindow,
     page: onPage ? { rows: totalRows, height: bodyHeight, done: pageDone, linksRow: linksRow === undefined ? undefined : head.length + linksRow - 2 } : null,
-    message: opened ? { id: opened.message_id, to: opened.to, channel: opened.channel, htmlPreview: viewOf(opened).htmlPreview === true, links: opened.links, codes: opened.codes } : undefined,
+    message: opened ? { id: opened.message_id, to: opened.to, channel: opened.channel, htmlPreview: viewOf(opened).htmlPreview === true, links: opened.links, codes: opened.codes, ...messageKeyFacts(opened, requests) } : undefined,
+    requestMessageId: entry?.message_id ?? undefined,
+    accounts: sandbox.accounts(),
+    optOuts: state.page.kind === 'opt-outs' ? optOutRows(sandbox) : [],
     outboxSize: sandbox.outbox.size,
     consoleCount: captured?.count() ?? 0,
   }
@@ -224,7 +239,7 @@ export function App({ sandbox, apiUrl, onQuit, console: captured, system: givenS
   const listWindow = state.tab === 'outbox' ? outboxWindow : requestsWindow
   const position = listWindow.length > 0 ? `${grouped(listWindow.index + 1)} of ${grouped(listWindow.length)}` : undefined
   const pagePosition = totalRows > bodyHeight || !pageDone ? `${grouped(top + 1)}–${grouped(Math.min(top + bodyHeight, totalRows))} of ${grouped(totalRows)}${pageDone ? '' : '+'}` : undefined
-  const filterLabel = state.tab === 'outbox' ? filterLabelOf(state, filtered.length, messages.length, width) : filterLabelOf(state, journal.length, requests.length, width)
+  const filterLabel = state.tab === 'outbox' ? filterLabelOf(state, filtered.length, messages.length, width, labels) : filterLabelOf(state, journal.length, requests.length, width, labels)
   return (
     <Box flexDirection="column" width={width} height={frameHeight} overflow="hidden">
       <Header sandbox={sandbox} apiUrl={apiUrl} inboxUrl={`${origin}/__sandbox/ui/`} messages={messages} tab={state.tab} width={width} rows={rows} filterLabel={filterLabel} />
@@ -234,7 +249,7 @@ export function App({ sandbox, apiUrl, onQuit, console: captured, system: givenS
         ) : (
           <ListBody tab={state.tab} filtered={filtered} journal={journal} outboxWindow={outboxWindow} requestsWindow={requestsWindow} listRows={listRows} width={width} now={now}
             emptyOutbox={messages.length === 0 ? `No messages yet. Point your app at ${apiUrl} and send one.\nWeb inbox: ${origin}/__sandbox/ui/` : 'No message matches. Esc clears the filters.'}
-            emptyJournal={requests.length === 0 ? 'No requests yet. Every call to the API shows up here, live.' : 'No errors. e shows every request.'} />
+            emptyJournal={requests.length === 0 ? 'No requests yet. Every call to the API shows up here, live.' : 'Nothing matches. Esc shows every request.'} />
         )}
       </Box>
       <Footer content={footerOf(state, notice, pagePosition, position)} width={width} />

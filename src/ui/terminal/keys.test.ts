@@ -12,6 +12,8 @@ function ctx(over: Partial<KeyContext> = {}, state: UiState = INITIAL_STATE, mes
     page: null,
     outboxSize: messages.length,
     consoleCount: 0,
+    accounts: ['acct_1', 'acct_2'],
+    optOuts: [],
     ...over,
   }
 }
@@ -29,7 +31,7 @@ function press(keys: Array<string | { [flag: string]: true }>, start: UiState = 
   return { state, effects }
 }
 
-const MESSAGE = { id: 'msg_1', to: 'ana@example.com', channel: 'email' as const, htmlPreview: true, links: ['https://a.test/1', 'https://b.test/2'], codes: ['482913', '777'] }
+const MESSAGE = { id: 'msg_1', to: 'ana@example.com', channel: 'email' as const, htmlPreview: true, links: ['https://a.test/1', 'https://b.test/2'], codes: ['482913', '777'], account: 'acct_1', party: 'ana@example.com' }
 const onMessage: UiState = { ...INITIAL_STATE, page: { kind: 'message', id: 'msg_1' } }
 const messagePage = (s: UiState): Partial<KeyContext> => ({ message: MESSAGE, page: { rows: 100, height: 20, done: true, linksRow: 90 }, ...(s ? {} : {}) })
 
@@ -48,7 +50,7 @@ describe('list keys', () => {
   it('Enter opens the selected message; Esc, Backspace or ← goes back', () => {
     const { state } = press(['j', { return: true }])
     expect(state.page).toEqual({ kind: 'message', id: 'msg_1' })
-    for (const back of [{ escape: true }, { backspace: true }, { leftArrow: true }] as const) {
+    for (const back of [{ escape: true }, { backspace: true }, { leftArrow: true }] as Array<{ [flag: string]: true }>) {
       expect(press([back], state, messagePage).state.page).toEqual({ kind: 'list' })
     }
   })
@@ -66,8 +68,8 @@ describe('list keys', () => {
     expect(nextStatus('failed')).toBe(null)
     // Esc clears every filter at once.
     const filtered = press(['3', 's', '/', 'x', { return: true }]).state
-    expect(filtered.view).toEqual({ channel: 'whatsapp', status: 'queued', query: 'x' })
-    expect(press([{ escape: true }], filtered).state.view).toEqual({ channel: null, status: null, query: '' })
+    expect(filtered.view).toEqual({ channel: 'whatsapp', status: 'queued', query: 'x', account: null })
+    expect(press([{ escape: true }], filtered).state.view).toEqual({ channel: null, status: null, query: '', account: null })
   })
 
   it('/ types a search: text goes in (control characters neutralised), Backspace deletes, Enter keeps, Esc clears', () => {
@@ -182,5 +184,48 @@ describe('message keys', () => {
     const gone = () => ({ page: { rows: 1, height: 20, done: true } })
     expect(press(['o', '1', 'y', 'd'], onMessage, gone)).toMatchObject({ effects: [], state: { confirm: null } })
     expect(press([{ escape: true }], onMessage, gone).state.page).toEqual({ kind: 'list' })
+  })
+})
+
+describe('QA keys (issue 33)', () => {
+  const sms = { ...MESSAGE, channel: 'sms' as const, htmlPreview: false, to: '+14155550123', party: '+14155550123', requestId: 2 }
+  const onSms = (s: UiState): Partial<KeyContext> => ({ ...messagePage(s), message: sms })
+
+  it('R types a reply on an SMS and Enter asks to simulate it; Esc cancels; an email has none', () => {
+    const { state, effects } = press(['R', 'S', 'T', 'O', 'P', { return: true }], onMessage, onSms)
+    expect(effects).toEqual([{ type: 'simulate-reply', channel: 'sms', from: '+14155550123', account: 'acct_1', text: 'STOP' }])
+    expect(state.replying).toBeNull()
+    expect(press(['R', 'x', { escape: true }], onMessage, onSms).effects).toEqual([])
+    expect(press(['R'], onMessage, messagePage).state.notice?.text).toMatch(/email has no reply/)
+  })
+
+  it('O opens the opt-outs, x opts the selected number back in, Esc goes back', () => {
+    const optOuts = [{ account: 'acct_1', number: '+14155550123', keyword: 'STOP', at: '' }, { account: 'acct_2', number: '+14155550999', keyword: 'QUIT', at: '' }]
+    const { state, effects } = press(['O', 'j', 'x'], INITIAL_STATE, () => ({ optOuts, page: { rows: 5, height: 20, done: true } }))
+    expect(effects).toEqual([{ type: 'remove-opt-out', account: 'acct_2', number: '+14155550999' }])
+    expect(state.page.kind).toBe('opt-outs')
+    expect(press([{ escape: true }], state).state.page).toEqual({ kind: 'list' })
+  })
+
+  it('Tab from a message selects its request in an unfiltered Requests list; Tab from a request opens its message', () => {
+    const filtered: UiState = { ...onMessage, errorsOnly: true, requestKind: 'webhook' }
+    const { state } = press([{ tab: true }], filtered, onSms)
+    expect(state).toMatchObject({ tab: 'requests', page: { kind: 'list' }, errorsOnly: false, requestKind: 'all', requests: { follow: false, id: '2' } })
+    expect(ctx({}, state).requests.index).toBe(2)
+    const onRequest: UiState = { ...INITIAL_STATE, tab: 'requests', page: { kind: 'request', id: 2 } }
+    expect(press([{ tab: true }], onRequest, () => ({ requestMessageId: 'msg_9' })).state).toMatchObject({ tab: 'outbox', page: { kind: 'message', id: 'msg_9' } })
+  })
+
+  it('a cycles the accounts on the Outbox, w the request kinds on Requests, Esc clears both', () => {
+    let state = press(['a'], INITIAL_STATE).state
+    expect(state.view.account).toBe('acct_1')
+    state = press(['a', 'a'], state).state
+    expect(state.view.account).toBeNull()
+    state = press(['a', { escape: true }], state).state
+    expect(state.view.account).toBeNull()
+    const requests: UiState = { ...INITIAL_STATE, tab: 'requests' }
+    expect(press(['w'], requests).state.requestKind).toBe('api')
+    expect(press(['w', 'w'], requests).state.requestKind).toBe('webhook')
+    expect(press(['w', { escape: true }], requests).state.requestKind).toBe('all')
   })
 })

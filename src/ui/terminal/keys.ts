@@ -4,6 +4,10 @@ import { MESSAGE_STATUSES } from '../../contract/constants.js'
 import { CHANNEL_KEYS, CHANNEL_KEYS_LABEL, inputOf } from './keymap.js'
 import { printable } from './cells.js'
 import { FOLLOW, selectIndex, type ListWindow, type Selection } from './selection.js'
+import { nextAccount, nextRequestKind, openOptOuts, optOutsKey, replyKey, startReply, tabFromMessage, tabFromRequest } from './qa-keys.js'
+import type { Action, Confirm, Effect, KeyContext, Transition, UiState } from './ui-state.js'
+export { INITIAL_STATE } from './ui-state.js'
+export type { Action, Confirm, Effect, KeyContext, KeyPress, Notice, OutboxView, Page, Tab, Transition, UiState } from './ui-state.js'
 import { safeText } from '../../domain/safe-text.js'
 
 /**
@@ -13,115 +17,6 @@ import { safeText } from '../../domain/safe-text.js'
  * drives it without rendering anything.
  */
 
-/** The two lists Tab switches between. */
-export type Tab = 'outbox' | 'requests'
-
-/** What fills the body: a list, one message, one journal entry, or the help. */
-export type Page =
-  | { kind: 'list' }
-  | { kind: 'message'; id: string }
-  | { kind: 'request'; id: number }
-  | { kind: 'help'; back: Exclude<Page, { kind: 'help' }> }
-
-/** What the outbox list is narrowed to. */
-export interface OutboxView {
-  channel: Channel | null
-  status: MessageStatus | null
-  /** Case-insensitive text searched in recipient, sender, subject, body text, template and parameters; '' for none. */
-  query: string
-}
-
-export type Confirm =
-  | { kind: 'clear'; count: number }
-  | { kind: 'reset' }
-  | { kind: 'delete'; id: string; to: string }
-
-export interface Notice {
-  text: string
-  tone: 'ok' | 'error'
-}
-
-/** Everything the UI remembers between keys. */
-export interface UiState {
-  tab: Tab
-  page: Page
-  /** First row shown of the open page; `Infinity` sticks to the end while more rows are wrapped. */
-  scroll: number
-  view: OutboxView
-  searching: boolean
-  /** The Requests list shows only errors (status ≥ 400 or an error code). */
-  errorsOnly: boolean
-  /** The message page shows the source (email HTML, or the request as sent) instead of the text. */
-  source: boolean
-  confirm: Confirm | null
-  /** After `Y`: the next digit copies that link. */
-  pendingCopyLink: boolean
-  notice: Notice | null
-  /** Console lines the user has seen (any key marks those so far as seen; the footer flags newer ones). */
-  consoleSeen: number
-  outbox: Selection
-  requests: Selection
-}
-
-export const INITIAL_STATE: UiState = {
-  tab: 'outbox',
-  page: { kind: 'list' },
-  scroll: 0,
-  view: { channel: null, status: null, query: '' },
-  searching: false,
-  errorsOnly: false,
-  source: false,
-  confirm: null,
-  pendingCopyLink: false,
-  notice: null,
-  consoleSeen: 0,
-  outbox: FOLLOW,
-  requests: FOLLOW,
-}
-
-/** What a key does outside the UI state; the App runs these. */
-export type Effect =
-  | { type: 'quit' }
-  | { type: 'clear-outbox' }
-  | { type: 'reset' }
-  | { type: 'delete-message'; id: string }
-  /** Open the email's HTML preview (`/__sandbox/messages/{id}/html?token=…`) in the browser. */
-  | { type: 'open-preview'; id: string }
-  | { type: 'open-url'; url: string; label: string }
-  /** Put text on the clipboard (OSC 52). */
-  | { type: 'copy'; text: string; label: string }
-
-/** The facts a key needs from the current render: list windows, the open page, the open message. */
-export interface KeyContext {
-  outbox: ListWindow
-  requests: ListWindow
-  /** The open page's rows so far and the rows the body shows; `done` once every row is wrapped. */
-  page: { rows: number; height: number; done: boolean; linksRow?: number } | null
-  /** The open message, when the page is a message still in the outbox. */
-  /** The open message; `htmlPreview` when its channel has HTML a browser can show (`o`). */
-  message?: { id: string; to: string; channel: Channel; htmlPreview: boolean; links: readonly string[]; codes: readonly string[] }
-  outboxSize: number
-  /** Console lines written so far. */
-  consoleCount: number
-}
-
-/** A key as Ink reports it: the text typed and the flags of special keys. */
-export interface KeyPress {
-  input: string
-  key: Partial<Key>
-}
-
-export type Action =
-  | { type: 'key'; input: string; key: Partial<Key> }
-  /** A notice from an effect that finished later (reset done, no browser found). */
-  | { type: 'notice'; notice: Notice }
-  /** The outbox was cleared or reset from the UI: back to the top of the lists. */
-  | { type: 'lists-reset' }
-
-export interface Transition {
-  state: UiState
-  effects: Effect[]
-}
 
 const STATUS_CYCLE: ReadonlyArray<MessageStatus | null> = [null, ...MESSAGE_STATUSES]
 export { CHANNEL_KEYS, CHANNEL_KEYS_LABEL }
@@ -243,6 +138,7 @@ function messageKey(state: UiState, input: string, key: Partial<Key>, ctx: KeyCo
     return done({ ...state, pendingCopyLink: true })
   }
   if (input === inputOf('source')) return done({ ...state, source: !state.source, scroll: 0 })
+  if (input === inputOf('reply')) return startReply(state, ctx)
   if (input === inputOf('delete')) return done({ ...state, confirm: { kind: 'delete', id: message.id, to: message.to } })
   if (input === inputOf('links')) {
     const row = ctx.page?.linksRow
@@ -263,8 +159,9 @@ function outboxListKey(state: UiState, input: string, key: Partial<Key>, ctx: Ke
   if (input === inputOf('status')) return done({ ...state, view: { ...state.view, status: nextStatus(state.view.status) }, outbox: FOLLOW })
   if (input === inputOf('search')) return done({ ...state, searching: true })
   const { view } = state
-  if (key.escape && (view.query !== '' || view.channel !== null || view.status !== null)) {
-    return done({ ...state, view: { channel: null, status: null, query: '' }, outbox: FOLLOW })
+  if (input === inputOf('account')) return nextAccount(state, ctx)
+  if (key.escape && (view.query !== '' || view.channel !== null || view.status !== null || view.account !== null)) {
+    return done({ ...state, view: { channel: null, status: null, query: '', account: null }, outbox: FOLLOW })
   }
   return done(state)
 }
@@ -277,7 +174,8 @@ function requestsListKey(state: UiState, input: string, key: Partial<Key>, ctx: 
     return done({ ...state, page: { kind: 'request', id: Number(ctx.requests.idAt(ctx.requests.index)) }, scroll: 0 })
   }
   if (input === inputOf('errorsOnly')) return done({ ...state, errorsOnly: !state.errorsOnly, requests: FOLLOW })
-  if (key.escape && state.errorsOnly) return done({ ...state, errorsOnly: false, requests: FOLLOW })
+  if (input === inputOf('requestKind')) return nextRequestKind(state)
+  if (key.escape && (state.errorsOnly || state.requestKind !== 'all')) return done({ ...state, errorsOnly: false, requestKind: 'all', requests: FOLLOW })
   return done(state)
 }
 
@@ -286,6 +184,7 @@ export function reduceKey(state: UiState, input: string, key: Partial<Key>, ctx:
   if (key.ctrl && input === 'c') return done(state, { type: 'quit' })
   if (state.confirm) return confirmKey(state, input)
   if (state.searching) return searchKey(state, input, key)
+  if (state.replying) return replyKey(state, input, key)
 
   // Any other key dismisses the last notice and marks console output as seen.
   const base: UiState = { ...state, notice: null, consoleSeen: ctx.consoleCount }
@@ -299,10 +198,13 @@ export function reduceKey(state: UiState, input: string, key: Partial<Key>, ctx:
   if (!base.pendingCopyLink) {
     if (input === inputOf('quit')) return done(base, { type: 'quit' })
     if (input === inputOf('help')) return done({ ...base, page: { kind: 'help', back: base.page }, scroll: 0 })
-    if (key.tab) return done({ ...base, tab: base.tab === 'outbox' ? 'requests' : 'outbox', page: { kind: 'list' }, scroll: 0, source: false })
+    if (key.tab && base.page.kind === 'message') return tabFromMessage(base, ctx)
+    if (key.tab) return (base.page.kind === 'request' ? tabFromRequest(base, ctx.requestMessageId) : null) ?? done({ ...base, tab: base.tab === 'outbox' ? 'requests' : 'outbox', page: { kind: 'list' }, scroll: 0, source: false })
+    if (input === inputOf('optOuts')) return openOptOuts(base)
     if (input === inputOf('clear')) return done({ ...base, confirm: { kind: 'clear', count: ctx.outboxSize } })
     if (input === inputOf('reset')) return done({ ...base, confirm: { kind: 'reset' } })
   }
+  if (base.page.kind === 'opt-outs') return optOutsKey(base, input, key, ctx)
   if (base.page.kind === 'message') return messageKey(base, input, key, ctx)
   if (base.page.kind === 'request') {
     if (isBack(key)) return done({ ...base, page: { kind: 'list' }, scroll: 0 })

@@ -6,6 +6,7 @@ import { printable } from './cells.js'
 import { CHANNEL_BADGES, viewOf } from './channels/index.js'
 import { field, LABEL_WIDTH, section } from './fields.js'
 import { detailTime, duration, grouped, httpStatusColour, STATUS_COLOURS } from './format.js'
+import { accountText, keywordLabel } from './qa-view.js'
 import { RowSource, seg, type Block, type Segment, type StyledLine } from './page.js'
 
 /** The browser URL of an email's HTML: carries the message's preview token, so it opens even when /__sandbox needs the admin token. */
@@ -30,8 +31,11 @@ export function messageHeaderRows(message: CapturedMessage, width: number, now: 
   const view = viewOf(message)
   add(...view.header(message as never, width))
   if (message.direction === 'inbound') add(...field('Direction', 'inbound: a reply to this account (POST /__sandbox/inbound)', width, { color: 'cyan' }))
-  if (request) add(...field('Request', `#${request.id} ${request.method} ${request.path} ${request.status} (Tab: Requests)`, width))
+  const keyword = keywordLabel(message)
+  if (keyword) add(...field('Keyword', `${keyword}: ${keyword.includes('opt-out') ? 'the number is opted out of this account (O lists opt-outs)' : 'the number is opted back in'}`, width, { color: 'red', bold: true }))
+  if (request) add(...field('Request', `request #${request.id} ${request.method} ${request.path} ${request.status} (Tab selects it)`, width))
   add(...field('Key', `${message.key} · ${PLAN_NAMES[message.plan]} · account ${message.account}`, width))
+  if (viewOf(message).htmlPreview !== true) add(...field('Reply', 'R simulates a reply from this number (STOP, START or any text)', width, { dim: true }))
   message.status_history.forEach((change, i) => {
     add([
       seg((i === 0 ? 'Status' : '').padEnd(LABEL_WIDTH), { dim: true }),
@@ -94,7 +98,7 @@ function attemptRows(attempt: WebhookAttempt, width: number): StyledLine[] {
 }
 
 /** Everything the journal kept about one request: line, status, error, who, and the bodies; a webhook's attempt from the inspector. */
-export function requestPage(entry: JournalEntry, width: number, now: number, attempt?: WebhookAttempt): RowSource {
+export function requestPage(entry: JournalEntry, width: number, now: number, attempt?: WebhookAttempt, labels: ReadonlyMap<string, string> = new Map()): RowSource {
   const head: StyledLine[] = [
     [seg(` ${entry.kind === 'webhook' ? 'WEBHOOK' : 'REQUEST'} `, { inverse: true, bold: true }), seg(` #${entry.id}  `), seg(String(entry.status || '---'), { color: httpStatusColour(entry.status), bold: true })],
     ...field('Method', entry.method, width, { bold: true }),
@@ -105,9 +109,10 @@ export function requestPage(entry: JournalEntry, width: number, now: number, att
     ...field('Time', detailTime(entry.at, now), width),
     ...(entry.error_code ? field('Error', entry.error_code, width, { color: httpStatusColour(entry.status), bold: true }) : []),
     ...(entry.error_message ? field('Message', entry.error_message, width) : []),
-    ...field('Account', entry.account ?? '—', width),
+    ...(entry.fault_id ? field('Fault', `${entry.fault_id}: an injected fault answered (GET /__sandbox/faults)`, width, { color: 'red', bold: true }) : []),
+    ...field('Account', accountText(entry.account, labels), width),
     ...field('Key', entry.key ?? '(none sent)', width),
-    ...(entry.message_id ? field('Message', `${entry.message_id} (captured)`, width, { color: 'cyan' }) : []),
+    ...(entry.message_id ? field('Message', `${entry.message_id} (Tab opens it)`, width, { color: 'cyan' }) : []),
   ]
   const blocks: Block[] = [{ kind: 'rows', rows: attempt ? [...head, ...attemptRows(attempt, width)] : head }]
   if (attempt) blocks.push({ kind: 'text', text: Object.entries(attempt.request.headers).map(([name, value]) => `${name}: ${value}`).join('\n') })

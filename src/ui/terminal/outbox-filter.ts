@@ -2,7 +2,7 @@ import { searchTextOf } from '../../domain/channels/index.js'
 import { matchesWords, searchWords } from '../../domain/outbox-filter.js'
 import { CHANNELS, type CapturedMessage, type Channel } from '../../contract/captured-message.js'
 import type { JournalEntry } from '../../contract/journal.js'
-import type { OutboxView } from './keys.js'
+import type { OutboxView, RequestKind } from './ui-state.js'
 
 /**
  * The messages a view shows, newest first: channel (`1 2 3 0`), status (`s`) and search (`/`)
@@ -12,9 +12,10 @@ import type { OutboxView } from './keys.js'
  */
 export function filterOutbox(messages: readonly CapturedMessage[], view: OutboxView): readonly CapturedMessage[] {
   const query = view.query.trim().toLowerCase()
-  if (view.channel === null && view.status === null && query === '') return messages
+  if (view.channel === null && view.status === null && query === '' && view.account === null) return messages
   const words = searchWords(query)
   return messages.filter((m) =>
+    (view.account === null || m.account === view.account) &&
     (view.channel === null || m.channel === view.channel) &&
     (view.status === null || m.status === view.status) &&
     (query === '' || matchesWords(searchTextOf(m), words)),
@@ -26,9 +27,10 @@ export function isError(entry: JournalEntry): boolean {
   return entry.status >= 400 || entry.status === 0 || entry.error_code !== null
 }
 
-/** The journal as the Requests list shows it: all, or errors only (`e`). */
-export function filterRequests(requests: readonly JournalEntry[], errorsOnly: boolean): readonly JournalEntry[] {
-  return errorsOnly ? requests.filter(isError) : requests
+/** The journal as the Requests list shows it: all, or errors only (`e`); API requests or webhook attempts only (`w`). */
+export function filterRequests(requests: readonly JournalEntry[], errorsOnly: boolean, kind: RequestKind = 'all'): readonly JournalEntry[] {
+  if (!errorsOnly && kind === 'all') return requests
+  return requests.filter((e) => (!errorsOnly || isError(e)) && (kind === 'all' || e.kind === kind))
 }
 
 /** Messages per channel, for the header. */

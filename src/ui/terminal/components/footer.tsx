@@ -5,6 +5,8 @@ import { wrapRows } from '../cells.js'
 export type FooterContent =
   | { kind: 'confirm'; question: string }
   | { kind: 'search'; query: string }
+  /** A line being typed (a simulated reply): its label, the text so far, what Enter and Esc do. */
+  | { kind: 'prompt'; label: string; text: string; hint: string }
   | { kind: 'notice'; text: string; tone: 'ok' | 'error' }
   | { kind: 'keys'; keys: ReadonlyArray<readonly [string, string]>; aside?: string }
 
@@ -16,8 +18,14 @@ function noticeRows(text: string, width: number): string[] {
   return rows.length > MAX_NOTICE_ROWS ? [...rows.slice(0, MAX_NOTICE_ROWS - 1), rows.slice(MAX_NOTICE_ROWS - 1).join('')] : rows
 }
 
-/** Rows the footer takes: one, or a notice wrapped (a URL to open by hand must be readable in full). */
+/** A question and its `y/n`, wrapped: a long list (what a reset clears) is read in full. */
+function confirmRows(question: string, width: number): string[] {
+  return noticeRows(`${question}  y/n`, width)
+}
+
+/** Rows the footer takes: one, or a notice or question wrapped (a URL to open by hand must be readable in full). */
 export function footerHeight(content: FooterContent, width: number): number {
+  if (content.kind === 'confirm') return confirmRows(content.question, width).length
   return content.kind === 'notice' ? noticeRows(content.text, width).length : 1
 }
 
@@ -36,10 +44,11 @@ export function Footer({ content, width }: { content: FooterContent; width: numb
       </Box>
     )
   }
+  if (content.kind === 'confirm') return <Question question={content.question} width={width} />
   return (
     <Box width={width} height={1}>
-      {content.kind === 'confirm' ? (
-        <Text wrap="truncate-end" color="yellow" bold>{`${content.question} `}<Text inverse> y/n </Text></Text>
+      {content.kind === 'prompt' ? (
+        <Prompt content={content} />
       ) : content.kind === 'search' ? (
         <Text wrap="truncate-end">
           <Text color="cyan" bold>/</Text>
@@ -72,5 +81,31 @@ export function Footer({ content, width }: { content: FooterContent; width: numb
         </>
       )}
     </Box>
+  )
+}
+
+/** A question over as many rows as it takes, its `y/n` at the end. */
+function Question({ question, width }: { question: string; width: number }) {
+  const rows = confirmRows(question, width)
+  return (
+    <Box width={width} flexDirection="column">
+      {rows.map((row, i) => (
+        <Text key={i} wrap="truncate-end" color="yellow" bold>
+          {i < rows.length - 1 ? row : <>{row.replace(/ {2}y\/n$/, ' ')}<Text inverse> y/n </Text></>}
+        </Text>
+      ))}
+    </Box>
+  )
+}
+
+/** A line being typed: the label, the text and a cursor, then what the keys do. */
+function Prompt({ content }: { content: Extract<FooterContent, { kind: 'prompt' }> }) {
+  return (
+    <Text wrap="truncate-end">
+      <Text color="cyan" bold>{`${content.label} `}</Text>
+      <Text>{content.text}</Text>
+      <Text inverse> </Text>
+      <Text dimColor>{`   ${content.hint}`}</Text>
+    </Text>
   )
 }

@@ -1,6 +1,7 @@
 import { Box, Text } from 'ink'
 import { memo } from 'react'
-import { summaryOf } from '../../../domain/channels/index.js'
+import { senderOf, summaryOf } from '../../../domain/channels/index.js'
+import { keywordLabel } from '../qa-view.js'
 import type { CapturedMessage } from '../../../contract/captured-message.js'
 import { fitCells, padCells } from '../cells.js'
 import { listTime, sameDay, SHORT_STATUS, STATUS_COLOURS, TIME_WIDTH } from '../format.js'
@@ -39,14 +40,18 @@ const MessageRow = memo(function MessageRow({ message, selected, columns, now }:
   const badge = CHANNEL_BADGES[message.channel]
   const label = columns.short ? badge.short : badge.label
   const status = columns.status < 10 ? SHORT_STATUS[message.status] : message.status
+  // A reply is listed by who sent it, and a STOP or START says so before its text.
+  const inbound = message.direction === 'inbound'
+  const party = inbound ? `← ${senderOf(message) ?? message.to}` : message.to
+  const keyword = keywordLabel(message)
   return (
     <Box width={columns.marker + columns.time + columns.badge + columns.to + 1 + columns.summary + columns.status} height={1} backgroundColor={selected ? 'blackBright' : undefined}>
       <Text color="cyan" bold>{selected ? '› ' : '  '}</Text>
       {columns.time > 0 ? <Text dimColor={!selected}>{padCells(listTime(message.created_at, now), columns.time)}</Text> : null}
       <Text backgroundColor={badge.background} color={badge.foreground} bold>{` ${label} `}</Text>
       <Text>{' '.repeat(columns.badge - label.length - 2)}</Text>
-      <Text bold={selected}>{padCells(message.to, columns.to)} </Text>
-      <Text bold={selected}>{padCells(summaryOf(message), columns.summary - 1)} </Text>
+      <Text bold={selected} color={inbound ? 'cyan' : undefined}>{padCells(party, columns.to)} </Text>
+      <Text bold={selected || keyword !== null} color={keyword ? 'red' : undefined}>{padCells(keyword ? `${summaryOf(message)} · ${keyword.replace(/^\S+ \((.*)\)$/, '$1')}` : summaryOf(message), columns.summary - 1)} </Text>
       <Text color={STATUS_COLOURS[message.status]} bold={selected}>{padCells(status, columns.status)}</Text>
     </Box>
   )

@@ -6,6 +6,8 @@ import { clockTime, duration, httpStatusColour } from '../format.js'
 
 /** Column widths of the Requests list; 0 drops a column. */
 export interface RequestColumns {
+  /** `#12`: the id a message's page names (`request #12`). */
+  id: number
   time: number
   method: number
   path: number
@@ -14,15 +16,17 @@ export interface RequestColumns {
   code: number
 }
 
-/** Full columns from 80 cells; from 60 the duration goes; below 60 the time goes and the error code narrows. */
+/** Full columns from 80 cells; from 60 the duration goes and the id narrows; below 60 the time goes and the error code narrows; below 50 the id goes. */
 export function requestColumns(width: number): RequestColumns {
   const time = width < 60 ? 0 : 9
   const method = width < 60 ? 6 : 8
   const status = width < 80 ? 4 : 5
   const dur = width < 80 ? 0 : 10
   const code = width < 60 ? 10 : width < 80 ? 14 : 20
-  const path = Math.max(6, width - 2 - time - method - status - dur - code)
-  return { time, method, path, status, duration: dur, code }
+  // Below 50 cells the id goes (a message's page still names it): the path needs the room.
+  const id = width < 50 ? 0 : width < 80 ? 5 : 7
+  const path = Math.max(6, width - 2 - id - time - method - status - dur - code)
+  return { id, time, method, path, status, duration: dur, code }
 }
 
 const RequestRow = memo(function RequestRow({ entry, selected, columns }: { entry: JournalEntry; selected: boolean; columns: RequestColumns }) {
@@ -31,6 +35,7 @@ const RequestRow = memo(function RequestRow({ entry, selected, columns }: { entr
   return (
     <Box height={1} backgroundColor={selected ? 'blackBright' : undefined}>
       <Text color="cyan" bold>{selected ? '› ' : '  '}</Text>
+      {columns.id > 0 ? <Text dimColor={!selected}>{padCells(`#${entry.id}`, columns.id - 1)} </Text> : null}
       {columns.time > 0 ? <Text dimColor={!selected}>{padCells(clockTime(entry.at), columns.time)}</Text> : null}
       <Text bold>{padCells(method, columns.method - 1)} </Text>
       <Text bold={selected}>{padCells(path, columns.path - 1)} </Text>
@@ -54,6 +59,7 @@ export function RequestsList({ visible, selectedId, width, height, total, emptyT
   // Each heading is cut one cell short of its column, so a full label never runs into the next.
   const cell = (label: string, cells: number) => (cells > 0 ? `${padCells(label, cells - 1)} ` : '')
   const heading = [
+    cell('#', columns.id),
     cell('TIME', columns.time),
     cell('METHOD', columns.method),
     cell('PATH', columns.path),

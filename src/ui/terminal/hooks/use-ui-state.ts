@@ -1,7 +1,9 @@
 import { useCallback, useRef, useState } from 'react'
 import type { SandboxState } from '../../../domain/sandbox.js'
+import { resetScopeText } from '../../../contract/reset-scopes.js'
 import { INITIAL_STATE, reduce, type Action, type Effect, type KeyContext, type UiState } from '../keys.js'
 import { previewUrl } from '../message-page.js'
+import { runQaEffect } from '../qa-view.js'
 import type { RowSourceCache } from '../page.js'
 import type { UiSystem } from '../system.js'
 
@@ -37,7 +39,7 @@ function runEffect(effect: Effect, { sandbox, system, origin, cache }: Deps, rep
     case 'reset':
       cache.clear()
       sandbox.reset().then(
-        () => report({ type: 'notice', notice: { text: 'Sandbox reset: seeded subscribers back; outbox, journal, rate limits and faults cleared.', tone: 'ok' } }),
+        () => report({ type: 'notice', notice: { text: `Sandbox reset: ${resetScopeText()}.`, tone: 'ok' } }),
         (error: unknown) => report({ type: 'notice', notice: { text: `Reset failed: ${(error as Error).message}`, tone: 'error' } }),
       )
       return
@@ -54,6 +56,9 @@ function runEffect(effect: Effect, { sandbox, system, origin, cache }: Deps, rep
     case 'copy':
       system.copy(effect.text)
       return
+    case 'simulate-reply':
+    case 'remove-opt-out':
+      return runQaEffect(effect, sandbox, report)
   }
 }
 

@@ -6,8 +6,10 @@ import { onSandboxEvent, reloadAll } from './state.js'
 import type { z } from 'zod'
 import { ACCOUNT_RESET_SCOPES, RESET_SCOPES as CONTRACT_RESET_SCOPES } from '../../../contract/constants.js'
 import type { faultSchema } from '../../../contract/controls.js'
+import { RESET_SCOPE_LABELS, resetScopeText } from '../../../contract/reset-scopes.js'
 import type { KeyUsage } from './types.js'
 import { confirmAction } from './widgets.js'
+import { accountLabels, OptOutsCard } from './qa-parts.js'
 import { useWhoami } from './who.js'
 
 /** `all`, then the contract's scopes (a team token: those of its own accounts). */
@@ -92,6 +94,7 @@ export function ControlsPage() {
       ) : null}
       <OutboxCard scope={scope} run={run} />
       <ResetCard scope={scope} run={run} />
+      <OptOutsCard labels={accountLabels(keys)} />
       <section class="card" aria-labelledby="faults-title">
         <h2 id="faults-title">Faults</h2>
         <FaultForm scope={scope} run={run} accounts={[...new Set(keys.map((k) => k.account))]} armed={faults.length} />
@@ -123,7 +126,7 @@ function ResetCard({ scope: { team, yours }, run }: { scope: Scope; run: Run }) 
   const reset = () =>
     run(
       `Reset ${scope === 'all' ? (team ? 'your accounts' : 'the whole sandbox') : scope}?`,
-      scope === 'all' ? (team ? `Messages, subscribers, faults and opt-outs of ${yours} go back to the seeded state.` : 'Subscribers, outbox, journal, rate-limit windows and faults go back to the seeded state.') : `Only ${scope} go back to the seeded state.`,
+      scope === 'all' ? (team ? `Cleared for ${yours}: ${resetScopeText(true)}.` : `Cleared: ${resetScopeText()}.`) : `Only the ${RESET_SCOPE_LABELS[scope]} go back to the seeded state.`,
       'Reset',
       () => call('POST', `/__sandbox/reset${scope === 'all' ? '' : `?scope=${scope}`}`, {}),
       `Reset (${scope}) done.`,
@@ -131,7 +134,7 @@ function ResetCard({ scope: { team, yours }, run }: { scope: Scope; run: Run }) 
   return (
     <section class="card" aria-labelledby="reset-title">
       <h2 id="reset-title">Reset</h2>
-      <p>{team ? `Back to the seeded state, for ${yours}: their messages, subscribers, faults and opt-outs, or one of them.` : 'Back to the seeded state: all of it, or one part.'}</p>
+      <p>{team ? `Back to the seeded state, for ${yours}: ${resetScopeText(true)}, or one of them.` : `Back to the seeded state: all of it (${resetScopeText()}), or one part.`}</p>
       <div class="row-form">
         <label class="field">
           <span>Scope</span>

@@ -4,8 +4,10 @@ import type { ComponentChildren } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
 import { ApiFailure, call } from './api.js'
 import { webViewOf } from './channels/index.js'
+import { WithChecks } from './checks-tab.js'
 import { fullTime, newerStatus, senderOf, type StatusFields } from './format.js'
 import { RequestLink } from './message-parts.js'
+import { KeywordTag, ReplyForm } from './qa-parts.js'
 import { navigate } from './router.js'
 import { markSeen } from './seen.js'
 import { deleteMessage, onSandboxEvent } from './state.js'
@@ -90,7 +92,10 @@ export function MessageDetail({ id, narrow }: { id: string; narrow: boolean }) {
           </Meta>
         ) : null}
       </dl>
-      <view.View message={message as never} />
+      <WithChecks key={message.message_id} message={message}>
+        <view.View message={message as never} />
+      </WithChecks>
+      <ReplyForm message={message} />
       <StatusHistory history={message.status_history} />
     </article>
   )
@@ -120,6 +125,7 @@ function DetailHead({ message, title }: { message: CapturedMessage; title: strin
         <Shown text={title} />
       </h2>
       <div class="detail-actions">
+        <KeywordTag message={message} />
         <StatusBadge status={message.status} />
         <button type="button" class="small danger-outline" onClick={remove}>
           Delete

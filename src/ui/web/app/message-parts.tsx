@@ -17,7 +17,8 @@ import type { JournalEntry, WhatsappMessage } from './types.js'
 export function RequestLink({ messageId }: { messageId: string }) {
   useEffect(wantJournal, [])
   useFeed(requests)
-  const entry = requests.rows.find((e): e is JournalEntry => e !== undefined && e.message_id === messageId)
+  // The API request that sent it (webhook attempts about it name it too).
+  const entry = requests.rows.find((e): e is JournalEntry => e !== undefined && e.kind === 'api' && e.message_id === messageId)
   return entry ? <a href={hrefOf('requests', String(entry.id))}>request #{entry.id}</a> : null
 }
 

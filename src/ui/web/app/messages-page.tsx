@@ -11,6 +11,7 @@ import { isSeen, onSeen } from './seen.js'
 import { counts, deleteMessage, filters, messages, setFilters, useFeed, useStore } from './state.js'
 import { CHANNEL_LABELS, CHANNELS, STATUSES, type KeyUsage, type MessageSummary } from './types.js'
 import { VirtualList } from './virtual-list.js'
+import { accountLabel, accountLabels, KeywordTag, PartyCell } from './qa-parts.js'
 import { ChannelTag, confirmAction, Sender, Shown, StatusBadge } from './widgets.js'
 
 /** `y`: the first code of the open (else selected) message to the clipboard, announced. */
@@ -37,7 +38,7 @@ function isTyping(target: EventTarget | null): boolean {
   return !!element && (element.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(element.tagName))
 }
 
-function Filters({ accounts }: { accounts: string[] }) {
+function Filters({ accounts, labels }: { accounts: string[]; labels: ReadonlyMap<string, string> }) {
   const current = useStore(filters)
   const update = (name: string, value: string) => {
     const next = new URLSearchParams(filters.get())
@@ -50,7 +51,7 @@ function Filters({ accounts }: { accounts: string[] }) {
       <SearchBox initial={current.get('q') ?? ''} onSearch={(q) => update('q', q)} />
       <ChannelChips channel={current.get('channel') ?? ''} onChannel={(c) => update('channel', c)} />
       <FilterSelect label="Status" any="any status" value={current.get('status') ?? ''} options={STATUSES} onChange={(v) => update('status', v)} />
-      <FilterSelect label="Account" any="all accounts" value={current.get('account') ?? ''} options={accounts} onChange={(v) => update('account', v)} />
+      <FilterSelect label="Account" any="all accounts" value={current.get('account') ?? ''} options={accounts} optionLabel={(a) => accountLabel(a, labels)} onChange={(v) => update('account', v)} />
     </div>
   )
 }
@@ -99,7 +100,7 @@ function ChannelChips({ channel, onChannel }: { channel: string; onChannel: (cha
   )
 }
 
-function FilterSelect(props: { label: string; any: string; value: string; options: readonly string[]; onChange: (value: string) => void }) {
+function FilterSelect(props: { label: string; any: string; value: string; options: readonly string[]; optionLabel?: (value: string) => string; onChange: (value: string) => void }) {
   return (
     <label class="select">
       <span>{props.label}</span>
@@ -107,7 +108,7 @@ function FilterSelect(props: { label: string; any: string; value: string; option
         <option value="">{props.any}</option>
         {props.options.map((o) => (
           <option key={o} value={o}>
-            {o}
+            {props.optionLabel ? props.optionLabel(o) : o}
           </option>
         ))}
       </select>
@@ -134,11 +135,12 @@ function Row({ message }: { message: MessageSummary | undefined }) {
         <ChannelTag channel={message.channel} />
       </span>
       <span class="cell to" title={safeText(message.to)}>
-        <Shown text={message.to} />
+        <PartyCell message={message} />
       </span>
       <span class="cell subject" title={safeText(summaryOf(message))}>
+        <KeywordTag message={message} />
         {summaryOf(message) ? <Shown text={summaryOf(message)} /> : <em>(empty)</em>}
-        {from ? (
+        {from && message.direction !== 'inbound' ? (
           <span class="from">
             {' — '}
             <Sender from={from} />
@@ -152,18 +154,15 @@ function Row({ message }: { message: MessageSummary | undefined }) {
   )
 }
 
-/** Accounts to filter by: the configured keys' accounts (GET /__sandbox/keys), or those seen. */
-function useAccounts(): string[] {
-  const [accounts, setAccounts] = useState<string[]>([])
+/** Accounts to filter by: the configured keys' accounts (GET /__sandbox/keys), each with its keys and plans. */
+function useAccounts(): { accounts: string[]; labels: ReadonlyMap<string, string> } {
+  const [keys, setKeys] = useState<KeyUsage[]>([])
   useEffect(() => {
     call<{ data?: KeyUsage[] } | KeyUsage[]>('GET', '/__sandbox/keys')
-      .then((answer) => {
-        const keys = Array.isArray(answer) ? answer : (answer.data ?? [])
-        setAccounts([...new Set(keys.map((k) => k.account).filter((a): a is string => !!a))].sort())
-      })
-      .catch(() => setAccounts([]))
+      .then((answer) => setKeys(Array.isArray(answer) ? answer : (answer.data ?? [])))
+      .catch(() => setKeys([]))
   }, [])
-  return accounts
+  return useMemo(() => ({ accounts: [...new Set(keys.map((k) => k.account).filter((a): a is string => !!a))].sort(), labels: accountLabels(keys) }), [keys])
 }
 
 /** What the list's keys act on: the latest render's rows, selection and actions. */
@@ -250,7 +249,7 @@ function useSelection(openId: string | null): ListState {
 export function MessagesPage({ openId }: { openId: string | null }) {
   useFeed(messages)
   const narrow = useNarrow()
-  const accounts = useAccounts()
+  const { accounts, labels } = useAccounts()
   const list = useSelection(openId)
   const [, setSeenVersion] = useState(0)
   useEffect(() => onSeen(() => setSeenVersion((n) => n + 1)), [])
@@ -261,7 +260,7 @@ export function MessagesPage({ openId }: { openId: string | null }) {
   }, [accounts, messages.version])
   return (
     <div class={`messages-page${openId ? ' has-detail' : ''}`}>
-      {!narrow || !openId ? <ListPane list={list} accounts={seenAccounts} rowHeight={narrow ? 58 : 40} /> : null}
+      {!narrow || !openId ? <ListPane list={list} accounts={seenAccounts} labels={labels} rowHeight={narrow ? 58 : 40} /> : null}
       {openId ? (
         <section class="detail-pane" aria-label="Message">
           <MessageDetail id={openId} narrow={narrow} />
@@ -275,12 +274,12 @@ export function MessagesPage({ openId }: { openId: string | null }) {
   )
 }
 
-function ListPane({ list: { rows, openId, selected, open }, accounts, rowHeight }: { list: ListState; accounts: string[]; rowHeight: number }) {
+function ListPane({ list: { rows, openId, selected, open }, accounts, labels, rowHeight }: { list: ListState; accounts: string[]; labels: ReadonlyMap<string, string>; rowHeight: number }) {
   const current = useStore(filters)
   const filtered = [...current.keys()].some((k) => current.get(k))
   return (
     <section class="list-pane" aria-label="Captured messages">
-      <Filters accounts={accounts} />
+      <Filters accounts={accounts} labels={labels} />
       <div class="list-head" aria-hidden="true">
         <span>Time</span>
         <span>Channel</span>

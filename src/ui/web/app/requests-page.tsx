@@ -20,13 +20,14 @@ function EntryDetail({ entry }: { entry: JournalEntry }) {
     ['Duration', `${entry.duration_ms} ms`],
     ['Error code', entry.error_code],
     ['Error message', entry.error_message],
+    ['Fault', entry.fault_id ? `${entry.fault_id} (an injected fault answered; Controls lists the faults)` : null],
     ['Account', entry.account],
     ['Key', entry.key],
   ]
   return (
     <article class="detail" aria-labelledby="entry-title">
       <h2 id="entry-title">
-        <span class={`http ${statusClass(entry.status)}`}>{entry.status}</span> {entry.method} {entry.path}
+        <span class="muted">#{entry.id}</span> <span class={`http ${statusClass(entry.status)}`}>{entry.status}</span> {entry.kind === 'webhook' ? 'webhook ' : ''}{entry.method} {entry.path}
       </h2>
       <dl class="meta">
         {rows.map(([name, value]) => (
@@ -46,7 +47,8 @@ function EntryDetail({ entry }: { entry: JournalEntry }) {
       ) : null}
       {entry.message_id ? (
         <p>
-          Captured as <a href={`#/messages/${encodeURIComponent(entry.message_id)}`}>{entry.message_id}</a>
+          {entry.kind === 'webhook' ? 'About message ' : 'Captured as '}
+          <a href={`#/messages/${encodeURIComponent(entry.message_id)}`}>{entry.message_id}</a>
         </p>
       ) : null}
       <h3>Request body</h3>
@@ -66,12 +68,18 @@ export function RequestsPage({ openId }: { openId: string | null }) {
   const version = useFeed(requests)
   const narrow = useNarrow()
   const [errorsOnly, setErrorsOnly] = useState(false)
+  const [kind, setKind] = useState<'' | JournalEntry['kind']>('')
   const [selected, setSelected] = useState(0)
   const rows = useMemo(
-    () => requests.rows.filter((e): e is JournalEntry => e !== undefined && (!errorsOnly || e.status >= 400)),
-    [version, errorsOnly],
+    () => requests.rows.filter((e): e is JournalEntry => e !== undefined && (!errorsOnly || e.status >= 400) && (kind === '' || e.kind === kind)),
+    [version, errorsOnly, kind],
   )
-  const open = rows.find((e) => String(e.id) === openId) ?? null
+  const open = rows.find((e) => String(e.id) === openId) ?? requests.rows.find((e) => e !== undefined && String(e.id) === openId) ?? null
+  // A link to `#/requests/N` (a message's "request #N") selects that row, scrolled into view.
+  const openIndex = rows.findIndex((e) => String(e.id) === openId)
+  useEffect(() => {
+    if (openIndex !== -1) setSelected(openIndex)
+  }, [openId, openIndex])
   const activate = (index: number) => {
     setSelected(index)
     navigate('requests', String(rows[index].id))
@@ -91,7 +99,8 @@ export function RequestsPage({ openId }: { openId: string | null }) {
             <label class="check">
               <input type="checkbox" checked={errorsOnly} onChange={(e) => setErrorsOnly(e.currentTarget.checked)} /> Errors only
             </label>
-            <span class="muted">{rows.length} {rows.length === 1 ? 'request' : 'requests'}</span>
+            <KindSelect kind={kind} setKind={setKind} />
+            <span class="muted">{rows.length} {rows.length === 1 ? 'entry' : 'entries'}</span>
           </div>
           <VirtualList
             id="request-list"
@@ -115,9 +124,11 @@ export function RequestsPage({ openId }: { openId: string | null }) {
 function RequestRow({ entry: e }: { entry: JournalEntry }) {
   return (
     <>
-      <span class="cell time">{shortTime(e.at)}</span>
+      <span class="cell time">
+        <span class="req-id">#{e.id}</span> {shortTime(e.at)}
+      </span>
       <span class={`cell http ${statusClass(e.status)}`}>{e.status}</span>
-      <span class="cell method">{e.method}</span>
+      <span class="cell method">{e.kind === 'webhook' ? `${e.method}↗` : e.method}</span>
       <span class="cell path" title={e.path}>
         {e.path}
       </span>
@@ -144,5 +155,19 @@ function RequestPane({ openId, entry, narrow }: { openId: string | null; entry: 
       ) : null}
       {entry ? <EntryDetail entry={entry} /> : <p>This request is no longer in the journal.</p>}
     </section>
+  )
+}
+
+/** API requests and webhook attempts, or one of them. */
+function KindSelect({ kind, setKind }: { kind: '' | JournalEntry['kind']; setKind: (kind: '' | JournalEntry['kind']) => void }) {
+  return (
+    <label class="select">
+      <span>Kind</span>
+      <select value={kind} onChange={(e) => setKind(e.currentTarget.value as typeof kind)}>
+        <option value="">API requests and webhook attempts</option>
+        <option value="api">API requests</option>
+        <option value="webhook">Webhook attempts</option>
+      </select>
+    </label>
   )
 }

@@ -11,6 +11,7 @@ import { ApiFailure, call, getPage } from './api.js'
 import { fullTime, prettyBody, shortTime } from './format.js'
 import { onSandboxEvent } from './state.js'
 import { CopyButton } from './widgets.js'
+import { hrefOf } from './router.js'
 
 function outcome(a: WebhookAttempt): string {
   if (a.state === 'queued' || a.state === 'sending') return a.state
@@ -23,6 +24,7 @@ function AttemptDetail({ attempt }: { attempt: WebhookAttempt }) {
     <div class="webhook-detail">
       <dl class="meta">
         <div><dt>URL</dt><dd><code>{attempt.url}</code></dd></div>
+        {attempt.message_id ? <div><dt>Message</dt><dd><a href={hrefOf('messages', attempt.message_id)}>{attempt.message_id}</a></dd></div> : null}
         <div><dt>webhook-id</dt><dd><code>{attempt.webhook_id}</code> <CopyButton text={attempt.webhook_id} label="Copy webhook-id" /></dd></div>
         <div><dt>Queued</dt><dd>{fullTime(attempt.at)}</dd></div>
         <div><dt>Latency</dt><dd>{attempt.response ? `${attempt.response.latency_ms} ms` : '—'}</dd></div>
@@ -39,14 +41,16 @@ function AttemptDetail({ attempt }: { attempt: WebhookAttempt }) {
 }
 
 /** The newest 100 webhook attempts and their total, reloaded as attempts are journaled. */
-function useAttempts(onError: (message: string) => void): { attempts: WebhookAttempt[] | null; total: number; load: () => Promise<void> } {
+function useAttempts(onError: (message: string) => void): { attempts: WebhookAttempt[] | null; total: number; load: () => Promise<void>; receiver: Receiver } {
   const [attempts, setAttempts] = useState<WebhookAttempt[] | null>(null)
   const [total, setTotal] = useState(0)
+  const [receiver, setReceiver] = useState<Receiver>({ url: null })
   const load = async () => {
     try {
-      const page = await getPage<WebhookAttempt>('/__sandbox/webhooks', new URLSearchParams({ limit: '100' }))
+      const page = (await getPage<WebhookAttempt>('/__sandbox/webhooks', new URLSearchParams({ limit: '100' }))) as Awaited<ReturnType<typeof getPage<WebhookAttempt>>> & Receiver
       setAttempts(page.data)
       setTotal(page.pagination.total)
+      setReceiver({ url: page.url ?? null, secret: page.secret })
     } catch (error) {
       onError(error instanceof ApiFailure ? error.message : 'Could not load the webhook attempts.')
     }
@@ -65,12 +69,38 @@ function useAttempts(onError: (message: string) => void): { attempts: WebhookAtt
       clearTimeout(timer)
     }
   }, [])
-  return { attempts, total, load }
+  return { attempts, total, load, receiver }
+}
+
+/** Where events go and, for the admin, the secret that signs them (`GET /__sandbox/webhooks`). */
+interface Receiver {
+  url: string | null
+  secret?: string
+}
+
+/** What a developer wires a receiver with: the URL and the signing secret (admin only), copyable. */
+function ReceiverCard({ receiver }: { receiver: Receiver }) {
+  if (receiver.url === null) return null
+  return (
+    <dl class="meta receiver" aria-label="Webhook receiver">
+      <div><dt>URL</dt><dd><code>{receiver.url}</code></dd></div>
+      <div>
+        <dt>Signing secret</dt>
+        <dd>
+          {receiver.secret ? (
+            <><code data-testid="webhook-secret">{receiver.secret}</code> <CopyButton text={receiver.secret} label="Copy the signing secret" /> <span class="muted">verify <code>webhook-signature</code> with it (Standard Webhooks)</span></>
+          ) : (
+            <span class="muted">shown to the admin token only</span>
+          )}
+        </dd>
+      </div>
+    </dl>
+  )
 }
 
 export function WebhooksPage() {
   const [notice, setNotice] = useState('')
-  const { attempts, total, load } = useAttempts(setNotice)
+  const { attempts, total, load, receiver } = useAttempts(setNotice)
   const replay = async (attempt: WebhookAttempt) => {
     try {
       await call('POST', `/__sandbox/webhooks/${encodeURIComponent(attempt.id)}/replay`, {})
@@ -86,6 +116,7 @@ export function WebhooksPage() {
       <p class="muted">
         {attempts === null ? 'Loading…' : `${total} attempt${total === 1 ? '' : 's'} (the newest 100 shown). Signed per Standard Webhooks; retries, duplicates and replays keep the webhook-id.`}
       </p>
+      <ReceiverCard receiver={receiver} />
       <p role="status" class="notice">{notice}</p>
       {attempts !== null && attempts.length === 0 ? <p>No webhook attempts yet. Start sendbox with <code>--webhook-url URL</code>.</p> : null}
       {attempts !== null && attempts.length > 0 ? <AttemptsTable attempts={attempts} replay={replay} /> : null}

@@ -139,10 +139,10 @@ export function confirmAction(title: string, body: ComponentChildren, action: st
 export function promptToken(retry: boolean): Promise<string | null> {
   return new Promise((resolve) =>
     dialog.set({
-      title: 'Admin token required',
-      body: 'This sendbox protects its /__sandbox controls with an admin token (--admin-token). It is kept in this tab only (sessionStorage) and sent as a header, never in a URL.',
+      title: 'Admin or team token required',
+      body: 'This sendbox protects its /__sandbox controls with a token: the admin token (--admin-token) sees every account, a team token (--team-token) its own accounts only. It is kept in this tab only (sessionStorage) and sent as a header, never in a URL.',
       action: 'Use token',
-      input: { label: 'Admin token', error: retry ? 'That token was refused. Check it and try again.' : undefined },
+      input: { label: 'Admin or team token', error: retry ? 'That token was refused. Check it and try again.' : undefined },
       resolve,
     }),
   )

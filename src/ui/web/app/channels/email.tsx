@@ -1,20 +1,18 @@
 /** @jsxImportSource preact */
 /** An email: its HTML preview at three widths, text, highlighted source, links and request. */
 import { useEffect, useMemo, useState } from 'preact/hooks'
+import { hasRemoteContent } from '../../../../domain/remote-content.js'
 import { safeText } from '../../../../domain/safe-text.js'
 import { call, needsAdminToken } from '../api.js'
-import { tokenizeHtml } from '../html-tokens.js'
+import { ChecksPanel } from '../checks-panel.js'
+import { HtmlSource } from '../html-source.js'
+import { SchemePicker, type PreviewScheme } from '../scheme-picker.js'
 import { LinksList } from '../links-list.js'
 import { CodesList } from '../message-parts.js'
 import type { EmailMessage } from '../types.js'
 import { JsonBlock, Tabs } from '../widgets.js'
 
-/** Whether the HTML references anything remote (images, backgrounds, stylesheets). */
-export function hasRemoteContent(html: string): boolean {
-  return /\b(?:src|srcset|background|href|poster)\s*=\s*["']?\s*(?:https?:)?\/\/|url\(\s*["']?\s*(?:https?:)?\/\//i.test(html.replace(/<a\b[^>]*>/gi, ''))
-}
-
-type EmailTab = 'html' | 'text' | 'source' | 'links' | 'request'
+type EmailTab = 'html' | 'text' | 'source' | 'links' | 'checks' | 'request'
 type PreviewWidth = 'desktop' | 'tablet' | 'mobile'
 /** The preview's presets: desktop at least 600 px (the pane scrolls when narrower), tablet 768, phone 375. */
 const PREVIEW_WIDTHS: [PreviewWidth, string][] = [['desktop', 'Desktop'], ['tablet', 'Tablet'], ['mobile', 'Phone']]
@@ -41,13 +39,24 @@ export function EmailView({ message }: { message: EmailMessage }) {
   // Kept across tabs: the preview's width, whether remote content was loaded, the preview token.
   const [width, setWidth] = useState<PreviewWidth>('desktop')
   const [remote, setRemote] = useState(false)
-  useEffect(() => setRemote(false), [message.message_id])
+  const [scheme, setScheme] = useState<PreviewScheme | null>(null)
+  // The source line a check points at (Checks tab → Source tab).
+  const [line, setLine] = useState<number | undefined>(undefined)
+  useEffect(() => {
+    setRemote(false)
+    setLine(undefined)
+  }, [message.message_id])
+  const locate = (at: number) => {
+    setLine(at)
+    setTab('source')
+  }
   const preview = usePreviewToken(message.message_id)
   const tabs: { id: EmailTab; label: string }[] = [
     { id: 'html', label: 'HTML' },
     { id: 'text', label: 'Text' },
     { id: 'source', label: 'Source' },
     { id: 'links', label: `Links (${message.links.length})` },
+    { id: 'checks', label: 'Checks' },
     { id: 'request', label: 'Request' },
   ]
   return (
@@ -56,15 +65,17 @@ export function EmailView({ message }: { message: EmailMessage }) {
       <Tabs<EmailTab> label="Email views" idPrefix="email" tabs={tabs} current={tab} onChange={setTab} />
       <div id="email-panel" role="tabpanel" aria-labelledby={`email-tab-${tab}`} class="panel">
         {tab === 'html' ? (
-          <HtmlPreview message={message} preview={preview} width={width} setWidth={setWidth} remote={remote} loadRemote={() => setRemote(true)} />
+          <HtmlPreview message={message} preview={preview} width={width} setWidth={setWidth} remote={remote} loadRemote={() => setRemote(true)} scheme={scheme} setScheme={setScheme} />
         ) : tab === 'text' ? (
           <pre class="text-body" tabIndex={0} dir="auto">
             {safeText(message.text) || '(no text)'}
           </pre>
         ) : tab === 'source' ? (
-          <HtmlSource html={message.email.html} />
+          <HtmlSource html={message.email.html} line={line} />
         ) : tab === 'links' ? (
           <LinksList links={message.links} />
+        ) : tab === 'checks' ? (
+          <ChecksPanel messageId={message.message_id} channel="email" onLocate={locate} />
         ) : (
           <JsonBlock value={message.request} label="Request body" />
         )}
@@ -74,12 +85,15 @@ export function EmailView({ message }: { message: EmailMessage }) {
 }
 
 /** The HTML in a sandboxed iframe at a preset width; remote content blocked until asked for. */
-function HtmlPreview(props: { message: EmailMessage; preview: { token: string | null; error: string | null }; width: PreviewWidth; setWidth: (width: PreviewWidth) => void; remote: boolean; loadRemote: () => void }) {
-  const { message, preview, width, setWidth, remote } = props
+function HtmlPreview(props: { message: EmailMessage; preview: { token: string | null; error: string | null }; width: PreviewWidth; setWidth: (width: PreviewWidth) => void; remote: boolean; loadRemote: () => void; scheme: PreviewScheme | null; setScheme: (scheme: PreviewScheme | null) => void }) {
+  const { message, preview, width, setWidth, remote, scheme } = props
   const remoteRefs = useMemo(() => hasRemoteContent(message.email.html), [message.email.html])
   const query = new URLSearchParams()
   if (preview.token) query.set('token', preview.token)
   if (remote) query.set('remote', '1')
+  // The toolbar says what is blocked and has the button: the preview's own banner would say it twice.
+  else if (remoteRefs) query.set('banner', '0')
+  if (scheme) query.set('scheme', scheme)
   const src = `/__sandbox/messages/${encodeURIComponent(message.message_id)}/html${query.size ? `?${query}` : ''}`
   return (
     <>
@@ -91,11 +105,14 @@ function HtmlPreview(props: { message: EmailMessage; preview: { token: string | 
             </button>
           ))}
         </div>
+        <SchemePicker scheme={scheme} onChange={props.setScheme} />
         {remoteRefs && !remote ? (
-          // The preview itself says remote content is blocked (the server's banner); the button loads it.
-          <button type="button" class="small" onClick={props.loadRemote}>
-            Load remote content
-          </button>
+          <p class="remote-note" role="status">
+            Remote content blocked.{' '}
+            <button type="button" class="small" onClick={props.loadRemote}>
+              Load remote content
+            </button>
+          </p>
         ) : remote ? (
           <p class="remote-note" role="status">
             Remote content loaded.
@@ -107,25 +124,10 @@ function HtmlPreview(props: { message: EmailMessage; preview: { token: string | 
           {preview.error ? `The preview needs a preview token, which the server refused: ${preview.error}. The Source and Text tabs still work.` : 'Opening the preview…'}
         </p>
       ) : (
-        <div class={`frame-wrap width-${width}`}>
+        <div class={`frame-wrap width-${width}${scheme ? ` scheme-${scheme}` : ''}`}>
           <iframe key={src} title="Email HTML preview" sandbox="" src={src} referrerpolicy="no-referrer" loading="lazy" />
         </div>
       )}
     </>
   )
 }
-
-const SOURCE_HIGHLIGHT_CAP = 200_000
-
-function HtmlSource({ html }: { html: string }) {
-  const tokens = useMemo(() => tokenizeHtml(html.slice(0, SOURCE_HIGHLIGHT_CAP)), [html])
-  return (
-    <pre class="code source" aria-label="HTML source" tabIndex={0}>
-      <code>
-        {tokens.map((t, i) => (t.kind === 'text' ? safeText(t.text) : <span key={i} class={`tok-${t.kind}`}>{safeText(t.text)}</span>))}
-        {html.length > SOURCE_HIGHLIGHT_CAP ? safeText(html.slice(SOURCE_HIGHLIGHT_CAP)) : null}
-      </code>
-    </pre>
-  )
-}
-

@@ -1,14 +1,15 @@
 import { execFile } from 'node:child_process'
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startCli, type CliChild } from '../cli-child.js'
+import { allBlocks, ROOT, where } from './doc-blocks.js'
 
 /**
- * Every TypeScript and JavaScript block of the README pastes and runs (issue 23 item 6). A block is
- * one of, by the `<!-- snippet: KIND … -->` comment on the line before it (none: `module`):
+ * Every TypeScript and JavaScript block of the README and of docs/*.md pastes and runs (issue 23
+ * item 6, issue 33 item 2). A block is one of, by the `<!-- snippet: KIND … -->` comment on the
+ * line before it (none: `module`; `<!-- not run: REASON -->` leaves it out, saying why):
  * - `module`: a whole file. Type-checked, then run with `node --import tsx`; it must exit 0.
  * - `server`: a whole file that talks to a running sendbox: run with one started on a free port,
  *   its URL replacing `http://127.0.0.1:4010` in the text, and `SENDBOX_URL` set to it.
@@ -19,7 +20,6 @@ import { startCli, type CliChild } from '../cli-child.js'
  * The files are written under `.readme-snippets/` in the repository, so `sendbox` resolves to the
  * built package (package.json `exports`, self-reference) and every dependency from node_modules.
  */
-const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const DIR = join(ROOT, '.readme-snippets')
 const run = promisify(execFile)
 
@@ -32,7 +32,7 @@ const DECLARATIONS: Record<string, string> = {
 }
 
 interface Snippet {
-  line: number
+  where: string
   kind: 'module' | 'server' | 'vitest' | 'browser' | 'fragment'
   names: string[]
   code: string
@@ -40,21 +40,14 @@ interface Snippet {
 }
 
 function snippets(): Snippet[] {
-  const lines = readFileSync(join(ROOT, 'README.md'), 'utf8').split('\n')
-  const found: Snippet[] = []
-  for (let i = 0; i < lines.length; i++) {
-    const fence = /^(\s*)```(ts|js|mjs)$/.exec(lines[i])
-    if (!fence) continue
-    const end = lines.findIndex((line, j) => j > i && line.trim() === '```')
-    const code = lines.slice(i + 1, end).map((line) => line.slice(fence[1].length)).join('\n')
-    const marker = /^\s*<!-- snippet: (\w+)((?: \w+)*) -->$/.exec(lines[i - 1] ?? '')
-    const kind = (marker?.[1] ?? 'module') as Snippet['kind']
-    const names = marker?.[2].trim().split(' ').filter(Boolean) ?? []
-    const ext = fence[2] === 'ts' ? (kind === 'vitest' ? 'test.ts' : 'ts') : 'mjs'
-    found.push({ line: i + 1, kind, names, code, file: `line-${i + 1}-${kind}.${ext}` })
-    i = end
-  }
-  return found
+  return allBlocks()
+    .filter((block) => ['ts', 'js', 'mjs'].includes(block.lang) && block.notRun === undefined)
+    .map((block) => {
+      const kind = (block.kind ?? 'module') as Snippet['kind']
+      const ext = block.lang === 'ts' ? (kind === 'vitest' ? 'test.ts' : 'ts') : 'mjs'
+      const file = `${block.page.replace(/\.md$/, '').replace(/\W/g, '_')}-line-${block.line}-${kind}.${ext}`
+      return { where: where(block), kind, names: block.args, code: block.code, file }
+    })
 }
 
 const all = snippets()
@@ -64,7 +57,7 @@ beforeAll(() => {
   rmSync(DIR, { recursive: true, force: true })
   mkdirSync(DIR, { recursive: true })
   for (const snippet of all) {
-    const preamble = snippet.names.map((name) => DECLARATIONS[name] ?? `unknown name ${name} (README line ${snippet.line})`)
+    const preamble = snippet.names.map((name) => DECLARATIONS[name] ?? `unknown name ${name} (${snippet.where})`)
     const body = snippet.kind === 'fragment' ? `${preamble.join('\n')}\nexport {}\n${snippet.code}\n` : `${snippet.code}\n${/^(import|export) /m.test(snippet.code) ? '' : 'export {}\n'}`
     writeFileSync(join(DIR, snippet.file), body)
   }
@@ -75,12 +68,12 @@ afterAll(async () => {
   rmSync(DIR, { recursive: true, force: true })
 })
 
-describe('README snippets', () => {
+describe('docs snippets (README.md and docs/*.md)', () => {
   it('has the blocks this test knows how to check, each marked with a known kind', () => {
     expect(all.length).toBeGreaterThanOrEqual(6)
     for (const snippet of all) {
-      expect(['module', 'server', 'vitest', 'browser', 'fragment'], `README line ${snippet.line}`).toContain(snippet.kind)
-      for (const name of snippet.names) expect(Object.keys(DECLARATIONS), `README line ${snippet.line}`).toContain(name)
+      expect(['module', 'server', 'vitest', 'browser', 'fragment'], snippet.where).toContain(snippet.kind)
+      for (const name of snippet.names) expect(Object.keys(DECLARATIONS), snippet.where).toContain(name)
     }
   })
 
@@ -92,8 +85,8 @@ describe('README snippets', () => {
     }
     writeFileSync(join(DIR, 'tsconfig.json'), JSON.stringify(config))
     const result = await run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', DIR], { cwd: ROOT }).then(() => '', (error: { stdout?: string }) => error.stdout ?? String(error))
-    // Name the README line, not the scratch file.
-    expect(result.replace(/line-(\d+)-\w+\.(?:test\.)?ts/g, 'README.md block at line $1')).toBe('')
+    // Name the page and line, not the scratch file.
+    expect(all.reduce((text, snippet) => text.replaceAll(snippet.file, `${snippet.where} (block)`), result)).toBe('')
   }, 120_000)
 
   it('runs every whole-file block: it exits 0', async () => {
@@ -109,7 +102,7 @@ describe('README snippets', () => {
         () => 'exit 0',
         (error: { code?: number; stderr?: string }) => `exit ${error.code}: ${error.stderr?.split('\n').slice(0, 8).join('\n')}`,
       )
-      expect(outcome, `README block at line ${snippet.line}`).toBe('exit 0')
+      expect(outcome, snippet.where).toBe('exit 0')
     }
   }, 180_000)
 
