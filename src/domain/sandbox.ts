@@ -28,9 +28,8 @@ import { WebhookSender, type WebhookOptions } from './webhooks.js'
 import { templateBookOf, type TemplateBook, type TemplatesOption } from './templates.js'
 import { OptOutStore } from './opt-outs.js'
 import { receiveInbound, type InboundInput, type InboundResult } from './inbound.js'
-import { createCheckReports, type CheckReport, type CheckReports, type CheckSandboxOptions, type ChecksRequest } from './checks/settings.js'
+import { createCheckReports, reportFor, type CheckReport, type CheckReports, type CheckSandboxOptions, type ChecksRequest } from './checks/settings.js'
 import type { CapturedMessage } from '../contract/captured-message.js'
-import { ApiError } from './errors.js'
 
 /** Subscribers to load instead of (or on top of) seeded ones, per account. */
 export interface FixtureData {
@@ -354,16 +353,9 @@ export class SandboxState {
     return receiveInbound({ keys: this.keys, outbox: this.outbox, optOuts: this.optOuts, webhooks: this.webhooks, now: this.now }, input)
   }
 
-  /**
-   * A message's check report (issue 35; docs/checks.md): computed when first asked for, then kept.
-   * Rejects with a 404 ApiError for an unknown id.
-   * @example const report = await sandbox.checks(message, { links: 'live' })
-   */
-  async checks(messageOrId: CapturedMessage | string, request: ChecksRequest = {}): Promise<CheckReport> {
-    const id = typeof messageOrId === 'string' ? messageOrId : messageOrId.message_id
-    const message = this.outbox.peek(id)
-    if (!message) throw new ApiError(404, 'not_found', `No captured message with id "${id}". It may have been cleared or evicted by the outbox cap.`)
-    return this.checkReports.report(message, request)
+  /** A message's check report (docs/checks.md), kept once computed; a 404 ApiError for an unknown id. `await sandbox.checks(message, { links: 'live' })` */
+  checks(messageOrId: CapturedMessage | string, request: ChecksRequest = {}): Promise<CheckReport> {
+    return reportFor(this.outbox, this.checkReports, messageOrId, request)
   }
 
   /** `GET /__sandbox/health`. */

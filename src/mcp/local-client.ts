@@ -23,9 +23,7 @@ export function sandboxAsClient(sandbox: SandboxState, url = sandbox.baseUrl.rep
       delete: async (id) => sandbox.outbox.delete(id),
       clear: async () => sandbox.outbox.clear(),
     },
-    messages: {
-      checks: (id, options = {}) => sandbox.checks(id, options),
-    },
+    messages: { checks: (id, options = {}) => sandbox.checks(id, options) },
     requests: {
       list: async ({ account, limit = 100 } = {}) => sandbox.journal.list({ account }).slice(0, limit),
     },

@@ -19,13 +19,14 @@ describe('GET /__sandbox/messages/{id}/checks on the standalone server', () => {
   afterAll(() => server.close())
   const admin = { authorization: 'Bearer admin_token_0001' }
 
-  it('gives the bad email one check for each problem (Outlook flex once the compatibility engine lands)', async () => {
+  it('gives the bad email one check for each problem, with Outlook named for flex', async () => {
     const id = await send('email', { to: 'ana@example.com', subject: 'Hi', html: BAD_EMAIL })
     const answer = await checks(id, '', admin)
     expect(answer.status).toBe(200)
     const report = checkReportSchema.parse(await answer.json())
     const ids = report.checks.map((c) => c.id)
-    for (const rule of ['images.missing-alt', 'links.javascript', 'links.http', 'links.text-mismatch']) expect(ids.filter((i) => i === rule)).toHaveLength(1)
+    for (const rule of ['compat.css-display-flex', 'images.missing-alt', 'links.javascript', 'links.http', 'links.text-mismatch']) expect(ids.filter((i) => i === rule)).toHaveLength(1)
+    expect(report.checks.find((c) => c.id === 'compat.css-display-flex')!.clients).toContain('outlook.windows')
     expect(report.checks.find((c) => c.id === 'links.javascript')).toMatchObject({ severity: 'error', location: { line: 4, column: 1 } })
     expect(report.checks.filter((c) => c.category === 'spam').map((c) => c.severity)).toEqual(['info'])
     expect(report.counts.error).toBeGreaterThanOrEqual(1)

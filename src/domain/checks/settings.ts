@@ -3,6 +3,7 @@ import type { CapturedMessage } from '../../contract/captured-message.js'
 import type { HtmlChecker } from './email/checks.js'
 import type { SpamdTarget } from './email/spam.js'
 import { CheckReports, type ReportRequest } from './reports.js'
+import { ApiError } from '../errors.js'
 
 /** The sandbox options of checks (issue 35): `createSandbox({ emailClients, spamassassin })`. */
 export interface CheckSandboxOptions {
@@ -45,6 +46,14 @@ export function createCheckReports(outbox: { peek(id: string): CapturedMessage |
     checkOptions: () => ({ emailClients, spamassassin, htmlChecker, now }),
     maxQueued: options.maxQueuedChecks,
   })
+}
+
+/** `sandbox.checks(…)`: the report of a message given as itself or its id; rejects with 404 for an unknown id. */
+export async function reportFor(outbox: { peek(id: string): CapturedMessage | undefined }, reports: CheckReports, messageOrId: CapturedMessage | string, request: ReportRequest): Promise<CheckReport> {
+  const id = typeof messageOrId === 'string' ? messageOrId : messageOrId.message_id
+  const message = outbox.peek(id)
+  if (!message) throw new ApiError(404, 'not_found', `No captured message with id "${id}". It may have been cleared or evicted by the outbox cap.`)
+  return reports.report(message, request)
 }
 
 /** What `sandbox.checks(…)` takes: a captured message or its id, and whether to check links live or redo the report. */
