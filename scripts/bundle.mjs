@@ -243,7 +243,9 @@ async function warmCodeCache() {
  */
 async function buildLibrary() {
   const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
-  const bundled = new Set(['zod'])
+  // caniemail (a dev dependency: only its JSON is used) is bundled: esbuild inlines the JSON in the
+  // lazily loaded checks chunk (an external JSON import loses its `with { type: 'json' }` and fails).
+  const bundled = new Set(['zod', 'caniemail'])
   const external = Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies }).filter((name) => !bundled.has(name))
   // Chunk names carry a content hash: without this, a rebuild leaves the old chunks beside the
   // new ones (and `npm pack` ships them).

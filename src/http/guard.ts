@@ -33,7 +33,7 @@ function rateHeaders(decision: RateDecision, headers: Record<string, string>): v
 function authenticate(sandbox: SandboxState, request: WireRequest): { key: ApiKeyConfig; token: string } {
   const header = request.headers.get('authorization')
   if (header === null || header.trim() === '') {
-    throw new ApiError(401, 'unauthorized', `Missing Authorization header. Send \`Authorization: Bearer <API_KEY>\`; ${keysHint(sandbox, request)}`)
+    throw new ApiError(401, 'unauthorized', `Missing Authorization header. Send \`Authorization: Bearer <API_KEY>\`; ${keysHint(sandbox)}`)
   }
   const token = bearerToken(header)
   if (token === undefined) {
@@ -44,7 +44,7 @@ function authenticate(sandbox: SandboxState, request: WireRequest): { key: ApiKe
   const key = sandbox.authenticate(token)
   if (!key) {
     sandbox.guesses.miss(client, sandbox.now(), token)
-    throw new ApiError(401, 'unauthorized', `Invalid API key "${maskKey(token)}". ${keysHint(sandbox, request)}`)
+    throw new ApiError(401, 'unauthorized', `Invalid API key "${maskKey(token)}". ${keysHint(sandbox)}`)
   }
   return { key, token }
 }
@@ -57,12 +57,12 @@ const HINTED_KEYS = 5
  * `sendbox keys` only on a server the CLI started (in-process there is no CLI: the keys are the
  * `apiKeys` option's). A transport that knows the client's address is the standalone server.
  */
-function keysHint(sandbox: SandboxState, request: WireRequest): string {
+function keysHint(sandbox: SandboxState): string {
   const keys = sandbox.keys.map((k) => displayKey(k.key))
   const named = keys.slice(0, HINTED_KEYS).join(', ') + (keys.length > HINTED_KEYS ? ` and ${keys.length - HINTED_KEYS} more` : '')
-  return request.clientAddress === undefined
-    ? `the sandbox's configured keys (the \`apiKeys\` option) are ${named}.`
-    : `this sandbox's keys are ${named} (\`sendbox keys\` lists them with their plans).`
+  // One text on every transport (the parity suites compare answers byte for byte): the keys themselves,
+  // then where they are set; never only a command an in-process test cannot run (issue 33).
+  return `the sandbox's configured keys (the \`apiKeys\` option, or \`--api-key\` on the command line) are ${named}.`
 }
 
 /** 429 for a client that presented too many wrong keys or tokens lately, whatever it presents now. */

@@ -75,10 +75,10 @@ describe('tracing, over the standalone server', () => {
     expect(await html(remote, '?remote=1')).not.toContain('Remote content blocked')
   })
 
-  it('a 401 from the standalone server names its keys and `sendbox keys`', async () => {
+  it('a 401 from the standalone server names its keys and where they are set', async () => {
     const answer = (await (await fetch(`${env.base}/subscribers`)).json()) as { error: { message: string } }
-    expect(answer.error.message).toContain('`sendbox keys`')
-    expect(answer.error.message).toContain("keys are no…y, so…y")
+    expect(answer.error.message).toContain('`--api-key` on the command line')
+    expect(answer.error.message).toContain(') are no…y, so…y')
   })
 })
 
@@ -91,7 +91,7 @@ describe('a 401 in-process', () => {
       expect(missing.error.message).toContain('apiKeys')
       const wrong = (await (await env.call('GET', '/subscribers', undefined, auth('test_wrong'))).json()) as { error: { message: string } }
       expect(wrong.error.message).not.toContain('sendbox keys')
-      expect(wrong.error.message).toMatch(/configured keys .*\(the `apiKeys` option\) are /)
+      expect(wrong.error.message).toMatch(/configured keys \(the `apiKeys` option, or `--api-key` on the command line\) are /)
     } finally {
       env.dispose()
     }

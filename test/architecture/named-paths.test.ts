@@ -9,16 +9,18 @@ import { ROOT } from './sources.js'
  * a moved file leaves no stale pointer behind. A mention counts as a path when it starts with one
  * of the top folders below; `x.js` may name its `x.ts`/`x.tsx` source. Not checked: a line that
  * records a rename (it holds `→`), a name cut at a hyphen (a prefix such as `types-`), generated
- * folders (`bench/tmp`).
+ * folders (`bench/tmp`), vendored files (their paths are another project's).
  */
 const TOP = ['src', 'test', 'docs', 'scripts', 'bench', 'fixtures', 'examples', 'bin']
 const MENTION = new RegExp(String.raw`(?<![\w./-])((?:${TOP.join('|')})/[\w./-]*[\w-])`, 'g')
 const TEXT_FILE = /\.(ts|tsx|mts|mjs|js|sh|md|json|css)$/
 const GENERATED = ['bench/tmp', 'bench/results/tmp']
+/** Files copied from elsewhere as they are (their paths name that project's tree). */
+const VENDORED = ['test/fixtures/mcp-registry/']
 
 function trackedTextFiles(): string[] {
   const listed = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', ...TOP, '.ci', 'Dockerfile', 'README.md'], { cwd: ROOT, encoding: 'utf8' })
-  return listed.split('\n').filter((file) => file !== '' && (TEXT_FILE.test(file) || file.startsWith('.ci/') || file === 'Dockerfile') && existsSync(join(ROOT, file)))
+  return listed.split('\n').filter((file) => file !== '' && !VENDORED.some((dir) => file.startsWith(dir)) && (TEXT_FILE.test(file) || file.startsWith('.ci/') || file === 'Dockerfile') && existsSync(join(ROOT, file)))
 }
 
 function exists(path: string): boolean {

@@ -20,10 +20,25 @@ const entry = (name: string, condition = 'import') => {
 }
 const files = readdirSync(LIB).filter((f) => f.endsWith('.js'))
 const source = files.map((f) => readFileSync(join(LIB, f), 'utf8')).join('\n')
-/** Files outside what `sendbox`, `sendbox/server`, `sendbox/matchers` and `sendbox/client` load up front: the Playwright entry (its peer dependency) and the MCP chunk (loaded on the first MCP request). */
-const apart = (f: string) => f === 'playwright.js' || /^mcp-http-[A-Z0-9]+\.js$/.test(f)
-const core = files.filter((f) => !apart(f)).map((f) => readFileSync(join(LIB, f), 'utf8')).join('\n')
-const staticPackages = (text: string) => [...text.matchAll(/^(?:import|export)\b[^;]*?from\s*"([^"]+)"|^import\s*"([^"]+)"/gm)].map((m) => m[1] ?? m[2]).filter((s) => !s.startsWith('./'))
+const staticImports = (text: string) => [...text.matchAll(/^(?:import|export)\b[^;]*?from\s*"([^"]+)"|^import\s*"([^"]+)"/gm)].map((m) => m[1] ?? m[2])
+const staticPackages = (text: string) => staticImports(text).filter((s) => !s.startsWith('./'))
+/**
+ * What `sendbox`, `sendbox/server`, `sendbox/matchers` and `sendbox/client` load up front: those
+ * entries and the chunks they import statically. Apart from it: the Playwright entry (its peer
+ * dependency), and the chunks loaded on first use (MCP, message checks, the check worker,
+ * screenshots).
+ */
+function upFront(entries: string[]): string[] {
+  const seen = new Set<string>()
+  const visit = (file: string) => {
+    if (seen.has(file)) return
+    seen.add(file)
+    for (const target of staticImports(readFileSync(join(LIB, file), 'utf8'))) if (target.startsWith('./')) visit(target.slice(2))
+  }
+  entries.forEach(visit)
+  return [...seen]
+}
+const core = upFront(['index.js', 'server.js', 'matchers.js', 'client.js']).map((f) => readFileSync(join(LIB, f), 'utf8')).join('\n')
 
 describe('the bundled library (dist/lib)', () => {
   it('is what "exports" names, for import and require', () => {

@@ -2,7 +2,7 @@ import type { CheckReport } from '../../contract/checks.js'
 import type { CapturedMessage } from '../../contract/captured-message.js'
 import { ChangeLog } from '../change-log.js'
 import { ApiError, retryAfterHeader } from '../errors.js'
-import { checkMessage, type CheckOptions } from './index.js'
+import type { CheckOptions } from './index.js'
 
 /**
  * The check reports a sandbox keeps (issue 35): a message's report is computed when first asked
@@ -57,7 +57,10 @@ export class CheckReports {
       return Promise.reject(new ApiError(503, 'too_many_clients', `${this.active + this.waiting.length} checks are running or queued (at most ${this.concurrency} run at once, ${this.maxQueued} wait). Retry in a few seconds.`, undefined, retryAfterHeader(2)))
     }
     const run = this.turn()
-      .then(() => checkMessage(message, { ...this.options.checkOptions(), links: live ? 'live' : 'static' }))
+      // Loaded on the first check, not with the sandbox: `import('sendbox')` stays light (issue 37)
+      // and caniemail's data is parsed only when an email is checked.
+      .then(() => import('./index.js'))
+      .then(({ checkMessage }) => checkMessage(message, { ...this.options.checkOptions(), links: live ? 'live' : 'static' }))
       .finally(() => {
         this.running.delete(key)
         this.release()

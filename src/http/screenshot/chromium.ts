@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs'
 import type { Browser, BrowserType } from 'playwright-core'
 import { ApiError } from '../../domain/errors.js'
 
@@ -16,6 +15,17 @@ export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--
 
 const HOW_TO_GET_ONE = 'Install one (`apt-get install chromium`, or `npx playwright install chromium`) or point `CHROMIUM_PATH` at a Chrome or Chromium executable (`CHROMIUM_PATH=/path/to/chrome`), then ask again.'
 
+/**
+ * The package's name in a variable: a bundler (esbuild, Vite) leaves a non-literal import alone, so
+ * a browser bundle of `sendbox` (setupWorker) never tries to bundle playwright-core and Node's modules.
+ */
+const PLAYWRIGHT_CORE = 'playwright-core'
+
+/** Whether a file exists (node:fs reached at run time, for the same reason). */
+function existsSync(path: string): boolean {
+  return process.getBuiltinModule('node:fs').existsSync(path)
+}
+
 function notAvailable(why: string): ApiError {
   return new ApiError(501, 'not_available', `Screenshots need headless Chromium: ${why} ${HOW_TO_GET_ONE}`)
 }
@@ -23,12 +33,12 @@ function notAvailable(why: string): ApiError {
 /** playwright-core's `chromium`, or a 501 saying how to install it. */
 async function chromiumType(): Promise<BrowserType> {
   try {
-    return (await import('playwright-core')).chromium
+    return ((await import(PLAYWRIGHT_CORE)) as typeof import('playwright-core')).chromium
   } catch (error) {
     // The CLI's bundle runs as a vm.Script, whose import() of a package fails; its require works.
     if (typeof require === 'function') {
       try {
-        return (require('playwright-core') as typeof import('playwright-core')).chromium
+        return (require(PLAYWRIGHT_CORE) as typeof import('playwright-core')).chromium
       } catch {
         // Not installed: answered below.
       }
