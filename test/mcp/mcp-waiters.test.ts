@@ -7,10 +7,13 @@ import { inProcessClient, textOf } from './mcp-harness.js'
  * Issue 36, R2: an MCP wait is a waiter like `GET /__sandbox/messages/wait`. It counts against
  * `--max-waiters` (past it the tool answers an error naming the cap at once, never a held
  * request), and it ends when its client goes: closing the HTTP request releases it. Re-run of the
- * finding: 3,000 waits over real HTTP against a cap of 1,000, then every socket closed.
+ * finding at a third of its size (the suite's time budget; each MCP request builds its server, and a
+ * held wait must not reach its 60 s timeout before the last call is answered): 1,000 waits over real
+ * HTTP against a cap of 330, then every socket closed. `SENDBOX_MCP_WAITS=3000` runs the finding's
+ * own 3,000 against 1,000.
  */
-const WAITS = 3_000
-const CAP = 1_000
+const WAITS = Number(process.env.SENDBOX_MCP_WAITS ?? 1_000)
+const CAP = Math.floor(WAITS / 3)
 
 describe('MCP waits and --max-waiters over HTTP', () => {
   let cli: CliChild
