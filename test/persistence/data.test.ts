@@ -1,29 +1,14 @@
-import { createHash } from 'node:crypto'
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, beforeAll, describe, expect, it } from 'vitest'
-import type { CliChild } from '../cli-child.js'
+import { describe, expect, it } from 'vitest'
 import { MIGRATIONS } from '../../src/storage/schema.js'
-import { copyOfRunningStore, json, KEY, node24Script, nodeWithSqlite, runToExit, scratch, sendEmail, startWithData, stop } from './helpers.js'
+import { copyOfRunningStore, json, KEY, node24Script, runToExit, scratch, dataServers, sendEmail, sha, stop } from './helpers.js'
 
 /**
  * `--data FILE` through the public surface: the built CLI under Node 24, over HTTP, restarted,
  * killed, pointed at files that are not stores. Issue 24, part 3.
  */
-const running: CliChild[] = []
-const start = async (...args: Parameters<typeof startWithData>) => {
-  const cli = await startWithData(...args)
-  running.push(cli)
-  return cli
-}
-afterEach(() => {
-  for (const cli of running.splice(0)) cli.kill()
-})
-beforeAll(() => {
-  nodeWithSqlite()
-}, 120_000)
-
-const sha = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex')
+const start = dataServers()
 
 describe('--data keeps the sandbox across restarts', () => {
   it('subscribers, messages, journal, faults, opt-outs and the clock offset survive a SIGTERM restart', async () => {

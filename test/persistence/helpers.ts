@@ -3,9 +3,11 @@
  * this suite runs on Node 20), a scratch directory, and small API calls.
  */
 import { execFileSync } from 'node:child_process'
-import { copyFileSync, existsSync, mkdtempSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { copyFileSync, existsSync, mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { afterEach, beforeAll } from 'vitest'
 import { startCli, type CliChild } from '../cli-child.js'
 
 const ROOT = resolve(import.meta.dirname, '../..')
@@ -69,3 +71,25 @@ export function copyOfRunningStore(file: string): string {
   if (existsSync(`${file}-wal`)) copyFileSync(`${file}-wal`, `${copy}-wal`)
   return copy
 }
+
+/**
+ * `startWithData` for one test file: every server it starts is killed after each test, and Node 24
+ * (for node:sqlite) is fetched once before the file's tests.
+ */
+export function dataServers(): typeof startWithData {
+  const running: CliChild[] = []
+  afterEach(() => {
+    for (const cli of running.splice(0)) cli.kill()
+  })
+  beforeAll(() => {
+    nodeWithSqlite()
+  }, 120_000)
+  return async (...args) => {
+    const cli = await startWithData(...args)
+    running.push(cli)
+    return cli
+  }
+}
+
+/** A file's SHA-256, to show a refused file was left byte for byte as it was. */
+export const sha = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex')

@@ -3,27 +3,12 @@
  * under Node 24: R4 a hard link to a running store, R11 file modes, R12 a crafted row, R13 files
  * sendbox did not make and a store deleted while running.
  */
-import { createHash } from 'node:crypto'
-import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
+import { existsSync, linkSync, mkdirSync, readdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, beforeAll, describe, expect, it } from 'vitest'
-import type { CliChild } from '../cli-child.js'
-import { json, KEY, node24Script, nodeWithSqlite, runToExit, scratch, sendEmail, startWithData, stop } from './helpers.js'
+import { describe, expect, it } from 'vitest'
+import { json, KEY, node24Script, runToExit, scratch, dataServers, sendEmail, sha, stop } from './helpers.js'
 
-const running: CliChild[] = []
-const start = async (...args: Parameters<typeof startWithData>) => {
-  const cli = await startWithData(...args)
-  running.push(cli)
-  return cli
-}
-afterEach(() => {
-  for (const cli of running.splice(0)) cli.kill()
-})
-beforeAll(() => {
-  nodeWithSqlite()
-}, 120_000)
-
-const sha = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex')
+const start = dataServers()
 const sqlite = (file: string, sql: string) => node24Script(`import { DatabaseSync } from 'node:sqlite'; const db = new DatabaseSync(process.argv[1]); db.exec(process.argv[2]); db.close()`, [file, sql])
 
 describe('one process per store, whatever the path', () => {
