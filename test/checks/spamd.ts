@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { createServer } from 'node:net'
+import { freePort } from '../free-port.js'
 
 /**
  * Debian's SpamAssassin `spamd` for the tests (issue 35): started on a free loopback port with the
@@ -14,14 +14,6 @@ export interface Spamd {
 
 function installed(command: string): boolean {
   return spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as { port: number }
-  await new Promise((resolve) => server.close(resolve))
-  return port
 }
 
 /** Why spamd cannot run here, or undefined when it can. */

@@ -1,11 +1,11 @@
 import { execFileSync, spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { HOSTILE, HOSTILE_TEXT, hostileEmailHtml } from '../hostile-payloads.js'
+import { freePort } from '../free-port.js'
 
 /**
  * Hostile message content against the built CLI in a real terminal (tmux): the bytes the UI
@@ -35,17 +35,6 @@ async function until(check: (text: string) => boolean, what: string, timeoutMs =
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; the screen shows:\n${text}`)
     await new Promise((resolve) => setTimeout(resolve, 50))
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
 }
 
 /** What the UI must never write: Ink's own output is `ESC [ … m` colours, cursor moves and the alternate screen, never these. */

@@ -2,9 +2,9 @@ import { execFileSync, spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createServer } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { freePort } from '../free-port.js'
 
 /**
  * The terminal UI as a user meets it: the built CLI in a real terminal (tmux), messages sent over
@@ -42,18 +42,6 @@ async function until(check: (text: string) => boolean, what: string, timeoutMs =
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; the screen shows:\n${text}`)
     await new Promise((resolve) => setTimeout(resolve, 50))
   }
-}
-
-/** A free high port: the OS picks one, it is released, the CLI binds it. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
 }
 
 const LONG_LINK = `https://shop.example.com/account/reset-password?token=${'a1b2c3d4e5f6'.repeat(12)}&user=maria%40example.com&utm_source=email`

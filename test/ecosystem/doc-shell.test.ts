@@ -1,6 +1,5 @@
 import { execFile, spawn } from 'node:child_process'
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -9,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createSandbox } from '../../src/index.js'
 import { CLI, startCli, type CliChild } from '../cli-child.js'
 import { allBlocks, blocksOf, DOC_PAGES, OUTPUT_LANGUAGES, pattern, ROOT, RUN_LANGUAGES, where, type DocBlock } from './doc-blocks.js'
+import { freePort } from '../free-port.js'
 
 /**
  * The README and docs/*.md as a user follows them (issue 14 item 15, issue 33 item 2): every `sh`
@@ -57,14 +57,6 @@ function statements(code: string): Statement[] {
     found.push({ command })
   }
   return found
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as { port: number }
-  await new Promise((resolve) => server.close(resolve))
-  return port
 }
 
 const MARK = '@@doc-block-statement-done@@'
