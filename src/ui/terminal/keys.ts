@@ -137,7 +137,8 @@ function messageKey(state: UiState, input: string, key: Partial<Key>, ctx: KeyCo
     if (message.links.length === 0) return done({ ...state, notice: { text: 'This message has no links.', tone: 'error' } })
     return done({ ...state, pendingCopyLink: true })
   }
-  if (input === inputOf('source')) return done({ ...state, source: !state.source, scroll: 0 })
+  if (input === inputOf('source')) return done({ ...state, source: !state.source, checks: false, scroll: 0 })
+  if (input === inputOf('checks')) return state.checks ? done({ ...state, checks: false, scroll: 0 }) : done({ ...state, checks: true, source: false, scroll: 0 }, { type: 'check-message', id: message.id })
   if (input === inputOf('reply')) return startReply(state, ctx)
   if (input === inputOf('delete')) return done({ ...state, confirm: { kind: 'delete', id: message.id, to: message.to } })
   if (input === inputOf('links')) {
@@ -201,7 +202,8 @@ export function reduceKey(state: UiState, input: string, key: Partial<Key>, ctx:
     if (key.tab && base.page.kind === 'message') return tabFromMessage(base, ctx)
     if (key.tab) return (base.page.kind === 'request' ? tabFromRequest(base, ctx.requestMessageId) : null) ?? done({ ...base, tab: base.tab === 'outbox' ? 'requests' : 'outbox', page: { kind: 'list' }, scroll: 0, source: false })
     if (input === inputOf('optOuts')) return openOptOuts(base)
-    if (input === inputOf('clear')) return done({ ...base, confirm: { kind: 'clear', count: ctx.outboxSize } })
+    // On a message page `c` is its Checks page (the same letter as the lists' clear).
+    if (input === inputOf('clear') && base.page.kind !== 'message') return done({ ...base, confirm: { kind: 'clear', count: ctx.outboxSize } })
     if (input === inputOf('reset')) return done({ ...base, confirm: { kind: 'reset' } })
   }
   if (base.page.kind === 'opt-outs') return optOutsKey(base, input, key, ctx)
