@@ -83,7 +83,7 @@ function script(block: DocBlock, origin: string, serve: boolean): { text: string
       const port = new URL(origin).port
       command = command.replace(`node ${JSON.stringify(CLI)}`, `node ${JSON.stringify(CLI)} --port ${port}`).replace('--host 0.0.0.0', '--host 127.0.0.1')
       if (!/&\s*$/.test(command)) command = `${command} > sendbox-server.log 2>&1 &`
-      command += `\nfor i in $(seq 1 300); do [ "$(command curl -s -o /dev/null -w '%{http_code}' ${origin}/__sandbox/health || true)" != 000 ] && break; sleep 0.1; done`
+      command += `\nfor i in $(seq 1 300); do [ "$(command curl -s -o /dev/null -w '%{http_code}' ${origin}/__sandbox/health || true)" != 000 ] && break; sleep 0.1; done; kill -0 $! # the block's own server answered, not one that held the port`
     }
     parts.push(command, `printf '\\n${MARK}\\n'`)
     expectations.push(statement.expected)
