@@ -57,13 +57,10 @@ const rateLimitHeaders = {
     .int()
     .meta({ description: 'Unix seconds at which the oldest counted request leaves the window.' }),
 }
-const retryAfterHeader = z
-  .int()
-  .min(1)
-  .meta({
-    description:
-      'Whole seconds until a request would be admitted. A forced 429 (fault or `Prefer: code=429`) carries the value a real 429 would carry at that instant.',
-  })
+const retryAfterHeader = z.int().min(1).meta({
+  description:
+    'Whole seconds until a request would be admitted. A forced 429 (fault or `Prefer: code=429`) carries the value a real 429 would carry at that instant.',
+})
 /**
  * One comma- (or semicolon-) separated preference, exactly as the server reads it: `code` takes
  * a status below 300 (ignored) or one it can force (400, 401, 404, 429, 5xx); `delay` takes 0 to

@@ -44,14 +44,12 @@ export async function createExpressApp(sandbox, onRequest) {
   })
   app.use(createMiddleware(...sandbox.handlers))
   app.use((req, res) => {
-    res
-      .status(404)
-      .json({
-        error: {
-          code: 'not_found',
-          message: `Nothing at ${req.method} ${req.path}. The API is under /v1 (for example POST /v1/email/send); sandbox controls are under /__sandbox.`,
-        },
-      })
+    res.status(404).json({
+      error: {
+        code: 'not_found',
+        message: `Nothing at ${req.method} ${req.path}. The API is under /v1 (for example POST /v1/email/send); sandbox controls are under /__sandbox.`,
+      },
+    })
   })
   app.use((error, _req, res, _next) => {
     console.error('[sendbox] unexpected server error:', error)

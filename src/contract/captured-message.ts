@@ -25,13 +25,10 @@ export const statusChangeSchema = z
     status: z.enum(MESSAGE_STATUSES),
     at: isoTime,
     reason: z.string().optional(),
-    error_code: z
-      .enum(['bounced', 'unreachable', 'opted_out', 'blocked'])
-      .optional()
-      .meta({
-        description:
-          "A failed step's stable code: `bounced` (email hard bounce), `unreachable` (handset off), `opted_out` (the number replied STOP to this account), `blocked` (the carrier refused it).",
-      }),
+    error_code: z.enum(['bounced', 'unreachable', 'opted_out', 'blocked']).optional().meta({
+      description:
+        "A failed step's stable code: `bounced` (email hard bounce), `unreachable` (handset off), `opted_out` (the number replied STOP to this account), `blocked` (the carrier refused it).",
+    }),
   })
   .meta({ id: 'StatusChange' })
 export type StatusChange = z.infer<typeof statusChangeSchema>
@@ -39,11 +36,9 @@ export type StatusChange = z.infer<typeof statusChangeSchema>
 /** Fields every captured message has, whatever its channel. */
 const common = {
   message_id: z.string().meta({ example: 'msg_3kTn0aZp8QxW1cVb5yRm2LsD' }),
-  direction: z
-    .enum(DIRECTIONS)
-    .meta({
-      description: '`outbound`: sent through the API; `inbound`: a simulated reply (`POST /__sandbox/inbound`).',
-    }),
+  direction: z.enum(DIRECTIONS).meta({
+    description: '`outbound`: sent through the API; `inbound`: a simulated reply (`POST /__sandbox/inbound`).',
+  }),
   account: z.string(),
   plan: z.enum(PLAN_VALUES),
   key: z.string().meta({ description: 'The sending API key, masked.' }),
@@ -53,24 +48,18 @@ const common = {
   reason: z.string().nullable().meta({ description: 'Why a failed message failed; null otherwise.' }),
   status_history: z.array(statusChangeSchema),
   created_at: isoTime,
-  text: z
-    .string()
-    .meta({
-      description:
-        'The readable text: the email HTML rendered as text (headings as written), the SMS text, or the WhatsApp preview line.',
-    }),
-  links: z
-    .array(z.string())
-    .meta({
-      description:
-        'The links a person can click, in order of appearance, de-duplicated, entities decoded, each as its URL serialisation (controls and spaces percent-encoded): `<a href>`, `<area href>` and URLs written in the text of an email; URLs in an SMS or in template parameters. Absolute http(s) only.',
-    }),
-  images: z
-    .array(z.string())
-    .meta({
-      description:
-        'Image sources of an email (`<img src>`, absolute http(s), in order, de-duplicated, serialised like `links`); `[]` for SMS and WhatsApp.',
-    }),
+  text: z.string().meta({
+    description:
+      'The readable text: the email HTML rendered as text (headings as written), the SMS text, or the WhatsApp preview line.',
+  }),
+  links: z.array(z.string()).meta({
+    description:
+      'The links a person can click, in order of appearance, de-duplicated, entities decoded, each as its URL serialisation (controls and spaces percent-encoded): `<a href>`, `<area href>` and URLs written in the text of an email; URLs in an SMS or in template parameters. Absolute http(s) only.',
+  }),
+  images: z.array(z.string()).meta({
+    description:
+      'Image sources of an email (`<img src>`, absolute http(s), in order, de-duplicated, serialised like `links`); `[]` for SMS and WhatsApp.',
+  }),
   codes: z
     .array(z.string())
     .meta({ description: 'One-time codes found in the message (the rule: docs/links-and-codes.md).' }),
@@ -144,11 +133,9 @@ const summaryExtras = {
   text_truncated: z
     .boolean()
     .meta({ description: `True when \`text\` was cut to ${SUMMARY_TEXT_LENGTH} characters for the list.` }),
-  links_total: z
-    .int()
-    .meta({
-      description: `How many links the message has (the list carries at most ${SUMMARY_LINKS}, each cut to ${SUMMARY_LINK_LENGTH} characters with a \`…[+N chars]\` marker; the message by id has them whole).`,
-    }),
+  links_total: z.int().meta({
+    description: `How many links the message has (the list carries at most ${SUMMARY_LINKS}, each cut to ${SUMMARY_LINK_LENGTH} characters with a \`…[+N chars]\` marker; the message by id has them whole).`,
+  }),
 }
 
 /**

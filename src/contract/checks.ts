@@ -34,13 +34,11 @@ export const sourceLocationSchema = z.object({
 
 export const checkSchema = z
   .object({
-    id: z
-      .string()
-      .meta({
-        description:
-          'The rule: the same for every finding of that rule (`links.javascript`, `compat.css-display-flex`, `sms.ucs2-character`).',
-        example: 'links.javascript',
-      }),
+    id: z.string().meta({
+      description:
+        'The rule: the same for every finding of that rule (`links.javascript`, `compat.css-display-flex`, `sms.ucs2-character`).',
+      example: 'links.javascript',
+    }),
     severity: z.enum(CHECK_SEVERITIES),
     category: z.enum(CHECK_CATEGORIES),
     message: z.string().meta({ description: 'What is wrong and how to fix it.' }),

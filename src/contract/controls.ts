@@ -28,12 +28,10 @@ export const faultSchema = z
 /** `GET /__sandbox/whoami`: who the token offered names. */
 export const whoamiSchema = z
   .object({
-    role: z
-      .enum(['admin', 'team'])
-      .meta({
-        description:
-          '`admin`: the admin token (or a sandbox without one): every account and control. `team`: a `--team-token`: its accounts only.',
-      }),
+    role: z.enum(['admin', 'team']).meta({
+      description:
+        '`admin`: the admin token (or a sandbox without one): every account and control. `team`: a `--team-token`: its accounts only.',
+    }),
     name: z.string().nullable().meta({ description: "The team token's name; null for the admin." }),
     accounts: z
       .array(z.string())
@@ -99,26 +97,19 @@ export const clockStateSchema = z
     now: z.string().meta({ format: 'date-time', description: 'Sandbox time, ISO 8601 UTC.' }),
     offset_ms: z.number().meta({ description: 'How far sandbox time is from the real clock, in milliseconds.' }),
     frozen: z.boolean(),
-    controllable: z
-      .boolean()
-      .meta({
-        description:
-          'False when the sandbox was given its own `now` option: that function rules and the clock cannot be moved (POST answers 400).',
-      }),
+    controllable: z.boolean().meta({
+      description:
+        'False when the sandbox was given its own `now` option: that function rules and the clock cannot be moved (POST answers 400).',
+    }),
   })
   .meta({ id: 'ClockState' })
 
 /** `POST /__sandbox/clock`: one or more changes, applied reset → freeze → advance. */
 export const clockChangeSchema = z
   .strictObject({
-    advance_ms: z
-      .int()
-      .min(0)
-      .max(Number.MAX_SAFE_INTEGER)
-      .optional()
-      .meta({
-        description: 'Milliseconds to move sandbox time forward (lifecycle steps come due, rate-limit windows slide).',
-      }),
+    advance_ms: z.int().min(0).max(Number.MAX_SAFE_INTEGER).optional().meta({
+      description: 'Milliseconds to move sandbox time forward (lifecycle steps come due, rate-limit windows slide).',
+    }),
     freeze: z
       .boolean()
       .optional()

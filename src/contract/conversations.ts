@@ -23,13 +23,11 @@ export const inboundRequestSchema = z
       .max(64)
       .optional()
       .meta({ description: "The app's number; default the account id." }),
-    text: z
-      .string({ error: '`text` must be a string.' })
-      .meta({
-        description:
-          'The reply. STOP, STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT opt out; START, UNSTOP, YES opt in (case-insensitive, trimmed).',
-        example: 'STOP',
-      }),
+    text: z.string({ error: '`text` must be a string.' }).meta({
+      description:
+        'The reply. STOP, STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT opt out; START, UNSTOP, YES opt in (case-insensitive, trimmed).',
+      example: 'STOP',
+    }),
   })
   .meta({ id: 'InboundRequest' })
 
@@ -122,12 +120,9 @@ export const webhookAttemptPageSchema = z
       .string()
       .nullable()
       .meta({ description: 'The webhook URL (`--webhook-url`), or null when none is configured.' }),
-    secret: z
-      .string()
-      .optional()
-      .meta({
-        description:
-          'The Standard Webhooks signing secret (`whsec_…`) a receiver verifies with; admin only, absent for a team token and when no URL is configured.',
-      }),
+    secret: z.string().optional().meta({
+      description:
+        'The Standard Webhooks signing secret (`whsec_…`) a receiver verifies with; admin only, absent for a team token and when no URL is configured.',
+    }),
   })
   .meta({ id: 'WebhookAttemptPage' })

@@ -26,12 +26,10 @@ export const SANDBOX_EVENT_TYPES = STREAM_EVENTS.map((event) => event.shape.type
  * `GET /__sandbox/messages/{id}`. The domain's in-process events carry whole messages
  * (`src/domain/events.ts`, which checks it has the same types).
  */
-export const sandboxEventSchema = z
-  .discriminatedUnion('type', [...STREAM_EVENTS])
-  .meta({
-    id: 'SandboxEvent',
-    description: `One event of the stream: ${SANDBOX_EVENT_TYPES.join(', ')}. The SSE \`event:\` field repeats \`type\`.`,
-  })
+export const sandboxEventSchema = z.discriminatedUnion('type', [...STREAM_EVENTS]).meta({
+  id: 'SandboxEvent',
+  description: `One event of the stream: ${SANDBOX_EVENT_TYPES.join(', ')}. The SSE \`event:\` field repeats \`type\`.`,
+})
 
 /** One event of the stream, as a client reads it. */
 export type StreamEvent = z.infer<typeof sandboxEventSchema>

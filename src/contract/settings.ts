@@ -259,11 +259,9 @@ export const SETTINGS = {
     value: 'TOKEN',
     defaultText: 'none on loopback',
     help: 'require this token for /__sandbox (one is generated when --host is not loopback)',
-    config: z
-      .string()
-      .refine((token) => adminTokenProblem(token) === undefined, {
-        error: 'must be a non-blank token without whitespace',
-      }),
+    config: z.string().refine((token) => adminTokenProblem(token) === undefined, {
+      error: 'must be a non-blank token without whitespace',
+    }),
     option: 'adminToken',
   },
   'team-token': {
@@ -441,9 +439,7 @@ export const CONFIG_FILE_NAME = 'sendbox.config.json'
  * flag or an environment variable overrides it. Unknown fields are refused, so a typo
  * (`"prot": 4011`) is an error instead of a silent default.
  */
-export const configFileSchema = z
-  .strictObject({ $schema: z.string().optional(), ...configShape() })
-  .meta({
-    id: 'SendboxConfig',
-    description: 'sendbox.config.json: settings for the `sendbox` CLI. Flags and environment variables override it.',
-  })
+export const configFileSchema = z.strictObject({ $schema: z.string().optional(), ...configShape() }).meta({
+  id: 'SendboxConfig',
+  description: 'sendbox.config.json: settings for the `sendbox` CLI. Flags and environment variables override it.',
+})

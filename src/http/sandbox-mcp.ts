@@ -8,13 +8,11 @@ import { controlRoute, type Route } from './route.js'
 const MCP_HEADERS = ['content-type', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id']
 
 /** A JSON-RPC 2.0 message of the Model Context Protocol. */
-const mcpMessageSchema = z
-  .looseObject({ jsonrpc: z.literal('2.0') })
-  .meta({
-    id: 'McpMessage',
-    description:
-      'A JSON-RPC 2.0 message of the Model Context Protocol (initialize, tools/list, tools/call, resources/read, …).',
-  })
+const mcpMessageSchema = z.looseObject({ jsonrpc: z.literal('2.0') }).meta({
+  id: 'McpMessage',
+  description:
+    'A JSON-RPC 2.0 message of the Model Context Protocol (initialize, tools/list, tools/call, resources/read, …).',
+})
 
 /**
  * Hands the request to the MCP SDK's Streamable HTTP transport (stateless: no session). The SDK
