@@ -5,7 +5,7 @@ import { weightOf, type CaptureInput } from './channels/index.js'
 import { copyFields } from './channels/derived.js'
 import { checkFilter, compileFilter, describeFilter, type MessagePredicate, type OutboxFilter } from './outbox-filter.js'
 import { PreviewTokens } from './preview-tokens.js'
-import type { SandboxEvents } from './events.js'
+import { OutboxFeed } from './publications.js'
 import { isoAt, timeProblem } from './clock.js'
 import { WaitTimeoutError } from './wait-timeout-error.js'
 import { describeMisses, nextMatch, SharedVerdicts, waitKey, waitProblem, type WaitOptions } from './outbox-wait.js'
@@ -41,8 +41,8 @@ export class Outbox implements OutboxView {
   /** Recipients, accounts and channels to their messages (see outbox-index.ts). */
   readonly index = new OutboxIndex((seq) => this.isKeptSeq(seq))
   private readonly listeners = new Set<() => void>()
-  private readonly captureListeners = new Set<(message: CapturedMessage) => void>()
-  private readonly transitionListeners = new Set<(transition: MessageTransition) => void>()
+  /** Waits, webhooks and events hear of captures, steps and deletions through it, once durable. */
+  readonly feed: OutboxFeed
   private readonly previewTokens = new PreviewTokens()
   private snapshotCache: readonly CapturedMessage[] | null = null
   /** Messages evicted by the caps since the last clear. */
@@ -59,7 +59,6 @@ export class Outbox implements OutboxView {
   readonly maxBytes: number
   readonly deliveryMs: number
   private readonly steps: LifecycleSteps
-  private readonly events: SandboxEvents | undefined
   /** Changes since the persistence adapter last wrote (only while one is attached). */
   private changes: ChangeLog<string, true> | undefined
   /** The outcome of each outbound message still in its lifecycle, kept only while changes are tracked (a restart resumes it). */
@@ -73,7 +72,7 @@ export class Outbox implements OutboxView {
     this.maxBytes = options.maxBytes ?? DEFAULT_OUTBOX_BYTES
     this.deliveryMs = options.deliveryMs ?? defaultOf('delivery-ms')
     this.steps = new LifecycleSteps(this.deliveryMs, now, () => this.advance())
-    this.events = options.events
+    this.feed = new OutboxFeed(options.events)
   }
 
   /** Captures an accepted send (built by the channel's descriptor, which derives text, links and codes). */
@@ -95,8 +94,7 @@ export class Outbox implements OutboxView {
       this.changes.touch(message.message_id, true)
       if (!inbound) this.outcomes.set(message.message_id, input.outcome)
     }
-    for (const listener of this.captureListeners) listener(message)
-    this.events?.emit({ type: 'message.captured', message })
+    this.feed.captured(message)
     this.changed()
     this.advance()
     return this.get(message.message_id) ?? message
@@ -187,8 +185,7 @@ export class Outbox implements OutboxView {
       this.steps.followUp(item)
       if (item.step === 1) this.outcomes.delete(item.id)
       this.changes?.touch(item.id)
-      for (const listener of this.transitionListeners) listener({ message: next, change })
-      this.events?.emit({ type: 'message.status', message: next, change })
+      this.feed.stepped({ message: next, change })
     }
     if (changed) this.changed()
     this.steps.schedule()
@@ -239,14 +236,15 @@ export class Outbox implements OutboxView {
     return index === undefined ? undefined : this.entries[index] ?? undefined
   }
 
-  /** Deletes one message; false when there is none with that id. */
-  delete(id: string): boolean {
+  /** Deletes one message (`undo`: a capture the store could not keep, told to nobody); false when there is none with that id. */
+  delete(id: string, undo = false): boolean {
     const index = this.indexOf(id)
     if (index === undefined) return false
     const account = this.entries[index]!.account
     this.forget(id, index)
     this.compact()
-    this.events?.emit({ type: 'message.deleted', message_id: id, account })
+    if (undo) this.feed.publications.discard([id])
+    else this.feed.deleted(id, account)
     this.changed()
     return true
   }
@@ -275,7 +273,9 @@ export class Outbox implements OutboxView {
     const filtered = compileFilter(effective)
     const match: MessagePredicate = accounts === undefined ? filtered : (m) => accounts.has(m.account) && filtered(m)
     this.advance()
-    const [existing] = queryOutbox(this, effective, accounts, 0, 1, false).data
+    // A message whose capture or step is not durable yet is not told to a new wait either: it hears of it once it is.
+    const publications = this.feed.publications
+    const [existing] = queryOutbox(this, effective, accounts, 0, 1, false, publications.holding ? (id) => publications.pending(id) : undefined).data
     if (existing) return Promise.resolve(existing as MessageFor<F>)
     const signal = options.signal
     if (signal?.aborted) return Promise.reject(signal.reason)
@@ -375,20 +375,14 @@ export class Outbox implements OutboxView {
     }
   }
 
-  /** Calls `listener` with every newly captured message. Returns the unsubscribe. */
+  /** Calls `listener` with every newly captured message (once durable, with a store). Returns the unsubscribe. */
   onCapture(listener: (message: CapturedMessage) => void): () => void {
-    this.captureListeners.add(listener)
-    return () => {
-      this.captureListeners.delete(listener)
-    }
+    return this.feed.onCapture(listener)
   }
 
   /** Calls `listener` on every lifecycle step (what webhooks and events are made of). */
   onTransition(listener: (transition: MessageTransition) => void): () => void {
-    this.transitionListeners.add(listener)
-    return () => {
-      this.transitionListeners.delete(listener)
-    }
+    return this.feed.onTransition(listener)
   }
 
   private changed(): void {

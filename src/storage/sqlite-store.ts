@@ -104,6 +104,8 @@ export class SqliteStore implements SandboxStore {
       attempts: sandbox.webhooks?.attempts.trackChanges(),
       checks: sandbox.checkReports.trackChanges(),
     }
+    // Waits, the event stream and webhooks hear of a change once it is written (R14).
+    sandbox.outbox.feed.publications.hold(() => this.schedule())
     const kept = this.meta('seeded') !== undefined
     if (kept) {
       try {
@@ -170,11 +172,15 @@ export class SqliteStore implements SandboxStore {
     if (this.closed || !this.logs) return Promise.resolve()
     return new Promise((resolve, reject) => {
       this.waiting.push({ resolve, reject })
-      if (!this.scheduled) {
-        this.scheduled = true
-        setImmediate(() => this.flush())
-      }
+      this.schedule()
     })
+  }
+
+  /** A write at the next turn of the event loop (one for every change of this turn). */
+  private schedule(): void {
+    if (this.scheduled || this.closed) return
+    this.scheduled = true
+    setImmediate(() => this.flush())
   }
 
   /** Writes every pending change in one transaction; on failure undoes this batch's captures and subscriber writes. */
@@ -187,7 +193,10 @@ export class SqliteStore implements SandboxStore {
     if (!sandbox || !logs || this.closed) return waiting.forEach((w) => w.resolve())
     const dirty = !logs.messages.empty || !logs.subscribers.empty || !logs.journal.empty || !logs.optOuts.empty || !(logs.attempts?.empty ?? true) || !logs.checks.empty ||
       sandbox.faults.version !== this.faultsVersion || sandbox.clock.version !== this.clockVersion || sandbox.outbox.evicted !== this.evicted
-    if (!dirty) return waiting.forEach((w) => w.resolve())
+    if (!dirty) {
+      sandbox.outbox.feed.publications.release()
+      return waiting.forEach((w) => w.resolve())
+    }
     const batches = {
       messages: logs.messages.drain(),
       subscribers: logs.subscribers.drain(),
@@ -212,6 +221,7 @@ export class SqliteStore implements SandboxStore {
       const failure = new ApiError(500, 'internal_error', `The sandbox could not write its store ${this.path} (${describeError(error)}): this request's change was undone. Free space or fix the file's permissions, then retry.`)
       return waiting.forEach((w) => w.reject(failure))
     }
+    sandbox.outbox.feed.publications.release()
     waiting.forEach((w) => w.resolve())
   }
 
@@ -264,7 +274,10 @@ export class SqliteStore implements SandboxStore {
     }
     if (!this.failedBefore) process.stderr.write(`sendbox: could not write ${this.path}: ${describeError(error)}; the requests of this batch answered 500 and were undone\n`)
     this.failedBefore = true
-    for (const [id, captured] of batches.messages.touched) if (captured) sandbox.outbox.delete(id)
+    // Undone: and what they would have told (waits, stream, webhooks) is dropped unheard.
+    const undone = [...batches.messages.touched].filter(([, captured]) => captured).map(([id]) => id)
+    sandbox.outbox.feed.publications.discard(undone)
+    for (const id of undone) sandbox.outbox.delete(id, true)
     batches.messages.touched = new Map([...batches.messages.touched].filter(([, captured]) => !captured))
     logs.messages.requeue(batches.messages)
     for (const [key, before] of batches.subscribers.touched) {
