@@ -147,6 +147,16 @@ export class FairQueue<T> {
     return dropped
   }
 
+  /** True when the next push drops an item. */
+  get full(): boolean {
+    return this.total >= this.limit
+  }
+
+  /** Whose oldest item a push of `owner` drops when {@link full}: `owner` itself once at its share. */
+  victimFor(owner: string): string {
+    return evictionOwner(owner, this.counts, this.limit)
+  }
+
   /** The next item: the oldest of the owner whose turn it is (that owner then goes last). */
   shift(): T | undefined {
     const next = this.queues.keys().next()

@@ -78,3 +78,35 @@ describe('one team flooding the shared journal and webhooks (R1)', () => {
     expect(received.some((body) => body.includes(after.message.message_id) && body.includes('message.received'))).toBe(true)
   }, 60_000)
 })
+
+describe('the checks queue shared by every account (R1, issue 35\'s queue)', () => {
+  let checks: Awaited<ReturnType<typeof standalone>>
+  let release: () => void = () => undefined
+  const gate = new Promise<void>((resolve) => (release = resolve))
+  beforeAll(async () => {
+    // An HTML checker held at a gate: 4 checks run, 4 may wait.
+    checks = await standalone({ apiKeys: { acme_key: 'pro:acme', globex_key: 'pro:globex' }, maxQueuedChecks: 4, htmlChecker: async () => (await gate, { checks: [], clients: [] }) })
+  })
+  afterAll(() => checks?.close())
+  const send = async (key: string, i: number) => ((await (await fetch(`${checks.base}/email/send`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ to: 'ana@example.com', subject: `Hi ${i}`, html: `<p>${i}</p>` }) })).json()) as { message_id: string }).message_id
+  const check = (id: string) => fetch(`${checks.running.url}/__sandbox/messages/${id}/checks`).then((r) => r.status)
+
+  it('an account filling the queue is refused more, and another account still gets its check', async () => {
+    const a = await Promise.all(Array.from({ length: 9 }, (_, i) => send('acme_key', i)))
+    const b = await send('globex_key', 100)
+    const asked: Array<Promise<number>> = []
+    for (const id of a.slice(0, 8)) {
+      asked.push(check(id))
+      // One at a time, so the order they queue in is the order asked.
+      while (checks.sandbox.checkReports.pending < asked.length) await new Promise((resolve) => setTimeout(resolve, 5))
+    }
+    // A holds the 4 running and the 4 waiting: its 9th is refused.
+    expect(await check(a[8])).toBe(503)
+    // B is below its share: it takes the place of A's oldest waiting check, which is answered 503.
+    const mine = check(b)
+    expect(await asked[4]).toBe(503)
+    release()
+    expect(await mine).toBe(200)
+    expect(await Promise.all([...asked.slice(0, 4), ...asked.slice(5)])).toEqual([200, 200, 200, 200, 200, 200, 200])
+  }, 30_000)
+})
