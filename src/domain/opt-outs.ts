@@ -96,6 +96,21 @@ export class OptOutStore {
     return [...this.entries.values()].filter((e) => account === undefined || e.account === account).map((e) => ({ ...e }))
   }
 
+  /**
+   * One page of the opt-outs of `accounts` (every account when undefined), oldest first, and how
+   * many there are in all: copies the page only (a list of 100,000 is walked, not copied).
+   */
+  page(accounts: ReadonlySet<string> | undefined, skip: number, take: number): { data: OptOut[]; total: number } {
+    const data: OptOut[] = []
+    let total = 0
+    for (const entry of this.entries.values()) {
+      if (accounts !== undefined && !accounts.has(entry.account)) continue
+      if (total >= skip && data.length < take) data.push({ ...entry })
+      total++
+    }
+    return { data, total }
+  }
+
   get size(): number {
     return this.entries.size
   }
