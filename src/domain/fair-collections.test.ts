@@ -36,13 +36,19 @@ describe('FairStore', () => {
 })
 
 describe('FairQueue', () => {
-  it('serves owners in turn and, when full, drops the flooding owner\'s own oldest', () => {
+  it("serves owners in turn and, when full, drops the flooding owner's own oldest", () => {
     const queue = new FairQueue<string>(4)
     for (let i = 0; i < 3; i++) expect(queue.push('a', `a${i}`)).toBeUndefined()
     expect(queue.push('b', 'b0')).toBeUndefined()
     expect(queue.push('a', 'a3')).toBe('a0')
     expect(queue.push('b', 'b1')).toBe('a1')
     expect(queue.length).toBe(4)
-    expect([queue.shift(), queue.shift(), queue.shift(), queue.shift(), queue.shift()]).toEqual(['a2', 'b0', 'a3', 'b1', undefined])
+    expect([queue.shift(), queue.shift(), queue.shift(), queue.shift(), queue.shift()]).toEqual([
+      'a2',
+      'b0',
+      'a3',
+      'b1',
+      undefined,
+    ])
   })
 })

@@ -65,7 +65,6 @@ export class Publications {
     this.held = this.held.filter((item) => !gone.has(item.id))
     for (const id of gone) this.ids.delete(id)
   }
-
 }
 
 /**

@@ -20,10 +20,14 @@ const received: string[] = []
 const as = (token: string, path: string, body?: unknown) =>
   fetch(`${server.running.url}${path}`, {
     method: body === undefined ? 'GET' : 'POST',
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   })
-const reply = (team: typeof A, from: string, text: string) => as(team.token, '/__sandbox/inbound', { channel: 'sms', account: team.accounts[0], from, text })
+const reply = (team: typeof A, from: string, text: string) =>
+  as(team.token, '/__sandbox/inbound', { channel: 'sms', account: team.accounts[0], from, text })
 const total = async (token: string, path: string) => (await (await as(token, path)).json()).pagination.total as number
 
 beforeAll(async () => {
@@ -35,7 +39,14 @@ beforeAll(async () => {
   await new Promise<void>((done) => hooks.listen(0, '127.0.0.1', done))
   const url = `http://127.0.0.1:${(hooks.address() as AddressInfo).port}/hooks`
   // Every event is posted twice (duplicates 1), so A's 600 writes make more attempts than the 1,000 kept.
-  server = await standalone({ apiKeys: { acme_key: 'pro:acme', globex_key: 'pro:globex' }, teamTokens: [A, B], adminToken: ADMIN, maxRequests: 200, webhook: { url, duplicates: 1 }, deliveryMs: 0 })
+  server = await standalone({
+    apiKeys: { acme_key: 'pro:acme', globex_key: 'pro:globex' },
+    teamTokens: [A, B],
+    adminToken: ADMIN,
+    maxRequests: 200,
+    webhook: { url, duplicates: 1 },
+    deliveryMs: 0,
+  })
 })
 afterAll(async () => {
   await server?.close()
@@ -45,7 +56,15 @@ afterAll(async () => {
 describe('one team flooding the shared journal and webhooks (R1)', () => {
   it('team B keeps its journal entries and attempts, and gets its message.received', async () => {
     for (let i = 0; i < 3; i++) {
-      expect((await fetch(`${server.base}/sms/send`, { method: 'POST', headers: { authorization: 'Bearer globex_key', 'content-type': 'application/json' }, body: JSON.stringify({ to: '+14155550100', message: `b ${i}` }) })).status).toBe(200)
+      expect(
+        (
+          await fetch(`${server.base}/sms/send`, {
+            method: 'POST',
+            headers: { authorization: 'Bearer globex_key', 'content-type': 'application/json' },
+            body: JSON.stringify({ to: '+14155550100', message: `b ${i}` }),
+          })
+        ).status,
+      ).toBe(200)
       expect((await reply(B, '+14155550200', `b reply ${i}`)).status).toBe(200)
     }
     await server.sandbox.webhooks!.idle()
@@ -60,7 +79,11 @@ describe('one team flooding the shared journal and webhooks (R1)', () => {
     const mine = (await (await as(A.token, '/__sandbox/webhooks?limit=1')).json()).data[0].id as string
     const statuses: number[] = []
     for (let batch = 0; batch < 30; batch++) {
-      const writes = Array.from({ length: 20 }, (_, i) => (i % 4 === 0 ? as(A.token, `/__sandbox/webhooks/${mine}/replay`, {}) : reply(A, '+14155550300', `flood ${batch} ${i}`)))
+      const writes = Array.from({ length: 20 }, (_, i) =>
+        i % 4 === 0
+          ? as(A.token, `/__sandbox/webhooks/${mine}/replay`, {})
+          : reply(A, '+14155550300', `flood ${batch} ${i}`),
+      )
       statuses.push(...(await Promise.all(writes)).map((r) => r.status))
     }
     expect(statuses.filter((s) => s === 200).length).toBeGreaterThan(550)
@@ -75,20 +98,35 @@ describe('one team flooding the shared journal and webhooks (R1)', () => {
     // And B's reply after the flood reaches B's receiver.
     const after = await (await reply(B, '+14155550200', 'b after the flood')).json()
     await server.sandbox.webhooks!.idle()
-    expect(received.some((body) => body.includes(after.message.message_id) && body.includes('message.received'))).toBe(true)
+    expect(received.some((body) => body.includes(after.message.message_id) && body.includes('message.received'))).toBe(
+      true,
+    )
   }, 60_000)
 })
 
-describe('the checks queue shared by every account (R1, issue 35\'s queue)', () => {
+describe("the checks queue shared by every account (R1, issue 35's queue)", () => {
   let checks: Awaited<ReturnType<typeof standalone>>
   let release: () => void = () => undefined
   const gate = new Promise<void>((resolve) => (release = resolve))
   beforeAll(async () => {
     // An HTML checker held at a gate: 4 checks run, 4 may wait.
-    checks = await standalone({ apiKeys: { acme_key: 'pro:acme', globex_key: 'pro:globex' }, maxQueuedChecks: 4, htmlChecker: async () => (await gate, { checks: [], clients: [] }) })
+    checks = await standalone({
+      apiKeys: { acme_key: 'pro:acme', globex_key: 'pro:globex' },
+      maxQueuedChecks: 4,
+      htmlChecker: async () => (await gate, { checks: [], clients: [] }),
+    })
   })
   afterAll(() => checks?.close())
-  const send = async (key: string, i: number) => ((await (await fetch(`${checks.base}/email/send`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ to: 'ana@example.com', subject: `Hi ${i}`, html: `<p>${i}</p>` }) })).json()) as { message_id: string }).message_id
+  const send = async (key: string, i: number) =>
+    (
+      (await (
+        await fetch(`${checks.base}/email/send`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ to: 'ana@example.com', subject: `Hi ${i}`, html: `<p>${i}</p>` }),
+        })
+      ).json()) as { message_id: string }
+    ).message_id
   const check = (id: string) => fetch(`${checks.running.url}/__sandbox/messages/${id}/checks`).then((r) => r.status)
 
   it('an account filling the queue is refused more, and another account still gets its check', async () => {

@@ -54,7 +54,8 @@ async function eventStream(origin: string) {
   }
 }
 
-const wait = (origin: string, subject: string, timeout: number) => fetch(`${origin}/__sandbox/messages/wait?subject=${encodeURIComponent(subject)}&timeout=${timeout}`)
+const wait = (origin: string, subject: string, timeout: number) =>
+  fetch(`${origin}/__sandbox/messages/wait?subject=${encodeURIComponent(subject)}&timeout=${timeout}`)
 
 describe('--data: nothing is published before its write is durable (R14)', () => {
   it('a send answered 500 reached no waiter, no event stream and no webhook', async () => {
@@ -88,7 +89,11 @@ describe('--data: nothing is published before its write is durable (R14)', () =>
     expect(text).not.toMatch(/"subject":"lost"/)
     expect(text.match(/event: message\.captured/g)).toHaveLength(1)
     // No webhook attempt was made (or queued) for it: the inspector lists the kept message's only.
-    const attempts = (await json<{ data: Array<{ message_id: string; request: { body: string } }> }>(fetch(`${cli.origin}/__sandbox/webhooks`))).data
+    const attempts = (
+      await json<{ data: Array<{ message_id: string; request: { body: string } }> }>(
+        fetch(`${cli.origin}/__sandbox/webhooks`),
+      )
+    ).data
     expect(attempts.length).toBeGreaterThan(0)
     expect(attempts.every((a) => a.message_id === kept.message_id)).toBe(true)
     expect(hooks.bodies.every((b) => b.includes(kept.message_id))).toBe(true)

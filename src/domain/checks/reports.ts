@@ -59,7 +59,8 @@ export class CheckReports {
     const shared = this.running.get(key)
     if (shared) return shared
     const account = message.account
-    if (this.active >= this.concurrency && this.waiting.full && this.waiting.victimFor(account) === account) return Promise.reject(this.refusal())
+    if (this.active >= this.concurrency && this.waiting.full && this.waiting.victimFor(account) === account)
+      return Promise.reject(this.refusal())
     let started = false
     const run = this.turn(account)
       .then(() => {
@@ -68,7 +69,9 @@ export class CheckReports {
         // and caniemail's data is parsed only when an email is checked.
         return import('./index.js')
       })
-      .then(({ checkMessage }) => checkMessage(message, { ...this.options.checkOptions(), links: live ? 'live' : 'static' }))
+      .then(({ checkMessage }) =>
+        checkMessage(message, { ...this.options.checkOptions(), links: live ? 'live' : 'static' }),
+      )
       .finally(() => {
         this.running.delete(key)
         if (started) this.release()
@@ -85,7 +88,13 @@ export class CheckReports {
 
   /** 503 `too_many_clients`: the waiting room is full (or holds this account's share). */
   private refusal(): ApiError {
-    return new ApiError(503, 'too_many_clients', `${this.active + this.waiting.length} checks are running or queued (at most ${this.concurrency} run at once, ${this.maxQueued} wait, shared fairly between accounts). Retry in a few seconds.`, undefined, retryAfterHeader(2))
+    return new ApiError(
+      503,
+      'too_many_clients',
+      `${this.active + this.waiting.length} checks are running or queued (at most ${this.concurrency} run at once, ${this.maxQueued} wait, shared fairly between accounts). Retry in a few seconds.`,
+      undefined,
+      retryAfterHeader(2),
+    )
   }
 
   private turn(account: string): Promise<void> {
