@@ -129,7 +129,7 @@ function knownTotal(
 
 /**
  * Matching messages newest first: `skip` of them passed over, at most `take` returned; `total` is
- * every match's count when `countAll` (else the count seen so far).
+ * every match's count when `countAll` (else the count seen so far); a message `hidden` accepts is passed over.
  */
 export function queryOutbox(
   view: OutboxView,
@@ -138,6 +138,7 @@ export function queryOutbox(
   skip: number,
   take: number,
   countAll: boolean,
+  hidden?: (id: string) => boolean,
 ): QueryResult {
   const narrowed = candidates(view, filter, accounts)
   const known = countAll ? knownTotal(view, filter, accounts, narrowed) : undefined
@@ -149,7 +150,7 @@ export function queryOutbox(
   const consider = (position: number): boolean => {
     const m = view.entries[position]
     if (m === null || m === undefined) return true
-    if (accounts !== undefined && !accounts.has(m.account)) return true
+    if ((accounts !== undefined && !accounts.has(m.account)) || hidden?.(m.message_id)) return true
     if (!rest(m) || (words !== undefined && !matchesWords(view.search.text(position), words))) return true
     if (seen >= skip && data.length < take) data.push(m)
     seen++

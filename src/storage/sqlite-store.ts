@@ -109,6 +109,8 @@ export class SqliteStore implements SandboxStore {
       attempts: sandbox.webhooks?.attempts.trackChanges(),
       checks: sandbox.checkReports.trackChanges(),
     }
+    // Waits, the event stream and webhooks hear of a change once it is written (R14).
+    sandbox.outbox.feed.publications.hold(() => this.schedule())
     const kept = this.meta('seeded') !== undefined
     if (kept) {
       try {
@@ -200,11 +202,15 @@ export class SqliteStore implements SandboxStore {
     if (this.closed || !this.logs) return Promise.resolve()
     return new Promise((resolve, reject) => {
       this.waiting.push({ resolve, reject })
-      if (!this.scheduled) {
-        this.scheduled = true
-        setImmediate(() => this.flush())
-      }
+      this.schedule()
     })
+  }
+
+  /** A write at the next turn of the event loop (one for every change of this turn). */
+  private schedule(): void {
+    if (this.scheduled || this.closed) return
+    this.scheduled = true
+    setImmediate(() => this.flush())
   }
 
   /** Writes every pending change in one transaction; on failure undoes this batch's captures and subscriber writes. */
@@ -225,7 +231,10 @@ export class SqliteStore implements SandboxStore {
       sandbox.faults.version !== this.faultsVersion ||
       sandbox.clock.version !== this.clockVersion ||
       sandbox.outbox.evicted !== this.evicted
-    if (!dirty) return waiting.forEach((w) => w.resolve())
+    if (!dirty) {
+      sandbox.outbox.feed.publications.release()
+      return waiting.forEach((w) => w.resolve())
+    }
     const batches = {
       messages: logs.messages.drain(),
       subscribers: logs.subscribers.drain(),
@@ -254,6 +263,7 @@ export class SqliteStore implements SandboxStore {
       )
       return waiting.forEach((w) => w.reject(failure))
     }
+    sandbox.outbox.feed.publications.release()
     waiting.forEach((w) => w.resolve())
   }
 
@@ -360,7 +370,10 @@ export class SqliteStore implements SandboxStore {
         `sendbox: could not write ${this.path}: ${describeError(error)}; the requests of this batch answered 500 and were undone\n`,
       )
     this.failedBefore = true
-    for (const [id, captured] of batches.messages.touched) if (captured) sandbox.outbox.delete(id)
+    // Undone: and what they would have told (waits, stream, webhooks) is dropped unheard.
+    const undone = [...batches.messages.touched].filter(([, captured]) => captured).map(([id]) => id)
+    sandbox.outbox.feed.publications.discard(undone)
+    for (const id of undone) sandbox.outbox.delete(id, true)
     batches.messages.touched = new Map([...batches.messages.touched].filter(([, captured]) => !captured))
     logs.messages.requeue(batches.messages)
     for (const [key, before] of batches.subscribers.touched) {
