@@ -6,7 +6,7 @@ import { CHANNEL_LABELS } from './domain/channels/index.js'
 import { CHANNELS } from './contract/constants.js'
 import { MAX_BODY_BYTES } from './http/body.js'
 import { MAGIC_RECIPIENTS } from './domain/magic-recipients.js'
-import { ERROR_CODES, errorSchema } from './contract/error.js'
+import { ERROR_CODES, ERROR_CODE_NAMES, codesOf, errorSchema, type ErrorScope } from './contract/error.js'
 import { VERSION } from './version.js'
 
 /**
@@ -176,7 +176,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
     const item = (paths[route.path] ??= route.scope === 'sandbox' && origin ? { servers: [{ url: origin, description: 'Sandbox controls (not part of the real API); also answered under the base URL (`<baseUrl>/__sandbox/...`)' }] } : {})
     item[route.method.toLowerCase()] = operationOf(route, refs, rateRefs)
   }
-  const codes = ERROR_CODES.map((c) => `\`${c}\``).join(', ')
+  const codes = ERROR_CODE_NAMES.map((c) => `\`${c}\``).join(', ')
   return {
     openapi: '3.1.0',
     info: {
@@ -191,7 +191,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
     // Request bodies over this many bytes are refused (400 `payload_too_large`), never buffered.
     'x-sendbox-max-body-bytes': MAX_BODY_BYTES,
     // Recipients whose sends are answered or delivered as the table says (like card test numbers).
-    'x-sendbox-magic-recipients': MAGIC_RECIPIENTS.map(({ recipient, channel, outcome, description }) => ({ recipient, channel, outcome: outcome.kind, ...('status' in outcome ? { status: outcome.status, code: outcome.code } : {}), ...('reason' in outcome ? { reason: outcome.reason } : {}), description })),
+    'x-sendbox-magic-recipients': MAGIC_RECIPIENTS.map(({ recipient, channel, outcome, description }) => ({ recipient, channel, outcome: outcome.kind, ...('code' in outcome ? { status: ERROR_CODES[outcome.code].status, code: outcome.code } : {}), ...('reason' in outcome ? { reason: outcome.reason } : {}), description })),
     security: [{ bearerAuth: [] }],
     tags: [
       ...CHANNELS.map((channel) => ({ name: channel, description: `${CHANNEL_LABELS[channel]} sends.` })),
@@ -313,7 +313,7 @@ function responsesOf(route: Route, success: Record<string, unknown>): Record<str
   }
   // The standalone server answers any request whose Host is not allowed, and a control's state change from a page of another origin, with 403.
   responses['403'] = responseRef('Forbidden')
-  for (const extra of route.answers ?? []) responses[String(extra.status)] = errorResponse(extra.description)
+  for (const extra of route.answers ?? []) responses[String(ERROR_CODES[extra.code].status)] = errorResponse(extra.description)
   return responses
 }
 
@@ -357,15 +357,20 @@ const SECURITY_SCHEMES = {
   },
 }
 
+/** The codes of a status the routes of a scope answer with, as the descriptions list them. */
+function listOf(status: number, scope: ErrorScope): string {
+  return codesOf(status, scope).map((code) => `\`${code}\``).join(', ')
+}
+
 /** The error answers routes point at. */
 function errorResponses(rateRefs: Record<string, unknown>, optionalRateRefs: Record<string, unknown>): Record<string, unknown> {
   return {
-    BadRequest: errorResponse('Invalid request: `invalid_parameter`, `missing_parameter`, `unknown_parameter`, `invalid_email`, `invalid_phone`, `invalid_json`, `invalid_content_type`, `payload_too_large`, `duplicate_email`; or a 400 forced by a fault or `Prefer: code=400`. Carries the rate-limit headers.', rateRefs),
+    BadRequest: errorResponse(`Invalid request: ${listOf(400, 'api')}; or a 400 forced by a fault or \`Prefer: code=400\`. Carries the rate-limit headers.`, rateRefs),
     Unauthorized: errorResponse('Missing, malformed or unknown API key (`unauthorized`), with no rate-limit headers and not counted against any limit; or a 401 forced (fault, `Prefer: code=401`) on an authenticated request, which carries them.', optionalRateRefs),
     NotFound: errorResponse('No such resource in this account, or no such endpoint (`not_found`); or a forced 404. Carries the rate-limit headers.', rateRefs),
     RateLimited: errorResponse('The plan\'s rate limit is exceeded (`rate_limit_exceeded`), or a forced 429: both carry `Retry-After` (what a real 429 would say at that instant) and the rate-limit headers.', { 'Retry-After': headerRef('Retry-After'), ...rateRefs }),
     ServerError: errorResponse(`Server failure (\`internal_error\`), or a 5xx (${SERVER_ERROR_STATUSES[0]}–${SERVER_ERROR_STATUSES.at(-1)}) forced by a fault or \`Prefer: code\`. Carries the rate-limit headers.`, rateRefs),
-    SandboxBadRequest: errorResponse('Invalid control request (`invalid_parameter`, `missing_parameter`, `unknown_parameter`, `invalid_json`, `invalid_content_type`), naming the field in `param`.'),
+    SandboxBadRequest: errorResponse(`Invalid control request (${listOf(400, 'controls')}), naming the field in \`param\`.`),
     SandboxNotFound: errorResponse('No such captured message (`not_found`).'),
     SandboxUnauthorized: errorResponse('The server has an admin token (or team tokens) and the request carries neither the admin token nor a team token (`unauthorized`).'),
     Forbidden: errorResponse('Standalone server only: the `Host` header names a host that is not allowed (`forbidden_host`, against DNS rebinding; see `--allowed-host`), or a sandbox control that changes state was sent by a page of another origin (`forbidden_origin`; see `--cors-origin`). Under `/__sandbox`, also a team token (`--team-token`) asking for what every account shares or acting on an account not its own (`forbidden`).'),

@@ -134,7 +134,7 @@ export class SandboxClock {
     if (change.advance_ms !== undefined) {
       const base = change.reset ? Date.now() : this.now()
       if (change.advance_ms > LATEST_TIME_MS - base) {
-        throw new ApiError(400, 'invalid_parameter', `\`advance_ms\` would move sandbox time past 9999-12-31T23:59:59.999Z: give at most ${Math.max(LATEST_TIME_MS - base, 0)} ms.`, 'advance_ms')
+        throw new ApiError('invalid_parameter', `\`advance_ms\` would move sandbox time past 9999-12-31T23:59:59.999Z: give at most ${Math.max(LATEST_TIME_MS - base, 0)} ms.`, 'advance_ms')
       }
     }
     if (change.reset) this.reset()
@@ -173,23 +173,23 @@ const CLOCK_FIELDS = ['advance_ms', 'freeze', 'reset']
 /** Checks a `POST /__sandbox/clock` body; a bad one is a 400 naming the field. */
 export function parseClockBody(body: Record<string, unknown>): ClockChange {
   for (const key of Object.keys(body)) {
-    if (!CLOCK_FIELDS.includes(key)) throw new ApiError(400, 'unknown_parameter', `Unknown parameter \`${key}\`. The clock takes advance_ms, freeze and reset.`, key)
+    if (!CLOCK_FIELDS.includes(key)) throw new ApiError('unknown_parameter', `Unknown parameter \`${key}\`. The clock takes advance_ms, freeze and reset.`, key)
   }
-  if (Object.keys(body).length === 0) throw new ApiError(400, 'missing_parameter', 'Send one of `advance_ms` (milliseconds to move forward), `freeze` (true or false) or `reset` (true).')
+  if (Object.keys(body).length === 0) throw new ApiError('missing_parameter', 'Send one of `advance_ms` (milliseconds to move forward), `freeze` (true or false) or `reset` (true).')
   const change: ClockChange = {}
   if (body.advance_ms !== undefined) {
     const ms = body.advance_ms
     if (typeof ms !== 'number' || !Number.isSafeInteger(ms) || ms < 0) {
-      throw new ApiError(400, 'invalid_parameter', '`advance_ms` must be a whole number of milliseconds ≥ 0 (time only moves forward; `reset` goes back to the real clock).', 'advance_ms')
+      throw new ApiError('invalid_parameter', '`advance_ms` must be a whole number of milliseconds ≥ 0 (time only moves forward; `reset` goes back to the real clock).', 'advance_ms')
     }
     change.advance_ms = ms
   }
   if (body.freeze !== undefined) {
-    if (typeof body.freeze !== 'boolean') throw new ApiError(400, 'invalid_parameter', '`freeze` must be true or false.', 'freeze')
+    if (typeof body.freeze !== 'boolean') throw new ApiError('invalid_parameter', '`freeze` must be true or false.', 'freeze')
     change.freeze = body.freeze
   }
   if (body.reset !== undefined) {
-    if (body.reset !== true) throw new ApiError(400, 'invalid_parameter', '`reset` must be true (it puts the sandbox back on the real clock).', 'reset')
+    if (body.reset !== true) throw new ApiError('invalid_parameter', '`reset` must be true (it puts the sandbox back on the real clock).', 'reset')
     change.reset = true
   }
   return change

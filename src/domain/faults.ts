@@ -99,7 +99,7 @@ export class Faults {
   add(spec: FaultSpec): Fault {
     const parsed = faultSpecSchema.parse(spec)
     if (this.faults.length >= MAX_FAULTS) {
-      throw new ApiError(400, 'invalid_parameter', `${MAX_FAULTS} faults are armed already, the most the sandbox keeps. Clear them with DELETE /__sandbox/faults (or reset scope=faults) first.`)
+      throw new ApiError('invalid_parameter', `${MAX_FAULTS} faults are armed already, the most the sandbox keeps. Clear them with DELETE /__sandbox/faults (or reset scope=faults) first.`)
     }
     const fault: Fault = {
       id: `flt_${this.nextId}`,

@@ -193,10 +193,10 @@ function toApiError(spec: BodySchema, body: JsonObject, { path, issue }: FieldPr
   if (issue.code === 'invalid_type') {
     const expected = issue.expected ?? 'value'
     const article = /^[aeiou]/.test(expected) ? 'an' : 'a'
-    return new ApiError(400, 'invalid_parameter', `\`${param}\` must be ${article} ${expected}, not ${describe(valueAt(body, path))}.`, param)
+    return new ApiError('invalid_parameter', `\`${param}\` must be ${article} ${expected}, not ${describe(valueAt(body, path))}.`, param)
   }
   const fieldKey = path.filter((key) => typeof key === 'string').join('.')
-  return new ApiError(400, spec.formatCodes[fieldKey] ?? 'invalid_parameter', issue.message, param)
+  return new ApiError(spec.formatCodes[fieldKey] ?? 'invalid_parameter', issue.message, param)
 }
 
 /**
@@ -213,11 +213,11 @@ export function validateBody<T extends z.ZodObject>(spec: BodySchema<T>, body: J
   const unknown = findUnknown(body, shape, '')
   if (unknown !== undefined) {
     const known = Object.keys(shape).join('`, `')
-    throw new ApiError(400, 'unknown_parameter', `Unknown parameter \`${unknown}\`. This endpoint accepts \`${known}\`; check the spelling (fields are snake_case).`, unknown)
+    throw new ApiError('unknown_parameter', `Unknown parameter \`${unknown}\`. This endpoint accepts \`${known}\`; check the spelling (fields are snake_case).`, unknown)
   }
   const missing = findMissing(body, shape, '')
   if (missing) {
-    throw new ApiError(400, 'missing_parameter', `Missing required parameter \`${missing}\`.`, missing)
+    throw new ApiError('missing_parameter', `Missing required parameter \`${missing}\`.`, missing)
   }
   const output: JsonObject = {}
   for (const { key, schema, path } of fieldsOf(shape)) {

@@ -51,6 +51,6 @@ export function takeControlWrite(sandbox: SandboxState, viewer: Viewer, now: num
   if (limiter === undefined) controlWrites.set(sandbox, (limiter = new RateLimiter(() => TEAM_CONTROL_WRITES_PER_MINUTE)))
   const decision = limiter.take(callerOf(viewer), now)
   if (!decision.allowed) {
-    throw new ApiError(429, 'rate_limit_exceeded', `The team token "${viewer.name}" made ${TEAM_CONTROL_WRITES_PER_MINUTE} writing controls in the last minute (the limit of a team on a shared sandbox). Retry after ${decision.retryAfter} s (see the Retry-After header).`, undefined, retryAfterHeader(decision.retryAfter))
+    throw new ApiError('rate_limit_exceeded', `The team token "${viewer.name}" made ${TEAM_CONTROL_WRITES_PER_MINUTE} writing controls in the last minute (the limit of a team on a shared sandbox). Retry after ${decision.retryAfter} s (see the Retry-After header).`, undefined, retryAfterHeader(decision.retryAfter))
   }
 }

@@ -17,11 +17,11 @@ export const sandboxCheckRoutes: Route[] = [
       refresh: flagParam('refresh', 'Compute the report again instead of answering the kept one.'),
     },
     response: checkReportSchema,
-    answers: [{ status: 503, description: 'As many checks as the server queues are running or waiting (`too_many_clients`); `Retry-After` says when to try again.' }],
+    answers: [{ code: 'too_many_clients', description: 'As many checks as the server queues are running or waiting (`too_many_clients`); `Retry-After` says when to try again.' }],
     team: true,
     resolve: async ({ sandbox, params, query, viewer }) => {
       const message = visibleOne(viewer, sandbox.outbox.get(params.id))
-      if (!message) throw new ApiError(404, 'not_found', `No captured message with id "${params.id}". It may have been cleared or evicted by the outbox cap.`)
+      if (!message) throw new ApiError('not_found', `No captured message with id "${params.id}". It may have been cleared or evicted by the outbox cap.`)
       return { body: await sandbox.checkReports.report(message, { links: query.links, refresh: query.refresh === true }) }
     },
   }),

@@ -32,7 +32,7 @@ import { accountsOf, checkOwnAccount, visible, visibleOne } from './viewer-scope
 import { ACCOUNT_RESET_SCOPES, type AccountResetScope } from '../domain/sandbox.js'
 
 const messageNotFound = (id: string) =>
-  new ApiError(404, 'not_found', `No captured message with id "${id}". It may have been cleared or evicted by the outbox cap.`)
+  new ApiError('not_found', `No captured message with id "${id}". It may have been cleared or evicted by the outbox cap.`)
 
 const accountParam = textParam('account', 'Only this account (an API key\'s account; by default the key itself).')
 
@@ -206,7 +206,7 @@ export const sandboxControlRoutes: Route[] = [
       const scope: ResetScope | 'all' = query.scope ?? 'all'
       if (viewer.role === 'team') {
         if (query.scope !== undefined && !(ACCOUNT_RESET_SCOPES as readonly string[]).includes(query.scope)) {
-          throw new ApiError(403, 'forbidden', `scope=${query.scope} is shared by every account: it needs the admin token. A team token resets ${ACCOUNT_RESET_SCOPES.join(', ')} of its accounts (${[...viewer.accounts].join(', ')}).`, 'scope')
+          throw new ApiError('forbidden', `scope=${query.scope} is shared by every account: it needs the admin token. A team token resets ${ACCOUNT_RESET_SCOPES.join(', ')} of its accounts (${[...viewer.accounts].join(', ')}).`, 'scope')
         }
         await sandbox.resetAccounts(viewer.accounts, query.scope as AccountResetScope | undefined)
         return { body: { ok: true as const, scope } }
@@ -239,7 +239,7 @@ export const sandboxControlRoutes: Route[] = [
       if (viewer.role === 'team') {
         const [only, ...more] = viewer.accounts
         if (body.account === undefined && more.length > 0) {
-          throw new ApiError(400, 'missing_parameter', `A team token's fault names one of its accounts (${[...viewer.accounts].join(', ')}) in \`account\`.`, 'account')
+          throw new ApiError('missing_parameter', `A team token's fault names one of its accounts (${[...viewer.accounts].join(', ')}) in \`account\`.`, 'account')
         }
         const account = body.account ?? only!
         checkOwnAccount(viewer, account, 'account')
@@ -284,7 +284,7 @@ export const sandboxControlRoutes: Route[] = [
         // The schema has checked each field; the domain's parse adds "at least one" (missing_parameter).
         return { body: sandbox.clock.apply(parseClockBody(raw)) }
       } catch (error) {
-        if (error instanceof ClockNotControllableError) throw new ApiError(400, 'invalid_parameter', error.message)
+        if (error instanceof ClockNotControllableError) throw new ApiError('invalid_parameter', error.message)
         throw error
       }
     },

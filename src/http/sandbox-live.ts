@@ -108,8 +108,8 @@ export const sandboxLiveRoutes: Route[] = [
     },
     response: capturedMessageSchema,
     answers: [
-      { status: 408, description: 'No matching message in time (`wait_timeout`); the message names the filter and the nearest misses.' },
-      { status: 503, description: 'The server holds as many waits as it may (`too_many_clients`, `--max-waiters`, default 1,000) and none matches yet; `Retry-After` says when to try again.' },
+      { code: 'wait_timeout', description: 'No matching message in time (`wait_timeout`); the message names the filter and the nearest misses.' },
+      { code: 'too_many_clients', description: 'The server holds as many waits as it may (`too_many_clients`, `--max-waiters`, default 1,000) and none matches yet; `Retry-After` says when to try again.' },
     ],
     team: true,
     resolve: async ({ sandbox, query, request, viewer }) => {
@@ -120,7 +120,7 @@ export const sandboxLiveRoutes: Route[] = [
         const message = await cappedWait(sandbox, filterOf(filters), { timeout: timeout ?? DEFAULT_WAIT_MS, since, signal: request.signal, accounts }, callerOf(viewer))
         return { json: messageJson(message) }
       } catch (error) {
-        if (error instanceof WaitTimeoutError) throw new ApiError(408, 'wait_timeout', error.message)
+        if (error instanceof WaitTimeoutError) throw new ApiError('wait_timeout', error.message)
         throw error
       }
     },
@@ -133,7 +133,7 @@ export const sandboxLiveRoutes: Route[] = [
     description: `\`text/event-stream\`: \`event: <type>\` and \`data: <JSON>\` for ${SANDBOX_EVENT_TYPES.map((t) => `\`${t}\``).join(', ')}; a \`: ping\` comment every ${HEARTBEAT_MS / 1000} s. A client more than ${EVENT_BUFFER_BYTES / 1024 / 1024} MiB behind is dropped (the stream ends with a comment saying so).`,
     query: { direction: outboxFilterQuery.direction },
     response: { eventStream: sandboxEventSchema },
-    answers: [{ status: 503, description: 'As many event-stream clients as the server allows are connected (`too_many_clients`, `--max-event-clients`, default 1,000); `Retry-After` says when to try again.' }],
+    answers: [{ code: 'too_many_clients', description: 'As many event-stream clients as the server allows are connected (`too_many_clients`, `--max-event-clients`, default 1,000); `Retry-After` says when to try again.' }],
     team: true,
     resolve: ({ sandbox, request, query, viewer }) => {
       const slots = streamSlots(sandbox)

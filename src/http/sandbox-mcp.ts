@@ -32,7 +32,7 @@ const description = 'The sandbox as a Model Context Protocol server (Streamable 
 
 /** GET and DELETE: a stateless server has no stream to open and no session to end (the MCP spec's 405). */
 const stateless = (): never => {
-  throw new ApiError(405, 'method_not_allowed', 'This MCP server is stateless: no server-to-client stream (GET) and no session to end (DELETE). Send JSON-RPC messages with POST /__sandbox/mcp.', undefined, { Allow: 'POST' })
+  throw new ApiError('method_not_allowed', 'This MCP server is stateless: no server-to-client stream (GET) and no session to end (DELETE). Send JSON-RPC messages with POST /__sandbox/mcp.', undefined, { Allow: 'POST' })
 }
 
 /** `/__sandbox/mcp`: POST carries the client's messages; GET and DELETE answer as a stateless server does (405). */
@@ -54,7 +54,7 @@ export const sandboxMcpRoutes: Route[] = [
     summary: 'MCP over Streamable HTTP: the server-to-client stream (not offered: 405)',
     description,
     response: mcpMessageSchema,
-    answers: [{ status: 405, description: 'Stateless server: no stream to open (`method_not_allowed`).' }],
+    answers: [{ code: 'method_not_allowed', description: 'Stateless server: no stream to open (`method_not_allowed`).' }],
     resolve: stateless,
   }),
   controlRoute({
@@ -64,7 +64,7 @@ export const sandboxMcpRoutes: Route[] = [
     summary: 'MCP over Streamable HTTP: end a session (none: 405)',
     description,
     response: mcpMessageSchema,
-    answers: [{ status: 405, description: 'Stateless server: no session to end (`method_not_allowed`).' }],
+    answers: [{ code: 'method_not_allowed', description: 'Stateless server: no session to end (`method_not_allowed`).' }],
     resolve: stateless,
   }),
 ]

@@ -52,7 +52,7 @@ export const subscriberRoutes: Route[] = [
     response: subscriberSchema,
     resolve: async ({ sandbox, key, params, body }) => {
       if (Object.keys(body).length === 0) {
-        throw new ApiError(400, 'missing_parameter', 'Send at least one field to change: `email`, `phone`, `first_name` or `tags`.')
+        throw new ApiError('missing_parameter', 'Send at least one field to change: `email`, `phone`, `first_name` or `tags`.')
       }
       return { body: await sandbox.subscribers.update(key.account, params.id, body) }
     },

@@ -30,7 +30,7 @@ export function accountsOf(viewer: Viewer): ReadonlySet<string> | undefined {
  */
 export function checkOwnAccount(viewer: Viewer, account: string, param: string): void {
   if (viewer.role === 'admin' || viewer.accounts.has(account)) return
-  throw new ApiError(403, 'forbidden', `The team token "${viewer.name}" acts on ${[...viewer.accounts].join(', ')} only, not on account ${account}.`, param)
+  throw new ApiError('forbidden', `The team token "${viewer.name}" acts on ${[...viewer.accounts].join(', ')} only, not on account ${account}.`, param)
 }
 
 /**

@@ -84,7 +84,7 @@ export async function startServer(sandbox: Sandbox, options: ServerOptions = {})
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
     if (pipelinedAfterClose(req)) return
     const started = performance.now()
-    const status = refuse(res, 400, 'invalid_request', `Unsupported \`Expect: ${String(req.headers.expect).slice(0, 100)}\`; only \`Expect: 100-continue\` is understood.`, corsHeaders(policy, req), true)
+    const status = refuse(res, 'invalid_request', `Unsupported \`Expect: ${String(req.headers.expect).slice(0, 100)}\`; only \`Expect: 100-continue\` is understood.`, corsHeaders(policy, req), true)
     options.onRequest?.({ method: req.method ?? '?', path: req.url ?? '/', status, ms: performance.now() - started })
   })
   // CONNECT never reaches the request listener: without this Node closes the socket silently.

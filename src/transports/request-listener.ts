@@ -248,7 +248,7 @@ async function answer(context: ListenerContext, req: IncomingMessage, res: Serve
     return
   }
   if (changesControls && read.body.length > 0 && req.headers['content-type'] === undefined) {
-    outcome.status = refuse(res, 400, 'invalid_content_type', 'Sandbox controls take JSON bodies only: send `Content-Type: application/json`.', cors, read.overflow)
+    outcome.status = refuse(res, 'invalid_content_type', 'Sandbox controls take JSON bodies only: send `Content-Type: application/json`.', cors, read.overflow)
     return
   }
   const closeAfter = read.overflow || read.skipped
@@ -267,7 +267,7 @@ async function answer(context: ListenerContext, req: IncomingMessage, res: Serve
   attachBufferedBody(request, read.body)
   const result: Answer | undefined = await context.dispatch(request, target.url)
   if (!result) {
-    outcome.status = refuse(res, 404, 'not_found', `Nothing at ${method} ${path.split('?')[0].slice(0, 200)}. The API is under /v1 (for example POST /v1/email/send); sandbox controls are under /__sandbox.`, cors, closeAfter)
+    outcome.status = refuse(res, 'not_found', `Nothing at ${method} ${path.split('?')[0].slice(0, 200)}. The API is under /v1 (for example POST /v1/email/send); sandbox controls are under /__sandbox.`, cors, closeAfter)
     return
   }
   outcome.status = result.status
@@ -285,18 +285,18 @@ function refusedAtTheDoor(policy: OriginPolicy, req: IncomingMessage, res: Serve
   const host = req.headers.host
   if (host === undefined ? req.httpVersionMajor === 1 && req.httpVersionMinor >= 1 : !policy.allowsHost(host)) {
     return host === undefined
-      ? refuse(res, 400, 'invalid_request', 'HTTP/1.1 requests must carry a Host header, like `Host: 127.0.0.1:4010`.', {}, true)
-      : refuse(res, 403, 'forbidden_host', `The Host header "${host.slice(0, 100)}" does not name this server. It answers loopback names (localhost, 127.0.0.1), IP addresses and its bound host; start it with \`--allowed-host NAME\` to add a name (this check stops DNS rebinding).`, {}, announcesBody(req))
+      ? refuse(res, 'invalid_request', 'HTTP/1.1 requests must carry a Host header, like `Host: 127.0.0.1:4010`.', {}, true)
+      : refuse(res, 'forbidden_host', `The Host header "${host.slice(0, 100)}" does not name this server. It answers loopback names (localhost, 127.0.0.1), IP addresses and its bound host; start it with \`--allowed-host NAME\` to add a name (this check stops DNS rebinding).`, {}, announcesBody(req))
   }
   if (FORBIDDEN_METHODS.has(method)) {
-    return refuse(res, 400, 'invalid_request', `The ${method} method is not supported. The API uses GET, POST, PUT and DELETE.`, cors, announcesBody(req))
+    return refuse(res, 'invalid_request', `The ${method} method is not supported. The API uses GET, POST, PUT and DELETE.`, cors, announcesBody(req))
   }
   if (method === 'OPTIONS') {
     res.writeHead(204, preflightHeaders(policy, req))
     res.end()
     return 204
   }
-  if (!(req.url ?? '/').startsWith('/')) return refuse(res, 404, 'not_found', 'Request target must be a path.', cors, announcesBody(req))
+  if (!(req.url ?? '/').startsWith('/')) return refuse(res, 'not_found', 'Request target must be a path.', cors, announcesBody(req))
   return undefined
 }
 
@@ -304,11 +304,11 @@ function refusedAtTheDoor(policy: OriginPolicy, req: IncomingMessage, res: Serve
 function refusedControlChange(policy: OriginPolicy, req: IncomingMessage, res: ServerResponse, cors: Readonly<Record<string, string>>): number | undefined {
   const requestOrigin = req.headers.origin
   if (requestOrigin !== undefined && !policy.allowsOrigin(requestOrigin, req.headers.host)) {
-    return refuse(res, 403, 'forbidden_origin', `Pages from ${requestOrigin.slice(0, 100)} may not change the sandbox. Allowed: loopback origins (http://localhost:*, http://127.0.0.1:*) and those given with \`--cors-origin\`.`, cors, announcesBody(req))
+    return refuse(res, 'forbidden_origin', `Pages from ${requestOrigin.slice(0, 100)} may not change the sandbox. Allowed: loopback origins (http://localhost:*, http://127.0.0.1:*) and those given with \`--cors-origin\`.`, cors, announcesBody(req))
   }
   const contentType = req.headers['content-type']
   if (contentType !== undefined && !JSON_CONTENT_TYPE.test(contentType)) {
-    return refuse(res, 400, 'invalid_content_type', `Sandbox controls take JSON bodies only: send \`Content-Type: application/json\` (got "${contentType.slice(0, 100)}").`, cors, announcesBody(req))
+    return refuse(res, 'invalid_content_type', `Sandbox controls take JSON bodies only: send \`Content-Type: application/json\` (got "${contentType.slice(0, 100)}").`, cors, announcesBody(req))
   }
   return undefined
 }
@@ -326,7 +326,7 @@ async function bodyOf(context: ListenerContext, req: IncomingMessage, res: Serve
   const read = await readBody(req)
   if (read.aborted) return 'aborted'
   if (read.fragmented) {
-    return refuse(res, 400, 'invalid_request', `The body arrived in more than ${MAX_BODY_PIECES.toLocaleString('en-US')} pieces (${read.body.length.toLocaleString('en-US')} bytes so far); send it in larger chunks.`, cors, true)
+    return refuse(res, 'invalid_request', `The body arrived in more than ${MAX_BODY_PIECES.toLocaleString('en-US')} pieces (${read.body.length.toLocaleString('en-US')} bytes so far); send it in larger chunks.`, cors, true)
   }
   return { body: read.body, overflow: read.overflow, skipped: false }
 }

@@ -54,7 +54,7 @@ export class CheckReports {
     const shared = this.running.get(key)
     if (shared) return shared
     if (this.active >= this.concurrency && this.waiting.length >= this.maxQueued) {
-      return Promise.reject(new ApiError(503, 'too_many_clients', `${this.active + this.waiting.length} checks are running or queued (at most ${this.concurrency} run at once, ${this.maxQueued} wait). Retry in a few seconds.`, undefined, retryAfterHeader(2)))
+      return Promise.reject(new ApiError('too_many_clients', `${this.active + this.waiting.length} checks are running or queued (at most ${this.concurrency} run at once, ${this.maxQueued} wait). Retry in a few seconds.`, undefined, retryAfterHeader(2)))
     }
     const run = this.turn()
       // Loaded on the first check, not with the sandbox: `import('sendbox')` stays light (issue 37)

@@ -52,7 +52,7 @@ export function createCheckReports(outbox: { peek(id: string): CapturedMessage |
 export async function reportFor(outbox: { peek(id: string): CapturedMessage | undefined }, reports: CheckReports, messageOrId: CapturedMessage | string, request: ReportRequest): Promise<CheckReport> {
   const id = typeof messageOrId === 'string' ? messageOrId : messageOrId.message_id
   const message = outbox.peek(id)
-  if (!message) throw new ApiError(404, 'not_found', `No captured message with id "${id}". It may have been cleared or evicted by the outbox cap.`)
+  if (!message) throw new ApiError('not_found', `No captured message with id "${id}". It may have been cleared or evicted by the outbox cap.`)
   return reports.report(message, request)
 }
 

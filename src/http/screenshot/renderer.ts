@@ -120,7 +120,7 @@ export class ScreenshotRenderer {
     const { page } = await (this.session ??= this.start())
     let timer: ReturnType<typeof setTimeout> | undefined
     const timedOut = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new ApiError(504, 'render_timeout', `The screenshot took longer than ${this.timeoutMs / 1000} s and was abandoned (a very long message, or remote content that never loads: try without remote=1).`)), this.timeoutMs)
+      timer = setTimeout(() => reject(new ApiError('render_timeout', `The screenshot took longer than ${this.timeoutMs / 1000} s and was abandoned (a very long message, or remote content that never loads: try without remote=1).`)), this.timeoutMs)
     })
     try {
       return await Promise.race([this.shoot(page, request), timedOut])
