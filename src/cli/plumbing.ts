@@ -22,11 +22,16 @@ type Converters<Options> = { [O in keyof Options]?: (settings: CliSettings) => O
 /** The sandbox options that are not one row's value as it is. */
 const CONVERTED = {
   // A key without an account of its own gets the sandbox's salted default (accountSalt).
-  apiKeys: (s) => s.apiKeys?.map((k) => (k.account === defaultAccountFor(k.key) ? `${k.key}:${k.plan}` : `${k.key}:${k.plan}:${k.account}`)),
+  apiKeys: (s) =>
+    s.apiKeys?.map((k) =>
+      k.account === defaultAccountFor(k.key) ? `${k.key}:${k.plan}` : `${k.key}:${k.plan}:${k.account}`,
+    ),
   fixtures: async (s) => (s.fixtures ? (await import('../../fixtures/load.js')).loadFixtures(s.fixtures) : undefined),
   maxOutboxBytes: (s) => s.maxOutboxMb * 1024 * 1024,
-  webhook: (s) => (s.webhookUrl ? { url: s.webhookUrl, secret: s.webhookSecret, duplicates: s.webhookDuplicates } : undefined),
-  templates: async (s) => (s.templates === undefined ? undefined : (await import('./templates-file.js')).loadTemplatesFile(s.templates)),
+  webhook: (s) =>
+    s.webhookUrl ? { url: s.webhookUrl, secret: s.webhookSecret, duplicates: s.webhookDuplicates } : undefined,
+  templates: async (s) =>
+    s.templates === undefined ? undefined : (await import('./templates-file.js')).loadTemplatesFile(s.templates),
   // `keys` and `openapi` print and leave: they never take the store (a running sandbox holds its lock).
   data: (s) => (s.command === 'serve' || s.command === 'mcp' ? s.data : undefined),
 } satisfies Converters<SandboxOptions>
@@ -34,15 +39,32 @@ const CONVERTED = {
 /** The sandbox options made by a converter rather than passed as the row's value. */
 export const CONVERTED_OPTIONS: readonly string[] = Object.keys(CONVERTED)
 
-type RowOf<K extends 'option' | 'serverOption'> = { [N in ValuedName]: (typeof SETTINGS)[N] extends { [P in K]: string } ? N : never }[ValuedName]
-type OptionOfRow<N extends ValuedName, K extends 'option' | 'serverOption'> = (typeof SETTINGS)[N] extends { [P in K]: infer O } ? O : never
+type RowOf<K extends 'option' | 'serverOption'> = {
+  [N in ValuedName]: (typeof SETTINGS)[N] extends { [P in K]: string } ? N : never
+}[ValuedName]
+type OptionOfRow<N extends ValuedName, K extends 'option' | 'serverOption'> = (typeof SETTINGS)[N] extends {
+  [P in K]: infer O
+}
+  ? O
+  : never
 /** The rows whose value does not fit the option they name and that no converter makes: none. */
 type Unfit<K extends 'option' | 'serverOption', Options, Converted> = {
-  [N in RowOf<K>]: OptionOfRow<N, K> extends keyof Converted ? never : OptionOfRow<N, K> extends keyof Options ? (SettingValue<N> extends Options[OptionOfRow<N, K>] ? never : N) : N
+  [N in RowOf<K>]: OptionOfRow<N, K> extends keyof Converted
+    ? never
+    : OptionOfRow<N, K> extends keyof Options
+      ? SettingValue<N> extends Options[OptionOfRow<N, K>]
+        ? never
+        : N
+      : N
 }[RowOf<K>]
-type Fix = 'the option is missing from SandboxOptions / ThreadedServerOptions, or takes another type: add it, or a converter in CONVERTED'
-const everyOptionRowFits: [Unfit<'option', SandboxOptions, typeof CONVERTED>] extends [never] ? true : { unplumbed: Unfit<'option', SandboxOptions, typeof CONVERTED>; fix: Fix } = true
-const everyServerRowFits: [Unfit<'serverOption', ThreadedServerOptions, object>] extends [never] ? true : { unplumbed: Unfit<'serverOption', ThreadedServerOptions, object>; fix: Fix } = true
+type Fix =
+  'the option is missing from SandboxOptions / ThreadedServerOptions, or takes another type: add it, or a converter in CONVERTED'
+const everyOptionRowFits: [Unfit<'option', SandboxOptions, typeof CONVERTED>] extends [never]
+  ? true
+  : { unplumbed: Unfit<'option', SandboxOptions, typeof CONVERTED>; fix: Fix } = true
+const everyServerRowFits: [Unfit<'serverOption', ThreadedServerOptions, object>] extends [never]
+  ? true
+  : { unplumbed: Unfit<'serverOption', ThreadedServerOptions, object>; fix: Fix } = true
 void everyOptionRowFits
 void everyServerRowFits
 
@@ -52,15 +74,23 @@ export async function sandboxOptionsOf(settings: CliSettings): Promise<SandboxOp
   for (const name of VALUED_SETTINGS) {
     const option = (SETTINGS[name] as Setting).option
     if (option === undefined || option in options) continue
-    options[option] = option in CONVERTED
-      ? await CONVERTED[option as keyof typeof CONVERTED](settings)
-      : (settings as Record<string, unknown>)[settingKeyOf(name)]
+    options[option] =
+      option in CONVERTED
+        ? await CONVERTED[option as keyof typeof CONVERTED](settings)
+        : (settings as Record<string, unknown>)[settingKeyOf(name)]
   }
   return options as SandboxOptions
 }
 
 /** `startServer`'s (and the threaded server's) options, as the settings say: every row that names a server option. */
-export function serverOptionsOf(settings: CliSettings): Pick<ThreadedServerOptions, RowOf<'serverOption'> extends infer N extends ValuedName ? OptionOfRow<N, 'serverOption'> & keyof ThreadedServerOptions : never> {
+export function serverOptionsOf(
+  settings: CliSettings,
+): Pick<
+  ThreadedServerOptions,
+  RowOf<'serverOption'> extends infer N extends ValuedName
+    ? OptionOfRow<N, 'serverOption'> & keyof ThreadedServerOptions
+    : never
+> {
   const options: Record<string, unknown> = {}
   for (const name of VALUED_SETTINGS) {
     const option = (SETTINGS[name] as Setting).serverOption

@@ -5,7 +5,16 @@
  */
 import { parseEmailClients, parseSpamdTarget } from '../domain/checks/settings.js'
 import { adminTokenProblem } from '../domain/admin-token.js'
-import { configKeyOf, envOf, HTTP_URL, rangeOf, SETTINGS, type RangedName, type Setting, type SettingName } from '../contract/settings.js'
+import {
+  configKeyOf,
+  envOf,
+  HTTP_URL,
+  rangeOf,
+  SETTINGS,
+  type RangedName,
+  type Setting,
+  type SettingName,
+} from '../contract/settings.js'
 import { checkTeamTokens, parseTeamToken, type TeamToken } from '../domain/team-tokens.js'
 import { parseKeySpec, PLANS, isPlan, type ApiKeyConfig, type Plan } from '../domain/plans.js'
 import { parseAllowedHost, parseCorsOrigin } from '../transports/origin-policy.js'
@@ -49,7 +58,10 @@ export class SettingSources {
 
   /** A list setting's environment variable split at the table's separator, items trimmed, blanks dropped. */
   envList(name: ListName): string[] | undefined {
-    return this.fromEnv(name)?.split(SETTINGS[name].separator).map((v) => v.trim()).filter((v) => v !== '')
+    return this.fromEnv(name)
+      ?.split(SETTINGS[name].separator)
+      .map((v) => v.trim())
+      .filter((v) => v !== '')
   }
 
   /** A single-valued setting as text, from the first source that has it. */
@@ -82,7 +94,8 @@ export class SettingSources {
 
   private probability(name: SettingName): number {
     const raw = this.str(name) ?? '0'
-    if (!/^(?:0(?:\.[0-9]+)?|1(?:\.0+)?|\.[0-9]+)$/.test(raw)) throw new UsageError(`--${name} must be a probability from 0 to 1, like 0.2, got "${raw}"`)
+    if (!/^(?:0(?:\.[0-9]+)?|1(?:\.0+)?|\.[0-9]+)$/.test(raw))
+      throw new UsageError(`--${name} must be a probability from 0 to 1, like 0.2, got "${raw}"`)
     return Number(raw)
   }
 
@@ -96,13 +109,19 @@ export class SettingSources {
   list(name: ListName, parse: (value: string) => string): string[] {
     const fromFlags = this.values[name] as string[] | undefined
     const fromFile = (this.file as Record<string, unknown>)[configKeyOf(name)] as string | string[] | undefined
-    const raw = fromFlags && fromFlags.length > 0
-      ? fromFlags
-      : this.envList(name) ?? (fromFile === undefined ? [] : [fromFile].flat())
+    const raw =
+      fromFlags && fromFlags.length > 0
+        ? fromFlags
+        : (this.envList(name) ?? (fromFile === undefined ? [] : [fromFile].flat()))
     try {
       return raw.map(parse)
     } catch (error) {
-      const where = fromFlags && fromFlags.length > 0 ? '' : this.fromEnv(name) !== undefined ? ` (from ${envOf(name)})` : ` (from ${this.configFile})`
+      const where =
+        fromFlags && fromFlags.length > 0
+          ? ''
+          : this.fromEnv(name) !== undefined
+            ? ` (from ${envOf(name)})`
+            : ` (from ${this.configFile})`
       throw new UsageError(`${(error as Error).message}${where}`)
     }
   }
@@ -110,7 +129,11 @@ export class SettingSources {
   /** The API keys: the flags or their environment variable, else the file's; none given twice. */
   apiKeys(): ApiKeyConfig[] | undefined {
     // Specs are not trimmed here: a bad one is quoted as given (parseKeySpec trims what it reads).
-    const flagOrEnvKeys = (this.values['api-key'] as string[] | undefined) ?? this.fromEnv('api-key')?.split(SETTINGS['api-key'].separator).filter((s) => s.trim() !== '')
+    const flagOrEnvKeys =
+      (this.values['api-key'] as string[] | undefined) ??
+      this.fromEnv('api-key')
+        ?.split(SETTINGS['api-key'].separator)
+        .filter((s) => s.trim() !== '')
     const keysFromFile = flagOrEnvKeys === undefined || flagOrEnvKeys.length === 0
     const keySpecs = keysFromFile ? configKeySpecs(this.file) : flagOrEnvKeys
     if (!keySpecs || keySpecs.length === 0) return undefined
@@ -118,11 +141,14 @@ export class SettingSources {
     try {
       apiKeys = keySpecs.map((spec) => parseKeySpec(spec))
     } catch (error) {
-      throw new UsageError(keysFromFile ? `${this.configFile}: \`apiKeys\`: ${(error as Error).message}` : (error as Error).message)
+      throw new UsageError(
+        keysFromFile ? `${this.configFile}: \`apiKeys\`: ${(error as Error).message}` : (error as Error).message,
+      )
     }
     const seen = new Set<string>()
     for (const { key } of apiKeys) {
-      if (seen.has(key)) throw new UsageError(`API key "${key}" is given twice${keysFromFile ? ` in ${this.configFile}` : ''}`)
+      if (seen.has(key))
+        throw new UsageError(`API key "${key}" is given twice${keysFromFile ? ` in ${this.configFile}` : ''}`)
       seen.add(key)
     }
     return apiKeys
@@ -132,7 +158,7 @@ export class SettingSources {
   limits(): Partial<Record<Plan, number>> {
     const limits: Partial<Record<Plan, number>> = { ...this.file.limits }
     const limitFlags = (this.values.limit as string[] | undefined) ?? []
-    for (const spec of limitFlags.length > 0 ? limitFlags : this.envList('limit') ?? []) {
+    for (const spec of limitFlags.length > 0 ? limitFlags : (this.envList('limit') ?? [])) {
       const match = /^([a-z]+)=([0-9]+)$/i.exec(spec)
       const plan = match?.[1].toLowerCase()
       if (!match || !plan || !isPlan(plan)) {
@@ -154,7 +180,12 @@ export class SettingSources {
     const adminToken = typeof flag === 'string' ? flag : fromEnv !== undefined ? fromEnv : this.file.adminToken
     const tokenProblem = adminTokenProblem(adminToken)
     if (tokenProblem !== undefined) {
-      const source = typeof flag === 'string' ? '--admin-token' : fromEnv !== undefined ? variable : `${this.configFile}: \`adminToken\``
+      const source =
+        typeof flag === 'string'
+          ? '--admin-token'
+          : fromEnv !== undefined
+            ? variable
+            : `${this.configFile}: \`adminToken\``
       throw new UsageError(`${source}: ${tokenProblem}`)
     }
     return adminToken
@@ -162,7 +193,13 @@ export class SettingSources {
 
   /** The team tokens, each checked against the others and the admin token. */
   teamTokens(): TeamToken[] {
-    return teamTokensOf(this.values['team-token'] as string[] | undefined, this.envList('team-token'), this.file.teamToken, this.configFile, this.adminToken())
+    return teamTokensOf(
+      this.values['team-token'] as string[] | undefined,
+      this.envList('team-token'),
+      this.file.teamToken,
+      this.configFile,
+      this.adminToken(),
+    )
   }
 
   /** `--webhook-url`: an http(s) URL. */
@@ -188,7 +225,8 @@ export const READERS = {
   'team-token': (from: SettingSources) => from.teamTokens(),
   'cors-origin': (from: SettingSources) => from.list('cors-origin', parseCorsOrigin),
   'allowed-host': (from: SettingSources) => from.list('allowed-host', parseAllowedHost),
-  'email-clients': (from: SettingSources) => from.list('email-clients', (value) => value).flatMap((value) => parseEmailClients(value)),
+  'email-clients': (from: SettingSources) =>
+    from.list('email-clients', (value) => value).flatMap((value) => parseEmailClients(value)),
   spamassassin: (from: SettingSources) => spamdOf(from.str('spamassassin')),
   config: (from: SettingSources) => from.configFile,
 } satisfies { [N in SettingName]?: (from: SettingSources) => unknown }
@@ -209,14 +247,26 @@ function spamdOf(value: string | undefined): string | undefined {
  * comma-separated), else the config file's `teamToken` list. Each is checked, and none may be
  * given twice or equal the admin token.
  */
-function teamTokensOf(flags: string[] | undefined, fromEnv: string[] | undefined, fromFile: ConfigFile['teamToken'], configFile: string | undefined, adminToken: string | undefined): TeamToken[] {
-  const source = flags && flags.length > 0 ? '--team-token' : fromEnv !== undefined ? envOf('team-token') : `${configFile}: \`teamToken\``
-  try {
-    const teams = flags && flags.length > 0
-      ? flags.map(parseTeamToken)
+function teamTokensOf(
+  flags: string[] | undefined,
+  fromEnv: string[] | undefined,
+  fromFile: ConfigFile['teamToken'],
+  configFile: string | undefined,
+  adminToken: string | undefined,
+): TeamToken[] {
+  const source =
+    flags && flags.length > 0
+      ? '--team-token'
       : fromEnv !== undefined
-        ? fromEnv.map(parseTeamToken)
-        : (fromFile ?? []).map((t) => (typeof t === 'string' ? parseTeamToken(t) : t))
+        ? envOf('team-token')
+        : `${configFile}: \`teamToken\``
+  try {
+    const teams =
+      flags && flags.length > 0
+        ? flags.map(parseTeamToken)
+        : fromEnv !== undefined
+          ? fromEnv.map(parseTeamToken)
+          : (fromFile ?? []).map((t) => (typeof t === 'string' ? parseTeamToken(t) : t))
     checkTeamTokens(teams, adminToken)
     return teams
   } catch (error) {

@@ -16,10 +16,14 @@ export function sandboxAsClient(sandbox: SandboxState, url = sandbox.baseUrl.rep
     url,
     health: async () => sandbox.health(),
     outbox: {
-      list: async (filter = {}, { limit = Infinity } = {}) => sandbox.outbox.list(filter).slice(0, limit).map(summarize),
+      list: async (filter = {}, { limit = Infinity } = {}) =>
+        sandbox.outbox.list(filter).slice(0, limit).map(summarize),
       get: async (id) => sandbox.outbox.get(id),
       waitFor: (filter = {}, options = {}) =>
-        cappedWait(sandbox, filter, { ...options, since: options.since instanceof Date ? options.since.getTime() : options.since }),
+        cappedWait(sandbox, filter, {
+          ...options,
+          since: options.since instanceof Date ? options.since.getTime() : options.since,
+        }),
       delete: async (id) => sandbox.outbox.delete(id),
       clear: async () => sandbox.outbox.clear(),
     },

@@ -44,7 +44,6 @@ export interface ServerTimeouts {
   checkIntervalMs?: number
 }
 
-
 /** A running standalone server. */
 export interface RunningServer {
   server: Server
@@ -58,21 +57,28 @@ export interface RunningServer {
  * taken.
  */
 export async function startServer(sandbox: Sandbox, options: ServerOptions = {}): Promise<RunningServer> {
-  const policy = createOriginPolicy({ corsOrigins: options.corsOrigins, allowedHosts: options.allowedHosts, boundHost: options.host ?? SETTINGS.host.default })
+  const policy = createOriginPolicy({
+    corsOrigins: options.corsOrigins,
+    allowedHosts: options.allowedHosts,
+    boundHost: options.host ?? SETTINGS.host.default,
+  })
   const listener = createRequestListener(sandbox, { onRequest: options.onRequest, policy, dispatch: options.dispatch })
   const timeouts = options.timeouts ?? {}
-  const server = createServer({
-    headersTimeout: timeouts.headersMs ?? 10_000,
-    requestTimeout: timeouts.requestMs ?? 30_000,
-    keepAliveTimeout: timeouts.keepAliveMs ?? 5_000,
-    connectionsCheckingInterval: timeouts.checkIntervalMs ?? 1_000,
-    // Node's own answer to a missing Host is an empty 400; the listener answers with the error object.
-    requireHostHeader: false,
-  }, (req, res) => {
-    // Draining: a request that still arrives on an open keep-alive connection is answered, then the connection closes.
-    if (closing) res.setHeader('Connection', 'close')
-    void listener(req, res)
-  })
+  const server = createServer(
+    {
+      headersTimeout: timeouts.headersMs ?? 10_000,
+      requestTimeout: timeouts.requestMs ?? 30_000,
+      keepAliveTimeout: timeouts.keepAliveMs ?? 5_000,
+      connectionsCheckingInterval: timeouts.checkIntervalMs ?? 1_000,
+      // Node's own answer to a missing Host is an empty 400; the listener answers with the error object.
+      requireHostHeader: false,
+    },
+    (req, res) => {
+      // Draining: a request that still arrives on an open keep-alive connection is answered, then the connection closes.
+      if (closing) res.setHeader('Connection', 'close')
+      void listener(req, res)
+    },
+  )
   let closing = false
   // A client may half-close after its request and still read the answer (RFC 9112: "a half-closed
   // TCP connection does not delimit a request message, nor does it imply that the client is no
@@ -84,22 +90,34 @@ export async function startServer(sandbox: Sandbox, options: ServerOptions = {})
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
     if (pipelinedAfterClose(req)) return
     const started = performance.now()
-    const status = refuse(res, 'invalid_request', `Unsupported \`Expect: ${String(req.headers.expect).slice(0, 100)}\`; only \`Expect: 100-continue\` is understood.`, corsHeaders(policy, req), true)
+    const status = refuse(
+      res,
+      'invalid_request',
+      `Unsupported \`Expect: ${String(req.headers.expect).slice(0, 100)}\`; only \`Expect: 100-continue\` is understood.`,
+      corsHeaders(policy, req),
+      true,
+    )
     options.onRequest?.({ method: req.method ?? '?', path: req.url ?? '/', status, ms: performance.now() - started })
   })
   // CONNECT never reaches the request listener: without this Node closes the socket silently.
   server.on('connect', (req: IncomingMessage, socket: Socket) => {
-    rawErrorAnswer(socket, 'The CONNECT method is not supported: this is not a proxy. The API uses GET, POST, PUT and DELETE.')
+    rawErrorAnswer(
+      socket,
+      'The CONNECT method is not supported: this is not a proxy. The API uses GET, POST, PUT and DELETE.',
+    )
     options.onRequest?.({ method: 'CONNECT', path: req.url ?? '', status: 400, ms: 0 })
   })
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     if (!socket.writable) return void socket.destroy()
     // Still the API's error object (and a documented status), even below HTTP.
-    rawErrorAnswer(socket as Socket, error.code === 'HPE_HEADER_OVERFLOW'
-      ? 'The request line and headers are larger than the server accepts (16 KiB). Send a shorter URL or fewer headers.'
-      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? 'The request took too long to arrive; the connection is closed.'
-        : 'Malformed HTTP request; the connection is closed.')
+    rawErrorAnswer(
+      socket as Socket,
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? 'The request line and headers are larger than the server accepts (16 KiB). Send a shorter URL or fewer headers.'
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? 'The request took too long to arrive; the connection is closed.'
+          : 'Malformed HTTP request; the connection is closed.',
+    )
   })
   const running = await listenOn(server, options, () => {
     closing = true
@@ -148,14 +166,19 @@ export function listenOn(server: Server, options: ServerOptions, onClosing?: () 
   /** Ends idle connections (FIN) and resolves when their clients have closed them too, or after `ms`. */
   const endIdle = (ms: number) => {
     const idle = [...sockets].filter((socket: CountedSocket) => (socket[IN_FLIGHT] ?? 0) === 0)
-    return Promise.all(idle.map((socket) => new Promise<void>((closed) => {
-      const timer = setTimeout(() => socket.destroy(), ms)
-      socket.once('close', () => {
-        clearTimeout(timer)
-        closed()
-      })
-      socket.end()
-    })))
+    return Promise.all(
+      idle.map(
+        (socket) =>
+          new Promise<void>((closed) => {
+            const timer = setTimeout(() => socket.destroy(), ms)
+            socket.once('close', () => {
+              clearTimeout(timer)
+              closed()
+            })
+            socket.end()
+          }),
+      ),
+    )
   }
   return new Promise((resolve, reject) => {
     server.once('error', reject)

@@ -106,7 +106,11 @@ port.on('message', (message: ToWorker) => {
       const waiting = pending.get(message.id)
       pending.delete(message.id)
       // The same kind of error the single-thread server's dispatcher would have thrown.
-      waiting?.reject(message.name === 'AbortError' ? new DOMException(message.message, 'AbortError') : Object.assign(new Error(message.message), { name: message.name, stack: message.stack }))
+      waiting?.reject(
+        message.name === 'AbortError'
+          ? new DOMException(message.message, 'AbortError')
+          : Object.assign(new Error(message.message), { name: message.name, stack: message.stack }),
+      )
       return
     }
     case 'connections': {
@@ -145,7 +149,10 @@ function forward(request: WireRequest): Promise<Answer | undefined> {
     }
     pending.set(id, { resolve, reject })
     request.signal.addEventListener('abort', onAbort, { once: true })
-    post({ t: 'request', id, method: request.method, url: request.url, headers, body }, body ? [body.buffer as ArrayBuffer] : undefined)
+    post(
+      { t: 'request', id, method: request.method, url: request.url, headers, body },
+      body ? [body.buffer as ArrayBuffer] : undefined,
+    )
   })
 }
 

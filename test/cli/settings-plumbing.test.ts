@@ -16,7 +16,10 @@ import { startServer } from '../../src/transports/http-server.js'
 const dir = mkdtempSync(join(tmpdir(), 'sendbox-plumbing-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 const templatesFile = join(dir, 'templates.json')
-writeFileSync(templatesFile, JSON.stringify({ templates: [{ name: 'otp', language: 'en', body: 'Your code is {{1}}' }] }))
+writeFileSync(
+  templatesFile,
+  JSON.stringify({ templates: [{ name: 'otp', language: 'en', body: 'Your code is {{1}}' }] }),
+)
 const fixturesFile = new URL('../../fixtures/sample.json', import.meta.url).pathname
 
 /** Values a row's syntax needs; any other text or list row is given `sample`. */
@@ -50,7 +53,8 @@ function samplesOf(name: ValuedName): string[][] {
   const spec: Setting = SETTINGS[name]
   const flag = `--${name}`
   if (spec.kind === 'switch') return [[flag]]
-  if (spec.kind === 'whole') return [...new Set(spec.range!)].filter((n) => String(n) !== spec.default).map((n) => [flag, String(n)])
+  if (spec.kind === 'whole')
+    return [...new Set(spec.range!)].filter((n) => String(n) !== spec.default).map((n) => [flag, String(n)])
   if (spec.kind === 'probability') return [[flag, '0.5']]
   if (spec.kind === 'choice') return spec.choices!.filter((c) => c !== spec.default).map((c) => [flag, c])
   return (SAMPLES[name] ?? ['sample']).map((value) => [flag, value])
@@ -63,20 +67,26 @@ describe('every row of the settings table reaches what it sets', () => {
   for (const name of VALUED_SETTINGS) {
     const spec: Setting = SETTINGS[name]
     for (const args of samplesOf(name)) {
-      it(`${args.join(' ')}${spec.option ? ` → createSandbox's ${spec.option}` : spec.serverOption ? ` → startServer's ${spec.serverOption}` : ' → the CLI\'s settings'}`, async () => {
+      it(`${args.join(' ')}${spec.option ? ` → createSandbox's ${spec.option}` : spec.serverOption ? ` → startServer's ${spec.serverOption}` : " → the CLI's settings"}`, async () => {
         const context = CONTEXT[name] ?? []
         const base = parse(context)
         const settings = parse([...context, ...args])
         expect(field(settings, name), `--${name} is read into the CLI's settings`).not.toEqual(field(base, name))
         if (spec.kind === 'whole') expect(field(settings, name)).toBe(Number(args[1]))
         if (spec.option) {
-          const [before, after] = [await sandboxOptionsOf(base), await sandboxOptionsOf(settings)] as Array<Record<string, unknown>>
-          expect(after[spec.option], `--${name} reaches createSandbox's ${spec.option}`).not.toEqual(before[spec.option])
+          const [before, after] = [await sandboxOptionsOf(base), await sandboxOptionsOf(settings)] as Array<
+            Record<string, unknown>
+          >
+          expect(after[spec.option], `--${name} reaches createSandbox's ${spec.option}`).not.toEqual(
+            before[spec.option],
+          )
           if (!CONVERTED_OPTIONS.includes(spec.option)) expect(after[spec.option]).toEqual(field(settings, name))
         }
         if (spec.serverOption) {
           const [before, after] = [serverOptionsOf(base), serverOptionsOf(settings)] as Array<Record<string, unknown>>
-          expect(after[spec.serverOption], `--${name} reaches startServer's ${spec.serverOption}`).not.toEqual(before[spec.serverOption])
+          expect(after[spec.serverOption], `--${name} reaches startServer's ${spec.serverOption}`).not.toEqual(
+            before[spec.serverOption],
+          )
           expect(after[spec.serverOption]).toEqual(field(settings, name))
         }
       })

@@ -19,7 +19,16 @@ export function outcomeFor(recipient: string, retryAfter: () => number): Capture
 
 /** The fields every capture starts with. */
 export function base<C extends Channel>(sender: Sender, channel: C, to: string, request: Record<string, unknown>) {
-  return { message_id: newId('msg_'), channel, direction: 'outbound' as const, account: sender.account, plan: sender.plan, key: maskKey(sender.key), to, request }
+  return {
+    message_id: newId('msg_'),
+    channel,
+    direction: 'outbound' as const,
+    account: sender.account,
+    plan: sender.plan,
+    key: maskKey(sender.key),
+    to,
+    request,
+  }
 }
 
 /**
