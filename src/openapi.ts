@@ -6,7 +6,7 @@ import { CHANNEL_LABELS } from './domain/channels/index.js'
 import { CHANNELS } from './contract/constants.js'
 import { MAX_BODY_BYTES } from './http/body.js'
 import { MAGIC_RECIPIENTS } from './domain/magic-recipients.js'
-import { ERROR_CODES, errorSchema } from './contract/error.js'
+import { ERROR_CODES, ERROR_CODE_NAMES, codesOf, errorSchema, type ErrorScope } from './contract/error.js'
 import { VERSION } from './version.js'
 
 /**
@@ -197,7 +197,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
         : {})
     item[route.method.toLowerCase()] = operationOf(route, refs, rateRefs)
   }
-  const codes = ERROR_CODES.map((c) => `\`${c}\``).join(', ')
+  const codes = ERROR_CODE_NAMES.map((c) => `\`${c}\``).join(', ')
   return {
     openapi: '3.1.0',
     info: {
@@ -215,7 +215,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
       recipient,
       channel,
       outcome: outcome.kind,
-      ...('status' in outcome ? { status: outcome.status, code: outcome.code } : {}),
+      ...('code' in outcome ? { status: ERROR_CODES[outcome.code].status, code: outcome.code } : {}),
       ...('reason' in outcome ? { reason: outcome.reason } : {}),
       description,
     })),
@@ -379,7 +379,8 @@ function responsesOf(route: Route, success: Record<string, unknown>): Record<str
   }
   // The standalone server answers any request whose Host is not allowed, and a control's state change from a page of another origin, with 403.
   responses['403'] = responseRef('Forbidden')
-  for (const extra of route.answers ?? []) responses[String(extra.status)] = errorResponse(extra.description)
+  for (const extra of route.answers ?? [])
+    responses[String(ERROR_CODES[extra.code].status)] = errorResponse(extra.description)
   return responses
 }
 
@@ -440,6 +441,13 @@ const SECURITY_SCHEMES = {
   },
 }
 
+/** The codes of a status the routes of a scope answer with, as the descriptions list them. */
+function listOf(status: number, scope: ErrorScope): string {
+  return codesOf(status, scope)
+    .map((code) => `\`${code}\``)
+    .join(', ')
+}
+
 /** The error answers routes point at. */
 function errorResponses(
   rateRefs: Record<string, unknown>,
@@ -447,7 +455,7 @@ function errorResponses(
 ): Record<string, unknown> {
   return {
     BadRequest: errorResponse(
-      'Invalid request: `invalid_parameter`, `missing_parameter`, `unknown_parameter`, `invalid_email`, `invalid_phone`, `invalid_json`, `invalid_content_type`, `payload_too_large`, `duplicate_email`; or a 400 forced by a fault or `Prefer: code=400`. Carries the rate-limit headers.',
+      `Invalid request: ${listOf(400, 'api')}; or a 400 forced by a fault or \`Prefer: code=400\`. Carries the rate-limit headers.`,
       rateRefs,
     ),
     Unauthorized: errorResponse(
@@ -467,7 +475,7 @@ function errorResponses(
       rateRefs,
     ),
     SandboxBadRequest: errorResponse(
-      'Invalid control request (`invalid_parameter`, `missing_parameter`, `unknown_parameter`, `invalid_json`, `invalid_content_type`), naming the field in `param`.',
+      `Invalid control request (${listOf(400, 'controls')}), naming the field in \`param\`.`,
     ),
     SandboxNotFound: errorResponse('No such captured message (`not_found`).'),
     SandboxUnauthorized: errorResponse(

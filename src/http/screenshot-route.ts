@@ -79,23 +79,22 @@ export const screenshotRoutes: Route[] = [
     response: { png: true },
     answers: [
       {
-        status: 501,
+        code: 'not_available',
         description:
           'No headless Chromium here (`not_available`): the message says how to get one (`apt-get install chromium`, or `CHROMIUM_PATH=/path/to/chrome`), or that playwright-core is not installed.',
       },
       {
-        status: 503,
+        code: 'too_many_clients',
         description:
           'Sixteen screenshots already wait for their turn (`too_many_clients`); `Retry-After` says when to ask again.',
       },
-      { status: 504, description: 'The render took longer than 20 s (`render_timeout`).' },
+      { code: 'render_timeout', description: 'The render took longer than 20 s (`render_timeout`).' },
     ],
     team: true,
     resolve: async ({ sandbox, params, query, viewer }) => {
       const message = visibleOne(viewer, sandbox.outbox.get(params.id))
       if (!message)
         throw new ApiError(
-          404,
           'not_found',
           `No captured message with id "${params.id.slice(0, 100)}". List them with GET /__sandbox/messages.`,
         )

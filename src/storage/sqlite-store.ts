@@ -257,7 +257,6 @@ export class SqliteStore implements SandboxStore {
       this.writes.seconds += (performance.now() - started) / 1000
       this.rollback(sandbox, logs, batches, error)
       const failure = new ApiError(
-        500,
         'internal_error',
         `The sandbox could not write its store ${this.path} (${describeError(error)}): this request's change was undone. Free space or fix the file's permissions, then retry.`,
       )

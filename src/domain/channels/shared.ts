@@ -1,5 +1,5 @@
 import type { Channel } from '../../contract/captured-message.js'
-import { ApiError, retryAfterHeader } from '../errors.js'
+import { ApiError, ERROR_CODES, retryAfterHeader } from '../errors.js'
 import { findCodes, linksInText } from '../extract.js'
 import { magicOutcome } from '../magic-recipients.js'
 import { maskKey } from '../plans.js'
@@ -10,14 +10,9 @@ import type { CaptureOutcome, InboundReply, Sender } from './types.js'
 export function outcomeFor(recipient: string, retryAfter: () => number): CaptureOutcome {
   const outcome = magicOutcome(recipient)
   if (outcome.kind === 'reject') {
-    const headers: Record<string, string> = outcome.status === 429 ? retryAfterHeader(retryAfter()) : {}
-    throw new ApiError(
-      outcome.status,
-      outcome.code,
-      outcome.message,
-      outcome.status === 400 ? 'to' : undefined,
-      headers,
-    )
+    const { status } = ERROR_CODES[outcome.code]
+    const headers: Record<string, string> = status === 429 ? retryAfterHeader(retryAfter()) : {}
+    throw new ApiError(outcome.code, outcome.message, status === 400 ? 'to' : undefined, headers)
   }
   return outcome
 }
