@@ -21,11 +21,12 @@
  * --only suite` runs it with HEAD's and REF's builds (bench/compare.mjs).
  */
 import { execFileSync, spawnSync } from 'node:child_process'
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, rmSync } from 'node:fs'
 import { cpus, loadavg } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
+import { CONFIGS, consumer } from './consumer.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..')
 const { values: flags } = parseArgs({
@@ -43,47 +44,6 @@ const builds = flags.build.map((spec) => {
   const [id, dir] = spec.split('=')
   return { id, dir: resolve(root, dir) }
 })
-const suiteDir = join(root, 'bench/suite')
-const cacheDir = join(root, 'node_modules/.cache')
-
-/** The configurations: a Node binary and an msw major. */
-const CONFIGS = {
-  'node24-msw3': () => ({ node: execFileSync(join(root, 'scripts/node-bin.sh'), ['24'], { encoding: 'utf8' }).trim(), msw: msw3() }),
-  'node20-msw2': () => {
-    if (!process.version.startsWith('v20.')) return { skip: `this machine's node is ${process.version}, not 20` }
-    return { node: process.execPath, msw: join(root, 'node_modules/msw') }
-  },
-}
-
-/** msw 3, installed once beside the repository (the place and command of scripts/test-msw3.sh). */
-function msw3() {
-  const dir = join(cacheDir, 'msw3')
-  if (!existsSync(join(dir, 'node_modules/msw/package.json'))) {
-    mkdirSync(dir, { recursive: true })
-    if (!existsSync(join(dir, 'package.json'))) writeFileSync(join(dir, 'package.json'), '{"private":true}\n')
-    execFileSync('npm', ['install', '--prefix', dir, '--no-save', '--no-audit', '--no-fund', '--loglevel=error', 'msw@^3'], { stdio: ['ignore', 'ignore', 'inherit'] })
-  }
-  return join(dir, 'node_modules/msw')
-}
-
-/** A consumer project: the package as installed, msw linked, the two suites and a vitest config. */
-function consumer(configId, build, msw) {
-  const dir = join(cacheDir, 'bench-suite', `${configId}-${build.id}`)
-  rmSync(dir, { recursive: true, force: true })
-  const pkg = join(dir, 'node_modules/sendbox')
-  mkdirSync(pkg, { recursive: true })
-  for (const part of ['package.json', 'dist/lib', 'dist/web']) {
-    if (!existsSync(join(build.dir, part))) throw new Error(`${build.id}: no ${part} in ${build.dir} (npm run build)`)
-    cpSync(join(build.dir, part), join(pkg, part), { recursive: true })
-  }
-  symlinkSync(msw, join(dir, 'node_modules/msw'), 'dir')
-  for (const part of ['app.ts', 'sendbox', 'handwritten']) cpSync(join(suiteDir, part), join(dir, part), { recursive: true })
-  // The project's own package.json: without one, a resolver walking up would find this repository's (named sendbox).
-  writeFileSync(join(dir, 'package.json'), '{ "name": "bench-suite-consumer", "private": true, "type": "module" }\n')
-  const workers = flags.workers ? `, maxWorkers: ${Number(flags.workers)}` : ''
-  writeFileSync(join(dir, 'vitest.config.mjs'), `export default { test: { include: ['**/*.test.ts'], exclude: ['node_modules/**']${workers} } }\n`)
-  return dir
-}
 
 /** Children's CPU seconds so far (user + system of waited-for descendants), from /proc. */
 function childCpuSeconds() {
@@ -133,7 +93,7 @@ for (const configId of flags.configs.split(',')) {
   }
   const version = execFileSync(config.node, ['--version'], { encoding: 'utf8' }).trim()
   const mswVersion = JSON.parse(readFileSync(join(config.msw, 'package.json'), 'utf8')).version
-  const dirs = Object.fromEntries(builds.map((build) => [build.id, consumer(configId, build, config.msw)]))
+  const dirs = Object.fromEntries(builds.map((build) => [build.id, consumer(configId, build, config.msw, flags.workers)]))
   // The order within a round alternates, so a drift of the machine's load favours neither side.
   const runs = [...builds.map((b) => ({ id: b.id, dir: dirs[b.id], suite: 'sendbox' })), { id: 'hand-written', dir: dirs[builds[0].id], suite: 'handwritten' }]
   const samples = Object.fromEntries(runs.map((run) => [run.id, []]))
