@@ -4,7 +4,7 @@ import { attachBufferedBody, bufferedBodyOf, fetchHeaders, RawHeaders, toRespons
 import { runApiRequest, runControlRequest } from './guard.js'
 import type { Route } from './route.js'
 import { compilePath, RouteHandler, type PathMatcher } from './route-handler.js'
-import { ROUTES } from '../openapi.js'
+import { ROUTES } from './route-list.js'
 import { CONTROLS_PREFIX, controlPrefixes, resolveBaseUrl, type ResolvedBase } from './base-url.js'
 import { webInbox, webInboxHandlers, type WebInbox } from './web-inbox.js'
 
@@ -181,4 +181,4 @@ async function throughMsw(handlers: readonly RequestHandler[], request: WireRequ
   return getResponse(handlers as RequestHandler[], fetchRequest)
 }
 
-export { ROUTES } from '../openapi.js'
+export { ROUTES } from './route-list.js'
