@@ -21,11 +21,16 @@ import { VERSION } from './version.js'
 // ---------------------------------------------------------------------------------------------
 
 const rateLimitHeaders = {
-  'X-RateLimit-Limit': z.int().meta({ description: 'Requests per minute of the key\'s plan.' }),
+  'X-RateLimit-Limit': z.int().meta({ description: "Requests per minute of the key's plan." }),
   'X-RateLimit-Remaining': z.int().meta({ description: 'Requests left in the rolling 60-second window.' }),
-  'X-RateLimit-Reset': z.int().meta({ description: 'Unix seconds at which the oldest counted request leaves the window.' }),
+  'X-RateLimit-Reset': z
+    .int()
+    .meta({ description: 'Unix seconds at which the oldest counted request leaves the window.' }),
 }
-const retryAfterHeader = z.int().min(1).meta({ description: 'Whole seconds until a request would be admitted. A forced 429 (fault or `Prefer: code=429`) carries the value a real 429 would carry at that instant.' })
+const retryAfterHeader = z.int().min(1).meta({
+  description:
+    'Whole seconds until a request would be admitted. A forced 429 (fault or `Prefer: code=429`) carries the value a real 429 would carry at that instant.',
+})
 /**
  * One comma- (or semicolon-) separated preference, exactly as the server reads it: `code` takes
  * a status below 300 (ignored) or one it can force (400, 401, 404, 429, 5xx); `delay` takes 0 to
@@ -36,7 +41,8 @@ const preferHeader = z
   .string()
   .regex(new RegExp(`^${PREFER_PART}(?:[,;]${PREFER_PART})*$`))
   .meta({
-    description: 'Sandbox only (Prism style): `code=500` answers that status with the proper error object (400, 401, 404, 429 or a 5xx; below 300 is ignored) and the headers a real answer of that status carries; `delay=250` delays the answer by that many milliseconds (at most 60000). Other preferences are ignored.',
+    description:
+      'Sandbox only (Prism style): `code=500` answers that status with the proper error object (400, 401, 404, 429 or a 5xx; below 300 is ignored) and the headers a real answer of that status carries; `delay=250` delays the answer by that many milliseconds (at most 60000). Other preferences are ignored.',
     examples: ['code=500', 'delay=250', 'code=429, delay=100'],
   })
 
@@ -96,13 +102,16 @@ function convert(schemas: z.ZodType[], io: 'input' | 'output', components: Recor
       // formats (`starts_with`); neither tells a reader anything the type and pattern do not.
       if (json.minimum === Number.MIN_SAFE_INTEGER) delete json.minimum
       if (json.maximum === Number.MAX_SAFE_INTEGER) delete json.maximum
-      if (typeof json.format === 'string' && ZOD_ONLY_FORMATS.has(json.format) && json.pattern !== undefined) delete json.format
+      if (typeof json.format === 'string' && ZOD_ONLY_FORMATS.has(json.format) && json.pattern !== undefined)
+        delete json.format
     },
   }) as JsonSchema & { properties: Record<string, JsonSchema>; $defs?: Record<string, JsonSchema> }
   relink(converted)
   for (const [id, schema] of Object.entries(converted.$defs ?? {})) {
     if (id in components && JSON.stringify(components[id]) !== JSON.stringify(schema)) {
-      throw new Error(`OpenAPI: schema id "${id}" renders differently as a request and as a response; give the two schemas distinct ids.`)
+      throw new Error(
+        `OpenAPI: schema id "${id}" renders differently as a request and as a response; give the two schemas distinct ids.`,
+      )
     }
     components[id] = schema
   }
@@ -144,7 +153,18 @@ export function buildOpenApiDocumentOf(routes: readonly Route[], options: OpenAp
   const { headers, rateRefs, optionalRateRefs } = headerComponents(refs)
   const paths: Record<string, Record<string, unknown>> = {}
   for (const route of routes) {
-    const item = (paths[route.path] ??= route.scope === 'sandbox' && origin ? { servers: [{ url: origin, description: 'Sandbox controls (not part of the real API); also answered under the base URL (`<baseUrl>/__sandbox/...`)' }] } : {})
+    const item = (paths[route.path] ??=
+      route.scope === 'sandbox' && origin
+        ? {
+            servers: [
+              {
+                url: origin,
+                description:
+                  'Sandbox controls (not part of the real API); also answered under the base URL (`<baseUrl>/__sandbox/...`)',
+              },
+            ],
+          }
+        : {})
     item[route.method.toLowerCase()] = operationOf(route, refs, rateRefs)
   }
   const codes = ERROR_CODES.map((c) => `\`${c}\``).join(', ')
@@ -154,20 +174,30 @@ export function buildOpenApiDocumentOf(routes: readonly Route[], options: OpenAp
       title: 'sendbox',
       version: VERSION,
       summary: 'A local sandbox of the messaging and subscriber API. Nothing is ever delivered.',
-      description:
-        `The real service's API under the base URL (email, SMS and WhatsApp sends, subscribers), plus sandbox-only controls under \`/__sandbox\` (tag \`sandbox\`), which the real service does not have. Every API answer carries \`X-RateLimit-*\` headers; every error is \`{ "error": { "code", "message" } }\` with one of ${codes} (or the \`code\` a fault was given). Paths match exactly: case and a trailing slash count.`,
+      description: `The real service's API under the base URL (email, SMS and WhatsApp sends, subscribers), plus sandbox-only controls under \`/__sandbox\` (tag \`sandbox\`), which the real service does not have. Every API answer carries \`X-RateLimit-*\` headers; every error is \`{ "error": { "code", "message" } }\` with one of ${codes} (or the \`code\` a fault was given). Paths match exactly: case and a trailing slash count.`,
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: baseUrl, description: 'The messaging API' }],
     // Request bodies over this many bytes are refused (400 `payload_too_large`), never buffered.
     'x-sendbox-max-body-bytes': MAX_BODY_BYTES,
     // Recipients whose sends are answered or delivered as the table says (like card test numbers).
-    'x-sendbox-magic-recipients': MAGIC_RECIPIENTS.map(({ recipient, channel, outcome, description }) => ({ recipient, channel, outcome: outcome.kind, ...('status' in outcome ? { status: outcome.status, code: outcome.code } : {}), ...('reason' in outcome ? { reason: outcome.reason } : {}), description })),
+    'x-sendbox-magic-recipients': MAGIC_RECIPIENTS.map(({ recipient, channel, outcome, description }) => ({
+      recipient,
+      channel,
+      outcome: outcome.kind,
+      ...('status' in outcome ? { status: outcome.status, code: outcome.code } : {}),
+      ...('reason' in outcome ? { reason: outcome.reason } : {}),
+      description,
+    })),
     security: [{ bearerAuth: [] }],
     tags: [
       ...CHANNELS.map((channel) => ({ name: channel, description: `${CHANNEL_LABELS[channel]} sends.` })),
-      { name: 'subscribers', description: 'Subscribers (contact records) of the key\'s account.' },
-      { name: 'sandbox', description: 'Sandbox-only controls: outbox, waiting, events, clock, request journal, faults, reset, health. Not part of the real API.' },
+      { name: 'subscribers', description: "Subscribers (contact records) of the key's account." },
+      {
+        name: 'sandbox',
+        description:
+          'Sandbox-only controls: outbox, waiting, events, clock, request journal, faults, reset, health. Not part of the real API.',
+      },
     ],
     'x-tagGroups': [
       { name: 'API', tags: [...CHANNELS, 'subscribers'] },
@@ -186,7 +216,8 @@ export function buildOpenApiDocumentOf(routes: readonly Route[], options: OpenAp
           required: false,
           style: 'form',
           explode: true,
-          description: 'Any query parameter not listed is ignored (a free-form object: each is a name and a string value).',
+          description:
+            'Any query parameter not listed is ignored (a free-form object: each is a name and a string value).',
           schema: { type: 'object', additionalProperties: { type: 'string' } },
         },
       },
@@ -209,12 +240,28 @@ interface SchemaRefs {
 function schemaRefs(schemas: Record<string, JsonSchema>, routes: readonly Route[]): SchemaRefs {
   // Responses (output) first, then requests (input): the same schema rendered both ways must agree.
   const responseOf = (route: Route): z.ZodType | undefined =>
-    route.response instanceof z.ZodType ? route.response : 'eventStream' in route.response ? route.response.eventStream : undefined
+    route.response instanceof z.ZodType
+      ? route.response
+      : 'eventStream' in route.response
+        ? route.response.eventStream
+        : undefined
   const [, ...responses] = convert([errorSchema, ...routes.flatMap((r) => responseOf(r) ?? [])], 'output', schemas)
-  const bodies = convert(routes.flatMap((r) => bodySchemaOf(r) ?? []), 'input', schemas)
+  const bodies = convert(
+    routes.flatMap((r) => bodySchemaOf(r) ?? []),
+    'input',
+    schemas,
+  )
   const queryKeys = routes.flatMap((r) => Object.keys(r.query ?? {}).map((name) => [r, name] as const))
-  const queries = convert(queryKeys.map(([r, name]) => r.query![name]), 'input', schemas)
-  const [retryAfter, prefer, ...limitHeaders] = convert([retryAfterHeader, preferHeader, ...Object.values(rateLimitHeaders)], 'output', schemas)
+  const queries = convert(
+    queryKeys.map(([r, name]) => r.query![name]),
+    'input',
+    schemas,
+  )
+  const [retryAfter, prefer, ...limitHeaders] = convert(
+    [retryAfterHeader, preferHeader, ...Object.values(rateLimitHeaders)],
+    'output',
+    schemas,
+  )
   return { responses, bodies, queries, retryAfter, prefer, limitHeaders }
 }
 
@@ -235,7 +282,9 @@ function headerComponents(refs: SchemaRefs) {
     headers[`${name}-Optional`] = { ...describe(refs.limitHeaders[i]), required: false }
   })
   const rateRefs = Object.fromEntries(Object.keys(rateLimitHeaders).map((name) => [name, headerRef(name)]))
-  const optionalRateRefs = Object.fromEntries(Object.keys(rateLimitHeaders).map((name) => [name, headerRef(`${name}-Optional`)]))
+  const optionalRateRefs = Object.fromEntries(
+    Object.keys(rateLimitHeaders).map((name) => [name, headerRef(`${name}-Optional`)]),
+  )
   return { headers, rateRefs, optionalRateRefs }
 }
 
@@ -257,7 +306,12 @@ function parametersOf(route: Route, refs: SchemaRefs): unknown[] {
 /** The route's success answer, by what it declares: JSON, no body, an event stream, text or HTML. */
 function successOf(route: Route, refs: SchemaRefs, rateRefs: Record<string, unknown>): Record<string, unknown> {
   const limits = route.scope === 'api' ? { headers: rateRefs } : {}
-  if (route.response instanceof z.ZodType) return { description: route.summary, ...limits, content: { 'application/json': { schema: refs.responses.shift()! } } }
+  if (route.response instanceof z.ZodType)
+    return {
+      description: route.summary,
+      ...limits,
+      content: { 'application/json': { schema: refs.responses.shift()! } },
+    }
   if ('empty' in route.response) return { description: `${route.summary}: no body.`, ...limits }
   if ('eventStream' in route.response) {
     return {
@@ -265,8 +319,13 @@ function successOf(route: Route, refs: SchemaRefs, rateRefs: Record<string, unkn
       content: { 'text/event-stream': { schema: { type: 'string' }, 'x-itemSchema': refs.responses.shift()! } },
     }
   }
-  if ('png' in route.response) return { description: `${route.summary}: a PNG image.`, content: { 'image/png': { schema: { type: 'string', format: 'binary' } } } }
-  if ('text' in route.response) return { description: route.summary, content: { [route.response.text]: { schema: { type: 'string' } } } }
+  if ('png' in route.response)
+    return {
+      description: `${route.summary}: a PNG image.`,
+      content: { 'image/png': { schema: { type: 'string', format: 'binary' } } },
+    }
+  if ('text' in route.response)
+    return { description: route.summary, content: { [route.response.text]: { schema: { type: 'string' } } } }
   return { description: 'The HTML body.', content: { 'text/html': { schema: { type: 'string' } } } }
 }
 
@@ -276,7 +335,13 @@ function responsesOf(route: Route, success: Record<string, unknown>): Record<str
   const responses: Record<string, unknown> = { [route.status ?? 200]: success }
   if (route.scope === 'api') {
     // Faults and `Prefer: code` can force any of these on any route.
-    Object.assign(responses, { 400: responseRef('BadRequest'), 401: responseRef('Unauthorized'), 404: responseRef('NotFound'), 429: responseRef('RateLimited'), '5XX': responseRef('ServerError') })
+    Object.assign(responses, {
+      400: responseRef('BadRequest'),
+      401: responseRef('Unauthorized'),
+      404: responseRef('NotFound'),
+      429: responseRef('RateLimited'),
+      '5XX': responseRef('ServerError'),
+    })
   } else {
     if (route.body || route.query) responses['400'] = responseRef('SandboxBadRequest')
     if (!route.public) responses['401'] = responseRef('SandboxUnauthorized')
@@ -299,11 +364,25 @@ function operationOf(route: Route, refs: SchemaRefs, rateRefs: Record<string, un
     summary: route.summary,
     ...(route.description ? { description: route.description } : {}),
     ...(parameters.length > 0 ? { parameters } : {}),
-    ...(body ? { requestBody: { required: true, description: `A JSON object, \`Content-Type: application/json\`, at most ${MAX_BODY_BYTES} bytes (1 MiB; larger: 400 \`payload_too_large\`).`, content: { 'application/json': { schema: refs.bodies.shift()! } } } } : {}),
+    ...(body
+      ? {
+          requestBody: {
+            required: true,
+            description: `A JSON object, \`Content-Type: application/json\`, at most ${MAX_BODY_BYTES} bytes (1 MiB; larger: 400 \`payload_too_large\`).`,
+            content: { 'application/json': { schema: refs.bodies.shift()! } },
+          },
+        }
+      : {}),
     responses,
     // The controls are open unless the server was given an admin token; a preview token opens one message's HTML.
     ...(route.scope === 'sandbox'
-      ? { security: route.public ? [{}] : route.previewToken ? [{}, { sandboxAdmin: [] }, { previewToken: [] }] : [{}, { sandboxAdmin: [] }] }
+      ? {
+          security: route.public
+            ? [{}]
+            : route.previewToken
+              ? [{}, { sandboxAdmin: [] }, { previewToken: [] }]
+              : [{}, { sandboxAdmin: [] }],
+        }
       : {}),
   }
 }
@@ -312,33 +391,60 @@ const SECURITY_SCHEMES = {
   bearerAuth: {
     type: 'http',
     scheme: 'bearer',
-    description: 'An API key: `Authorization: Bearer <API_KEY>`. Default sandbox keys: test_starter, test_pro, test_enterprise (`sendbox keys` lists those in force).',
+    description:
+      'An API key: `Authorization: Bearer <API_KEY>`. Default sandbox keys: test_starter, test_pro, test_enterprise (`sendbox keys` lists those in force).',
   },
   sandboxAdmin: {
     type: 'apiKey',
     in: 'header',
     name: 'X-Sendbox-Admin-Token',
-    description: 'Only when the server has an admin token (`--admin-token`, or generated off loopback). `Authorization: Bearer <token>` works too.',
+    description:
+      'Only when the server has an admin token (`--admin-token`, or generated off loopback). `Authorization: Bearer <token>` works too.',
   },
   previewToken: {
     type: 'apiKey',
     in: 'query',
     name: 'token',
-    description: 'A message-scoped preview token (from the web inbox): opens that one message\'s HTML without the admin token.',
+    description:
+      "A message-scoped preview token (from the web inbox): opens that one message's HTML without the admin token.",
   },
 }
 
 /** The error answers routes point at. */
-function errorResponses(rateRefs: Record<string, unknown>, optionalRateRefs: Record<string, unknown>): Record<string, unknown> {
+function errorResponses(
+  rateRefs: Record<string, unknown>,
+  optionalRateRefs: Record<string, unknown>,
+): Record<string, unknown> {
   return {
-    BadRequest: errorResponse('Invalid request: `invalid_parameter`, `missing_parameter`, `unknown_parameter`, `invalid_email`, `invalid_phone`, `invalid_json`, `invalid_content_type`, `payload_too_large`, `duplicate_email`; or a 400 forced by a fault or `Prefer: code=400`. Carries the rate-limit headers.', rateRefs),
-    Unauthorized: errorResponse('Missing, malformed or unknown API key (`unauthorized`), with no rate-limit headers and not counted against any limit; or a 401 forced (fault, `Prefer: code=401`) on an authenticated request, which carries them.', optionalRateRefs),
-    NotFound: errorResponse('No such resource in this account, or no such endpoint (`not_found`); or a forced 404. Carries the rate-limit headers.', rateRefs),
-    RateLimited: errorResponse('The plan\'s rate limit is exceeded (`rate_limit_exceeded`), or a forced 429: both carry `Retry-After` (what a real 429 would say at that instant) and the rate-limit headers.', { 'Retry-After': headerRef('Retry-After'), ...rateRefs }),
-    ServerError: errorResponse(`Server failure (\`internal_error\`), or a 5xx (${SERVER_ERROR_STATUSES[0]}–${SERVER_ERROR_STATUSES.at(-1)}) forced by a fault or \`Prefer: code\`. Carries the rate-limit headers.`, rateRefs),
-    SandboxBadRequest: errorResponse('Invalid control request (`invalid_parameter`, `missing_parameter`, `unknown_parameter`, `invalid_json`, `invalid_content_type`), naming the field in `param`.'),
+    BadRequest: errorResponse(
+      'Invalid request: `invalid_parameter`, `missing_parameter`, `unknown_parameter`, `invalid_email`, `invalid_phone`, `invalid_json`, `invalid_content_type`, `payload_too_large`, `duplicate_email`; or a 400 forced by a fault or `Prefer: code=400`. Carries the rate-limit headers.',
+      rateRefs,
+    ),
+    Unauthorized: errorResponse(
+      'Missing, malformed or unknown API key (`unauthorized`), with no rate-limit headers and not counted against any limit; or a 401 forced (fault, `Prefer: code=401`) on an authenticated request, which carries them.',
+      optionalRateRefs,
+    ),
+    NotFound: errorResponse(
+      'No such resource in this account, or no such endpoint (`not_found`); or a forced 404. Carries the rate-limit headers.',
+      rateRefs,
+    ),
+    RateLimited: errorResponse(
+      "The plan's rate limit is exceeded (`rate_limit_exceeded`), or a forced 429: both carry `Retry-After` (what a real 429 would say at that instant) and the rate-limit headers.",
+      { 'Retry-After': headerRef('Retry-After'), ...rateRefs },
+    ),
+    ServerError: errorResponse(
+      `Server failure (\`internal_error\`), or a 5xx (${SERVER_ERROR_STATUSES[0]}–${SERVER_ERROR_STATUSES.at(-1)}) forced by a fault or \`Prefer: code\`. Carries the rate-limit headers.`,
+      rateRefs,
+    ),
+    SandboxBadRequest: errorResponse(
+      'Invalid control request (`invalid_parameter`, `missing_parameter`, `unknown_parameter`, `invalid_json`, `invalid_content_type`), naming the field in `param`.',
+    ),
     SandboxNotFound: errorResponse('No such captured message (`not_found`).'),
-    SandboxUnauthorized: errorResponse('The server has an admin token (or team tokens) and the request carries neither the admin token nor a team token (`unauthorized`).'),
-    Forbidden: errorResponse('Standalone server only: the `Host` header names a host that is not allowed (`forbidden_host`, against DNS rebinding; see `--allowed-host`), or a sandbox control that changes state was sent by a page of another origin (`forbidden_origin`; see `--cors-origin`). Under `/__sandbox`, also a team token (`--team-token`) asking for what every account shares or acting on an account not its own (`forbidden`).'),
+    SandboxUnauthorized: errorResponse(
+      'The server has an admin token (or team tokens) and the request carries neither the admin token nor a team token (`unauthorized`).',
+    ),
+    Forbidden: errorResponse(
+      'Standalone server only: the `Host` header names a host that is not allowed (`forbidden_host`, against DNS rebinding; see `--allowed-host`), or a sandbox control that changes state was sent by a page of another origin (`forbidden_origin`; see `--cors-origin`). Under `/__sandbox`, also a team token (`--team-token`) asking for what every account shares or acting on an account not its own (`forbidden`).',
+    ),
   }
 }

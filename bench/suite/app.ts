@@ -25,17 +25,47 @@ const page = (title: string, inner: string) =>
   `<html><body><h1>${title}</h1>${inner}<p>Thanks,<br>The Acme team</p><p><a href="https://acme.example/unsubscribe">Unsubscribe</a></p></body></html>`
 
 export const sendSignupEmail = (to: string, token: string) =>
-  send('email', { to, subject: 'Confirm your address', html: page('Welcome to Acme', `<p>Please confirm your address:</p><p><a href="https://app.acme.example/verify?token=${token}">Confirm</a></p>`) })
+  send('email', {
+    to,
+    subject: 'Confirm your address',
+    html: page(
+      'Welcome to Acme',
+      `<p>Please confirm your address:</p><p><a href="https://app.acme.example/verify?token=${token}">Confirm</a></p>`,
+    ),
+  })
 export const sendPasswordReset = (to: string, token: string) =>
-  send('email', { to, subject: 'Reset your password', html: page('Password reset', `<p>Someone asked to reset your password.</p><p><a href="https://app.acme.example/reset/${token}">Choose a new password</a></p>`) })
+  send('email', {
+    to,
+    subject: 'Reset your password',
+    html: page(
+      'Password reset',
+      `<p>Someone asked to reset your password.</p><p><a href="https://app.acme.example/reset/${token}">Choose a new password</a></p>`,
+    ),
+  })
 export const sendMagicLink = (to: string, token: string) =>
-  send('email', { to, subject: 'Your sign-in link', from: { email: 'no-reply@acme.example', name: 'Acme' }, html: page('Sign in', `<p><a href="https://app.acme.example/magic?t=${token}&amp;r=%2Fhome">Sign in to Acme</a></p>`) })
+  send('email', {
+    to,
+    subject: 'Your sign-in link',
+    from: { email: 'no-reply@acme.example', name: 'Acme' },
+    html: page(
+      'Sign in',
+      `<p><a href="https://app.acme.example/magic?t=${token}&amp;r=%2Fhome">Sign in to Acme</a></p>`,
+    ),
+  })
 export const sendLoginCodeEmail = (to: string, code: string) =>
-  send('email', { to, subject: 'Your login code', html: page('Log in', `<p>Your login code is <b>${code}</b>. It expires in 10 minutes.</p>`) })
-export const sendVerificationSms = (to: string, code: string) => send('sms', { to, message: `Your Acme verification code is ${code}` })
-export const sendSignInSms = (to: string, code: string) => send('sms', { to, from: 'Acme', message: `${code} is your Acme sign-in code. Do not share it.` })
-export const sendReminderSms = (to: string, link: string) => send('sms', { to, message: `Reminder: your appointment is tomorrow at 10:00. Reschedule: ${link}` })
-export const sendWhatsappOtp = (to: string, code: string) => send('whatsapp', { to, template: 'otp_login', language: 'en', parameters: { '1': code } })
+  send('email', {
+    to,
+    subject: 'Your login code',
+    html: page('Log in', `<p>Your login code is <b>${code}</b>. It expires in 10 minutes.</p>`),
+  })
+export const sendVerificationSms = (to: string, code: string) =>
+  send('sms', { to, message: `Your Acme verification code is ${code}` })
+export const sendSignInSms = (to: string, code: string) =>
+  send('sms', { to, from: 'Acme', message: `${code} is your Acme sign-in code. Do not share it.` })
+export const sendReminderSms = (to: string, link: string) =>
+  send('sms', { to, message: `Reminder: your appointment is tomorrow at 10:00. Reschedule: ${link}` })
+export const sendWhatsappOtp = (to: string, code: string) =>
+  send('whatsapp', { to, template: 'otp_login', language: 'en', parameters: { '1': code } })
 export const sendWhatsappShipped = (to: string, url: string) =>
   send('whatsapp', { to, template: 'order_shipped', language: 'en_US', parameters: { name: 'Ana', tracking_url: url } })
 

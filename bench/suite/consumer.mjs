@@ -14,7 +14,10 @@ const cacheDir = join(root, 'node_modules/.cache')
 
 /** The configurations: a Node binary and an msw major. */
 export const CONFIGS = {
-  'node24-msw3': () => ({ node: execFileSync(join(root, 'scripts/node-bin.sh'), ['24'], { encoding: 'utf8' }).trim(), msw: msw3() }),
+  'node24-msw3': () => ({
+    node: execFileSync(join(root, 'scripts/node-bin.sh'), ['24'], { encoding: 'utf8' }).trim(),
+    msw: msw3(),
+  }),
   'node20-msw2': () => {
     if (!process.version.startsWith('v20.')) return { skip: `this machine's node is ${process.version}, not 20` }
     return { node: process.execPath, msw: join(root, 'node_modules/msw') }
@@ -27,7 +30,11 @@ function msw3() {
   if (!existsSync(join(dir, 'node_modules/msw/package.json'))) {
     mkdirSync(dir, { recursive: true })
     if (!existsSync(join(dir, 'package.json'))) writeFileSync(join(dir, 'package.json'), '{"private":true}\n')
-    execFileSync('npm', ['install', '--prefix', dir, '--no-save', '--no-audit', '--no-fund', '--loglevel=error', 'msw@^3'], { stdio: ['ignore', 'ignore', 'inherit'] })
+    execFileSync(
+      'npm',
+      ['install', '--prefix', dir, '--no-save', '--no-audit', '--no-fund', '--loglevel=error', 'msw@^3'],
+      { stdio: ['ignore', 'ignore', 'inherit'] },
+    )
   }
   return join(dir, 'node_modules/msw')
 }
@@ -43,11 +50,14 @@ export function consumer(configId, build, msw, workers = '') {
     cpSync(join(build.dir, part), join(pkg, part), { recursive: true })
   }
   symlinkSync(msw, join(dir, 'node_modules/msw'), 'dir')
-  for (const part of ['app.ts', 'sendbox', 'handwritten']) cpSync(join(suiteDir, part), join(dir, part), { recursive: true })
+  for (const part of ['app.ts', 'sendbox', 'handwritten'])
+    cpSync(join(suiteDir, part), join(dir, part), { recursive: true })
   // The project's own package.json: without one, a resolver walking up would find this repository's (named sendbox).
   writeFileSync(join(dir, 'package.json'), '{ "name": "bench-suite-consumer", "private": true, "type": "module" }\n')
   const maxWorkers = workers ? `, maxWorkers: ${Number(workers)}` : ''
-  writeFileSync(join(dir, 'vitest.config.mjs'), `export default { test: { include: ['**/*.test.ts'], exclude: ['node_modules/**']${maxWorkers} } }\n`)
+  writeFileSync(
+    join(dir, 'vitest.config.mjs'),
+    `export default { test: { include: ['**/*.test.ts'], exclude: ['node_modules/**']${maxWorkers} } }\n`,
+  )
   return dir
 }
-

@@ -93,7 +93,11 @@ console.log(JSON.stringify({ firstSubscriberStore }))
 `
 
 function once(node, cwd, source) {
-  const r = spawnSync(node, ['--input-type=module', '-e', source], { cwd, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } })
+  const r = spawnSync(node, ['--input-type=module', '-e', source], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, NODE_OPTIONS: '' },
+  })
   if (r.status !== 0) throw new Error(`child failed in ${cwd}: ${r.stderr}`)
   return JSON.parse(r.stdout.trim().split('\n').pop())
 }
@@ -115,7 +119,8 @@ for (const configId of flags.configs.split(',')) {
   for (const { dir } of dirs) once(config.node, dir, sendboxChild)
   for (let i = 0; i < samples; i++) {
     msw.push(once(config.node, dirs[0].dir, mswChild))
-    for (const { build, dir } of dirs) runs[build.id].push({ ...once(config.node, dir, sendboxChild), ...once(config.node, dir, storeChild) })
+    for (const { build, dir } of dirs)
+      runs[build.id].push({ ...once(config.node, dir, sendboxChild), ...once(config.node, dir, storeChild) })
   }
   const mswImport = median(msw.map((r) => r.import))
   for (const { build } of dirs) {
@@ -130,13 +135,27 @@ for (const configId of flags.configs.split(',')) {
 if (flags.json) process.stdout.write(`${JSON.stringify(results)}\n`)
 else {
   const f = (n) => (n >= 10 ? n.toFixed(0) : n.toFixed(1))
-  const fields = ['import', 'createSandbox', 'listen', 'firstEmail', 'firstSms', 'firstWhatsapp', 'reset', 'firstSubscriberHttp', 'firstSubscriberStore', 'secondEmailAndReset']
+  const fields = [
+    'import',
+    'createSandbox',
+    'listen',
+    'firstEmail',
+    'firstSms',
+    'firstWhatsapp',
+    'reset',
+    'firstSubscriberHttp',
+    'firstSubscriberStore',
+    'secondEmailAndReset',
+  ]
   const lines = [
     `# What a test file pays once (ms, medians of ${samples} fresh processes, interleaved)`,
     '',
     `| configuration | build | msw + msw/node | ${fields.join(' | ')} | import ÷ msw |`,
     `|---|---|${'---:|'.repeat(fields.length + 2)}`,
-    ...results.map((r) => `| ${r.config} (${r.node}) | ${r.build} | ${f(r.mswImport)} | ${fields.map((k) => f(r[k])).join(' | ')} | ${r.importRatio.toFixed(2)}× |`),
+    ...results.map(
+      (r) =>
+        `| ${r.config} (${r.node}) | ${r.build} | ${f(r.mswImport)} | ${fields.map((k) => f(r[k])).join(' | ')} | ${r.importRatio.toFixed(2)}× |`,
+    ),
   ]
   process.stdout.write(`${lines.join('\n')}\n`)
 }

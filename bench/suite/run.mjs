@@ -48,7 +48,9 @@ const builds = flags.build.map((spec) => {
 /** Children's CPU seconds so far (user + system of waited-for descendants), from /proc. */
 function childCpuSeconds() {
   try {
-    const fields = readFileSync('/proc/self/stat', 'utf8').replace(/^.*\) /, '').split(' ')
+    const fields = readFileSync('/proc/self/stat', 'utf8')
+      .replace(/^.*\) /, '')
+      .split(' ')
     return (Number(fields[13]) + Number(fields[14])) / 100 // cutime, cstime (fields 16, 17) in clock ticks
   } catch {
     return NaN
@@ -61,17 +63,34 @@ function runSuite(node, dir, suite) {
   rmSync(out, { force: true })
   const cpu0 = childCpuSeconds()
   const t0 = performance.now()
-  const r = spawnSync(node, [join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--root', dir, '--config', join(dir, 'vitest.config.mjs'), '--dir', suite, '--reporter=json', `--outputFile=${out}`], {
-    cwd: dir,
-    encoding: 'utf8',
-    env: { ...process.env, NODE_OPTIONS: '', CI: '1' },
-    maxBuffer: 1 << 26,
-  })
+  const r = spawnSync(
+    node,
+    [
+      join(root, 'node_modules/vitest/vitest.mjs'),
+      'run',
+      '--root',
+      dir,
+      '--config',
+      join(dir, 'vitest.config.mjs'),
+      '--dir',
+      suite,
+      '--reporter=json',
+      `--outputFile=${out}`,
+    ],
+    {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { ...process.env, NODE_OPTIONS: '', CI: '1' },
+      maxBuffer: 1 << 26,
+    },
+  )
   const wall = (performance.now() - t0) / 1000
   const cpu = childCpuSeconds() - cpu0
   const result = existsSync(out) ? JSON.parse(readFileSync(out, 'utf8')) : undefined
   if (r.status !== 0 || result?.numPassedTests !== 310 || result?.numTotalTestSuites === undefined) {
-    throw new Error(`${suite} suite in ${dir} failed (exit ${r.status}, ${result?.numPassedTests} passed):\n${(r.stdout ?? '').slice(-3000)}\n${(r.stderr ?? '').slice(-3000)}`)
+    throw new Error(
+      `${suite} suite in ${dir} failed (exit ${r.status}, ${result?.numPassedTests} passed):\n${(r.stdout ?? '').slice(-3000)}\n${(r.stderr ?? '').slice(-3000)}`,
+    )
   }
   return { wall, cpu }
 }
@@ -93,9 +112,14 @@ for (const configId of flags.configs.split(',')) {
   }
   const version = execFileSync(config.node, ['--version'], { encoding: 'utf8' }).trim()
   const mswVersion = JSON.parse(readFileSync(join(config.msw, 'package.json'), 'utf8')).version
-  const dirs = Object.fromEntries(builds.map((build) => [build.id, consumer(configId, build, config.msw, flags.workers)]))
+  const dirs = Object.fromEntries(
+    builds.map((build) => [build.id, consumer(configId, build, config.msw, flags.workers)]),
+  )
   // The order within a round alternates, so a drift of the machine's load favours neither side.
-  const runs = [...builds.map((b) => ({ id: b.id, dir: dirs[b.id], suite: 'sendbox' })), { id: 'hand-written', dir: dirs[builds[0].id], suite: 'handwritten' }]
+  const runs = [
+    ...builds.map((b) => ({ id: b.id, dir: dirs[b.id], suite: 'sendbox' })),
+    { id: 'hand-written', dir: dirs[builds[0].id], suite: 'handwritten' },
+  ]
   const samples = Object.fromEntries(runs.map((run) => [run.id, []]))
   log(`${configId} (Node ${version}, msw ${mswVersion}): warm-up`)
   for (const run of runs) runSuite(config.node, run.dir, run.suite)
@@ -114,7 +138,19 @@ for (const configId of flags.configs.split(',')) {
   for (const build of builds) {
     const wall = med(build.id, 'wall')
     const cpu = med(build.id, 'cpu')
-    results.push({ config: configId, node: version, msw: mswVersion, build: build.id, wall, cpu, handWall: hand.wall, handCpu: hand.cpu, ratio: wall / hand.wall, cpuRatio: cpu / hand.cpu, repeats })
+    results.push({
+      config: configId,
+      node: version,
+      msw: mswVersion,
+      build: build.id,
+      wall,
+      cpu,
+      handWall: hand.wall,
+      handCpu: hand.cpu,
+      ratio: wall / hand.wall,
+      cpuRatio: cpu / hand.cpu,
+      repeats,
+    })
   }
 }
 
@@ -125,11 +161,16 @@ if (flags.json) {
   const lines = [
     `# The 310-test suite: sendbox against hand-written msw handlers`,
     '',
-    `${new Date().toISOString()} · ${cpus()[0]?.model} · ${cpus().length} cores · load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} · ${repeats} interleaved repeats, medians`,
+    `${new Date().toISOString()} · ${cpus()[0]?.model} · ${cpus().length} cores · load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')} · ${repeats} interleaved repeats, medians`,
     '',
     '| configuration | build | sendbox wall (s) | hand-written wall (s) | ratio (wall) | sendbox CPU (s) | hand-written CPU (s) | ratio (CPU) |',
     '|---|---|---:|---:|---:|---:|---:|---:|',
-    ...results.map((r) => `| Node ${r.node} + msw ${r.msw} | ${r.build} | ${f(r.wall)} | ${f(r.handWall)} | **${f(r.ratio)}×** | ${f(r.cpu)} | ${f(r.handCpu)} | ${f(r.cpuRatio)}× |`),
+    ...results.map(
+      (r) =>
+        `| Node ${r.node} + msw ${r.msw} | ${r.build} | ${f(r.wall)} | ${f(r.handWall)} | **${f(r.ratio)}×** | ${f(r.cpu)} | ${f(r.handCpu)} | ${f(r.cpuRatio)}× |`,
+    ),
   ]
   process.stdout.write(`${lines.join('\n')}\n`)
 }

@@ -3,14 +3,32 @@ import { parseEmailClients, parseSpamdTarget } from '../domain/checks/settings.j
 import { adminTokenProblem } from '../domain/admin-token.js'
 import type { SandboxOptions } from '../domain/sandbox.js'
 import type { ThreadedServerOptions } from '../transports/threaded-server.js'
-import { configKeyOf, envOf, HTTP_URL, rangeOf, SETTINGS, type RangedName, type Setting, type SettingName } from '../contract/settings.js'
+import {
+  configKeyOf,
+  envOf,
+  HTTP_URL,
+  rangeOf,
+  SETTINGS,
+  type RangedName,
+  type Setting,
+  type SettingName,
+} from '../contract/settings.js'
 import { checkTeamTokens, parseTeamToken, type TeamToken } from '../domain/team-tokens.js'
 import { parseKeySpec, PLANS, isPlan, type ApiKeyConfig, type Plan } from '../domain/plans.js'
 import { parseAllowedHost, parseCorsOrigin } from '../transports/origin-policy.js'
-import { CONFIG_FILE_NAME, ConfigFileError, configKeySpecs, findConfigFile, loadConfigFile, type ConfigFile } from './config-file.js'
+import {
+  CONFIG_FILE_NAME,
+  ConfigFileError,
+  configKeySpecs,
+  findConfigFile,
+  loadConfigFile,
+  type ConfigFile,
+} from './config-file.js'
 
 /** The in-process option a setting names, checked here against the options it is one of. */
-type OptionOf<K extends 'option' | 'serverOption'> = { [N in SettingName]: (typeof SETTINGS)[N] extends { [P in K]: infer O } ? O : never }[SettingName]
+type OptionOf<K extends 'option' | 'serverOption'> = {
+  [N in SettingName]: (typeof SETTINGS)[N] extends { [P in K]: infer O } ? O : never
+}[SettingName]
 const sandboxOptionsExist: OptionOf<'option'> extends keyof SandboxOptions ? true : never = true
 const serverOptionsExist: OptionOf<'serverOption'> extends keyof ThreadedServerOptions ? true : never = true
 void sandboxOptionsExist
@@ -91,7 +109,14 @@ function parseArgv(argv: string[]): { values: ParsedValues; command: CliSettings
   const options = Object.fromEntries(
     Object.entries(SETTINGS).map(([name, raw]) => {
       const spec: Setting = raw
-      return [name, { type: spec.kind === 'switch' ? 'boolean' : 'string', multiple: spec.kind === 'list', ...(spec.short ? { short: spec.short } : {}) }]
+      return [
+        name,
+        {
+          type: spec.kind === 'switch' ? 'boolean' : 'string',
+          multiple: spec.kind === 'list',
+          ...(spec.short ? { short: spec.short } : {}),
+        },
+      ]
     }),
   ) as NonNullable<NonNullable<Parameters<typeof parseArgs>[0]>['options']>
   let parsed: ReturnType<typeof parseArgs>
@@ -103,9 +128,14 @@ function parseArgv(argv: string[]): { values: ParsedValues; command: CliSettings
   const values = parsed.values as ParsedValues
   const [command = 'serve', ...rest] = parsed.positionals
   if (rest.length > 0 || !['serve', 'keys', 'openapi', 'mcp'].includes(command)) {
-    throw new UsageError(`unknown command "${parsed.positionals.join(' ')}". Commands: serve (default), keys, openapi, mcp. Run \`sendbox --help\`.`)
+    throw new UsageError(
+      `unknown command "${parsed.positionals.join(' ')}". Commands: serve (default), keys, openapi, mcp. Run \`sendbox --help\`.`,
+    )
   }
-  return { values, command: values.help ? 'help' : values.version ? 'version' : (command as 'serve' | 'keys' | 'openapi' | 'mcp') }
+  return {
+    values,
+    command: values.help ? 'help' : values.version ? 'version' : (command as 'serve' | 'keys' | 'openapi' | 'mcp'),
+  }
 }
 
 /** Where each setting may come from, in precedence order: flags, environment, config file, default. */
@@ -124,7 +154,10 @@ class SettingSources {
 
   /** A list setting's environment variable split at the table's separator, items trimmed, blanks dropped. */
   envList(name: ListName): string[] | undefined {
-    return this.fromEnv(name)?.split(SETTINGS[name].separator).map((v) => v.trim()).filter((v) => v !== '')
+    return this.fromEnv(name)
+      ?.split(SETTINGS[name].separator)
+      .map((v) => v.trim())
+      .filter((v) => v !== '')
   }
 
   /** A single-valued setting as text, from the first source that has it. */
@@ -145,13 +178,19 @@ class SettingSources {
   list(name: 'cors-origin' | 'allowed-host' | 'email-clients', parse: (value: string) => string): string[] {
     const fromFlags = this.values[name] as string[] | undefined
     const fromFile = (this.file as Record<string, unknown>)[configKeyOf(name)] as string | string[] | undefined
-    const raw = fromFlags && fromFlags.length > 0
-      ? fromFlags
-      : this.envList(name) ?? (fromFile === undefined ? [] : [fromFile].flat())
+    const raw =
+      fromFlags && fromFlags.length > 0
+        ? fromFlags
+        : (this.envList(name) ?? (fromFile === undefined ? [] : [fromFile].flat()))
     try {
       return raw.map(parse)
     } catch (error) {
-      const where = fromFlags && fromFlags.length > 0 ? '' : this.fromEnv(name) !== undefined ? ` (from ${envOf(name)})` : ` (from ${this.configFile})`
+      const where =
+        fromFlags && fromFlags.length > 0
+          ? ''
+          : this.fromEnv(name) !== undefined
+            ? ` (from ${envOf(name)})`
+            : ` (from ${this.configFile})`
       throw new UsageError(`${(error as Error).message}${where}`)
     }
   }
@@ -159,7 +198,11 @@ class SettingSources {
   /** The API keys: the flags or their environment variable, else the file's; none given twice. */
   apiKeys(): ApiKeyConfig[] | undefined {
     // Specs are not trimmed here: a bad one is quoted as given (parseKeySpec trims what it reads).
-    const flagOrEnvKeys = (this.values['api-key'] as string[] | undefined) ?? this.fromEnv('api-key')?.split(SETTINGS['api-key'].separator).filter((s) => s.trim() !== '')
+    const flagOrEnvKeys =
+      (this.values['api-key'] as string[] | undefined) ??
+      this.fromEnv('api-key')
+        ?.split(SETTINGS['api-key'].separator)
+        .filter((s) => s.trim() !== '')
     const keysFromFile = flagOrEnvKeys === undefined || flagOrEnvKeys.length === 0
     const keySpecs = keysFromFile ? configKeySpecs(this.file) : flagOrEnvKeys
     if (!keySpecs || keySpecs.length === 0) return undefined
@@ -167,11 +210,14 @@ class SettingSources {
     try {
       apiKeys = keySpecs.map((spec) => parseKeySpec(spec))
     } catch (error) {
-      throw new UsageError(keysFromFile ? `${this.configFile}: \`apiKeys\`: ${(error as Error).message}` : (error as Error).message)
+      throw new UsageError(
+        keysFromFile ? `${this.configFile}: \`apiKeys\`: ${(error as Error).message}` : (error as Error).message,
+      )
     }
     const seen = new Set<string>()
     for (const { key } of apiKeys) {
-      if (seen.has(key)) throw new UsageError(`API key "${key}" is given twice${keysFromFile ? ` in ${this.configFile}` : ''}`)
+      if (seen.has(key))
+        throw new UsageError(`API key "${key}" is given twice${keysFromFile ? ` in ${this.configFile}` : ''}`)
       seen.add(key)
     }
     return apiKeys
@@ -181,7 +227,7 @@ class SettingSources {
   limits(): Partial<Record<Plan, number>> {
     const limits: Partial<Record<Plan, number>> = { ...this.file.limits }
     const limitFlags = (this.values.limit as string[] | undefined) ?? []
-    for (const spec of limitFlags.length > 0 ? limitFlags : this.envList('limit') ?? []) {
+    for (const spec of limitFlags.length > 0 ? limitFlags : (this.envList('limit') ?? [])) {
       const match = /^([a-z]+)=([0-9]+)$/i.exec(spec)
       const plan = match?.[1].toLowerCase()
       if (!match || !plan || !isPlan(plan)) {
@@ -203,7 +249,12 @@ class SettingSources {
     const adminToken = typeof flag === 'string' ? flag : fromEnv !== undefined ? fromEnv : this.file.adminToken
     const tokenProblem = adminTokenProblem(adminToken)
     if (tokenProblem !== undefined) {
-      const source = typeof flag === 'string' ? '--admin-token' : fromEnv !== undefined ? variable : `${this.configFile}: \`adminToken\``
+      const source =
+        typeof flag === 'string'
+          ? '--admin-token'
+          : fromEnv !== undefined
+            ? variable
+            : `${this.configFile}: \`adminToken\``
       throw new UsageError(`${source}: ${tokenProblem}`)
     }
     return adminToken
@@ -216,13 +267,18 @@ class SettingSources {
       throw new UsageError(`--webhook-url must be an http(s) URL, got "${webhookUrl}"`)
     }
     const duplicates = this.str('webhook-duplicates') ?? '0'
-    if (!/^(?:0(?:\.[0-9]+)?|1(?:\.0+)?|\.[0-9]+)$/.test(duplicates)) throw new UsageError(`--webhook-duplicates must be a probability from 0 to 1, like 0.2, got "${duplicates}"`)
+    if (!/^(?:0(?:\.[0-9]+)?|1(?:\.0+)?|\.[0-9]+)$/.test(duplicates))
+      throw new UsageError(`--webhook-duplicates must be a probability from 0 to 1, like 0.2, got "${duplicates}"`)
     return { webhookUrl, webhookDuplicates: Number(duplicates) }
   }
 }
 
 /** The config file in force, loaded; --help and --version work even when it is broken. */
-function configOf(values: ParsedValues, env: NodeJS.ProcessEnv, cwd: string): { file: ConfigFile; configFile: string | undefined } {
+function configOf(
+  values: ParsedValues,
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): { file: ConfigFile; configFile: string | undefined } {
   const named = (values.config as string | undefined) ?? envValue(env, 'config')
   const configFile = values.help || values.version ? undefined : findConfigFile(named, cwd)
   if (configFile === undefined) return { file: {}, configFile }
@@ -239,7 +295,11 @@ function configOf(values: ParsedValues, env: NodeJS.ProcessEnv, cwd: string): { 
  * Precedence: flags > environment > config file (`--config`, `SENDBOX_CONFIG`, or
  * `sendbox.config.json` in `cwd`) > defaults.
  */
-export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): CliSettings {
+export function parseCli(
+  argv: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  cwd: string = process.cwd(),
+): CliSettings {
   const { values, command } = parseArgv(argv)
   const { file, configFile } = configOf(values, env, cwd)
   const from = new SettingSources(values, env, file, configFile)
@@ -265,7 +325,13 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, c
     webhookSecret: from.str('webhook-secret'),
     templates: from.str('templates'),
     adminToken,
-    teamTokens: teamTokensOf(values['team-token'] as string[] | undefined, from.envList('team-token'), file.teamToken, configFile, adminToken),
+    teamTokens: teamTokensOf(
+      values['team-token'] as string[] | undefined,
+      from.envList('team-token'),
+      file.teamToken,
+      configFile,
+      adminToken,
+    ),
     corsOrigins: from.list('cors-origin', parseCorsOrigin),
     allowedHosts: from.list('allowed-host', parseAllowedHost),
     ui: !values['no-ui'] && !envFlag(from.fromEnv('no-ui'), 'no-ui') && file.ui !== false,
@@ -293,14 +359,26 @@ function spamdOf(value: string | undefined): string | undefined {
  * comma-separated), else the config file's `teamToken` list. Each is checked, and none may be
  * given twice or equal the admin token.
  */
-function teamTokensOf(flags: string[] | undefined, fromEnv: string[] | undefined, fromFile: ConfigFile['teamToken'], configFile: string | undefined, adminToken: string | undefined): TeamToken[] {
-  const source = flags && flags.length > 0 ? '--team-token' : fromEnv !== undefined ? envOf('team-token') : `${configFile}: \`teamToken\``
-  try {
-    const teams = flags && flags.length > 0
-      ? flags.map(parseTeamToken)
+function teamTokensOf(
+  flags: string[] | undefined,
+  fromEnv: string[] | undefined,
+  fromFile: ConfigFile['teamToken'],
+  configFile: string | undefined,
+  adminToken: string | undefined,
+): TeamToken[] {
+  const source =
+    flags && flags.length > 0
+      ? '--team-token'
       : fromEnv !== undefined
-        ? fromEnv.map(parseTeamToken)
-        : (fromFile ?? []).map((t) => (typeof t === 'string' ? parseTeamToken(t) : t))
+        ? envOf('team-token')
+        : `${configFile}: \`teamToken\``
+  try {
+    const teams =
+      flags && flags.length > 0
+        ? flags.map(parseTeamToken)
+        : fromEnv !== undefined
+          ? fromEnv.map(parseTeamToken)
+          : (fromFile ?? []).map((t) => (typeof t === 'string' ? parseTeamToken(t) : t))
     checkTeamTokens(teams, adminToken)
     return teams
   } catch (error) {
@@ -330,7 +408,7 @@ export function helpText(): string {
     '       sendbox keys [flags]        print the API keys, plans and limits in force',
     '       sendbox openapi [flags]     print the OpenAPI 3.1 document of the API and the sandbox controls',
     '       sendbox mcp [--url URL]     a Model Context Protocol server over stdio (tools: messages, requests, faults, clock, reset)',
-    '       sendbox check FILE.html|-   check an email\'s HTML (or `--channel sms --text …`) and print its report; exit 1 on an error (`sendbox check --help`)',
+    "       sendbox check FILE.html|-   check an email's HTML (or `--channel sms --text …`) and print its report; exit 1 on an error (`sendbox check --help`)",
     '',
     'Flags:',
   ]
@@ -339,10 +417,18 @@ export function helpText(): string {
     const left = `${spec.short ? `-${spec.short}, ` : '    '}--${name}${spec.value ? ` ${spec.value}` : ''}`
     const variable = envOf(name)
     const separated = spec.separator ? `, ${spec.separator === ',' ? 'comma' : 'semicolon'}-separated` : ''
-    const extras = [spec.default !== undefined ? `default ${spec.default}` : '', variable ? `env ${variable}${separated}` : ''].filter(Boolean).join('; ')
+    const extras = [
+      spec.default !== undefined ? `default ${spec.default}` : '',
+      variable ? `env ${variable}${separated}` : '',
+    ]
+      .filter(Boolean)
+      .join('; ')
     lines.push(`  ${left.padEnd(34)} ${spec.help}${extras ? ` (${extras})` : ''}`)
   }
-  lines.push('', `Precedence: flags > environment > config file (${CONFIG_FILE_NAME}: the flags' names in camelCase, e.g. {"port": 4011, "apiKeys": ["k:pro"], "limits": {"pro": 50}}) > defaults.`)
+  lines.push(
+    '',
+    `Precedence: flags > environment > config file (${CONFIG_FILE_NAME}: the flags' names in camelCase, e.g. {"port": 4011, "apiKeys": ["k:pro"], "limits": {"pro": 50}}) > defaults.`,
+  )
   return lines.join('\n')
 }
 
@@ -359,10 +445,18 @@ export function settingsTable(): string {
     if (spec.commandLineOnly) continue
     const flag = `\`--${name}${spec.value ? ` ${spec.value}` : ''}\`${spec.short ? `, \`-${spec.short}\`` : ''}${spec.kind === 'list' ? ' (repeatable)' : ''}`
     const variable = envOf(name)
-    const env = variable ? `\`${variable}\`${spec.separator ? ` (${spec.separator === ',' ? 'comma' : 'semicolon'}-separated)` : spec.kind === 'switch' ? ' (1/true/yes)' : ''}` : ''
+    const env = variable
+      ? `\`${variable}\`${spec.separator ? ` (${spec.separator === ',' ? 'comma' : 'semicolon'}-separated)` : spec.kind === 'switch' ? ' (1/true/yes)' : ''}`
+      : ''
     const inFile = spec.config || spec.kind === 'whole' || spec.kind === 'switch' ? `\`${configKeyOf(name)}\`` : ''
-    const inProcess = spec.option ? `\`${spec.option}\`` : spec.serverOption ? `\`${spec.serverOption}\` (\`startServer\`)` : ''
-    rows.push(`| ${cell(flag)} | ${cell(spec.help)} | ${cell(spec.defaultText ?? spec.default ?? '')} | ${env} | ${inFile} | ${inProcess} |`)
+    const inProcess = spec.option
+      ? `\`${spec.option}\``
+      : spec.serverOption
+        ? `\`${spec.serverOption}\` (\`startServer\`)`
+        : ''
+    rows.push(
+      `| ${cell(flag)} | ${cell(spec.help)} | ${cell(spec.defaultText ?? spec.default ?? '')} | ${env} | ${inFile} | ${inProcess} |`,
+    )
   }
   return rows.join('\n')
 }

@@ -20,11 +20,15 @@ export function baseUrlOf(settings: Pick<CliSettings, 'host' | 'port'>): string 
 
 /** Builds the sandbox the CLI's settings describe. */
 export async function sandboxFromSettings(settings: CliSettings): Promise<Sandbox> {
-  const fixtures = settings.fixtures ? (await import('../../fixtures/load.js')).loadFixtures(settings.fixtures) : undefined
+  const fixtures = settings.fixtures
+    ? (await import('../../fixtures/load.js')).loadFixtures(settings.fixtures)
+    : undefined
   const options: SandboxOptions = {
     baseUrl: baseUrlOf(settings),
     // A key without an account of its own gets the sandbox's salted default (accountSalt).
-    apiKeys: settings.apiKeys?.map((k) => (k.account === defaultAccountFor(k.key) ? `${k.key}:${k.plan}` : `${k.key}:${k.plan}:${k.account}`)),
+    apiKeys: settings.apiKeys?.map((k) =>
+      k.account === defaultAccountFor(k.key) ? `${k.key}:${k.plan}` : `${k.key}:${k.plan}:${k.account}`,
+    ),
     limits: settings.limits,
     seed: settings.seed,
     subscribers: settings.subscribers,
@@ -35,8 +39,13 @@ export async function sandboxFromSettings(settings: CliSettings): Promise<Sandbo
     maxOutboxBytes: settings.maxOutboxMb * 1024 * 1024,
     maxWaiters: settings.maxWaiters,
     maxEventClients: settings.maxEventClients,
-    webhook: settings.webhookUrl ? { url: settings.webhookUrl, secret: settings.webhookSecret, duplicates: settings.webhookDuplicates } : undefined,
-    templates: settings.templates === undefined ? undefined : (await import('./templates-file.js')).loadTemplatesFile(settings.templates),
+    webhook: settings.webhookUrl
+      ? { url: settings.webhookUrl, secret: settings.webhookSecret, duplicates: settings.webhookDuplicates }
+      : undefined,
+    templates:
+      settings.templates === undefined
+        ? undefined
+        : (await import('./templates-file.js')).loadTemplatesFile(settings.templates),
     adminToken: settings.adminToken,
     teamTokens: settings.teamTokens,
     emailClients: settings.emailClients,
@@ -61,10 +70,22 @@ function keysTable(sandbox: Sandbox): string {
   const usage = sandbox.keyUsage()
   // An account the key was not configured with is made from the key and this run's salt (a store keeps the salt).
   const made = usage.filter((k) => k.account === defaultAccountFor(k.key, sandbox.accountSalt))
-  const rows = usage.map((k) => [k.key, k.planName, `${k.limit.toLocaleString('en-US')}/min`, made.includes(k) ? `${k.account} *` : k.account])
+  const rows = usage.map((k) => [
+    k.key,
+    k.planName,
+    `${k.limit.toLocaleString('en-US')}/min`,
+    made.includes(k) ? `${k.account} *` : k.account,
+  ])
   const header = ['KEY', 'PLAN', 'LIMIT', 'ACCOUNT']
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)))
-  const table = [header, ...rows].map((r) => r.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd()).join('\n')
+  const table = [header, ...rows]
+    .map((r) =>
+      r
+        .map((c, i) => c.padEnd(widths[i]))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n')
   if (made.length === 0) return table
   // `keys` never opens the store, so an id a --data store keeps is not the one printed here.
   return `${table}\n* account id made for this run: each start (and this command) makes another, unless --data keeps the server's (GET /__sandbox/keys shows it). Name accounts with --api-key KEY:PLAN:ACCOUNT to fix them.`
@@ -74,7 +95,10 @@ function keysTable(sandbox: Sandbox): string {
  * The whole `sendbox` command. Returns the exit code for one-shot commands; for `serve` it
  * resolves once the server is up and installs signal handlers that shut it down.
  */
-export async function runCli(argv: string[], io: CliIo = { stdout: process.stdout, stderr: process.stderr, env: process.env }): Promise<number | RunningServer | RunningTransport> {
+export async function runCli(
+  argv: string[],
+  io: CliIo = { stdout: process.stdout, stderr: process.stderr, env: process.env },
+): Promise<number | RunningServer | RunningTransport> {
   if (argv[0] === 'check') return (await import('./check-command.js')).runCheck(argv.slice(1), io)
   let settings: CliSettings
   try {
@@ -92,7 +116,10 @@ export async function runCli(argv: string[], io: CliIo = { stdout: process.stdou
     const mcpSettings = settings
     return runMcp(mcpSettings, () => sandboxFromSettings(mcpSettings), io, isLoopbackHost)
   }
-  const generatedAdminToken = (!isLoopbackHost(settings.host) || settings.teamTokens.length > 0) && settings.adminToken === undefined && settings.command === 'serve'
+  const generatedAdminToken =
+    (!isLoopbackHost(settings.host) || settings.teamTokens.length > 0) &&
+    settings.adminToken === undefined &&
+    settings.command === 'serve'
   if (generatedAdminToken) {
     // Off loopback the controls (reset, faults, outbox) must not be open to the network; with team
     // tokens, a request without a token must not see every account.
@@ -100,7 +127,10 @@ export async function runCli(argv: string[], io: CliIo = { stdout: process.stdou
   }
   let sandbox: Sandbox
   try {
-    sandbox = await sandboxFromSettings({ ...settings, subscribers: settings.command === 'keys' ? 0 : settings.subscribers })
+    sandbox = await sandboxFromSettings({
+      ...settings,
+      subscribers: settings.command === 'keys' ? 0 : settings.subscribers,
+    })
   } catch (error) {
     io.stderr.write(`sendbox: ${(error as Error).message}\n`)
     return 2
@@ -117,7 +147,8 @@ export async function runCli(argv: string[], io: CliIo = { stdout: process.stdou
 function printOnly(settings: CliSettings, io: CliIo): number | undefined {
   if (settings.command === 'help') io.stdout.write(`${helpText()}\n`)
   else if (settings.command === 'version') io.stdout.write(`${VERSION}\n`)
-  else if (settings.command === 'openapi') io.stdout.write(`${JSON.stringify(buildOpenApiDocument({ baseUrl: baseUrlOf(settings) }), null, 2)}\n`)
+  else if (settings.command === 'openapi')
+    io.stdout.write(`${JSON.stringify(buildOpenApiDocument({ baseUrl: baseUrlOf(settings) }), null, 2)}\n`)
   else return undefined
   return 0
 }

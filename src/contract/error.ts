@@ -42,11 +42,15 @@ export const errorSchema = z
   .object({
     error: z.object({
       // The known codes, or any snake_case code a fault was armed with (answered as given).
-      code: z
-        .union([z.enum(ERROR_CODES), z.string().regex(FAULT_CODE_PATTERN)])
-        .meta({ description: 'Machine-readable code, snake_case (for example `invalid_email`): one of the codes listed, or the `code` a fault was armed with, answered as given.' }),
+      code: z.union([z.enum(ERROR_CODES), z.string().regex(FAULT_CODE_PATTERN)]).meta({
+        description:
+          'Machine-readable code, snake_case (for example `invalid_email`): one of the codes listed, or the `code` a fault was armed with, answered as given.',
+      }),
       message: z.string().meta({ description: 'Human-readable explanation that says how to fix the request.' }),
-      param: z.string().optional().meta({ description: 'The offending field: dotted for nested keys (`from.email`), brackets for array items (`tags[3]`), the query parameter\'s name for a query.' }),
+      param: z.string().optional().meta({
+        description:
+          "The offending field: dotted for nested keys (`from.email`), brackets for array items (`tags[3]`), the query parameter's name for a query.",
+      }),
     }),
   })
   .meta({ id: 'Error' })

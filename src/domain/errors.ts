@@ -52,7 +52,8 @@ const forcedMessages: Record<string, string> = {
   invalid_parameter: 'Forced 400 answer (sandbox fault or `Prefer: code=400`).',
   unauthorized: 'Forced 401 answer (sandbox fault or `Prefer: code=401`).',
   not_found: 'Forced 404 answer (sandbox fault or `Prefer: code=404`).',
-  rate_limit_exceeded: 'Forced 429 answer (sandbox fault or `Prefer: code=429`). Wait for Retry-After seconds and try again.',
+  rate_limit_exceeded:
+    'Forced 429 answer (sandbox fault or `Prefer: code=429`). Wait for Retry-After seconds and try again.',
   internal_error: 'Forced server error (sandbox fault or `Prefer: code`). Retry with backoff.',
 }
 

@@ -42,12 +42,12 @@ export function loadHtmlTools(): Promise<void> {
     // compiled on the first conversion, not here: emails are derived on first read, so a server
     // that never shows one never pays for it, and its start does not.
     let compiled: Convert | undefined
-    const convert: Convert = (html) => (compiled ??= h2t.compile(TEXT_OPTIONS as Parameters<typeof h2t.compile>[0]) as Convert)(html)
+    const convert: Convert = (html) =>
+      (compiled ??= h2t.compile(TEXT_OPTIONS as Parameters<typeof h2t.compile>[0]) as Convert)(html)
     tools = { convert, Parser: hp2.Parser as unknown as ParserClass }
   })
   return loading
 }
-
 
 const HEADINGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].map((selector) => ({ selector, options: { uppercase: false } }))
 
@@ -59,12 +59,23 @@ const TEXT_OPTIONS = {
     ...HEADINGS,
     { selector: 'table', format: 'dataTable', options: { uppercaseHeaderCells: false } },
     // A link's URL in the text as `links` holds it (serialised: no line break or control inside).
-    { selector: 'a', options: { hideLinkHrefIfSameAsText: true, noAnchorUrl: true, pathRewrite: (href: string) => serializedHttpUrl(href) ?? href } },
+    {
+      selector: 'a',
+      options: {
+        hideLinkHrefIfSameAsText: true,
+        noAnchorUrl: true,
+        pathRewrite: (href: string) => serializedHttpUrl(href) ?? href,
+      },
+    },
     { selector: 'img', format: 'imageLabel' },
   ],
   formatters: {
     // Email images are often inline `data:` URIs of many kilobytes: say what the image is, not its bytes.
-    imageLabel: (elem: { attribs?: Record<string, string> }, _walk: unknown, builder: { addInline(text: string, options?: object): void }) => {
+    imageLabel: (
+      elem: { attribs?: Record<string, string> },
+      _walk: unknown,
+      builder: { addInline(text: string, options?: object): void },
+    ) => {
       const attribs = elem.attribs ?? {}
       const src = attribs.src ?? ''
       const label = attribs.alt?.trim() || (src.startsWith('data:') || src === '' ? '' : src)
@@ -125,7 +136,29 @@ function stripTags(html: string): string {
   return html.replace(/<[^<>]{0,4096}>/g, ' ')
 }
 
-const BLOCK_TAGS = new Set(['p', 'div', 'br', 'li', 'tr', 'table', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'section', 'article', 'header', 'footer', 'blockquote', 'pre', 'hr', 'ul', 'ol'])
+const BLOCK_TAGS = new Set([
+  'p',
+  'div',
+  'br',
+  'li',
+  'tr',
+  'table',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'section',
+  'article',
+  'header',
+  'footer',
+  'blockquote',
+  'pre',
+  'hr',
+  'ul',
+  'ol',
+])
 
 /**
  * The text of an HTML document in one SAX pass, linear in its size: text nodes (entities
@@ -148,7 +181,7 @@ export function plainTextOf(html: string, links?: LinkList): string {
         flush()
         if (name === 'style' || name === 'script') skip++
         else if (BLOCK_TAGS.has(name)) parts.push('\n')
-        if (name === 'a') hrefs.push(attribs.href ? serializedHttpUrl(attribs.href) ?? '' : '')
+        if (name === 'a') hrefs.push(attribs.href ? (serializedHttpUrl(attribs.href) ?? '') : '')
         if (links) {
           if ((name === 'a' || name === 'area') && attribs.href) links.add(attribs.href)
           else if (name === 'img' && attribs.src) links.addImage(attribs.src)
@@ -217,5 +250,8 @@ export function linksInHtml(html: string): string[] {
 }
 
 function decodeBasicEntities(value: string): string {
-  return value.replace(/&(amp|lt|gt|quot|#39|apos);/g, (_, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", apos: "'" })[name] ?? '')
+  return value.replace(
+    /&(amp|lt|gt|quot|#39|apos);/g,
+    (_, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", apos: "'" })[name] ?? '',
+  )
 }

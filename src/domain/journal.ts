@@ -5,8 +5,13 @@ import type { SandboxEvents } from './events.js'
 export type { JournalEntry }
 
 /** What a transport records: the entry without its id; the newer fields may be left out (null). */
-export type JournalRecord = Omit<JournalEntry, 'id' | 'query' | 'error_message' | 'request_body' | 'response_body' | 'message_id' | 'request_headers' | 'fault_id'> &
-  Partial<Pick<JournalEntry, 'query' | 'error_message' | 'request_body' | 'response_body' | 'message_id' | 'fault_id'>> & {
+export type JournalRecord = Omit<
+  JournalEntry,
+  'id' | 'query' | 'error_message' | 'request_body' | 'response_body' | 'message_id' | 'request_headers' | 'fault_id'
+> &
+  Partial<
+    Pick<JournalEntry, 'query' | 'error_message' | 'request_body' | 'response_body' | 'message_id' | 'fault_id'>
+  > & {
     /** The headers, or a function that makes them when the entry is first read (see `lazyJournalHeaders`). */
     request_headers?: JournalEntry['request_headers'] | (() => JournalEntry['request_headers'])
   }
@@ -111,7 +116,10 @@ export class Journal {
       seen = { at: now, skipped: 0 }
       this.anonymous.set(origin, seen)
     }
-    const note = seen.skipped > 0 ? ` (${seen.skipped} more unauthenticated request${seen.skipped === 1 ? '' : 's'} from ${origin.slice(0, 100)} were not journaled: at most one a second per web origin)` : ''
+    const note =
+      seen.skipped > 0
+        ? ` (${seen.skipped} more unauthenticated request${seen.skipped === 1 ? '' : 's'} from ${origin.slice(0, 100)} were not journaled: at most one a second per web origin)`
+        : ''
     seen.at = now
     seen.skipped = 0
     return note

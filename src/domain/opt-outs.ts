@@ -67,7 +67,8 @@ export class OptOutStore {
 
   /** Puts back opt-outs a store kept, oldest first (not recorded as changes). */
   restore(list: readonly OptOut[]): void {
-    for (const entry of list.slice(-MAX_OPT_OUTS)) this.entries.set(OptOutStore.keyOf(entry.account, entry.number), { ...entry })
+    for (const entry of list.slice(-MAX_OPT_OUTS))
+      this.entries.set(OptOutStore.keyOf(entry.account, entry.number), { ...entry })
   }
 
   /** Opts `number` out of `account` (again: the newer keyword and time win). */
@@ -97,7 +98,9 @@ export class OptOutStore {
 
   /** Every opt-out (of one account when given), oldest first, as plain copies. */
   list(account?: string): OptOut[] {
-    return [...this.entries.values()].filter((e) => account === undefined || e.account === account).map((e) => ({ ...e }))
+    return [...this.entries.values()]
+      .filter((e) => account === undefined || e.account === account)
+      .map((e) => ({ ...e }))
   }
 
   get size(): number {

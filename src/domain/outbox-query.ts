@@ -63,7 +63,12 @@ export class SearchTexts {
     if (text === undefined) {
       const { start, seqBase, entries } = this.view
       const parts: string[] = []
-      for (let p = Math.max(start, block * SEARCH_BLOCK - seqBase), end = (block + 1) * SEARCH_BLOCK - seqBase; p < end; p++) if (entries[p] != null) parts.push(this.text(p))
+      for (
+        let p = Math.max(start, block * SEARCH_BLOCK - seqBase), end = (block + 1) * SEARCH_BLOCK - seqBase;
+        p < end;
+        p++
+      )
+        if (entries[p] != null) parts.push(this.text(p))
       text = parts.join('\n\u0000')
       this.blocks.set(block, text)
     }
@@ -80,22 +85,34 @@ export interface QueryResult {
 const NARROWING = ['to', 'account', 'channel'] as const
 
 /** The smallest index list the filter (and a team's single account) names, or null when one named list is empty, undefined when none is named. */
-function candidates(view: OutboxView, filter: OutboxFilter, accounts: ReadonlySet<string> | undefined): { list: Postings | null; alone: boolean } | undefined {
+function candidates(
+  view: OutboxView,
+  filter: OutboxFilter,
+  accounts: ReadonlySet<string> | undefined,
+): { list: Postings | null; alone: boolean } | undefined {
   const named: Array<Postings | undefined> = []
   if (filter.to !== undefined) named.push(view.index.byTo.get(recipientKey(filter.to)))
   if (filter.account !== undefined) named.push(view.index.byAccount.get(filter.account))
   if (filter.channel !== undefined) named.push(view.index.byChannel.get(filter.channel))
-  if (accounts !== undefined && accounts.size === 1 && filter.account === undefined) named.push(view.index.byAccount.get([...accounts][0]))
+  if (accounts !== undefined && accounts.size === 1 && filter.account === undefined)
+    named.push(view.index.byAccount.get([...accounts][0]))
   if (named.length === 0) return undefined
   if (named.some((list) => list === undefined)) return { list: null, alone: true }
   const lists = named as Postings[]
   const smallest = lists.reduce((a, b) => (b.live < a.live ? b : a))
-  const others = Object.entries(filter).filter(([key, value]) => value !== undefined && !(NARROWING as readonly string[]).includes(key))
+  const others = Object.entries(filter).filter(
+    ([key, value]) => value !== undefined && !(NARROWING as readonly string[]).includes(key),
+  )
   return { list: smallest, alone: lists.length === 1 && others.length === 0 }
 }
 
 /** The count without visiting the messages, when the filter allows it. */
-function knownTotal(view: OutboxView, filter: OutboxFilter, accounts: ReadonlySet<string> | undefined, narrowed: ReturnType<typeof candidates>): number | undefined {
+function knownTotal(
+  view: OutboxView,
+  filter: OutboxFilter,
+  accounts: ReadonlySet<string> | undefined,
+  narrowed: ReturnType<typeof candidates>,
+): number | undefined {
   if (narrowed !== undefined) {
     if (narrowed.list === null) return 0
     if (!narrowed.alone) return undefined
@@ -114,7 +131,14 @@ function knownTotal(view: OutboxView, filter: OutboxFilter, accounts: ReadonlySe
  * Matching messages newest first: `skip` of them passed over, at most `take` returned; `total` is
  * every match's count when `countAll` (else the count seen so far).
  */
-export function queryOutbox(view: OutboxView, filter: OutboxFilter, accounts: ReadonlySet<string> | undefined, skip: number, take: number, countAll: boolean): QueryResult {
+export function queryOutbox(
+  view: OutboxView,
+  filter: OutboxFilter,
+  accounts: ReadonlySet<string> | undefined,
+  skip: number,
+  take: number,
+  countAll: boolean,
+): QueryResult {
   const narrowed = candidates(view, filter, accounts)
   const known = countAll ? knownTotal(view, filter, accounts, narrowed) : undefined
   const data: CapturedMessage[] = []

@@ -3,7 +3,13 @@ import type { CapturedMessage, Channel, MessageOf, MessageStatus, StatusChange }
 import { CHANNELS, MESSAGE_STATUSES } from '../contract/captured-message.js'
 import { weightOf, type CaptureInput } from './channels/index.js'
 import { copyFields } from './channels/derived.js'
-import { checkFilter, compileFilter, describeFilter, type MessagePredicate, type OutboxFilter } from './outbox-filter.js'
+import {
+  checkFilter,
+  compileFilter,
+  describeFilter,
+  type MessagePredicate,
+  type OutboxFilter,
+} from './outbox-filter.js'
 import { PreviewTokens } from './preview-tokens.js'
 import type { SandboxEvents } from './events.js'
 import { isoAt, timeProblem } from './clock.js'
@@ -113,7 +119,8 @@ export class Outbox implements OutboxView {
     this.live++
     this.bytes += weight
     this.index.add(message, seq, weight)
-    while (this.live > this.capacity || (this.bytes > this.maxBytes && this.live > 1)) this.evictOne(this.bytes > this.maxBytes)
+    while (this.live > this.capacity || (this.bytes > this.maxBytes && this.live > 1))
+      this.evictOne(this.bytes > this.maxBytes)
   }
 
   /** Evicts for a cap: the oldest message of the account holding the most (see {@link oldestOfLargestAccount}). */
@@ -230,13 +237,13 @@ export class Outbox implements OutboxView {
   get(id: string): CapturedMessage | undefined {
     this.advance()
     const index = this.indexOf(id)
-    return index === undefined ? undefined : this.entries[index] ?? undefined
+    return index === undefined ? undefined : (this.entries[index] ?? undefined)
   }
 
   /** The message as kept, without applying due lifecycle steps (for the persistence adapter). */
   peek(id: string): CapturedMessage | undefined {
     const index = this.indexOf(id)
-    return index === undefined ? undefined : this.entries[index] ?? undefined
+    return index === undefined ? undefined : (this.entries[index] ?? undefined)
   }
 
   /** Deletes one message; false when there is none with that id. */
@@ -270,7 +277,8 @@ export class Outbox implements OutboxView {
     const problem = waitProblem(filter, options)
     if (problem) return Promise.reject(problem)
     const timeout = options.timeout ?? 5_000
-    const effective: OutboxFilter = options.since === undefined ? filter : { ...filter, since: Math.max(filter.since ?? -Infinity, options.since) }
+    const effective: OutboxFilter =
+      options.since === undefined ? filter : { ...filter, since: Math.max(filter.since ?? -Infinity, options.since) }
     const accounts = options.accounts
     const filtered = compileFilter(effective)
     const match: MessagePredicate = accounts === undefined ? filtered : (m) => accounts.has(m.account) && filtered(m)
@@ -279,19 +287,27 @@ export class Outbox implements OutboxView {
     if (existing) return Promise.resolve(existing as MessageFor<F>)
     const signal = options.signal
     if (signal?.aborted) return Promise.reject(signal.reason)
-    return nextMatch(this, match, waitKey(effective, accounts), timeout, signal, () => this.timeoutError(effective, timeout, accounts)) as Promise<MessageFor<F>>
+    return nextMatch(this, match, waitKey(effective, accounts), timeout, signal, () =>
+      this.timeoutError(effective, timeout, accounts),
+    ) as Promise<MessageFor<F>>
   }
 
   /** The newest messages that did not match: of the filter's channel if it names one, else any (of `accounts` only, when given). */
   nearMisses(filter: OutboxFilter, count = 3, accounts?: ReadonlySet<string>): CapturedMessage[] {
-    return queryOutbox(this, filter.channel === undefined ? {} : { channel: filter.channel }, accounts, 0, count, false).data
+    return queryOutbox(this, filter.channel === undefined ? {} : { channel: filter.channel }, accounts, 0, count, false)
+      .data
   }
 
   /** The error a wait that timed out rejects with: the filter, then the nearest misses (among `accounts`' messages, when given). */
   timeoutError(filter: OutboxFilter, timeout: number, accounts?: ReadonlySet<string>): WaitTimeoutError {
     const misses = this.nearMisses(filter, 3, accounts)
     const total = queryOutbox(this, {}, accounts, 0, 0, true).total
-    return new WaitTimeoutError(`no ${describeFilter(filter)} in ${timeout} ms; ${describeMisses(filter, misses, total)}`, filter, timeout, misses)
+    return new WaitTimeoutError(
+      `no ${describeFilter(filter)} in ${timeout} ms; ${describeMisses(filter, misses, total)}`,
+      filter,
+      timeout,
+      misses,
+    )
   }
 
   /**
@@ -345,7 +361,11 @@ export class Outbox implements OutboxView {
   restore(rows: ReadonlyArray<{ message: CapturedMessage; outcome?: CaptureInput['outcome'] }>, evicted = 0): void {
     for (const { message, outcome } of rows) {
       this.keep(message)
-      if (outcome !== undefined && message.direction !== 'inbound' && (message.status === 'queued' || message.status === 'sent')) {
+      if (
+        outcome !== undefined &&
+        message.direction !== 'inbound' &&
+        (message.status === 'queued' || message.status === 'sent')
+      ) {
         const createdMs = Date.parse(message.created_at)
         this.steps.add(message.message_id, createdMs, outcome, message.status === 'queued' ? 0 : 1)
         if (this.changes) this.outcomes.set(message.message_id, outcome)

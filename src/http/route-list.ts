@@ -18,7 +18,8 @@ export const openApiRoute: Route = controlRoute({
   path: '/__sandbox/openapi.json',
   operationId: 'sandboxOpenApi',
   summary: 'This document',
-  description: 'Served without the admin token: it describes the API and holds no state, keys or messages, so tools (Swagger UI, client generators) can fetch it.',
+  description:
+    'Served without the admin token: it describes the API and holds no state, keys or messages, so tools (Swagger UI, client generators) can fetch it.',
   public: true,
   response: z.record(z.string(), z.unknown()),
   resolve: async ({ sandbox }) => {

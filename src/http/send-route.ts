@@ -17,7 +17,8 @@ export function sendRoute<C extends Channel, S extends z.ZodObject>(
   const capture = ({ sandbox, key, body: parsed, raw, retryAfter }: RouteContext<unknown>) => {
     const input = channel.capture(key, parsed as z.infer<S>, raw, retryAfter, { templates: sandbox.templates })
     // A number that replied STOP to this account (on a channel people reply on): accepted as every send is, failed in the lifecycle.
-    if (channel.receive && sandbox.optOuts.get(key.account, input.message.to)) input.outcome = { kind: 'failed', reason: OPTED_OUT_REASON }
+    if (channel.receive && sandbox.optOuts.get(key.account, input.message.to))
+      input.outcome = { kind: 'failed', reason: OPTED_OUT_REASON }
     const message = sandbox.outbox.capture(input as never)
     return { body: { success: true as const, message_id: message.message_id, status: 'queued' as const } }
   }

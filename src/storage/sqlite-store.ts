@@ -70,7 +70,9 @@ export class SqliteStore implements SandboxStore {
       // Before WAL: the first transaction writes the sendbox id into the file's header itself.
       migrate(this.db)
       this.db.exec('PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL')
-      this.accountSalt = this.meta('account_salt') ?? this.setMeta('account_salt', builtin('node:crypto').randomBytes(16).toString('hex'))
+      this.accountSalt =
+        this.meta('account_salt') ??
+        this.setMeta('account_salt', builtin('node:crypto').randomBytes(16).toString('hex'))
       this.db.exec('PRAGMA wal_checkpoint(TRUNCATE)')
       const stat = fs.statSync(this.path)
       this.identity = { dev: stat.dev, ino: stat.ino }
@@ -90,7 +92,10 @@ export class SqliteStore implements SandboxStore {
   }
 
   private setMeta(key: string, value: string): string {
-    statement(this.db, 'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value)
+    statement(
+      this.db,
+      'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+    ).run(key, value)
     return value
   }
 
@@ -109,10 +114,11 @@ export class SqliteStore implements SandboxStore {
       try {
         await this.load(sandbox)
       } catch (error) {
-        throw new StoreFileError(`${this.path}: a kept row cannot be read (${describeError(error)}); sendbox left the file as it is. Pass a new file to --data, or remove this one.`)
+        throw new StoreFileError(
+          `${this.path}: a kept row cannot be read (${describeError(error)}); sendbox left the file as it is. Pass a new file to --data, or remove this one.`,
+        )
       }
-    }
-    else this.setMeta('seeded', new Date().toISOString())
+    } else this.setMeta('seeded', new Date().toISOString())
     this.faultsVersion = sandbox.faults.version
     this.clockVersion = sandbox.clock.version
     this.evicted = sandbox.outbox.evicted
@@ -124,8 +130,18 @@ export class SqliteStore implements SandboxStore {
   /** Fills the sandbox from the tables (the parts' logs see none of it but evictions); rows that do not parse are skipped and counted. */
   private async load(sandbox: SandboxState): Promise<void> {
     const skipped: Skipped = {}
-    const texts = (sql: string, column: string) => this.db.prepare(sql).all().map((row) => row[column])
-    const rows = <T>(table: keyof typeof ROW_SCHEMAS, column: string, order = 'rowid') => validRows<T>(table, texts(`SELECT ${column} FROM ${table} ORDER BY ${order}`, column), ROW_SCHEMAS[table], skipped)
+    const texts = (sql: string, column: string) =>
+      this.db
+        .prepare(sql)
+        .all()
+        .map((row) => row[column])
+    const rows = <T>(table: keyof typeof ROW_SCHEMAS, column: string, order = 'rowid') =>
+      validRows<T>(
+        table,
+        texts(`SELECT ${column} FROM ${table} ORDER BY ${order}`, column),
+        ROW_SCHEMAS[table],
+        skipped,
+      )
     for (const row of this.db.prepare('SELECT account, subscriber FROM subscribers ORDER BY rowid').all()) {
       const [subscriber] = validRows<Subscriber>('subscribers', [row.subscriber], ROW_SCHEMAS.subscribers, skipped)
       if (subscriber === undefined || typeof row.account !== 'string') continue
@@ -137,8 +153,16 @@ export class SqliteStore implements SandboxStore {
       }
     }
     this.logs!.subscribers.drain()
-    const messages = validRows<[CaptureOutcome | null, CapturedMessage]>('messages', this.messageRows(), messageRowSchema, skipped)
-    sandbox.outbox.restore(messages.map(([outcome, message]) => ({ message: revivedMessage(message), outcome: outcome ?? undefined })), Number(this.meta('evicted') ?? 0))
+    const messages = validRows<[CaptureOutcome | null, CapturedMessage]>(
+      'messages',
+      this.messageRows(),
+      messageRowSchema,
+      skipped,
+    )
+    sandbox.outbox.restore(
+      messages.map(([outcome, message]) => ({ message: revivedMessage(message), outcome: outcome ?? undefined })),
+      Number(this.meta('evicted') ?? 0),
+    )
     sandbox.journal.restore(rows<JournalEntry>('journal', 'entry', 'id'))
     // A smaller --max-requests than the last run's: the entries past it go from the store too.
     const oldest = sandbox.journal.snapshot().at(-1)?.id
@@ -158,11 +182,17 @@ export class SqliteStore implements SandboxStore {
    * one parse of the whole outbox beats ten thousand small ones; when a row breaks it, row by row.
    */
   private messageRows(): unknown[] {
-    const all = statement(this.db, "SELECT '[' || coalesce(group_concat('[' || coalesce(outcome, 'null') || ',' || message || ']', ','), '') || ']' AS rows FROM (SELECT outcome, message FROM messages ORDER BY rowid)").get()?.rows as string
+    const all = statement(
+      this.db,
+      "SELECT '[' || coalesce(group_concat('[' || coalesce(outcome, 'null') || ',' || message || ']', ','), '') || ']' AS rows FROM (SELECT outcome, message FROM messages ORDER BY rowid)",
+    ).get()?.rows as string
     try {
       return JSON.parse(all) as unknown[]
     } catch {
-      return this.db.prepare("SELECT '[' || coalesce(outcome, 'null') || ',' || message || ']' AS row FROM messages ORDER BY rowid").all().map((row) => row.row)
+      return this.db
+        .prepare("SELECT '[' || coalesce(outcome, 'null') || ',' || message || ']' AS row FROM messages ORDER BY rowid")
+        .all()
+        .map((row) => row.row)
     }
   }
 
@@ -185,8 +215,16 @@ export class SqliteStore implements SandboxStore {
     const waiting = this.waiting
     this.waiting = []
     if (!sandbox || !logs || this.closed) return waiting.forEach((w) => w.resolve())
-    const dirty = !logs.messages.empty || !logs.subscribers.empty || !logs.journal.empty || !logs.optOuts.empty || !(logs.attempts?.empty ?? true) || !logs.checks.empty ||
-      sandbox.faults.version !== this.faultsVersion || sandbox.clock.version !== this.clockVersion || sandbox.outbox.evicted !== this.evicted
+    const dirty =
+      !logs.messages.empty ||
+      !logs.subscribers.empty ||
+      !logs.journal.empty ||
+      !logs.optOuts.empty ||
+      !(logs.attempts?.empty ?? true) ||
+      !logs.checks.empty ||
+      sandbox.faults.version !== this.faultsVersion ||
+      sandbox.clock.version !== this.clockVersion ||
+      sandbox.outbox.evicted !== this.evicted
     if (!dirty) return waiting.forEach((w) => w.resolve())
     const batches = {
       messages: logs.messages.drain(),
@@ -209,19 +247,67 @@ export class SqliteStore implements SandboxStore {
       this.writes.failed++
       this.writes.seconds += (performance.now() - started) / 1000
       this.rollback(sandbox, logs, batches, error)
-      const failure = new ApiError(500, 'internal_error', `The sandbox could not write its store ${this.path} (${describeError(error)}): this request's change was undone. Free space or fix the file's permissions, then retry.`)
+      const failure = new ApiError(
+        500,
+        'internal_error',
+        `The sandbox could not write its store ${this.path} (${describeError(error)}): this request's change was undone. Free space or fix the file's permissions, then retry.`,
+      )
       return waiting.forEach((w) => w.reject(failure))
     }
     waiting.forEach((w) => w.resolve())
   }
 
-  private write(sandbox: SandboxState, batches: { messages: Batch<string, true>; subscribers: Batch<string, Subscriber | null>; journal: Batch<number, undefined>; optOuts: Batch<string, undefined>; attempts: Batch<string, undefined> | undefined; checks: Batch<string, undefined> }): void {
+  private write(
+    sandbox: SandboxState,
+    batches: {
+      messages: Batch<string, true>
+      subscribers: Batch<string, Subscriber | null>
+      journal: Batch<number, undefined>
+      optOuts: Batch<string, undefined>
+      attempts: Batch<string, undefined> | undefined
+      checks: Batch<string, undefined>
+    },
+  ): void {
     writeMessages(this.db, sandbox, batches.messages)
-    writeKeyed(this.db, 'check_reports', batches.checks, (id) => sandbox.checkReports.peek(id), (r) => [r.message_id, JSON.stringify(r)], 'id, report', 'id')
+    writeKeyed(
+      this.db,
+      'check_reports',
+      batches.checks,
+      (id) => sandbox.checkReports.peek(id),
+      (r) => [r.message_id, JSON.stringify(r)],
+      'id, report',
+      'id',
+    )
     writeSubscribers(this.db, sandbox, batches.subscribers)
-    writeKeyed(this.db, 'journal', batches.journal, (id) => sandbox.journal.get(id), (e) => [e.id, e.at, e.account, JSON.stringify(e)], 'id, at, account, entry', 'id')
-    writeKeyed(this.db, 'opt_outs', batches.optOuts, (key) => sandbox.optOuts.byKey(key), (o) => [o.account, o.number, JSON.stringify(o)], 'account, number, opt_out', 'account, number', true)
-    if (batches.attempts) writeKeyed(this.db, 'webhook_attempts', batches.attempts, (id) => sandbox.webhooks?.attempts.peek(id), (a) => [a.id, a.account, JSON.stringify(a)], 'id, account, attempt', 'id')
+    writeKeyed(
+      this.db,
+      'journal',
+      batches.journal,
+      (id) => sandbox.journal.get(id),
+      (e) => [e.id, e.at, e.account, JSON.stringify(e)],
+      'id, at, account, entry',
+      'id',
+    )
+    writeKeyed(
+      this.db,
+      'opt_outs',
+      batches.optOuts,
+      (key) => sandbox.optOuts.byKey(key),
+      (o) => [o.account, o.number, JSON.stringify(o)],
+      'account, number, opt_out',
+      'account, number',
+      true,
+    )
+    if (batches.attempts)
+      writeKeyed(
+        this.db,
+        'webhook_attempts',
+        batches.attempts,
+        (id) => sandbox.webhooks?.attempts.peek(id),
+        (a) => [a.id, a.account, JSON.stringify(a)],
+        'id, account, attempt',
+        'id',
+      )
     if (sandbox.faults.version !== this.faultsVersion) {
       this.db.exec('DELETE FROM faults')
       const insert = statement(this.db, 'INSERT INTO faults (id, fault) VALUES (?, ?)')
@@ -247,7 +333,9 @@ export class SqliteStore implements SandboxStore {
       stat = undefined
     }
     if (stat?.dev !== this.identity.dev || stat.ino !== this.identity.ino) {
-      throw new Error(`the store file was ${stat === undefined ? 'deleted' : 'replaced by another file'} while sendbox ran; nothing more is kept. Restart sendbox to start a store there again`)
+      throw new Error(
+        `the store file was ${stat === undefined ? 'deleted' : 'replaced by another file'} while sendbox ran; nothing more is kept. Restart sendbox to start a store there again`,
+      )
     }
   }
 
@@ -256,13 +344,21 @@ export class SqliteStore implements SandboxStore {
    * subscribers it wrote are undone in memory (their requests answer 500); everything else
    * (lifecycle steps, journal entries, resets) is written with the next batch.
    */
-  private rollback(sandbox: SandboxState, logs: Logs, batches: Parameters<SqliteStore['write']>[1], error: unknown): void {
+  private rollback(
+    sandbox: SandboxState,
+    logs: Logs,
+    batches: Parameters<SqliteStore['write']>[1],
+    error: unknown,
+  ): void {
     try {
       this.db.exec('ROLLBACK')
     } catch {
       // Nothing was begun, or SQLite rolled back already.
     }
-    if (!this.failedBefore) process.stderr.write(`sendbox: could not write ${this.path}: ${describeError(error)}; the requests of this batch answered 500 and were undone\n`)
+    if (!this.failedBefore)
+      process.stderr.write(
+        `sendbox: could not write ${this.path}: ${describeError(error)}; the requests of this batch answered 500 and were undone\n`,
+      )
     this.failedBefore = true
     for (const [id, captured] of batches.messages.touched) if (captured) sandbox.outbox.delete(id)
     batches.messages.touched = new Map([...batches.messages.touched].filter(([, captured]) => !captured))
@@ -314,8 +410,11 @@ function writeMessages(db: Database, sandbox: SandboxState, batch: Batch<string,
   // A message's check report goes with it.
   if (batch.cleared) db.exec('DELETE FROM messages; DELETE FROM check_reports')
   if (batch.touched.size === 0) return
-  const upsert = statement(db, `INSERT INTO messages (id, account, channel, status, created_at, outcome, message) VALUES (?, ?, ?, ?, ?, ?, ?)
-    ON CONFLICT (id) DO UPDATE SET status = excluded.status, outcome = excluded.outcome, message = excluded.message`)
+  const upsert = statement(
+    db,
+    `INSERT INTO messages (id, account, channel, status, created_at, outcome, message) VALUES (?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT (id) DO UPDATE SET status = excluded.status, outcome = excluded.outcome, message = excluded.message`,
+  )
   const remove = statement(db, 'DELETE FROM messages WHERE id = ?')
   for (const id of batch.touched.keys()) {
     const message = sandbox.outbox.peek(id)
@@ -325,15 +424,26 @@ function writeMessages(db: Database, sandbox: SandboxState, batch: Batch<string,
       continue
     }
     const outcome = sandbox.outbox.pendingOutcome(id)
-    upsert.run(id, message.account, message.channel, message.status, message.created_at, outcome === undefined ? null : JSON.stringify(outcome), storedMessageJson(message))
+    upsert.run(
+      id,
+      message.account,
+      message.channel,
+      message.status,
+      message.created_at,
+      outcome === undefined ? null : JSON.stringify(outcome),
+      storedMessageJson(message),
+    )
   }
 }
 
 function writeSubscribers(db: Database, sandbox: SandboxState, batch: Batch<string, Subscriber | null>): void {
   if (batch.cleared) db.exec('DELETE FROM subscribers')
   if (batch.touched.size === 0) return
-  const upsert = statement(db, `INSERT INTO subscribers (account, id, email, phone, subscriber) VALUES (?, ?, ?, ?, ?)
-    ON CONFLICT (account, id) DO UPDATE SET email = excluded.email, phone = excluded.phone, subscriber = excluded.subscriber`)
+  const upsert = statement(
+    db,
+    `INSERT INTO subscribers (account, id, email, phone, subscriber) VALUES (?, ?, ?, ?, ?)
+    ON CONFLICT (account, id) DO UPDATE SET email = excluded.email, phone = excluded.phone, subscriber = excluded.subscriber`,
+  )
   const remove = statement(db, 'DELETE FROM subscribers WHERE account = ? AND id = ?')
   for (const key of batch.touched.keys()) {
     const [account, id] = key.split('\u0000') as [string, string]
@@ -348,16 +458,34 @@ function writeSubscribers(db: Database, sandbox: SandboxState, batch: Batch<stri
  * and inserted again, so the table's order follows the part's, as opt-outs re-added move last;
  * else upserted in place), each one gone is deleted.
  */
-function writeKeyed<K extends string | number, V>(db: Database, table: string, batch: Batch<K, undefined>, find: (key: K) => V | undefined, values: (value: V) => Array<string | number | null>, columns: string, keyColumns: string, moveToEnd = false): void {
+function writeKeyed<K extends string | number, V>(
+  db: Database,
+  table: string,
+  batch: Batch<K, undefined>,
+  find: (key: K) => V | undefined,
+  values: (value: V) => Array<string | number | null>,
+  columns: string,
+  keyColumns: string,
+  moveToEnd = false,
+): void {
   if (batch.cleared) db.exec(`DELETE FROM ${table}`)
   if (batch.touched.size === 0) return
   const keys = keyColumns.split(', ')
   const others = columns.split(', ').filter((c) => !keys.includes(c))
   const remove = statement(db, `DELETE FROM ${table} WHERE ${keys.map((c) => `${c} = ?`).join(' AND ')}`)
-  const write = statement(db, `INSERT INTO ${table} (${columns}) VALUES (${columns.split(', ').map(() => '?').join(', ')})${moveToEnd ? '' : ` ON CONFLICT (${keyColumns}) DO UPDATE SET ${others.map((c) => `${c} = excluded.${c}`).join(', ')}`}`)
+  const write = statement(
+    db,
+    `INSERT INTO ${table} (${columns}) VALUES (${columns
+      .split(', ')
+      .map(() => '?')
+      .join(
+        ', ',
+      )})${moveToEnd ? '' : ` ON CONFLICT (${keyColumns}) DO UPDATE SET ${others.map((c) => `${c} = excluded.${c}`).join(', ')}`}`,
+  )
   for (const key of batch.touched.keys()) {
     const value = find(key)
-    if (value === undefined || moveToEnd) remove.run(...(typeof key === 'string' && keys.length > 1 ? key.split('\u0000') : [key]))
+    if (value === undefined || moveToEnd)
+      remove.run(...(typeof key === 'string' && keys.length > 1 ? key.split('\u0000') : [key]))
     if (value !== undefined) write.run(...values(value))
   }
 }
@@ -366,7 +494,8 @@ function writeKeyed<K extends string | number, V>(db: Database, table: string, b
 function restoreClock(sandbox: SandboxState, text: string, skipped: Skipped): void {
   try {
     const kept = JSON.parse(text) as { offset: unknown; frozenAt: unknown }
-    if (Number.isFinite(kept.offset) && (kept.frozenAt === null || Number.isFinite(kept.frozenAt))) return sandbox.clock.restore(kept as { offset: number; frozenAt: number | null })
+    if (Number.isFinite(kept.offset) && (kept.frozenAt === null || Number.isFinite(kept.frozenAt)))
+      return sandbox.clock.restore(kept as { offset: number; frozenAt: number | null })
   } catch {
     // counted below
   }

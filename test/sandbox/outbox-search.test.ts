@@ -23,7 +23,10 @@ describe('q over a large outbox (search blocks of 512 messages)', () => {
       const expected = big.sandbox.outbox.list().filter((m) => words.every((w) => m.text.includes(w)))
       const found = big.sandbox.outbox.page({ q }, undefined, 1, 5)
       expect(found.total, q).toBe(expected.length)
-      expect(found.data.map((m) => m.message_id), q).toEqual(expected.slice(0, 5).map((m) => m.message_id))
+      expect(
+        found.data.map((m) => m.message_id),
+        q,
+      ).toEqual(expected.slice(0, 5).map((m) => m.message_id))
     }
     check('zebracorn')
     check('note 12')
@@ -33,6 +36,8 @@ describe('q over a large outbox (search blocks of 512 messages)', () => {
     check('zebracorn')
     check('note 23')
     const oldest = big.sandbox.outbox.list({ q: 'zebracorn' }).at(-1)!
-    await expect(big.sandbox.outbox.waitFor({ q: `zebracorn ${oldest.text.split(' ')[1]}` }, { timeout: 10 })).resolves.toMatchObject({ message_id: oldest.message_id })
+    await expect(
+      big.sandbox.outbox.waitFor({ q: `zebracorn ${oldest.text.split(' ')[1]}` }, { timeout: 10 }),
+    ).resolves.toMatchObject({ message_id: oldest.message_id })
   })
 })

@@ -44,22 +44,37 @@ export function firstLink(message: SentMessage | undefined): string | undefined 
 /** The first 4–8 digit code of an email, an SMS or a WhatsApp template's parameters. */
 export function firstCode(message: SentMessage | undefined): string | undefined {
   if (!message) return undefined
-  const text = message.channel === 'email' ? message.body.html : message.channel === 'sms' ? message.body.message : Object.values(message.body.parameters).join(' ')
+  const text =
+    message.channel === 'email'
+      ? message.body.html
+      : message.channel === 'sms'
+        ? message.body.message
+        : Object.values(message.body.parameters).join(' ')
   return /\b(\d{4,8})\b/.exec(text)?.[1]
 }
 
-const error = (status: number, code: string, message: string) => HttpResponse.json({ error: { code, message } }, { status })
+const error = (status: number, code: string, message: string) =>
+  HttpResponse.json({ error: { code, message } }, { status })
 
 export function subscriberHandlers(subscribers: Map<string, Subscriber>) {
   return [
     http.post(`${API}/subscribers`, async ({ request }) => {
       const body = (await request.json()) as Partial<Subscriber>
-      if (body.email == null && body.phone == null) return error(400, 'missing_parameter', 'A subscriber needs at least one of `email` and `phone`.')
+      if (body.email == null && body.phone == null)
+        return error(400, 'missing_parameter', 'A subscriber needs at least one of `email` and `phone`.')
       if (body.email && [...subscribers.values()].some((s) => s.email?.toLowerCase() === body.email!.toLowerCase())) {
         return error(400, 'duplicate_email', `A subscriber with email "${body.email}" already exists in this account.`)
       }
       const at = new Date().toISOString()
-      const subscriber: Subscriber = { id: `sub_${++sequence}`, email: body.email ?? null, phone: body.phone ?? null, first_name: body.first_name ?? null, tags: [...new Set(body.tags ?? [])], created_at: at, updated_at: at }
+      const subscriber: Subscriber = {
+        id: `sub_${++sequence}`,
+        email: body.email ?? null,
+        phone: body.phone ?? null,
+        first_name: body.first_name ?? null,
+        tags: [...new Set(body.tags ?? [])],
+        created_at: at,
+        updated_at: at,
+      }
       subscribers.set(subscriber.id, subscriber)
       return HttpResponse.json(subscriber)
     }),
@@ -71,7 +86,12 @@ export function subscriberHandlers(subscribers: Map<string, Subscriber>) {
       const subscriber = subscribers.get(String(params.id))
       if (!subscriber) return error(404, 'not_found', `No subscriber ${String(params.id)}.`)
       const patch = (await request.json()) as Partial<Subscriber>
-      const next = { ...subscriber, ...patch, tags: patch.tags ? [...new Set(patch.tags)] : subscriber.tags, updated_at: new Date().toISOString() }
+      const next = {
+        ...subscriber,
+        ...patch,
+        tags: patch.tags ? [...new Set(patch.tags)] : subscriber.tags,
+        updated_at: new Date().toISOString(),
+      }
       subscribers.set(next.id, next)
       return HttpResponse.json(next)
     }),
@@ -80,7 +100,10 @@ export function subscriberHandlers(subscribers: Map<string, Subscriber>) {
       const page = Number(url.searchParams.get('page') ?? 1)
       const limit = Number(url.searchParams.get('limit') ?? 20)
       const all = [...subscribers.values()]
-      return HttpResponse.json({ data: all.slice((page - 1) * limit, page * limit), pagination: { page, limit, total: all.length, pages: Math.ceil(all.length / limit) } })
+      return HttpResponse.json({
+        data: all.slice((page - 1) * limit, page * limit),
+        pagination: { page, limit, total: all.length, pages: Math.ceil(all.length / limit) },
+      })
     }),
   ]
 }

@@ -18,7 +18,9 @@ for (let i = 0; i < 30; i++) {
     if (channel === 'email') {
       const to = `new${i}@example.com`
       await sendSignupEmail(to, `onb${i}`)
-      expect(firstLink(sent.find((m) => m.channel === 'email' && m.to === to))).toBe(`https://app.acme.example/verify?token=onb${i}`)
+      expect(firstLink(sent.find((m) => m.channel === 'email' && m.to === to))).toBe(
+        `https://app.acme.example/verify?token=onb${i}`,
+      )
     } else if (channel === 'sms') {
       const to = `+1202555${String(2000 + i)}`
       await sendVerificationSms(to, String(130000 + i))

@@ -19,7 +19,9 @@ for (let i = 0; i < 30; i++) {
     if (channel === 'email') {
       const to = `new${i}@example.com`
       await sendSignupEmail(to, `onb${i}`)
-      expect((await sandbox.outbox.waitFor({ channel: 'email', to })).links[0]).toBe(`https://app.acme.example/verify?token=onb${i}`)
+      expect((await sandbox.outbox.waitFor({ channel: 'email', to })).links[0]).toBe(
+        `https://app.acme.example/verify?token=onb${i}`,
+      )
     } else if (channel === 'sms') {
       const to = `+1202555${String(2000 + i)}`
       await sendVerificationSms(to, String(130000 + i))

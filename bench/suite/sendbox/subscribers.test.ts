@@ -58,7 +58,11 @@ it('updates the first name and keeps the rest', async () => {
 it('lists subscribers in creation order', async () => {
   for (const name of ['e1', 'e2', 'e3']) await createSubscriber({ email: `${name}@example.com` })
   const list = await listSubscribers()
-  expect(list.json.data.map((s: { email: string }) => s.email)).toEqual(['e1@example.com', 'e2@example.com', 'e3@example.com'])
+  expect(list.json.data.map((s: { email: string }) => s.email)).toEqual([
+    'e1@example.com',
+    'e2@example.com',
+    'e3@example.com',
+  ])
 })
 
 it('pages the list', async () => {

@@ -11,14 +11,29 @@ export function outcomeFor(recipient: string, retryAfter: () => number): Capture
   const outcome = magicOutcome(recipient)
   if (outcome.kind === 'reject') {
     const headers: Record<string, string> = outcome.status === 429 ? retryAfterHeader(retryAfter()) : {}
-    throw new ApiError(outcome.status, outcome.code, outcome.message, outcome.status === 400 ? 'to' : undefined, headers)
+    throw new ApiError(
+      outcome.status,
+      outcome.code,
+      outcome.message,
+      outcome.status === 400 ? 'to' : undefined,
+      headers,
+    )
   }
   return outcome
 }
 
 /** The fields every capture starts with. */
 export function base<C extends Channel>(sender: Sender, channel: C, to: string, request: Record<string, unknown>) {
-  return { message_id: newId('msg_'), channel, direction: 'outbound' as const, account: sender.account, plan: sender.plan, key: maskKey(sender.key), to, request }
+  return {
+    message_id: newId('msg_'),
+    channel,
+    direction: 'outbound' as const,
+    account: sender.account,
+    plan: sender.plan,
+    key: maskKey(sender.key),
+    to,
+    request,
+  }
 }
 
 /**

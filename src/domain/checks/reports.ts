@@ -54,13 +54,23 @@ export class CheckReports {
     const shared = this.running.get(key)
     if (shared) return shared
     if (this.active >= this.concurrency && this.waiting.length >= this.maxQueued) {
-      return Promise.reject(new ApiError(503, 'too_many_clients', `${this.active + this.waiting.length} checks are running or queued (at most ${this.concurrency} run at once, ${this.maxQueued} wait). Retry in a few seconds.`, undefined, retryAfterHeader(2)))
+      return Promise.reject(
+        new ApiError(
+          503,
+          'too_many_clients',
+          `${this.active + this.waiting.length} checks are running or queued (at most ${this.concurrency} run at once, ${this.maxQueued} wait). Retry in a few seconds.`,
+          undefined,
+          retryAfterHeader(2),
+        ),
+      )
     }
     const run = this.turn()
       // Loaded on the first check, not with the sandbox: `import('sendbox')` stays light (issue 37)
       // and caniemail's data is parsed only when an email is checked.
       .then(() => import('./index.js'))
-      .then(({ checkMessage }) => checkMessage(message, { ...this.options.checkOptions(), links: live ? 'live' : 'static' }))
+      .then(({ checkMessage }) =>
+        checkMessage(message, { ...this.options.checkOptions(), links: live ? 'live' : 'static' }),
+      )
       .finally(() => {
         this.running.delete(key)
         this.release()
@@ -80,10 +90,12 @@ export class CheckReports {
       this.active++
       return Promise.resolve()
     }
-    return new Promise((resolve) => this.waiting.push(() => {
-      this.active++
-      resolve()
-    }))
+    return new Promise((resolve) =>
+      this.waiting.push(() => {
+        this.active++
+        resolve()
+      }),
+    )
   }
 
   private release(): void {

@@ -11,7 +11,16 @@ import { RequestsList } from './components/requests-list.js'
 import { StyledLines } from './components/styled-lines.js'
 import type { ConsoleCapture } from './console-capture.js'
 import { grouped } from './format.js'
-import { accountLabels, accountText, messageKeyFacts, optOutRows, optOutsPageRows, replyFooter, requestOf, sandboxFacts } from './qa-view.js'
+import {
+  accountLabels,
+  accountText,
+  messageKeyFacts,
+  optOutRows,
+  optOutsPageRows,
+  replyFooter,
+  requestOf,
+  sandboxFacts,
+} from './qa-view.js'
 import { REQUEST_KIND_LABELS } from './ui-state.js'
 import { resetScopeText } from '../../contract/reset-scopes.js'
 import { CHANNEL_BADGES, viewOf } from './channels/index.js'
@@ -53,7 +62,6 @@ const requestIdOf = (e: JournalEntry) => String(e.id)
 const SLICE_MS = 8
 /** How often, at most, background wrapping redraws (the footer's row count): each redraw is a whole Ink frame. */
 const PROGRESS_MS = 1_000
-
 
 function originOf(apiUrl: string): string {
   try {
@@ -97,7 +105,11 @@ function noticeOf(state: UiState, unseenConsole: number, consoleLines: readonly 
   if (state.pendingCopyLink) return { kind: 'notice', tone: 'ok', text: 'Copy which link? 1–9 (any other key cancels)' }
   if (state.notice) return { kind: 'notice', ...state.notice }
   if (unseenConsole > 0 && consoleLines.length > 0) {
-    return { kind: 'notice', tone: 'error', text: `⚠ ${unseenConsole} server message${unseenConsole === 1 ? '' : 's'} (printed again on exit): ${printable(consoleLines[consoleLines.length - 1])}` }
+    return {
+      kind: 'notice',
+      tone: 'error',
+      text: `⚠ ${unseenConsole} server message${unseenConsole === 1 ? '' : 's'} (printed again on exit): ${printable(consoleLines[consoleLines.length - 1])}`,
+    }
   }
   return null
 }
@@ -110,7 +122,12 @@ function questionOf(confirm: NonNullable<UiState['confirm']>): string {
 }
 
 /** The footer: a confirmation, the search line, the notice, or the keys of what is on screen. */
-function footerOf(state: UiState, notice: FooterContent | null, pagePosition: string | undefined, listPosition: string | undefined): FooterContent {
+function footerOf(
+  state: UiState,
+  notice: FooterContent | null,
+  pagePosition: string | undefined,
+  listPosition: string | undefined,
+): FooterContent {
   if (state.confirm) return { kind: 'confirm', question: questionOf(state.confirm) }
   if (state.searching) return { kind: 'search', query: state.view.query }
   if (state.replying) return replyFooter(state.replying)
@@ -130,7 +147,13 @@ function footerOf(state: UiState, notice: FooterContent | null, pagePosition: st
 }
 
 /** What the header says of the list's filters: `SMS only · search "otp" · 3 of 120`. */
-function filterLabelOf(state: UiState, shown: number, all: number, width: number, labels: ReadonlyMap<string, string>): string {
+function filterLabelOf(
+  state: UiState,
+  shown: number,
+  all: number,
+  width: number,
+  labels: ReadonlyMap<string, string>,
+): string {
   const parts: string[] = []
   const { view } = state
   if (state.tab === 'outbox') {
@@ -153,9 +176,30 @@ interface PageRows {
   body: RowSource | null
 }
 
-function messagePageRows(sandbox: SandboxState, opened: CapturedMessage | undefined, requests: readonly JournalEntry[], state: UiState, width: number, now: number, origin: string, cache: RowSourceCache): PageRows {
-  if (!opened) return { head: [[seg('This message is no longer in the outbox (deleted, cleared, reset or evicted). Esc goes back.', { color: 'yellow' })]], body: null }
-  const preview = viewOf(opened).htmlPreview ? previewUrl(origin, opened.message_id, sandbox.outbox.previewToken(opened.message_id)) : null
+function messagePageRows(
+  sandbox: SandboxState,
+  opened: CapturedMessage | undefined,
+  requests: readonly JournalEntry[],
+  state: UiState,
+  width: number,
+  now: number,
+  origin: string,
+  cache: RowSourceCache,
+): PageRows {
+  if (!opened)
+    return {
+      head: [
+        [
+          seg('This message is no longer in the outbox (deleted, cleared, reset or evicted). Esc goes back.', {
+            color: 'yellow',
+          }),
+        ],
+      ],
+      body: null,
+    }
+  const preview = viewOf(opened).htmlPreview
+    ? previewUrl(origin, opened.message_id, sandbox.outbox.previewToken(opened.message_id))
+    : null
   const source = state.source
   const report = sandbox.checkReports.peek(opened.message_id)
   const head = messageHeaderRows(opened, width, now, preview, source, requestOf(opened, requests))
@@ -163,39 +207,92 @@ function messagePageRows(sandbox: SandboxState, opened: CapturedMessage | undefi
   return {
     head,
     body: state.checks
-      ? cache.get(`checks:${opened.message_id}:${width}:${report?.checked_at ?? 'pending'}`, () => checksSource(report, width))
+      ? cache.get(`checks:${opened.message_id}:${width}:${report?.checked_at ?? 'pending'}`, () =>
+          checksSource(report, width),
+        )
       : cache.get(`msg:${opened.message_id}:${width}:${source}`, () => messageBodySource(opened, width, source)),
   }
 }
 
-function requestPageRows(sandbox: SandboxState, entry: JournalEntry | undefined, width: number, now: number, cache: RowSourceCache): PageRows {
-  if (!entry) return { head: [[seg('This request is no longer in the journal. Esc goes back.', { color: 'yellow' })]], body: null }
-  return { head: NO_ROWS, body: cache.get(`req:${entry.id}:${width}`, () => requestPage(entry, width, now, entry.kind === 'webhook' ? sandbox.webhooks?.attempts.byJournalId(entry.id) : undefined, accountLabels(sandbox))) }
+function requestPageRows(
+  sandbox: SandboxState,
+  entry: JournalEntry | undefined,
+  width: number,
+  now: number,
+  cache: RowSourceCache,
+): PageRows {
+  if (!entry)
+    return {
+      head: [[seg('This request is no longer in the journal. Esc goes back.', { color: 'yellow' })]],
+      body: null,
+    }
+  return {
+    head: NO_ROWS,
+    body: cache.get(`req:${entry.id}:${width}`, () =>
+      requestPage(
+        entry,
+        width,
+        now,
+        entry.kind === 'webhook' ? sandbox.webhooks?.attempts.byJournalId(entry.id) : undefined,
+        accountLabels(sandbox),
+      ),
+    ),
+  }
 }
 
 /**
  * The page on screen (help, a message, a request): its rows, where it is scrolled to, and the
  * rest wrapped in the background while it shows.
  */
-function usePage(p: { sandbox: SandboxState; state: UiState; messages: readonly CapturedMessage[]; requests: readonly JournalEntry[]; width: number; bodyHeight: number; origin: string; cache: RowSourceCache; now: number; visible: boolean }) {
+function usePage(p: {
+  sandbox: SandboxState
+  state: UiState
+  messages: readonly CapturedMessage[]
+  requests: readonly JournalEntry[]
+  width: number
+  bodyHeight: number
+  origin: string
+  cache: RowSourceCache
+  now: number
+  visible: boolean
+}) {
   const { sandbox, state, messages, requests, width, bodyHeight, origin, cache, now } = p
   const page = state.page
-  const opened = useMemo(() => (page.kind === 'message' ? messages.find((m) => m.message_id === page.id) : undefined), [messages, page])
-  const entry = useMemo(() => (page.kind === 'request' ? requests.find((e) => e.id === page.id) : undefined), [requests, page])
-  const { head, body }: PageRows = page.kind === 'help'
-    ? { head: [...sandboxFacts(sandbox, width), ...helpLines(width)], body: null }
-    : page.kind === 'opt-outs'
-      ? { head: optOutsPageRows(optOutRows(sandbox), state.optOutIndex, width, accountLabels(sandbox)), body: null }
-      : page.kind === 'message'
-      ? messagePageRows(sandbox, opened, requests, state, width, now, origin, cache)
-        : page.kind === 'request' ? requestPageRows(sandbox, entry, width, now, cache) : { head: NO_ROWS, body: null }
+  const opened = useMemo(
+    () => (page.kind === 'message' ? messages.find((m) => m.message_id === page.id) : undefined),
+    [messages, page],
+  )
+  const entry = useMemo(
+    () => (page.kind === 'request' ? requests.find((e) => e.id === page.id) : undefined),
+    [requests, page],
+  )
+  const { head, body }: PageRows =
+    page.kind === 'help'
+      ? { head: [...sandboxFacts(sandbox, width), ...helpLines(width)], body: null }
+      : page.kind === 'opt-outs'
+        ? { head: optOutsPageRows(optOutRows(sandbox), state.optOutIndex, width, accountLabels(sandbox)), body: null }
+        : page.kind === 'message'
+          ? messagePageRows(sandbox, opened, requests, state, width, now, origin, cache)
+          : page.kind === 'request'
+            ? requestPageRows(sandbox, entry, width, now, cache)
+            : { head: NO_ROWS, body: null }
   const onPage = page.kind !== 'list'
   // What is on screen is wrapped now; the rest in slices (useBackgroundFill).
-  if (body && onPage) body.fill(state.scroll === Infinity ? body.rows.length + bodyHeight : state.scroll + bodyHeight - head.length + 1)
+  if (body && onPage)
+    body.fill(state.scroll === Infinity ? body.rows.length + bodyHeight : state.scroll + bodyHeight - head.length + 1)
   useBackgroundFill(onPage && p.visible ? body : null)
   const totalRows = head.length + (body ? body.rows.length : 0)
   const rowAt = useCallback((i: number) => (i < head.length ? head[i] : body!.rows[i - head.length]), [head, body])
-  return { opened, entry, head, totalRows, pageDone: !body || body.done, top: pageTop(state.scroll, totalRows, bodyHeight), rowAt, linksRow: body?.anchors.get('links') }
+  return {
+    opened,
+    entry,
+    head,
+    totalRows,
+    pageDone: !body || body.done,
+    top: pageTop(state.scroll, totalRows, bodyHeight),
+    rowAt,
+    linksRow: body?.anchors.get('links'),
+  }
 }
 
 /**
@@ -215,47 +312,129 @@ export function App({ sandbox, apiUrl, onQuit, console: captured, system: givenS
   const { state, dispatch } = useUiState({ sandbox, system, origin, onQuit, cache })
   const tooSmall = width < MIN_COLUMNS || rows < MIN_ROWS
   const filtered = useMemo(() => filterOutbox(messages, state.view), [messages, state.view])
-  const journal = useMemo(() => filterRequests(requests, state.errorsOnly, state.requestKind), [requests, state.errorsOnly, state.requestKind])
+  const journal = useMemo(
+    () => filterRequests(requests, state.errorsOnly, state.requestKind),
+    [requests, state.errorsOnly, state.requestKind],
+  )
   const labels = accountLabels(sandbox)
   const frameHeight = rows - 1
   // A notice (a URL to open by hand) may take a few rows of the footer; the body gives them up.
   const notice = noticeOf(state, (captured?.count() ?? 0) - state.consoleSeen, consoleLines)
-  const footerRows = state.confirm ? footerHeight({ kind: 'confirm', question: questionOf(state.confirm) }, width) : notice ? footerHeight(notice, width) : 1
+  const footerRows = state.confirm
+    ? footerHeight({ kind: 'confirm', question: questionOf(state.confirm) }, width)
+    : notice
+      ? footerHeight(notice, width)
+      : 1
   const bodyHeight = Math.max(2, frameHeight - headerHeight(sandbox, width, rows) - footerRows)
   const listRows = bodyHeight - 1
-  const outboxWindow = useMemo(() => windowOf(state.outbox, filtered, messageIdOf, listRows), [state.outbox, filtered, listRows])
-  const requestsWindow = useMemo(() => windowOf(state.requests, journal, requestIdOf, listRows), [state.requests, journal, listRows])
+  const outboxWindow = useMemo(
+    () => windowOf(state.outbox, filtered, messageIdOf, listRows),
+    [state.outbox, filtered, listRows],
+  )
+  const requestsWindow = useMemo(
+    () => windowOf(state.requests, journal, requestIdOf, listRows),
+    [state.requests, journal, listRows],
+  )
   const onPage = state.page.kind !== 'list'
-  const { opened, entry, head, totalRows, pageDone, top, rowAt, linksRow } = usePage({ sandbox, state, messages, requests, width, bodyHeight, origin, cache, now, visible: !tooSmall })
+  const { opened, entry, head, totalRows, pageDone, top, rowAt, linksRow } = usePage({
+    sandbox,
+    state,
+    messages,
+    requests,
+    width,
+    bodyHeight,
+    origin,
+    cache,
+    now,
+    visible: !tooSmall,
+  })
   const ctxRef = useRef<KeyContext | null>(null)
   ctxRef.current = {
     outbox: outboxWindow,
     requests: requestsWindow,
-    page: onPage ? { rows: totalRows, height: bodyHeight, done: pageDone, linksRow: linksRow === undefined ? undefined : head.length + linksRow - 2 } : null,
-    message: opened ? { id: opened.message_id, to: opened.to, channel: opened.channel, htmlPreview: viewOf(opened).htmlPreview === true, links: opened.links, codes: opened.codes, ...messageKeyFacts(opened, requests) } : undefined,
+    page: onPage
+      ? {
+          rows: totalRows,
+          height: bodyHeight,
+          done: pageDone,
+          linksRow: linksRow === undefined ? undefined : head.length + linksRow - 2,
+        }
+      : null,
+    message: opened
+      ? {
+          id: opened.message_id,
+          to: opened.to,
+          channel: opened.channel,
+          htmlPreview: viewOf(opened).htmlPreview === true,
+          links: opened.links,
+          codes: opened.codes,
+          ...messageKeyFacts(opened, requests),
+        }
+      : undefined,
     requestMessageId: entry?.message_id ?? undefined,
     accounts: sandbox.accounts(),
     optOuts: state.page.kind === 'opt-outs' ? optOutRows(sandbox) : [],
     outboxSize: sandbox.outbox.size,
     consoleCount: captured?.count() ?? 0,
   }
-  const onKey = useCallback((input: string, key: Key) => dispatch({ type: 'key', input, key }, ctxRef.current!), [dispatch])
+  const onKey = useCallback(
+    (input: string, key: Key) => dispatch({ type: 'key', input, key }, ctxRef.current!),
+    [dispatch],
+  )
   useSerialInput(onKey, state.searching)
-  if (tooSmall) return <Text wrap="truncate-end">{fitCells(`terminal too small (${width}×${rows}, needs ${MIN_COLUMNS}×${MIN_ROWS})`, Math.max(1, width))}</Text>
+  if (tooSmall)
+    return (
+      <Text wrap="truncate-end">
+        {fitCells(`terminal too small (${width}×${rows}, needs ${MIN_COLUMNS}×${MIN_ROWS})`, Math.max(1, width))}
+      </Text>
+    )
   const listWindow = state.tab === 'outbox' ? outboxWindow : requestsWindow
-  const position = listWindow.length > 0 ? `${grouped(listWindow.index + 1)} of ${grouped(listWindow.length)}` : undefined
-  const pagePosition = totalRows > bodyHeight || !pageDone ? `${grouped(top + 1)}–${grouped(Math.min(top + bodyHeight, totalRows))} of ${grouped(totalRows)}${pageDone ? '' : '+'}` : undefined
-  const filterLabel = state.tab === 'outbox' ? filterLabelOf(state, filtered.length, messages.length, width, labels) : filterLabelOf(state, journal.length, requests.length, width, labels)
+  const position =
+    listWindow.length > 0 ? `${grouped(listWindow.index + 1)} of ${grouped(listWindow.length)}` : undefined
+  const pagePosition =
+    totalRows > bodyHeight || !pageDone
+      ? `${grouped(top + 1)}–${grouped(Math.min(top + bodyHeight, totalRows))} of ${grouped(totalRows)}${pageDone ? '' : '+'}`
+      : undefined
+  const filterLabel =
+    state.tab === 'outbox'
+      ? filterLabelOf(state, filtered.length, messages.length, width, labels)
+      : filterLabelOf(state, journal.length, requests.length, width, labels)
   return (
     <Box flexDirection="column" width={width} height={frameHeight} overflow="hidden">
-      <Header sandbox={sandbox} apiUrl={apiUrl} inboxUrl={`${origin}/__sandbox/ui/`} messages={messages} tab={state.tab} width={width} rows={rows} filterLabel={filterLabel} />
+      <Header
+        sandbox={sandbox}
+        apiUrl={apiUrl}
+        inboxUrl={`${origin}/__sandbox/ui/`}
+        messages={messages}
+        tab={state.tab}
+        width={width}
+        rows={rows}
+        filterLabel={filterLabel}
+      />
       <Box height={bodyHeight} flexDirection="column" overflow="hidden">
         {onPage ? (
           <StyledLines rowAt={rowAt} total={totalRows} top={top} height={bodyHeight} />
         ) : (
-          <ListBody tab={state.tab} filtered={filtered} journal={journal} outboxWindow={outboxWindow} requestsWindow={requestsWindow} listRows={listRows} width={width} now={now}
-            emptyOutbox={messages.length === 0 ? `No messages yet. Point your app at ${apiUrl} and send one.\nWeb inbox: ${origin}/__sandbox/ui/` : 'No message matches. Esc clears the filters.'}
-            emptyJournal={requests.length === 0 ? 'No requests yet. Every call to the API shows up here, live.' : 'Nothing matches. Esc shows every request.'} />
+          <ListBody
+            tab={state.tab}
+            filtered={filtered}
+            journal={journal}
+            outboxWindow={outboxWindow}
+            requestsWindow={requestsWindow}
+            listRows={listRows}
+            width={width}
+            now={now}
+            emptyOutbox={
+              messages.length === 0
+                ? `No messages yet. Point your app at ${apiUrl} and send one.\nWeb inbox: ${origin}/__sandbox/ui/`
+                : 'No message matches. Esc clears the filters.'
+            }
+            emptyJournal={
+              requests.length === 0
+                ? 'No requests yet. Every call to the API shows up here, live.'
+                : 'Nothing matches. Esc shows every request.'
+            }
+          />
         )}
       </Box>
       <Footer content={footerOf(state, notice, pagePosition, position)} width={width} />

@@ -30,7 +30,11 @@ export const emailChannel: ChannelDescriptor<'email', EmailSendRequest> = {
   },
   // Underived (short HTML): the text and links estimated at the HTML's size each, not computed for it.
   weight: (m) =>
-    stringWeight(m.email.html) + stringWeight(m.email.subject) + (underived(m) ? 2 * stringWeight(m.email.html) : stringWeight(m.text) + [...m.links, ...m.images].reduce((n, l) => n + l.length * 2, 0)),
+    stringWeight(m.email.html) +
+    stringWeight(m.email.subject) +
+    (underived(m)
+      ? 2 * stringWeight(m.email.html)
+      : stringWeight(m.text) + [...m.links, ...m.images].reduce((n, l) => n + l.length * 2, 0)),
   revive: (m) => reviveEmail(m),
 }
 

@@ -54,8 +54,17 @@ export function ReplyForm({ message }: { message: CapturedMessage }) {
     event.preventDefault()
     if (!text.trim()) return
     try {
-      const answer = await call<{ message: { message_id: string }; action: string | null; opted_out: boolean }>('POST', '/__sandbox/inbound', { channel: message.channel, account: message.account, from, text: text.trim() })
-      const did = answer.action === 'opt_out' ? ` ${from} is now opted out (Controls → Opt-outs).` : answer.action === 'opt_in' ? ` ${from} is opted back in.` : ''
+      const answer = await call<{ message: { message_id: string }; action: string | null; opted_out: boolean }>(
+        'POST',
+        '/__sandbox/inbound',
+        { channel: message.channel, account: message.account, from, text: text.trim() },
+      )
+      const did =
+        answer.action === 'opt_out'
+          ? ` ${from} is now opted out (Controls → Opt-outs).`
+          : answer.action === 'opt_in'
+            ? ` ${from} is opted back in.`
+            : ''
       setResult({ ok: true, text: `Reply captured as ${answer.message.message_id}.${did}` })
       setText('')
     } catch (error) {
@@ -70,7 +79,14 @@ export function ReplyForm({ message }: { message: CapturedMessage }) {
           <span>
             Reply from <bdi>{from}</bdi> (STOP opts out, START back in)
           </span>
-          <input name="reply" value={text} maxLength={4096} placeholder="STOP" autoComplete="off" onInput={(e) => setText(e.currentTarget.value)} />
+          <input
+            name="reply"
+            value={text}
+            maxLength={4096}
+            placeholder="STOP"
+            autoComplete="off"
+            onInput={(e) => setText(e.currentTarget.value)}
+          />
         </label>
         <button type="submit" class="primary" disabled={!text.trim()}>
           Send reply
@@ -111,9 +127,18 @@ export function OptOutsCard({ labels }: { labels: ReadonlyMap<string, string> })
   return (
     <section class="card wide" aria-labelledby="opt-outs-title">
       <h2 id="opt-outs-title">Opt-outs</h2>
-      <p class="muted">Numbers that replied STOP (or were added by the controls), per account. A send to one is accepted (200 queued) and fails as opted out. Simulate a reply on an SMS or WhatsApp message to add one.</p>
-      <p role="status" class="notice">{note}</p>
-      {rows === null ? <p>Loading…</p> : rows.length === 0 ? <p class="muted">No number is opted out.</p> : (
+      <p class="muted">
+        Numbers that replied STOP (or were added by the controls), per account. A send to one is accepted (200 queued)
+        and fails as opted out. Simulate a reply on an SMS or WhatsApp message to add one.
+      </p>
+      <p role="status" class="notice">
+        {note}
+      </p>
+      {rows === null ? (
+        <p>Loading…</p>
+      ) : rows.length === 0 ? (
+        <p class="muted">No number is opted out.</p>
+      ) : (
         <table class="params opt-outs">
           <caption class="visually-hidden">Opted-out numbers</caption>
           <thead>
@@ -121,17 +146,26 @@ export function OptOutsCard({ labels }: { labels: ReadonlyMap<string, string> })
               <th scope="col">Number</th>
               <th scope="col">Keyword</th>
               <th scope="col">Account</th>
-              <th scope="col"><span class="visually-hidden">Actions</span></th>
+              <th scope="col">
+                <span class="visually-hidden">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody>
             {rows.map((row) => (
               <tr key={`${row.account} ${row.number}`}>
-                <th scope="row"><bdi>{row.number}</bdi></th>
+                <th scope="row">
+                  <bdi>{row.number}</bdi>
+                </th>
                 <td>{row.keyword}</td>
                 <td>{accountLabel(row.account, labels)}</td>
                 <td>
-                  <button type="button" class="small" onClick={() => void remove(row)} aria-label={`Remove the opt-out of ${row.number} (${row.account})`}>
+                  <button
+                    type="button"
+                    class="small"
+                    onClick={() => void remove(row)}
+                    aria-label={`Remove the opt-out of ${row.number} (${row.account})`}
+                  >
                     Remove
                   </button>
                 </td>
