@@ -2,16 +2,16 @@
  * What the sandbox's own JavaScript costs per email send, without sockets: the CLI's sandbox
  * (parseCli + sandboxFromSettings, the bench's flags), its dispatcher called in a loop with the
  * request the standalone listener builds (raw headers, the body attached). Prints µs per send
- * (median of rounds) and the GC time in them.
+ * (median of the rounds after the first `--warm`, which fill the outbox) and the GC time in them.
  *
- *   node bench/experiments/dispatch-cost.mjs [--sends 20000] [--rounds 7] [--dist DIR]
+ *   node bench/experiments/dispatch-cost.mjs [--sends 20000] [--rounds 9] [--warm 3] [--dist DIR]
  */
 import { PerformanceObserver } from 'node:perf_hooks'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 
-const { values: flags } = parseArgs({ options: { sends: { type: 'string', default: '20000' }, rounds: { type: 'string', default: '7' }, dist: { type: 'string', default: process.cwd() }, endpoint: { type: 'string', default: 'send' } } })
+const { values: flags } = parseArgs({ options: { sends: { type: 'string', default: '20000' }, rounds: { type: 'string', default: '9' }, warm: { type: 'string', default: '3' }, dist: { type: 'string', default: process.cwd() }, endpoint: { type: 'string', default: 'send' } } })
 const lib = (path) => import(pathToFileURL(join(flags.dist, 'dist/src', path)).href)
 const { parseCli } = await lib('cli/options.js')
 const { sandboxFromSettings } = await lib('cli/run.js')
@@ -47,7 +47,8 @@ for (let round = 0; round < Number(flags.rounds); round++) {
   const cpu = process.cpuUsage(t0)
   results.push({ us: (cpu.user + cpu.system) / n, gcUs: ((gcMs - gc0) * 1000) / n })
 }
-const mid = [...results].sort((a, b) => a.us - b.us)[results.length >> 1]
+const steady = results.slice(Number(flags.warm)) // the first rounds fill the outbox and warm the JIT up
+const mid = [...steady].sort((a, b) => a.us - b.us)[steady.length >> 1]
 console.log(`${flags.endpoint}: ${mid.us.toFixed(2)} µs CPU per request (GC ${mid.gcUs.toFixed(2)} µs), rounds ${results.map((r) => r.us.toFixed(1)).join(' ')}; outbox ${sandbox.outbox.size}; RSS ${Math.round(process.memoryUsage().rss / 2 ** 20)} MB`)
 if (process.env.SPACES) {
   const { getHeapSpaceStatistics } = await import('node:v8')

@@ -18,7 +18,18 @@ export function outcomeFor(recipient: string, retryAfter: () => number): Capture
 
 /** The fields every capture starts with. */
 export function base<C extends Channel>(sender: Sender, channel: C, to: string, request: Record<string, unknown>) {
-  return { message_id: newId('msg_'), channel, direction: 'outbound' as const, account: sender.account, plan: sender.plan, key: maskKey(sender.key), to, request }
+  return { message_id: newId('msg_'), channel, direction: 'outbound' as const, account: sender.account, plan: sender.plan, key: maskedKey(sender.key), to, request }
+}
+
+/** The last key masked and its mask: sends come in runs of one key, and every message of a run then shares one string. */
+let lastKey: string | undefined
+let lastMasked = ''
+function maskedKey(key: string): string {
+  if (key !== lastKey) {
+    lastMasked = maskKey(key)
+    lastKey = key
+  }
+  return lastMasked
 }
 
 /**
