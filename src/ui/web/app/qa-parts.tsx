@@ -101,8 +101,8 @@ export function ReplyForm({ message }: { message: CapturedMessage }) {
   )
 }
 
-/** The opted-out numbers, live (a reply's STOP shows at once), each with Remove (opt back in). */
-export function OptOutsCard({ labels }: { labels: ReadonlyMap<string, string> }) {
+/** The opt-outs, reloaded on each captured message and reset; removing one opts the number back in. */
+function useOptOuts() {
   const [rows, setRows] = useState<OptOut[] | null>(null)
   const [note, setNote] = useState('')
   const load = () =>
@@ -124,6 +124,12 @@ export function OptOutsCard({ labels }: { labels: ReadonlyMap<string, string> })
       setNote(error instanceof ApiFailure ? error.message : 'Remove failed.')
     }
   }
+  return { rows, note, remove }
+}
+
+/** The opted-out numbers, live (a reply's STOP shows at once), each with Remove (opt back in). */
+export function OptOutsCard({ labels }: { labels: ReadonlyMap<string, string> }) {
+  const { rows, note, remove } = useOptOuts()
   return (
     <section class="card wide" aria-labelledby="opt-outs-title">
       <h2 id="opt-outs-title">Opt-outs</h2>
@@ -139,42 +145,54 @@ export function OptOutsCard({ labels }: { labels: ReadonlyMap<string, string> })
       ) : rows.length === 0 ? (
         <p class="muted">No number is opted out.</p>
       ) : (
-        <table class="params opt-outs">
-          <caption class="visually-hidden">Opted-out numbers</caption>
-          <thead>
-            <tr>
-              <th scope="col">Number</th>
-              <th scope="col">Keyword</th>
-              <th scope="col">Account</th>
-              <th scope="col">
-                <span class="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row) => (
-              <tr key={`${row.account} ${row.number}`}>
-                <th scope="row">
-                  <bdi>{row.number}</bdi>
-                </th>
-                <td>{row.keyword}</td>
-                <td>{accountLabel(row.account, labels)}</td>
-                <td>
-                  <button
-                    type="button"
-                    class="small"
-                    onClick={() => void remove(row)}
-                    aria-label={`Remove the opt-out of ${row.number} (${row.account})`}
-                  >
-                    Remove
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <OptOutsTable rows={rows} labels={labels} remove={remove} />
       )}
     </section>
+  )
+}
+
+/** The opted-out numbers, a row each with the button that removes it. */
+function OptOutsTable(props: {
+  rows: OptOut[]
+  labels: ReadonlyMap<string, string>
+  remove: (row: OptOut) => Promise<void>
+}) {
+  const { rows, labels, remove } = props
+  return (
+    <table class="params opt-outs">
+      <caption class="visually-hidden">Opted-out numbers</caption>
+      <thead>
+        <tr>
+          <th scope="col">Number</th>
+          <th scope="col">Keyword</th>
+          <th scope="col">Account</th>
+          <th scope="col">
+            <span class="visually-hidden">Actions</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => (
+          <tr key={`${row.account} ${row.number}`}>
+            <th scope="row">
+              <bdi>{row.number}</bdi>
+            </th>
+            <td>{row.keyword}</td>
+            <td>{accountLabel(row.account, labels)}</td>
+            <td>
+              <button
+                type="button"
+                class="small"
+                onClick={() => void remove(row)}
+                aria-label={`Remove the opt-out of ${row.number} (${row.account})`}
+              >
+                Remove
+              </button>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   )
 }
 
