@@ -182,42 +182,54 @@ export function OptOutsCard({ labels }: { labels: ReadonlyMap<string, string> })
       ) : rows.length === 0 ? (
         <p class="muted">No number is opted out.</p>
       ) : (
-        <table class="params opt-outs">
-          <caption class="visually-hidden">Opted-out numbers</caption>
-          <thead>
-            <tr>
-              <th scope="col">Number</th>
-              <th scope="col">Keyword</th>
-              <th scope="col">Account</th>
-              <th scope="col">
-                <span class="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row) => (
-              <tr key={`${row.account} ${row.number}`}>
-                <th scope="row">
-                  <bdi>{row.number}</bdi>
-                </th>
-                <td>{row.keyword}</td>
-                <td>{accountLabel(row.account, labels)}</td>
-                <td>
-                  <button
-                    type="button"
-                    class="small"
-                    onClick={() => void remove(row)}
-                    aria-label={`Remove the opt-out of ${row.number} (${row.account})`}
-                  >
-                    Remove
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <OptOutsTable rows={rows} labels={labels} remove={remove} />
       )}
     </section>
+  )
+}
+
+/** The opted-out numbers of the page, a row each with the button that removes it. */
+function OptOutsTable(props: {
+  rows: OptOut[]
+  labels: ReadonlyMap<string, string>
+  remove: (row: OptOut) => Promise<void>
+}) {
+  const { rows, labels, remove } = props
+  return (
+    <table class="params opt-outs">
+      <caption class="visually-hidden">Opted-out numbers</caption>
+      <thead>
+        <tr>
+          <th scope="col">Number</th>
+          <th scope="col">Keyword</th>
+          <th scope="col">Account</th>
+          <th scope="col">
+            <span class="visually-hidden">Actions</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => (
+          <tr key={`${row.account} ${row.number}`}>
+            <th scope="row">
+              <bdi>{row.number}</bdi>
+            </th>
+            <td>{row.keyword}</td>
+            <td>{accountLabel(row.account, labels)}</td>
+            <td>
+              <button
+                type="button"
+                class="small"
+                onClick={() => void remove(row)}
+                aria-label={`Remove the opt-out of ${row.number} (${row.account})`}
+              >
+                Remove
+              </button>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   )
 }
 
