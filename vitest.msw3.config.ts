@@ -13,11 +13,15 @@ const msw3 = fileURLToPath(new URL('./node_modules/.cache/msw3/node_modules/msw'
 if (!existsSync(msw3)) throw new Error(`no msw 3 at ${msw3}: run \`npm run test:msw3\` (it installs it)`)
 
 /** `msw`, `msw/node`, … → msw 3's files for them (its package.json `exports`, default condition). */
-const manifest = JSON.parse(readFileSync(`${msw3}/package.json`, 'utf8')) as { exports: Record<string, string | { default?: string }> }
+const manifest = JSON.parse(readFileSync(`${msw3}/package.json`, 'utf8')) as {
+  exports: Record<string, string | { default?: string }>
+}
 const alias = Object.entries(manifest.exports).flatMap(([entry, target]) => {
   const file = typeof target === 'string' ? target : target.default
   if (!file || entry.includes('*')) return []
-  return [{ find: new RegExp(`^msw${entry.slice(1).replace(/[./]/g, '\\$&')}$`), replacement: `${msw3}/${file.slice(2)}` }]
+  return [
+    { find: new RegExp(`^msw${entry.slice(1).replace(/[./]/g, '\\$&')}$`), replacement: `${msw3}/${file.slice(2)}` },
+  ]
 })
 
 export default defineConfig({

@@ -17,13 +17,25 @@ export default defineConfig({
       name: 'threaded-transport',
       enforce: 'pre',
       resolveId(source, importer) {
-        if (importer?.includes('/test/') && importer !== shim && /\/src\/transports\/http-server(\.js|\.ts)?$/.test(source)) return shim
+        if (
+          importer?.includes('/test/') &&
+          importer !== shim &&
+          /\/src\/transports\/http-server(\.js|\.ts)?$/.test(source)
+        )
+          return shim
         return undefined
       },
     },
   ],
   test: {
     ...base.test,
-    include: ['test/api/**/*.test.ts', 'test/abuse/**/*.test.ts', 'test/fuzz/**/*.test.ts', 'test/browser/cors.test.ts', 'test/isolation/**/*.test.ts', 'test/concurrency/**/*.test.ts'],
+    include: [
+      'test/api/**/*.test.ts',
+      'test/abuse/**/*.test.ts',
+      'test/fuzz/**/*.test.ts',
+      'test/browser/cors.test.ts',
+      'test/isolation/**/*.test.ts',
+      'test/concurrency/**/*.test.ts',
+    ],
   },
 })

@@ -23,17 +23,35 @@ for (let round = 1; round <= rounds; round++) {
     const port = await freePort()
     const env = { ...process.env }
     if (flags !== undefined) env.SENDBOX_V8_FLAGS = flags
-    const { child } = await startTarget({ args: [bin, ...sandboxFlags(port), ...args], port, readyPath: READY_PATH, readyHeaders: AUTH, env })
+    const { child } = await startTarget({
+      args: [bin, ...sandboxFlags(port), ...args],
+      port,
+      readyPath: READY_PATH,
+      readyHeaders: AUTH,
+      env,
+    })
     try {
       await new Promise((resolve) => setTimeout(resolve, 1200))
       const idle = await rssMb(child.pid)
       const first = JSON.parse((await getText(port, '/v1/subscribers?page=1&limit=20', AUTH)).text).data[0].id
       const cells = []
       for (const endpoint of benchEndpoints(first).filter((e) => wanted.includes(e.id))) {
-        const m = await measure({ url: `http://127.0.0.1:${port}${endpoint.path}`, method: endpoint.method, headers: endpoint.headers, body: endpoint.body, warmupSeconds: 2, seconds: 6, pid: child.pid })
-        cells.push(`${endpoint.id} ${m.rps} req/s${m.non2xx || m.errors ? ` (${m.non2xx} non-2xx, ${m.errors} errors!)` : ''} ${Math.round(m.cpuUsPerRequest)} µs p99 ${m.p99} ms`)
+        const m = await measure({
+          url: `http://127.0.0.1:${port}${endpoint.path}`,
+          method: endpoint.method,
+          headers: endpoint.headers,
+          body: endpoint.body,
+          warmupSeconds: 2,
+          seconds: 6,
+          pid: child.pid,
+        })
+        cells.push(
+          `${endpoint.id} ${m.rps} req/s${m.non2xx || m.errors ? ` (${m.non2xx} non-2xx, ${m.errors} errors!)` : ''} ${Math.round(m.cpuUsPerRequest)} µs p99 ${m.p99} ms`,
+        )
       }
-      console.log(`round ${round} ${name.padEnd(10)} ${cells.join(' | ')} | RSS idle ${Math.round(idle)} MB, after ${Math.round(await rssMb(child.pid))} MB`)
+      console.log(
+        `round ${round} ${name.padEnd(10)} ${cells.join(' | ')} | RSS idle ${Math.round(idle)} MB, after ${Math.round(await rssMb(child.pid))} MB`,
+      )
     } finally {
       await stopTarget(child)
     }

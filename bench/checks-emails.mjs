@@ -12,7 +12,9 @@ body { margin:0; padding:0; background-color:#f4f4f4; font-family: Helvetica, Ar
 h1:hover { color: red; }
 .grid { display:grid; grid-template-columns: 1fr 1fr; }
 </style></head><body>`
-  const block = (i) => `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="border-collapse:collapse;background-color:#ffffff;">
+  const block = (
+    i,
+  ) => `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="border-collapse:collapse;background-color:#ffffff;">
 <tr><td class="col" style="padding:16px 24px;font-size:16px;line-height:24px;color:#333333;">
 <div class="row" style="display:flex;align-items:center;"><img src="https://cdn.example.com/p/${i}.png" width="80" height="80" style="border-radius:4px;object-fit:cover;" alt="Product ${i}">
 <p style="margin:0;font-weight:bold;text-transform:uppercase;letter-spacing:1px;">Item ${i}: something nice</p>
@@ -22,7 +24,11 @@ h1:hover { color: red; }
   let body = ''
   let i = 0
   while (head.length + body.length < targetBytes - 200) body += block(i++)
-  return head + body + `<footer><p style="font-size:12px;color:#999;">Unsubscribe <a href="https://example.com/u">here</a></p></footer></body></html>`
+  return (
+    head +
+    body +
+    `<footer><p style="font-size:12px;color:#999;">Unsubscribe <a href="https://example.com/u">here</a></p></footer></body></html>`
+  )
 }
 export function hugeEmail() {
   // 1 MiB, ~50,000 elements: the typical head, then many small elements.

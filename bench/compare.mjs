@@ -44,7 +44,10 @@ const { values: flags } = parseArgs({
 const log = (line) => process.stderr.write(`${line}\n`)
 const rounds = Number(flags.rounds)
 const parts = new Set(String(flags.only).split(','))
-const nodeBin = flags.node === 'current' ? process.execPath : execFileSync(join(root, 'scripts/node-bin.sh'), [String(flags.node)], { encoding: 'utf8' }).trim()
+const nodeBin =
+  flags.node === 'current'
+    ? process.execPath
+    : execFileSync(join(root, 'scripts/node-bin.sh'), [String(flags.node)], { encoding: 'utf8' }).trim()
 const nodeVersion = execFileSync(nodeBin, ['--version'], { encoding: 'utf8' }).trim()
 const ref = flags.compare ? builtRef(root, String(flags.compare), log) : undefined
 
@@ -53,7 +56,13 @@ execFileSync('npm', ['run', 'build'], { cwd: root, stdio: ['ignore', 'ignore', '
 /** The JSON the bare server answers: HEAD's own answers, captured once. */
 async function captureAnswers() {
   const port = await freePort()
-  const { child } = await startTarget({ command: nodeBin, args: [join(root, 'dist/bin/sendbox.js'), ...sandboxFlags(port)], port, readyPath: READY_PATH, readyHeaders: AUTH })
+  const { child } = await startTarget({
+    command: nodeBin,
+    args: [join(root, 'dist/bin/sendbox.js'), ...sandboxFlags(port)],
+    port,
+    readyPath: READY_PATH,
+    readyHeaders: AUTH,
+  })
   try {
     const list = await getText(port, '/v1/subscribers?page=1&limit=20', AUTH)
     const id = JSON.parse(list.text).data[0].id
@@ -75,23 +84,46 @@ const servers = [
 const results = {} // results[target][endpoint] = [{ rps, cpu }], results[target].rss = []
 if (httpEndpoints.length > 0) {
   const answers = await captureAnswers()
-  servers.push({ id: 'bare', args: (port) => [join(root, 'bench/targets/baseline-server.mjs'), '--port', String(port), '--answers', answers] })
+  servers.push({
+    id: 'bare',
+    args: (port) => [join(root, 'bench/targets/baseline-server.mjs'), '--port', String(port), '--answers', answers],
+  })
   for (let round = 1; round <= rounds; round++) {
     for (const server of servers) {
       const port = await freePort()
-      const { child } = await startTarget({ command: nodeBin, args: server.args(port), port, readyPath: READY_PATH, readyHeaders: AUTH })
+      const { child } = await startTarget({
+        command: nodeBin,
+        args: server.args(port),
+        port,
+        readyPath: READY_PATH,
+        readyHeaders: AUTH,
+      })
       try {
         await new Promise((resolve) => setTimeout(resolve, 800))
-        const first = server.id === 'bare' ? 'x' : JSON.parse((await getText(port, '/v1/subscribers?page=1&limit=20', AUTH)).text).data[0].id
+        const first =
+          server.id === 'bare'
+            ? 'x'
+            : JSON.parse((await getText(port, '/v1/subscribers?page=1&limit=20', AUTH)).text).data[0].id
         const cells = []
         for (const endpoint of benchEndpoints(first).filter((e) => httpEndpoints.includes(e.id))) {
-          const m = await measure({ url: `http://127.0.0.1:${port}${endpoint.path}`, method: endpoint.method, headers: endpoint.headers, body: endpoint.body, warmupSeconds: Number(flags.warmup), seconds: Number(flags.seconds), pid: child.pid })
-          if (m.non2xx || m.errors) log(`  warning: ${server.id} ${endpoint.id}: ${m.non2xx} non-2xx, ${m.errors} errors`)
+          const m = await measure({
+            url: `http://127.0.0.1:${port}${endpoint.path}`,
+            method: endpoint.method,
+            headers: endpoint.headers,
+            body: endpoint.body,
+            warmupSeconds: Number(flags.warmup),
+            seconds: Number(flags.seconds),
+            pid: child.pid,
+          })
+          if (m.non2xx || m.errors)
+            log(`  warning: ${server.id} ${endpoint.id}: ${m.non2xx} non-2xx, ${m.errors} errors`)
           ;((results[server.id] ??= {})[endpoint.id] ??= []).push({ rps: m.rps, cpu: m.cpuUsPerRequest })
           cells.push(`${endpoint.id} ${m.rps} req/s ${Math.round(m.cpuUsPerRequest)} µs`)
         }
         ;(results[server.id].rss ??= []).push(await rssMb(child.pid))
-        log(`round ${round}/${rounds} ${server.id.padEnd(5)} ${cells.join(' | ')} | RSS after ${Math.round(results[server.id].rss.at(-1))} MB`)
+        log(
+          `round ${round}/${rounds} ${server.id.padEnd(5)} ${cells.join(' | ')} | RSS after ${Math.round(results[server.id].rss.at(-1))} MB`,
+        )
       } finally {
         await stopTarget(child)
       }
@@ -102,7 +134,19 @@ if (httpEndpoints.length > 0) {
 let scale
 if (parts.has('scale') && ref) {
   log('the 100,000-message outbox, HEAD and REF interleaved…')
-  scale = execFileSync(nodeBin, [join(root, 'bench/outbox-scale.mjs'), '--compare', String(flags.compare), '--rounds', String(rounds), '--node', String(flags.node)], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 24 })
+  scale = execFileSync(
+    nodeBin,
+    [
+      join(root, 'bench/outbox-scale.mjs'),
+      '--compare',
+      String(flags.compare),
+      '--rounds',
+      String(rounds),
+      '--node',
+      String(flags.node),
+    ],
+    { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 24 },
+  )
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -111,24 +155,36 @@ const med = (target, endpoint, field) => median(results[target][endpoint].map((r
 const lines = [
   `# sendbox compare: HEAD ${execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim()}${ref ? ` vs ${flags.compare} (${ref.sha.slice(0, 12)})` : ''}`,
   '',
-  `${new Date().toISOString()} · ${cpus()[0]?.model} · ${cpus().length} cores · Node ${nodeVersion} for every server · load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`,
+  `${new Date().toISOString()} · ${cpus()[0]?.model} · ${cpus().length} cores · Node ${nodeVersion} for every server · load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
   '',
   `Command: \`npm run bench -- ${process.argv.slice(2).join(' ')}\` · ${rounds} interleaved rounds · ${flags.warmup} s warm-up + ${flags.seconds} s per endpoint, 50 connections · medians over rounds.`,
 ]
 if (httpEndpoints.length > 0) {
-  lines.push('', '| endpoint | HEAD req/s | REF req/s | bare req/s | HEAD / REF | HEAD / bare | REF / bare | HEAD µs CPU/req | REF µs | bare µs |', '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|')
+  lines.push(
+    '',
+    '| endpoint | HEAD req/s | REF req/s | bare req/s | HEAD / REF | HEAD / bare | REF / bare | HEAD µs CPU/req | REF µs | bare µs |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  )
   for (const id of httpEndpoints) {
     const head = med('HEAD', id, 'rps')
     const old = ref ? med('REF', id, 'rps') : NaN
     const bare = med('bare', id, 'rps')
-    lines.push(`| ${id} | ${fmt(head)} | ${ref ? fmt(old) : '–'} | ${fmt(bare)} | ${ref ? `${fmt(head / old, 2)}×` : '–'} | ${fmt((head / bare) * 100)}% | ${ref ? `${fmt((old / bare) * 100)}%` : '–'} | ${fmt(med('HEAD', id, 'cpu'))} | ${ref ? fmt(med('REF', id, 'cpu')) : '–'} | ${fmt(med('bare', id, 'cpu'))} |`)
+    lines.push(
+      `| ${id} | ${fmt(head)} | ${ref ? fmt(old) : '–'} | ${fmt(bare)} | ${ref ? `${fmt(head / old, 2)}×` : '–'} | ${fmt((head / bare) * 100)}% | ${ref ? `${fmt((old / bare) * 100)}%` : '–'} | ${fmt(med('HEAD', id, 'cpu'))} | ${ref ? fmt(med('REF', id, 'cpu')) : '–'} | ${fmt(med('bare', id, 'cpu'))} |`,
+    )
   }
-  lines.push('', `RSS after the send and list load (MB, median): HEAD ${fmt(median(results.HEAD.rss))}${ref ? `, REF ${fmt(median(results.REF.rss))}` : ''}, bare ${fmt(median(results.bare.rss))}.`)
+  lines.push(
+    '',
+    `RSS after the send and list load (MB, median): HEAD ${fmt(median(results.HEAD.rss))}${ref ? `, REF ${fmt(median(results.REF.rss))}` : ''}, bare ${fmt(median(results.bare.rss))}.`,
+  )
 }
 if (scale) lines.push('', scale.replace(/^# /, '## ').trim())
 const table = lines.join('\n')
 process.stdout.write(`${table}\n`)
-const out = flags.out ?? join(root, 'bench/results', `compare-${String(flags.compare ?? 'none').replace(/[^\w.-]/g, '_')}.md`)
+const out =
+  flags.out ?? join(root, 'bench/results', `compare-${String(flags.compare ?? 'none').replace(/[^\w.-]/g, '_')}.md`)
 mkdirSync(dirname(out), { recursive: true })
 writeFileSync(out, `${table}\n`)
 log(`written to ${out}`)

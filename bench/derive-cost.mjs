@@ -16,7 +16,8 @@ const timed = (html, n) => {
   return (performance.now() - started) / n
 }
 
-const block = (i) => `<tr><td style="padding:8px;font-family:Arial,sans-serif;color:#333"><h2>Section ${i}</h2><p>Hello Ana, thanks for your order #10${i}. Your code is ${100000 + i}. <a href="https://shop.test/orders/${i}?utm_source=email&amp;utm_medium=x">View order</a></p><img src="https://cdn.shop.test/img/${i}.png" alt="item ${i}" width="120"></td></tr>`
+const block = (i) =>
+  `<tr><td style="padding:8px;font-family:Arial,sans-serif;color:#333"><h2>Section ${i}</h2><p>Hello Ana, thanks for your order #10${i}. Your code is ${100000 + i}. <a href="https://shop.test/orders/${i}?utm_source=email&amp;utm_medium=x">View order</a></p><img src="https://cdn.shop.test/img/${i}.png" alt="item ${i}" width="120"></td></tr>`
 for (const kib of [0.1, 1, 4, 16, 64]) {
   let html = '<!doctype html><html><body><table>'
   for (let i = 0; html.length < kib * 1024; i++) html += block(i)
@@ -36,4 +37,5 @@ const hostile = {
   lists: fill('<ul><li>a</li></ul>'),
   images: fill('<img src="https://a.test/i.png" alt="a">'),
 }
-for (const [name, html] of Object.entries(hostile)) console.log(`hostile ${name} ${(html.length / 1024).toFixed(1)} KiB: ${timed(html, 20).toFixed(2)} ms`)
+for (const [name, html] of Object.entries(hostile))
+  console.log(`hostile ${name} ${(html.length / 1024).toFixed(1)} KiB: ${timed(html, 20).toFixed(2)} ms`)

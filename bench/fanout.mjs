@@ -17,11 +17,31 @@ import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
-const { values: flags } = parseArgs({ options: { waiters: { type: 'string', default: '1000' }, clients: { type: 'string', default: '1000' }, only: { type: 'string', default: 'waiters,adversarial,events' } } })
+const { values: flags } = parseArgs({
+  options: {
+    waiters: { type: 'string', default: '1000' },
+    clients: { type: 'string', default: '1000' },
+    only: { type: 'string', default: 'waiters,adversarial,events' },
+  },
+})
 
 async function startServer(extra = []) {
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('SENDBOX_')))
-  const child = spawn(process.execPath, [join(root, 'dist/bin/sendbox.js'), '--no-ui', '--port', '0', '--delivery-ms', '0', '--limit', 'enterprise=1000000', ...extra], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(
+    process.execPath,
+    [
+      join(root, 'dist/bin/sendbox.js'),
+      '--no-ui',
+      '--port',
+      '0',
+      '--delivery-ms',
+      '0',
+      '--limit',
+      'enterprise=1000000',
+      ...extra,
+    ],
+    { env, stdio: ['ignore', 'pipe', 'pipe'] },
+  )
   let out = ''
   child.stdout.setEncoding('utf8').on('data', (d) => (out += d))
   child.stderr.setEncoding('utf8').on('data', (d) => process.env.FANOUT_DEBUG && process.stderr.write(d))
@@ -78,10 +98,19 @@ function longPoll(url) {
   })
 }
 
-const bigEmail = (i) => JSON.stringify({ to: `fan${i}@example.com`, subject: `Big ${i}`, html: `<p>${'aaaaaaaaa '.repeat(100_000)}</p><a href="https://app.example.com/x${i}">x</a>` })
+const bigEmail = (i) =>
+  JSON.stringify({
+    to: `fan${i}@example.com`,
+    subject: `Big ${i}`,
+    html: `<p>${'aaaaaaaaa '.repeat(100_000)}</p><a href="https://app.example.com/x${i}">x</a>`,
+  })
 
 async function send(origin, body) {
-  const r = await fetch(`${origin}/v1/email/send`, { method: 'POST', headers: { Authorization: 'Bearer test_enterprise', 'Content-Type': 'application/json' }, body })
+  const r = await fetch(`${origin}/v1/email/send`, {
+    method: 'POST',
+    headers: { Authorization: 'Bearer test_enterprise', 'Content-Type': 'application/json' },
+    body,
+  })
   return r.status
 }
 
@@ -90,7 +119,9 @@ async function waiters(adversarial) {
   const server = await startServer(process.env.FANOUT_NO_CAPS ? [] : ['--max-waiters', String(n)])
   try {
     const needle = (i) => (adversarial ? encodeURIComponent(`${'a'.repeat(1000 + (i % 20))}b`) : 'aaaa')
-    const polls = Array.from({ length: n }, (_, i) => longPoll(`${server.origin}/__sandbox/messages/wait?channel=email&q=${needle(i)}&timeout=20000`))
+    const polls = Array.from({ length: n }, (_, i) =>
+      longPoll(`${server.origin}/__sandbox/messages/wait?channel=email&q=${needle(i)}&timeout=20000`),
+    )
     await new Promise((r) => setTimeout(r, 1500))
     const stop = watchHealth(server.origin)
     const status = await send(server.origin, bigEmail(0))
@@ -98,7 +129,13 @@ async function waiters(adversarial) {
     await new Promise((r) => setTimeout(r, 500))
     const health = await stop()
     const rss = peakRssMb(server.child.pid)
-    return { scenario: adversarial ? `${n} waiters, adversarial q each, one 1 MiB email` : `${n} waiters, one 1 MiB email`, send: status, answered: answered.filter((s) => s === 200).length, rssPeakMb: Math.round(rss), healthWorstMs: Math.round(health) }
+    return {
+      scenario: adversarial ? `${n} waiters, adversarial q each, one 1 MiB email` : `${n} waiters, one 1 MiB email`,
+      send: status,
+      answered: answered.filter((s) => s === 200).length,
+      rssPeakMb: Math.round(rss),
+      healthWorstMs: Math.round(health),
+    }
   } finally {
     server.child.kill()
   }
@@ -116,7 +153,12 @@ async function events() {
     const health = await stop()
     const rss = peakRssMb(server.child.pid)
     for (const c of clients) c.req.destroy()
-    return { scenario: `${n} event clients that never read, ten 1 MiB emails`, open, rssPeakMb: Math.round(rss), healthWorstMs: Math.round(health) }
+    return {
+      scenario: `${n} event clients that never read, ten 1 MiB emails`,
+      open,
+      rssPeakMb: Math.round(rss),
+      healthWorstMs: Math.round(health),
+    }
   } finally {
     server.child.kill()
   }

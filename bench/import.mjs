@@ -9,7 +9,9 @@ import { spawnSync } from 'node:child_process'
 import { parseArgs } from 'node:util'
 import { median } from './lib/processes.mjs'
 
-const { values } = parseArgs({ options: { samples: { type: 'string', default: '9' }, quick: { type: 'boolean', default: false } } })
+const { values } = parseArgs({
+  options: { samples: { type: 'string', default: '9' }, quick: { type: 'boolean', default: false } },
+})
 const samples = values.quick ? 3 : Math.max(1, Number(values.samples) || 9)
 
 const mswChild = `
@@ -54,13 +56,15 @@ for (let i = 0; i < samples; i++) {
   runs.sendbox.push(once(sendboxChild))
 }
 const m = (list, field) => median(list.map((r) => r[field]))
-process.stdout.write(`${JSON.stringify({
-  samples,
-  sendboxMs: m(runs.sendbox, 'ms'),
-  mswMs: m(runs.msw, 'ms'),
-  ratio: m(runs.sendbox, 'ms') / m(runs.msw, 'ms'),
-  sendboxRssMb: m(runs.sendbox, 'rssMb'),
-  mswRssMb: m(runs.msw, 'rssMb'),
-  firstSubscriberMs: m(runs.sendbox, 'firstSubscriberMs'),
-  firstSendMs: m(runs.sendbox, 'firstSendMs'),
-})}\n`)
+process.stdout.write(
+  `${JSON.stringify({
+    samples,
+    sendboxMs: m(runs.sendbox, 'ms'),
+    mswMs: m(runs.msw, 'ms'),
+    ratio: m(runs.sendbox, 'ms') / m(runs.msw, 'ms'),
+    sendboxRssMb: m(runs.sendbox, 'rssMb'),
+    mswRssMb: m(runs.msw, 'rssMb'),
+    firstSubscriberMs: m(runs.sendbox, 'firstSubscriberMs'),
+    firstSendMs: m(runs.sendbox, 'firstSendMs'),
+  })}\n`,
+)

@@ -41,7 +41,9 @@ sandboxServer.close()
 const bareServer = setupServer(
   http.all(`${BASE}/*`, ({ request }) => {
     const path = request.url.slice(BASE.length)
-    return HttpResponse.json(request.method === 'POST' ? answers.send : path.startsWith('/subscribers/') ? answers.byId : answers.list)
+    return HttpResponse.json(
+      request.method === 'POST' ? answers.send : path.startsWith('/subscribers/') ? answers.byId : answers.list,
+    )
   }),
 )
 

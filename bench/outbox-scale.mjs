@@ -15,24 +15,58 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
-const { values: flags } = parseArgs({ options: { dist: { type: 'string' }, messages: { type: 'string', default: '100000' }, compare: { type: 'string' }, rounds: { type: 'string', default: '5' }, node: { type: 'string', default: 'current' } }, strict: false })
+const { values: flags } = parseArgs({
+  options: {
+    dist: { type: 'string' },
+    messages: { type: 'string', default: '100000' },
+    compare: { type: 'string' },
+    rounds: { type: 'string', default: '5' },
+    node: { type: 'string', default: 'current' },
+  },
+  strict: false,
+})
 const MESSAGES = Number(flags.messages)
 
 if (flags.compare) {
   const { builtRef } = await import('./lib/ref-build.mjs')
   const { median } = await import('./lib/processes.mjs')
   const ref = builtRef(root, String(flags.compare))
-  const nodeBin = flags.node === 'current' ? process.execPath : execFileSync(join(root, 'scripts/node-bin.sh'), [String(flags.node)], { encoding: 'utf8' }).trim()
+  const nodeBin =
+    flags.node === 'current'
+      ? process.execPath
+      : execFileSync(join(root, 'scripts/node-bin.sh'), [String(flags.node)], { encoding: 'utf8' }).trim()
   const runs = { HEAD: [], REF: [] }
   for (let round = 1; round <= Number(flags.rounds); round++) {
-    for (const [id, dir] of [['HEAD', root], ['REF', ref.dir]]) {
-      const out = execFileSync(nodeBin, ['--expose-gc', fileURLToPath(import.meta.url), '--dist', dir, '--messages', String(MESSAGES)], { encoding: 'utf8', maxBuffer: 1 << 24 })
+    for (const [id, dir] of [
+      ['HEAD', root],
+      ['REF', ref.dir],
+    ]) {
+      const out = execFileSync(
+        nodeBin,
+        ['--expose-gc', fileURLToPath(import.meta.url), '--dist', dir, '--messages', String(MESSAGES)],
+        { encoding: 'utf8', maxBuffer: 1 << 24 },
+      )
       runs[id].push(JSON.parse(out.trim().split('\n').at(-1)))
       process.stderr.write(`round ${round} ${id} ${out.trim().split('\n').at(-1)}\n`)
     }
   }
-  const fields = [['pageMs', 'page of 20, newest first (ms)'], ['searchMs', 'q search page (q="number 42", total counted) (ms)'], ['waitQMs', 'wait matching the oldest message by q (ms)'], ['waitToMs', 'wait matching the oldest message by to (ms)'], ['sendFullUs', 'capture at a full outbox (µs/send)'], ['sendEmptyUs', 'capture at an empty outbox (µs/send)'], ['rssMb', 'RSS with the outbox full (MB)']]
-  const lines = [`# The big outbox: ${MESSAGES.toLocaleString('en-US')} messages, HEAD vs ${flags.compare}, ${flags.rounds} interleaved rounds (medians)`, '', `Command: \`node bench/outbox-scale.mjs ${process.argv.slice(2).join(' ')}\` · Node ${execFileSync(nodeBin, ['--version'], { encoding: 'utf8' }).trim()}`, '', '| measure | HEAD | REF | HEAD / REF |', '|---|---:|---:|---:|']
+  const fields = [
+    ['pageMs', 'page of 20, newest first (ms)'],
+    ['searchMs', 'q search page (q="number 42", total counted) (ms)'],
+    ['waitQMs', 'wait matching the oldest message by q (ms)'],
+    ['waitToMs', 'wait matching the oldest message by to (ms)'],
+    ['sendFullUs', 'capture at a full outbox (µs/send)'],
+    ['sendEmptyUs', 'capture at an empty outbox (µs/send)'],
+    ['rssMb', 'RSS with the outbox full (MB)'],
+  ]
+  const lines = [
+    `# The big outbox: ${MESSAGES.toLocaleString('en-US')} messages, HEAD vs ${flags.compare}, ${flags.rounds} interleaved rounds (medians)`,
+    '',
+    `Command: \`node bench/outbox-scale.mjs ${process.argv.slice(2).join(' ')}\` · Node ${execFileSync(nodeBin, ['--version'], { encoding: 'utf8' }).trim()}`,
+    '',
+    '| measure | HEAD | REF | HEAD / REF |',
+    '|---|---:|---:|---:|',
+  ]
   for (const [field, label] of fields) {
     const head = median(runs.HEAD.map((r) => r[field]))
     const old = median(runs.REF.map((r) => r[field]))
@@ -47,7 +81,12 @@ const lib = (path) => import(pathToFileURL(join(dist, 'dist/src', path)).href)
 const { createSandbox } = await lib('index.js')
 const { emailChannel } = await lib('domain/channels/index.js')
 
-const sandbox = createSandbox({ apiKeys: ['bench:enterprise', 'other:enterprise'], limits: { enterprise: 1_000_000 }, maxMessages: MESSAGES, deliveryMs: 0 })
+const sandbox = createSandbox({
+  apiKeys: ['bench:enterprise', 'other:enterprise'],
+  limits: { enterprise: 1_000_000 },
+  maxMessages: MESSAGES,
+  deliveryMs: 0,
+})
 await sandbox.ready
 const [key, other] = sandbox.keys
 const retryAfter = () => 1
@@ -57,17 +96,22 @@ const send = (k, to, html) => {
 }
 const timeSends = (count, offset) => {
   const start = performance.now()
-  for (let i = 0; i < count; i++) send(key, `user${(offset + i) % 1000}@example.com`, `<p>Hi, this is message number ${offset + i}.</p>`)
+  for (let i = 0; i < count; i++)
+    send(key, `user${(offset + i) % 1000}@example.com`, `<p>Hi, this is message number ${offset + i}.</p>`)
   return ((performance.now() - start) * 1000) / count
 }
 const sendEmptyUs = timeSends(2_000, 0)
 // The oldest message left once the timed sends at a full outbox have evicted those 2,000: the one both waits must find.
 send(other, 'oldest@example.com', '<p>The very first one: zebracorn.</p>')
-for (let i = 2_001; i < MESSAGES; i++) send(i % 10 === 0 ? other : key, `user${i % 1000}@example.com`, `<p>Hi, this is message number ${i}.</p>`)
+for (let i = 2_001; i < MESSAGES; i++)
+  send(i % 10 === 0 ? other : key, `user${i % 1000}@example.com`, `<p>Hi, this is message number ${i}.</p>`)
 const sendFullUs = timeSends(2_000, MESSAGES)
 
 // What the routes call: `page` where the build has it, else the whole filtered list and a slice (as the route did).
-const page = (filter) => (typeof sandbox.outbox.page === 'function' ? sandbox.outbox.page(filter, undefined, 1, 20).data : sandbox.outbox.list(filter).slice(0, 20))
+const page = (filter) =>
+  typeof sandbox.outbox.page === 'function'
+    ? sandbox.outbox.page(filter, undefined, 1, 20).data
+    : sandbox.outbox.list(filter).slice(0, 20)
 async function msOf(fn, samples = 30) {
   await fn()
   const times = []

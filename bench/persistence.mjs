@@ -21,7 +21,13 @@ import { freePort, median, postText, startTarget, stopTarget } from './lib/proce
 import { AUTH, SEND_BODY, sandboxFlags } from './lib/workload.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
-const { values: flags } = parseArgs({ options: { runs: { type: 'string', default: '3' }, seconds: { type: 'string', default: '10' }, starts: { type: 'string', default: '7' } } })
+const { values: flags } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '3' },
+    seconds: { type: 'string', default: '10' },
+    starts: { type: 'string', default: '7' },
+  },
+})
 const node24 = execFileSync(join(root, 'scripts/node-bin.sh'), ['24'], { encoding: 'utf8' }).trim()
 const cli = join(root, 'dist/bin/sendbox.js')
 const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('SENDBOX_')))
@@ -30,14 +36,28 @@ const log = (line) => process.stderr.write(`${line}\n`)
 
 async function start(extra, subscribers = 100) {
   const port = await freePort()
-  const target = await startTarget({ command: node24, args: [cli, ...sandboxFlags(port, subscribers), '--delivery-ms', '0', ...extra], port, readyPath: '/__sandbox/health', env })
+  const target = await startTarget({
+    command: node24,
+    args: [cli, ...sandboxFlags(port, subscribers), '--delivery-ms', '0', ...extra],
+    port,
+    readyPath: '/__sandbox/health',
+    env,
+  })
   return { ...target, port }
 }
 
 async function throughput(extra) {
   const { child, port } = await start(extra)
   try {
-    const result = await measure({ url: `http://127.0.0.1:${port}/v1/email/send`, method: 'POST', headers: AUTH, body: SEND_BODY, warmupSeconds: 2, seconds: Number(flags.seconds), pid: child.pid })
+    const result = await measure({
+      url: `http://127.0.0.1:${port}/v1/email/send`,
+      method: 'POST',
+      headers: AUTH,
+      body: SEND_BODY,
+      warmupSeconds: 2,
+      seconds: Number(flags.seconds),
+      pid: child.pid,
+    })
     return result.rps
   } finally {
     await stopTarget(child)
@@ -51,7 +71,9 @@ for (let run = 0; run < Number(flags.runs); run++) {
   const file = join(dir, `throughput-${run}.db`)
   memory.push(await throughput([]))
   stored.push(await throughput(['--data', file]))
-  log(`persistence: run ${run + 1}: memory ${Math.round(memory.at(-1))} req/s, --data ${Math.round(stored.at(-1))} req/s`)
+  log(
+    `persistence: run ${run + 1}: memory ${Math.round(memory.at(-1))} req/s, --data ${Math.round(stored.at(-1))} req/s`,
+  )
   rmSync(file, { force: true })
 }
 
@@ -59,7 +81,8 @@ for (let run = 0; run < Number(flags.runs); run++) {
 const full = join(dir, 'full.db')
 {
   const { child, port } = await start(['--data', full], 0)
-  for (let i = 0; i < 10_000; i += 100) await Promise.all(Array.from({ length: 100 }, () => postText(port, '/v1/email/send', AUTH, SEND_BODY)))
+  for (let i = 0; i < 10_000; i += 100)
+    await Promise.all(Array.from({ length: 100 }, () => postText(port, '/v1/email/send', AUTH, SEND_BODY)))
   await stopTarget(child)
 }
 const startMs = async (extra) => {

@@ -21,7 +21,9 @@ for (const id of profile.samples) selfTicks.set(id, (selfTicks.get(id) ?? 0) + 1
 const total = profile.samples.length
 const label = (n) => {
   const f = n.callFrame
-  const where = f.url ? f.url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*?\/(dist|src|handlers|bench)\//, '$1/') : ''
+  const where = f.url
+    ? f.url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*?\/(dist|src|handlers|bench)\//, '$1/')
+    : ''
   return `${f.functionName || '(anonymous)'} ${where}:${f.lineNumber + 1}`
 }
 const self = new Map()
@@ -41,7 +43,10 @@ for (const [id, ticks] of selfTicks) {
 const top = Number(topArg)
 const show = (title, map) => {
   console.log(`\n${title} (of ${total} samples)`)
-  const rows = [...map].filter(([n]) => n.includes(filter)).sort((a, b) => b[1] - a[1]).slice(0, top)
+  const rows = [...map]
+    .filter(([n]) => n.includes(filter))
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)
   for (const [name, ticks] of rows) console.log(`${((ticks / total) * 100).toFixed(1).padStart(5)}%  ${name}`)
 }
 show('self', self)

@@ -66,7 +66,18 @@ async function subscribersPhase() {
     sink += sandbox.subscribers.list(account, lastPage, 20).data.length
   })
   const lastPageSize = sandbox.subscribers.list(account, lastPage, 20).data.length
-  return { subscribers: SUBSCRIBERS, seedMs, rssEmpty, rssLoaded, byIdUs, page1Us, lastPage, lastPageSize, pageLastUs, sink }
+  return {
+    subscribers: SUBSCRIBERS,
+    seedMs,
+    rssEmpty,
+    rssLoaded,
+    byIdUs,
+    page1Us,
+    lastPage,
+    lastPageSize,
+    pageLastUs,
+    sink,
+  }
 }
 
 function sendsPhase() {

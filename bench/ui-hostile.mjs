@@ -99,7 +99,11 @@ const stdout = new FakeTty()
 const stdin = new FakeStdin()
 const system = { openUrl: async () => true, copy: () => {} }
 const instance = render(React.createElement(App, { sandbox, apiUrl: `${running.url}/v1`, onQuit: () => {}, system }), {
-  stdout, stdin, stderr: new FakeTty(), exitOnCtrlC: false, patchConsole: false,
+  stdout,
+  stdin,
+  stderr: new FakeTty(),
+  exitOnCtrlC: false,
+  patchConsole: false,
 })
 
 const plain = () => stdout.last.replace(ANSI, '')
@@ -141,7 +145,12 @@ async function probeWhile(during, everyMs = 5) {
   stop = true
   await loop
   samples.sort((a, b) => a - b)
-  return { n: samples.length, p50: samples[Math.floor(samples.length / 2)] ?? 0, p99: samples[Math.floor(samples.length * 0.99)] ?? 0, max: samples.at(-1) ?? 0 }
+  return {
+    n: samples.length,
+    p50: samples[Math.floor(samples.length / 2)] ?? 0,
+    p99: samples[Math.floor(samples.length * 0.99)] ?? 0,
+    max: samples.at(-1) ?? 0,
+  }
 }
 
 const onlyFirst = process.argv.includes('--first')
@@ -182,8 +191,19 @@ for (const [name, text, links] of onlyFirst ? hostile.slice(0, 1) : hostile) {
     for (let i = 0; i < (quick ? 10 : 40); i++) scrolls.push(await keyUntil('k', () => true))
   })
   await keyUntil('\u001B', (f) => f.includes('SUBJECT / TEXT / TEMPLATE'))
-  rows.push({ name, chars: message.text.length, links: message.links.length, openMs, endMs, scrollMs: med(scrolls), whileOpen, whileWrapping })
-  process.stderr.write(`${name}: open ${openMs.toFixed(1)} ms, all wrapped ${endMs.toFixed(0)} ms, API p99 ${whileOpen.p99.toFixed(1)} / ${whileWrapping.p99.toFixed(1)} ms, max ${Math.max(whileOpen.max, whileWrapping.max).toFixed(1)} ms\n`)
+  rows.push({
+    name,
+    chars: message.text.length,
+    links: message.links.length,
+    openMs,
+    endMs,
+    scrollMs: med(scrolls),
+    whileOpen,
+    whileWrapping,
+  })
+  process.stderr.write(
+    `${name}: open ${openMs.toFixed(1)} ms, all wrapped ${endMs.toFixed(0)} ms, API p99 ${whileOpen.p99.toFixed(1)} / ${whileWrapping.p99.toFixed(1)} ms, max ${Math.max(whileOpen.max, whileWrapping.max).toFixed(1)} ms\n`,
+  )
 }
 
 if (onlyFirst) process.exit(0)
@@ -210,15 +230,22 @@ const fmt = (n) => n.toFixed(1)
 const lines = [
   '# Terminal UI with hostile messages (`node bench/ui-hostile.mjs`)',
   '',
-  `Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, load ${loadavg().map((l) => l.toFixed(1)).join(' ')}, ${new Date().toISOString()}. UI at 100×30, React production build; API: GET /__sandbox/health over HTTP every 5 ms, same process.`,
+  `Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, load ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(
+      ' ',
+    )}, ${new Date().toISOString()}. UI at 100×30, React production build; API: GET /__sandbox/health over HTTP every 5 ms, same process.`,
   '',
   '| message | text chars | links | open detail ms | wrap all (G) ms | scroll key ms | API p50 / p99 / max ms while open | API p50 / p99 / max ms while wrapping and scrolling |',
   '|---|---:|---:|---:|---:|---:|---|---|',
-  ...rows.map((r) => `| ${r.name} | ${r.chars.toLocaleString('en-US')} | ${r.links.toLocaleString('en-US')} | **${fmt(r.openMs)}** | ${fmt(r.endMs)} | ${fmt(r.scrollMs)} | ${fmt(r.whileOpen.p50)} / ${fmt(r.whileOpen.p99)} / **${fmt(r.whileOpen.max)}** | ${fmt(r.whileWrapping.p50)} / ${fmt(r.whileWrapping.p99)} / **${fmt(r.whileWrapping.max)}** |`),
+  ...rows.map(
+    (r) =>
+      `| ${r.name} | ${r.chars.toLocaleString('en-US')} | ${r.links.toLocaleString('en-US')} | **${fmt(r.openMs)}** | ${fmt(r.endMs)} | ${fmt(r.scrollMs)} | ${fmt(r.whileOpen.p50)} / ${fmt(r.whileOpen.p99)} / **${fmt(r.whileOpen.max)}** | ${fmt(r.whileWrapping.p50)} / ${fmt(r.whileWrapping.p99)} / **${fmt(r.whileWrapping.max)}** |`,
+  ),
   '',
   `10,000 messages: ${fmt(med(moves))} ms per move (median of ${moves.length}, max ${fmt(Math.max(...moves))}), ${fmt(med(search))} ms per search key (max ${fmt(Math.max(...search))}), ${fmt(openList)} ms to open a message from the filtered list.`,
   '',
-  'Targets (issue 12): open < 100 ms; the API answers in < 50 ms while a detail is open. Times include Ink\'s frame throttle (30 fps).',
+  "Targets (issue 12): open < 100 ms; the API answers in < 50 ms while a detail is open. Times include Ink's frame throttle (30 fps).",
 ]
 const out = lines.join('\n')
 process.stdout.write(`${out}\n`)

@@ -15,18 +15,31 @@ const CLI = new URL('../dist/bin/sendbox.js', import.meta.url).pathname
 
 /** A receiver in its own process (bench/lib/webhook-receiver.mjs): `mode` is blackhole or flood. */
 async function receiver(mode) {
-  const child = fork(new URL('./lib/webhook-receiver.mjs', import.meta.url), [mode], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
-  const { port } = await new Promise((resolve) => child.once('message', resolve))
-  const stats = () => new Promise((resolve) => {
-    child.once('message', resolve)
-    child.send('stats')
+  const child = fork(new URL('./lib/webhook-receiver.mjs', import.meta.url), [mode], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   })
+  const { port } = await new Promise((resolve) => child.once('message', resolve))
+  const stats = () =>
+    new Promise((resolve) => {
+      child.once('message', resolve)
+      child.send('stats')
+    })
   return { port, stats, close: () => child.kill() }
 }
 
 async function startSandbox(hookPort) {
-  const hook = hookPort === undefined ? [] : ['--webhook-url', `http://127.0.0.1:${hookPort}/hooks`, '--webhook-secret', 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw']
-  const child = spawn(process.execPath, [CLI, '--port', '0', '--no-ui', '--delivery-ms', '0', ...hook], { stdio: ['ignore', 'pipe', 'pipe'] })
+  const hook =
+    hookPort === undefined
+      ? []
+      : [
+          '--webhook-url',
+          `http://127.0.0.1:${hookPort}/hooks`,
+          '--webhook-secret',
+          'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+        ]
+  const child = spawn(process.execPath, [CLI, '--port', '0', '--no-ui', '--delivery-ms', '0', ...hook], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let out = ''
   child.stdout.setEncoding('utf8')
   const url = await new Promise((resolve, reject) => {
@@ -48,7 +61,10 @@ function rssOf(pid) {
 }
 
 async function scenario(name, answer) {
-  const hook = answer === undefined ? { port: undefined, stats: async () => ({ maxOpen: 0, total: 0 }), close() {} } : await receiver(answer)
+  const hook =
+    answer === undefined
+      ? { port: undefined, stats: async () => ({ maxOpen: 0, total: 0 }), close() {} }
+      : await receiver(answer)
   const { child, url } = await startSandbox(hook.port)
   const rssBefore = rssOf(child.pid)
   let slowestHealth = 0
@@ -89,8 +105,22 @@ async function scenario(name, answer) {
   const stats = await hook.stats()
   child.kill('SIGKILL')
   hook.close()
-  return { scenario: name, sends: SENDS, send_ms: Math.round(sendMs), max_open_sockets: stats.maxOpen, connections: stats.total, slowest_health_during_sends_ms: Math.round(slowestHealth * 10) / 10, slowest_health_after_sends_ms: Math.round(slowestAfter * 10) / 10, rss_before_mb: Math.round(rssBefore), rss_peak_mb: Math.round(peakRss) }
+  return {
+    scenario: name,
+    sends: SENDS,
+    send_ms: Math.round(sendMs),
+    max_open_sockets: stats.maxOpen,
+    connections: stats.total,
+    slowest_health_during_sends_ms: Math.round(slowestHealth * 10) / 10,
+    slowest_health_after_sends_ms: Math.round(slowestAfter * 10) / 10,
+    rss_before_mb: Math.round(rssBefore),
+    rss_peak_mb: Math.round(peakRss),
+  }
 }
 
-const results = [await scenario('no webhook (baseline)', undefined), await scenario('black hole (reads, never answers)', 'blackhole'), await scenario('10 MB answer', 'flood')]
+const results = [
+  await scenario('no webhook (baseline)', undefined),
+  await scenario('black hole (reads, never answers)', 'blackhole'),
+  await scenario('10 MB answer', 'flood'),
+]
 process.stdout.write(`${JSON.stringify({ results, targets: { max_open_sockets: 64, slowest_health_ms: 100 } })}\n`)

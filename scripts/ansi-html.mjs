@@ -3,7 +3,24 @@
 // underline, inverse, the 16 colours, 256 colours and 24-bit colours; other escapes are dropped.
 
 /** A dark terminal theme (VS Code's): the 16 ANSI colours, then the default foreground and background. */
-const THEME = ['#000000', '#cd3131', '#0dbc79', '#e5e510', '#2472c8', '#bc3fbc', '#11a8cd', '#e5e5e5', '#666666', '#f14c4c', '#23d18b', '#f5f543', '#3b8eea', '#d670d6', '#29b8db', '#ffffff']
+const THEME = [
+  '#000000',
+  '#cd3131',
+  '#0dbc79',
+  '#e5e510',
+  '#2472c8',
+  '#bc3fbc',
+  '#11a8cd',
+  '#e5e5e5',
+  '#666666',
+  '#f14c4c',
+  '#23d18b',
+  '#f5f543',
+  '#3b8eea',
+  '#d670d6',
+  '#29b8db',
+  '#ffffff',
+]
 const FG = '#cccccc'
 const BG = '#1e1e1e'
 
@@ -26,7 +43,16 @@ function applySgr(state, params) {
   const codes = params === '' ? [0] : params.split(/[;:]/).map(Number)
   for (let i = 0; i < codes.length; i++) {
     const code = codes[i]
-    if (code === 0) Object.assign(state, { fg: undefined, bg: undefined, bold: false, dim: false, italic: false, underline: false, inverse: false })
+    if (code === 0)
+      Object.assign(state, {
+        fg: undefined,
+        bg: undefined,
+        bold: false,
+        dim: false,
+        italic: false,
+        underline: false,
+        inverse: false,
+      })
     else if (code === 1) state.bold = true
     else if (code === 2) state.dim = true
     else if (code === 3) state.italic = true
@@ -44,8 +70,8 @@ function applySgr(state, params) {
     else if (code === 49) state.bg = undefined
     else if (code === 38 || code === 48) {
       const key = code === 38 ? 'fg' : 'bg'
-      if (codes[i + 1] === 5) (state[key] = palette(codes[i + 2])), (i += 2)
-      else if (codes[i + 1] === 2) (state[key] = `rgb(${codes[i + 2]},${codes[i + 3]},${codes[i + 4]})`), (i += 4)
+      if (codes[i + 1] === 5) ((state[key] = palette(codes[i + 2])), (i += 2))
+      else if (codes[i + 1] === 2) ((state[key] = `rgb(${codes[i + 2]},${codes[i + 3]},${codes[i + 4]})`), (i += 4))
     }
   }
 }
@@ -72,7 +98,11 @@ export function ansiLines(ansi) {
   const tokens = /\x1b\[([0-9;:]*)m|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b\[[0-9;?]*[A-Za-z]|\x1b.|([^\x1b]+)/g
   for (const match of ansi.replace(/\n+$/, '').matchAll(tokens)) {
     if (match[1] !== undefined) applySgr(state, match[1])
-    else if (match[2] !== undefined) html += match[2].split('\n').map((part) => (part ? `<span style="${styleOf(state)}">${escapeHtml(part)}</span>` : '')).join('\n')
+    else if (match[2] !== undefined)
+      html += match[2]
+        .split('\n')
+        .map((part) => (part ? `<span style="${styleOf(state)}">${escapeHtml(part)}</span>` : ''))
+        .join('\n')
   }
   return html
 }

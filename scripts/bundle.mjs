@@ -74,7 +74,9 @@ await build({
   external: ['@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*'],
   plugins: [zodNamespace()],
   // Some bundled CommonJS dependencies call require(); give the ES module one.
-  banner: { js: "import { createRequire as __sendboxCreateRequire } from 'node:module'; const require = __sendboxCreateRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __sendboxCreateRequire } from 'node:module'; const require = __sendboxCreateRequire(import.meta.url);",
+  },
 })
 
 // The email checks' worker (issue 35): an ES module of its own beside the CLI bundle, found by
@@ -85,7 +87,9 @@ await build({
   outfile: join(outdir, 'sendbox-check-worker.mjs'),
   format: 'esm',
   plugins: [zodNamespace()],
-  banner: { js: "import { createRequire as __sendboxCreateRequire } from 'node:module'; const require = __sendboxCreateRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __sendboxCreateRequire } from 'node:module'; const require = __sendboxCreateRequire(import.meta.url);",
+  },
 })
 
 // The CLI: one CommonJS file. The UI import is kept out and pointed at sendbox-ui.mjs.
@@ -124,7 +128,8 @@ const result = await build({
       name: 'web-assets',
       setup(b) {
         b.onLoad({ filter: /[\\/]src[\\/]http[\\/]web-assets\.ts$/ }, () => ({
-          contents: 'export async function importWebAssets() { return (await globalThis.__sendboxImport("../web/assets.js")).assets }',
+          contents:
+            'export async function importWebAssets() { return (await globalThis.__sendboxImport("../web/assets.js")).assets }',
           loader: 'js',
         }))
       },
@@ -136,7 +141,8 @@ const uiImport = `import("${UI_TOKEN}")`
 if (code.split(uiImport).length !== 2) throw new Error(`expected one ${uiImport} in the CLI bundle`)
 code = code.replace(uiImport, 'globalThis.__sendboxImport("./sendbox-ui.mjs")')
 const mcpImport = `import("${MCP_TOKEN}")`
-if (code.split(mcpImport).length !== 3) throw new Error(`expected two ${mcpImport} in the CLI bundle (sendbox mcp, /__sandbox/mcp)`)
+if (code.split(mcpImport).length !== 3)
+  throw new Error(`expected two ${mcpImport} in the CLI bundle (sendbox mcp, /__sandbox/mcp)`)
 code = code.replaceAll(mcpImport, 'globalThis.__sendboxImport("./sendbox-mcp.mjs")')
 // Wrapped as Node wraps a CommonJS module, so the loader compiles the file as it is (one copy of the source).
 const wrapped = `(function (exports, require, module, __filename, __dirname) {${asciiOnly(code)}\n})`
@@ -159,16 +165,21 @@ function asciiOnly(text) {
   return text.replace(/[^\x00-\x7f]/g, (char, at) => {
     let backslashes = 0
     while (text[at - 1 - backslashes] === '\\') backslashes++
-    if (backslashes % 2 === 1) throw new Error(`an escaped non-ASCII character in the CLI bundle: ${JSON.stringify(text.slice(at - 40, at + 40))}`)
+    if (backslashes % 2 === 1)
+      throw new Error(
+        `an escaped non-ASCII character in the CLI bundle: ${JSON.stringify(text.slice(at - 40, at + 40))}`,
+      )
     return `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`
   })
 }
 
 const loaderSource = readFileSync(join(root, 'scripts/cli-loader.mjs'), 'utf8')
-if (loaderSource.split(BUNDLE_HASH_PLACEHOLDER).length !== 2) throw new Error(`expected one ${BUNDLE_HASH_PLACEHOLDER} in scripts/cli-loader.mjs`)
+if (loaderSource.split(BUNDLE_HASH_PLACEHOLDER).length !== 2)
+  throw new Error(`expected one ${BUNDLE_HASH_PLACEHOLDER} in scripts/cli-loader.mjs`)
 writeFileSync(join(outdir, 'sendbox.js'), loaderSource.replace(BUNDLE_HASH_PLACEHOLDER, bundleHash))
 chmodSync(join(outdir, 'sendbox.js'), 0o755)
-if (!readFileSync(join(outdir, 'sendbox.js'), 'utf8').startsWith('#!/usr/bin/env node\n')) throw new Error('the loader lost its hashbang')
+if (!readFileSync(join(outdir, 'sendbox.js'), 'utf8').startsWith('#!/usr/bin/env node\n'))
+  throw new Error('the loader lost its hashbang')
 // Leftovers of the previous layout (an ESM bundle split in chunks).
 rmSync(join(outdir, 'chunks'), { recursive: true, force: true })
 
@@ -186,7 +197,11 @@ async function warmCodeCache() {
   const loader = join(outdir, 'sendbox.js')
   try {
     const served = await new Promise((resolve) => {
-      const child = spawn(process.execPath, [loader, '--no-ui', '--host', '127.0.0.1', '--port', '0'], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
+      const child = spawn(process.execPath, [loader, '--no-ui', '--host', '127.0.0.1', '--port', '0'], {
+        cwd,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      })
       let out = ''
       let asked = false
       let answered = false
@@ -205,7 +220,11 @@ async function warmCodeCache() {
           const headers = { authorization: 'Bearer test_pro', 'content-type': 'application/json' }
           const list = await fetch(`${url}/subscribers?limit=1`, { headers })
           await list.text()
-          const body = JSON.stringify({ to: 'ana@example.com', subject: 'Your code', html: '<p>Your code is <b>123456</b>: <a href="https://example.com/verify">verify</a></p>' })
+          const body = JSON.stringify({
+            to: 'ana@example.com',
+            subject: 'Your code',
+            html: '<p>Your code is <b>123456</b>: <a href="https://example.com/verify">verify</a></p>',
+          })
           const send = await fetch(`${url}/email/send`, { method: 'POST', headers, body })
           await send.text()
           answered = list.ok && send.ok
@@ -235,8 +254,8 @@ async function warmCodeCache() {
  * - One copy of every module behind the entries (splitting): `sendbox/server` and
  *   `sendbox/matchers` see the same guard, outbox and classes as `sendbox`.
  * - msw stays external (the peer dependency: the handlers extend the user's msw), and so does
- *   every other dependency, so the lazy `import()`s of @msw/data, faker, html-to-text and
- *   htmlparser2 stay lazy. zod is bundled (measured: bundled and tree-shaken it loads in a
+ *   every other dependency but @msw/data (bundled into its lazy chunk), so the lazy `import()`s of
+ *   faker, html-to-text and htmlparser2 stay lazy. zod is bundled (measured: bundled and tree-shaken it loads in a
  *   fraction of its package, whose entry evaluates every locale).
  * - The types stay tsc's (dist/src/*.d.ts, *.d.cts); tsc's JavaScript in dist/src stays beside,
  *   for the bench scripts that import internal modules.
@@ -245,15 +264,27 @@ async function buildLibrary() {
   const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
   // caniemail (a dev dependency: only its JSON is used) is bundled: esbuild inlines the JSON in the
   // lazily loaded checks chunk (an external JSON import loses its `with { type: 'json' }` and fails).
-  const bundled = new Set(['zod', 'caniemail'])
-  const external = Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies }).filter((name) => !bundled.has(name))
+  // @msw/data too, into the chunk its lazy import() loads on the first subscriber write: from
+  // node_modules it imports es-toolkit's entries, ~550 files, 140 ms+ in a test file
+  // (docs/decisions/suite-cost.md); bundled, es-toolkit is the five functions it uses.
+  const bundled = new Set(['zod', 'caniemail', '@msw/data'])
+  const external = Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies }).filter(
+    (name) => !bundled.has(name),
+  )
   // Chunk names carry a content hash: without this, a rebuild leaves the old chunks beside the
   // new ones (and `npm pack` ships them).
   rmSync(join(root, 'dist/lib'), { recursive: true, force: true })
   const result = await build({
     ...common,
     // check-worker: the email checks' worker thread, found beside the chunks as ./check-worker.js.
-    entryPoints: { index: 'src/index.ts', matchers: 'src/matchers.ts', server: 'src/transports/http-server.ts', client: 'src/client/index.ts', playwright: 'src/playwright/index.ts', 'check-worker': 'src/transports/check-worker.ts' },
+    entryPoints: {
+      index: 'src/index.ts',
+      matchers: 'src/matchers.ts',
+      server: 'src/transports/http-server.ts',
+      client: 'src/client/index.ts',
+      playwright: 'src/playwright/index.ts',
+      'check-worker': 'src/transports/check-worker.ts',
+    },
     outdir: join(root, 'dist/lib'),
     format: 'esm',
     splitting: true,
@@ -266,9 +297,16 @@ async function buildLibrary() {
   // of dist/lib. The one such module is handled above; a new one must be handled too.
   for (const input of Object.keys(result.metafile.inputs)) {
     // check-worker-pool.ts finds ./check-worker.js (an entry above) beside itself.
-    if (input.startsWith('node_modules/') || input.includes(':') || /web-assets\.ts$|check-worker-pool\.ts$/.test(input)) continue
+    if (
+      input.startsWith('node_modules/') ||
+      input.includes(':') ||
+      /web-assets\.ts$|check-worker-pool\.ts$/.test(input)
+    )
+      continue
     if (readFileSync(join(root, input), 'utf8').includes('import.meta')) {
-      throw new Error(`${input} reads import.meta, which means dist/lib/ once bundled: handle it in scripts/bundle.mjs (buildLibrary)`)
+      throw new Error(
+        `${input} reads import.meta, which means dist/lib/ once bundled: handle it in scripts/bundle.mjs (buildLibrary)`,
+      )
     }
   }
 }
@@ -286,7 +324,9 @@ function mswPeerCheck(range) {
   return {
     name: 'msw-peer-check',
     setup(b) {
-      b.onResolve({ filter: /^msw$/ }, (args) => (args.namespace === shim ? { path: 'msw', external: true } : { path: 'msw', namespace: shim }))
+      b.onResolve({ filter: /^msw$/ }, (args) =>
+        args.namespace === shim ? { path: 'msw', external: true } : { path: 'msw', namespace: shim },
+      )
       b.onLoad({ filter: /.*/, namespace: shim }, () => ({
         resolveDir: root,
         contents: [
@@ -313,7 +353,10 @@ function zodNamespace() {
       b.onLoad({ filter: /[\\/](src|fixtures)[\\/].*\.tsx?$/ }, (args) => {
         const text = readFileSync(args.path, 'utf8')
         if (!/import \{ z \} from 'zod'/.test(text)) return undefined
-        return { contents: text.replace(/import \{ z \} from 'zod'/g, "import * as z from 'zod'"), loader: args.path.endsWith('x') ? 'tsx' : 'ts' }
+        return {
+          contents: text.replace(/import \{ z \} from 'zod'/g, "import * as z from 'zod'"),
+          loader: args.path.endsWith('x') ? 'tsx' : 'ts',
+        }
       })
     },
   }

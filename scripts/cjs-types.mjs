@@ -20,8 +20,10 @@ const twins = new Set(entries.map((entry) => join(root, entry)))
 
 for (const entry of entries) {
   const source = join(root, entry)
-  const text = readFileSync(source, 'utf8').replace(/(from\s+['"])(\.{1,2}\/[^'"]+)\.js(['"])/g, (whole, open, path, close) =>
-    twins.has(join(dirname(source), `${path}.d.ts`)) ? `${open}${path}.cjs${close}` : whole,
+  const text = readFileSync(source, 'utf8').replace(
+    /(from\s+['"])(\.{1,2}\/[^'"]+)\.js(['"])/g,
+    (whole, open, path, close) =>
+      twins.has(join(dirname(source), `${path}.d.ts`)) ? `${open}${path}.cjs${close}` : whole,
   )
   writeFileSync(source.replace(/\.d\.ts$/, '.d.cts'), text)
 }

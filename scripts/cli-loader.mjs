@@ -105,7 +105,9 @@ const cacheDir = cacheDirectory()
 // The bundle's content hash, written in by scripts/bundle.mjs; size and mtime for a loader run
 // from scripts/ as it is (never, in practice).
 const BUNDLE_HASH = '@@SENDBOX_BUNDLE_HASH@@'
-const bundleKey = BUNDLE_HASH.startsWith('@@') ? `cli-${statSync(bundle).size}-${Math.trunc(statSync(bundle).mtimeMs)}-` : `cli-${BUNDLE_HASH}-`
+const bundleKey = BUNDLE_HASH.startsWith('@@')
+  ? `cli-${statSync(bundle).size}-${Math.trunc(statSync(bundle).mtimeMs)}-`
+  : `cli-${BUNDLE_HASH}-`
 // V8 also rejects a cache made under other V8 flags: flags given to node itself (`node
 // --max-old-space-size=… sendbox.js`, NODE_OPTIONS) get a cache of their own, instead of replacing
 // the default one at every alternate start.
@@ -154,7 +156,8 @@ if (cacheWanted) {
       renameSync(temporary, join(cacheDir, cacheName))
       for (const name of readdirSync(cacheDir)) {
         // Caches of earlier builds go; this build's, for other Node versions or flags, stay.
-        if (name.startsWith('cli-') && !name.startsWith(bundleKey) && !name.endsWith('.tmp')) rmSync(join(cacheDir, name), { force: true })
+        if (name.startsWith('cli-') && !name.startsWith(bundleKey) && !name.endsWith('.tmp'))
+          rmSync(join(cacheDir, name), { force: true })
       }
     } catch {
       // A read-only install: run without a cache.

@@ -37,18 +37,45 @@ const JEST_CLI = ['--experimental-vm-modules', 'node_modules/jest/bin/jest.js', 
  * synchronously in its VM (24.9+); on 22 `require('msw/node')` of msw 3 fails.
  */
 export const CELLS = {
-  'node20-msw2': { node: 20, deps: { msw: '^2.15.0', vitest: '^4', typescript: '~5.9', ...JEST }, checks: ['vitest', 'types', 'jest'], modules: ['nodenext ESM', 'nodenext CJS', 'bundler'] },
-  'node22-msw3': { node: 22, deps: { msw: '^3', vitest: '^4', typescript: '~5.9', ...JEST }, checks: ['vitest', 'types', 'jest'], modules: ['nodenext ESM', 'nodenext CJS', 'bundler'] },
+  'node20-msw2': {
+    node: 20,
+    deps: { msw: '^2.15.0', vitest: '^4', typescript: '~5.9', ...JEST },
+    checks: ['vitest', 'types', 'jest'],
+    modules: ['nodenext ESM', 'nodenext CJS', 'bundler'],
+  },
+  'node22-msw3': {
+    node: 22,
+    deps: { msw: '^3', vitest: '^4', typescript: '~5.9', ...JEST },
+    checks: ['vitest', 'types', 'jest'],
+    modules: ['nodenext ESM', 'nodenext CJS', 'bundler'],
+  },
   // msw 1.x: npm refuses the tarball (the peer range); forced in, the first import says what to do.
   'node20-msw1': { node: 20, deps: { msw: '^1' }, checks: ['msw1', 'cli'], modules: [], peerConflict: true },
-  'node24-msw3': { node: 24, deps: { msw: '^3', vitest: '^5', typescript: '^7', ...JEST, esbuild: '^0.28', 'playwright-core': '^1.65' }, checks: ['vitest', 'types', 'jest', 'jest-cjs', 'browser', 'cli'], modules: ['nodenext ESM', 'nodenext CJS', 'bundler', 'commonjs'] },
+  'node24-msw3': {
+    node: 24,
+    deps: { msw: '^3', vitest: '^5', typescript: '^7', ...JEST, esbuild: '^0.28', 'playwright-core': '^1.65' },
+    checks: ['vitest', 'types', 'jest', 'jest-cjs', 'browser', 'cli'],
+    modules: ['nodenext ESM', 'nodenext CJS', 'bundler', 'commonjs'],
+  },
 }
 
 /** Module settings the types are checked under, and the consumer file each one compiles. */
 const TYPE_SETTINGS = [
-  { name: 'nodenext ESM', dir: '.', options: { module: 'nodenext' }, file: 'types-vitest.ts', alongside: ['sends.test.ts'] },
+  {
+    name: 'nodenext ESM',
+    dir: '.',
+    options: { module: 'nodenext' },
+    file: 'types-vitest.ts',
+    alongside: ['sends.test.ts'],
+  },
   { name: 'nodenext CJS', dir: 'cjs', options: { module: 'nodenext' }, file: 'types-cjs.ts' },
-  { name: 'bundler', dir: '.', options: { module: 'esnext', moduleResolution: 'bundler' }, file: 'types-vitest.ts', alongside: ['sends.test.ts'] },
+  {
+    name: 'bundler',
+    dir: '.',
+    options: { module: 'esnext', moduleResolution: 'bundler' },
+    file: 'types-vitest.ts',
+    alongside: ['sends.test.ts'],
+  },
   { name: 'commonjs', dir: 'cjs', options: { module: 'commonjs', esModuleInterop: true }, file: 'types-cjs.ts' },
 ]
 
@@ -59,31 +86,72 @@ function nodeBinary(major) {
 
 function packTarball(into) {
   if (process.env.SENDBOX_TARBALL) return process.env.SENDBOX_TARBALL
-  const out = execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', into], { cwd: root, encoding: 'utf8' })
+  const out = execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', into], {
+    cwd: root,
+    encoding: 'utf8',
+  })
   return join(into, JSON.parse(out)[0].filename)
 }
 
 /** Runs a command in the cell's project with the cell's Node first on PATH; resolves to { ok, output }. */
 async function exec(cell, command, args, options = {}) {
-  const env = { ...process.env, PATH: `${dirname(cell.nodeBin)}:${process.env.PATH}`, npm_config_fund: 'false', npm_config_audit: 'false', npm_config_update_notifier: 'false', CI: 'true', ...options.env }
+  const env = {
+    ...process.env,
+    PATH: `${dirname(cell.nodeBin)}:${process.env.PATH}`,
+    npm_config_fund: 'false',
+    npm_config_audit: 'false',
+    npm_config_update_notifier: 'false',
+    CI: 'true',
+    ...options.env,
+  }
   for (const key of Object.keys(env)) if (key.startsWith('SENDBOX_') && key !== 'SENDBOX_NODE_CACHE') delete env[key]
   try {
-    const { stdout, stderr } = await run(command, args, { cwd: options.cwd ?? cell.dir, env, timeout: options.timeout ?? 240_000, maxBuffer: 32 * 1024 * 1024 })
+    const { stdout, stderr } = await run(command, args, {
+      cwd: options.cwd ?? cell.dir,
+      env,
+      timeout: options.timeout ?? 240_000,
+      maxBuffer: 32 * 1024 * 1024,
+    })
     return { ok: true, output: stdout + stderr, stdout }
   } catch (error) {
-    return { ok: false, output: `${error.stdout ?? ''}${error.stderr ?? ''}${error.stdout || error.stderr ? '' : String(error)}` }
+    return {
+      ok: false,
+      output: `${error.stdout ?? ''}${error.stderr ?? ''}${error.stdout || error.stderr ? '' : String(error)}`,
+    }
   }
 }
 
 /** A new project: msw first (what `npm install msw` picks), then the tarball, as a user does. */
 async function install(cell, tarball) {
-  writeFileSync(join(cell.dir, 'package.json'), JSON.stringify({ name: `consumer-${cell.name}`, private: true, type: 'module', jest: { transform: {}, testEnvironment: 'node' } }, null, 2))
+  writeFileSync(
+    join(cell.dir, 'package.json'),
+    JSON.stringify(
+      {
+        name: `consumer-${cell.name}`,
+        private: true,
+        type: 'module',
+        jest: { transform: {}, testEnvironment: 'node' },
+      },
+      null,
+      2,
+    ),
+  )
   const { msw, ...rest } = cell.deps
-  const first = await exec(cell, 'npm', ['install', '--no-audit', '--loglevel=error', `msw@${msw}`, ...Object.entries(rest).map(([name, range]) => `${name}@${range}`)])
+  const first = await exec(cell, 'npm', [
+    'install',
+    '--no-audit',
+    '--loglevel=error',
+    `msw@${msw}`,
+    ...Object.entries(rest).map(([name, range]) => `${name}@${range}`),
+  ])
   if (!first.ok) return first
   const plain = await exec(cell, 'npm', ['install', '--no-audit', '--loglevel=error', tarball])
   if (!cell.peerConflict) return plain
-  if (plain.ok || !/ERESOLVE|peer msw/.test(plain.output)) return { ok: false, output: `expected npm to refuse the tarball beside msw ${msw} (a peer conflict), got:\n${plain.output}` }
+  if (plain.ok || !/ERESOLVE|peer msw/.test(plain.output))
+    return {
+      ok: false,
+      output: `expected npm to refuse the tarball beside msw ${msw} (a peer conflict), got:\n${plain.output}`,
+    }
   return exec(cell, 'npm', ['install', '--no-audit', '--loglevel=error', '--force', tarball])
 }
 
@@ -98,8 +166,15 @@ const CHECKS = {
   async msw1(cell) {
     const script = "import('sendbox').then(() => console.log('imported'), (error) => console.log(error.stack))"
     const { output } = await exec(cell, cell.nodeBin, ['--input-type=module', '-e', script])
-    const named = /^Error: sendbox needs msw \^2\.15\.0 \|\| \^3\.0\.0 .*npm install --save-dev msw@latest\n/.test(output)
-    return [['msw 1.x: npm refuses the tarball, and forced in, the first import names the supported range', { ok: named, output }]]
+    const named = /^Error: sendbox needs msw \^2\.15\.0 \|\| \^3\.0\.0 .*npm install --save-dev msw@latest\n/.test(
+      output,
+    )
+    return [
+      [
+        'msw 1.x: npm refuses the tarball, and forced in, the first import names the supported range',
+        { ok: named, output },
+      ],
+    ]
   },
   /** The bundled CLI carries its own msw: it must run whatever msw the project has. */
   async cli(cell) {
@@ -111,31 +186,67 @@ const CHECKS = {
     return [['the sendbox command (its own msw) prints the OpenAPI document', { ...result, ok }]]
   },
   async vitest(cell) {
-    return [['vitest suite', await exec(cell, cell.nodeBin, ['node_modules/vitest/vitest.mjs', 'run', 'sends.test.ts'])]]
+    return [
+      ['vitest suite', await exec(cell, cell.nodeBin, ['node_modules/vitest/vitest.mjs', 'run', 'sends.test.ts'])],
+    ]
   },
   async types(cell) {
     const results = []
     for (const setting of TYPE_SETTINGS.filter(({ name }) => cell.modules.includes(name))) {
       const dir = join(cell.dir, setting.dir)
-      const fileList = [setting.file, ...(setting.alongside ?? []), ...(setting.file === 'types-vitest.ts' && cell.deps.jest ? ['types-jest.ts'] : [])]
-      const config = { compilerOptions: { strict: true, noEmit: true, skipLibCheck: false, target: 'es2022', lib: ['es2023', 'dom'], types: cell.deps.jest ? ['node', 'jest'] : ['node'], ...setting.options }, files: fileList }
+      const fileList = [
+        setting.file,
+        ...(setting.alongside ?? []),
+        ...(setting.file === 'types-vitest.ts' && cell.deps.jest ? ['types-jest.ts'] : []),
+      ]
+      const config = {
+        compilerOptions: {
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          target: 'es2022',
+          lib: ['es2023', 'dom'],
+          types: cell.deps.jest ? ['node', 'jest'] : ['node'],
+          ...setting.options,
+        },
+        files: fileList,
+      }
       writeFileSync(join(dir, `tsconfig.${setting.name.replace(/\W+/g, '-')}.json`), JSON.stringify(config, null, 2))
       const tsc = join(cell.dir, 'node_modules/typescript/bin/tsc')
-      results.push([`tsc ${setting.name} (${fileList.join(', ')})`, await exec(cell, cell.nodeBin, [tsc, '-p', `tsconfig.${setting.name.replace(/\W+/g, '-')}.json`], { cwd: dir })])
+      results.push([
+        `tsc ${setting.name} (${fileList.join(', ')})`,
+        await exec(cell, cell.nodeBin, [tsc, '-p', `tsconfig.${setting.name.replace(/\W+/g, '-')}.json`], { cwd: dir }),
+      ])
     }
     return results
   },
   async jest(cell) {
-    return [['jest ESM (--experimental-vm-modules)', await exec(cell, cell.nodeBin, [...JEST_CLI, 'sends.jest.test.mjs'])]]
+    return [
+      ['jest ESM (--experimental-vm-modules)', await exec(cell, cell.nodeBin, [...JEST_CLI, 'sends.jest.test.mjs'])],
+    ]
   },
   async 'jest-cjs'(cell) {
-    return [['jest CommonJS (--experimental-vm-modules)', await exec(cell, cell.nodeBin, [...JEST_CLI, 'sends.jest.test.cjs'])]]
+    return [
+      [
+        'jest CommonJS (--experimental-vm-modules)',
+        await exec(cell, cell.nodeBin, [...JEST_CLI, 'sends.jest.test.cjs']),
+      ],
+    ]
   },
   async browser(cell) {
     const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-    if (!existsSync(chromium)) return [['browser example under setupWorker', { ok: false, output: `no Chromium at ${chromium}` }]]
-    cpSync(join(root, 'examples/browser'), join(cell.dir, 'browser'), { recursive: true, filter: (path) => !/public\/(assets|mockServiceWorker\.js)/.test(path) })
-    return [['browser example under setupWorker (Chromium)', await exec(cell, cell.nodeBin, ['browser-check.mjs'], { env: { CHROMIUM_PATH: chromium }, timeout: 120_000 })]]
+    if (!existsSync(chromium))
+      return [['browser example under setupWorker', { ok: false, output: `no Chromium at ${chromium}` }]]
+    cpSync(join(root, 'examples/browser'), join(cell.dir, 'browser'), {
+      recursive: true,
+      filter: (path) => !/public\/(assets|mockServiceWorker\.js)/.test(path),
+    })
+    return [
+      [
+        'browser example under setupWorker (Chromium)',
+        await exec(cell, cell.nodeBin, ['browser-check.mjs'], { env: { CHROMIUM_PATH: chromium }, timeout: 120_000 }),
+      ],
+    ]
   },
 }
 
@@ -150,8 +261,11 @@ async function runCell(name, tarball, work) {
   const rows = [[`install (npm install msw@${cell.deps.msw}, then the tarball) on Node ${version}`, installed]]
   if (!installed.ok) return rows
   copyFiles(cell)
-  const versions = JSON.parse((await exec(cell, 'npm', ['ls', '--json', '--depth=0'])).stdout || '{}').dependencies ?? {}
-  rows[0][0] += `: ${Object.entries(versions).map(([dep, info]) => `${dep}@${info.version}`).join(' ')}`
+  const versions =
+    JSON.parse((await exec(cell, 'npm', ['ls', '--json', '--depth=0'])).stdout || '{}').dependencies ?? {}
+  rows[0][0] += `: ${Object.entries(versions)
+    .map(([dep, info]) => `${dep}@${info.version}`)
+    .join(' ')}`
   for (const check of cell.checks) rows.push(...(await CHECKS[check](cell)))
   console.log(`     ${name}: ${((Date.now() - started) / 1000).toFixed(0)} s`)
   return rows
@@ -171,7 +285,14 @@ async function main() {
     for (const name of names) {
       for (const [label, result] of await runCell(name, tarball, work)) {
         console.log(`${result.ok ? 'ok  ' : 'FAIL'} ${name}: ${label}`)
-        if (!result.ok) console.log(result.output.split('\n').slice(-40).map((line) => `     ${line}`).join('\n'))
+        if (!result.ok)
+          console.log(
+            result.output
+              .split('\n')
+              .slice(-40)
+              .map((line) => `     ${line}`)
+              .join('\n'),
+          )
         if (result.ok) passed++
         else failed++
       }

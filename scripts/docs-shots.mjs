@@ -28,7 +28,8 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 const TEMPLATES = {
   templates: [
     {
-      name: 'order_update', language: 'en_US',
+      name: 'order_update',
+      language: 'en_US',
       header: 'Order {{order}}',
       body: 'Hi {{name}}, your order {{order}} ships today. It arrives on {{day}}.',
       footer: 'Reply STOP to opt out',
@@ -46,33 +47,116 @@ const EMAIL_HTML = `<div style="font-family:Helvetica,Arial,sans-serif;max-width
 <p style="color:#6b7280;font-size:13px">The code expires in 10 minutes. If you did not sign up, ignore this email.</p>
 </div>`
 
-const email = (to, subject, html, from = { email: 'hello@acme.test', name: 'Acme' }) => ['/email/send', { to, subject, html, from }]
+const email = (to, subject, html, from = { email: 'hello@acme.test', name: 'Acme' }) => [
+  '/email/send',
+  { to, subject, html, from },
+]
 const sms = (to, message) => ['/sms/send', { to, from: 'Acme', message }]
 
 /** The messages both screenshots show, oldest first: a morning of a sign-up and checkout test. */
 const SENDS = [
-  email('li.wei@example.com', 'Welcome to Acme, Wei', '<p>Hi Wei, welcome aboard. <a href="https://app.example.com/start">Get started</a></p>'),
+  email(
+    'li.wei@example.com',
+    'Welcome to Acme, Wei',
+    '<p>Hi Wei, welcome aboard. <a href="https://app.example.com/start">Get started</a></p>',
+  ),
   sms('+14155550142', 'Your Acme code is 730215. It expires in 10 minutes.'),
-  email('tom.becker@example.de', 'Reset your password', '<p>Someone asked to reset your password. <a href="https://app.example.com/reset?token=c81e">Choose a new password</a></p>'),
-  ['/whatsapp/send', { to: '+447700900456', template: 'order_update', language: 'en_US', parameters: { name: 'Priya', order: '#1039', day: 'Thursday' } }],
+  email(
+    'tom.becker@example.de',
+    'Reset your password',
+    '<p>Someone asked to reset your password. <a href="https://app.example.com/reset?token=c81e">Choose a new password</a></p>',
+  ),
+  [
+    '/whatsapp/send',
+    {
+      to: '+447700900456',
+      template: 'order_update',
+      language: 'en_US',
+      parameters: { name: 'Priya', order: '#1039', day: 'Thursday' },
+    },
+  ],
   email('bounce@sendbox.test', 'Your invoice INV-2207', '<p>Your invoice is attached.</p>'),
   sms('+15005550001', 'Acme: your table for 2 at 19:30 is confirmed.'),
-  email('sam.okafor@example.com', 'Your weekly summary', '<p>3 orders, 1 return. <a href="https://app.example.com/summary">See the details</a></p>'),
+  email(
+    'sam.okafor@example.com',
+    'Your weekly summary',
+    '<p>3 orders, 1 return. <a href="https://app.example.com/summary">See the details</a></p>',
+  ),
   sms('+33612345678', 'Acme : votre code de vérification est 551904.'),
-  email('noah.jensen@example.dk', 'Your order #1040 has shipped', '<p>Track it here: <a href="https://shop.example.com/track/1040">track your parcel</a></p>'),
+  email(
+    'noah.jensen@example.dk',
+    'Your order #1040 has shipped',
+    '<p>Track it here: <a href="https://shop.example.com/track/1040">track your parcel</a></p>',
+  ),
   sms('+4915112345678', 'Acme: Ihr Code lautet 318822.'),
-  email('aiko.tanaka@example.jp', 'Confirm your email', '<p>Your code is 664410. <a href="https://app.example.com/verify?token=77aa">Confirm</a></p>'),
-  ['/whatsapp/send', { to: '+14155550177', template: 'order_update', language: 'en_US', parameters: { name: 'Luis', order: '#1041', day: 'Monday' } }],
-  email('support-digest@acme.test', '5 new tickets today', '<p>5 new tickets. <a href="https://support.example.com/queue">Open the queue</a></p>', { email: 'robot@acme.test', name: 'Acme Support' }),
+  email(
+    'aiko.tanaka@example.jp',
+    'Confirm your email',
+    '<p>Your code is 664410. <a href="https://app.example.com/verify?token=77aa">Confirm</a></p>',
+  ),
+  [
+    '/whatsapp/send',
+    {
+      to: '+14155550177',
+      template: 'order_update',
+      language: 'en_US',
+      parameters: { name: 'Luis', order: '#1041', day: 'Monday' },
+    },
+  ],
+  email(
+    'support-digest@acme.test',
+    '5 new tickets today',
+    '<p>5 new tickets. <a href="https://support.example.com/queue">Open the queue</a></p>',
+    { email: 'robot@acme.test', name: 'Acme Support' },
+  ),
   sms('+14155550199', 'Acme: your subscription renews on 1 December.'),
   email('maria.garcia@example.com', 'Two-factor sign-in code', '<p>Your sign-in code is 190447.</p>'),
   sms('+15005550006', 'Acme: your return label is ready. Drop it off within 14 days.'),
-  ['/email/send', { to: 'maria.garcia@example.com', subject: 'Your receipt for order #1042', from: { email: 'billing@acme.test', name: 'Acme Billing' }, html: '<p>Thanks for your order #1042: 2 items, $48.90.</p><p><a href="https://shop.example.com/orders/1042">View your order</a></p>' }],
-  ['/sms/send', { to: '+447700900123', from: 'Acme', message: 'Acme: your parcel 1042 is out for delivery today between 10:00 and 12:00.' }],
-  ['/__sandbox/inbound', { channel: 'sms', key: 'test_pro', from: '+447700900123', text: 'Thanks! Please leave it with the neighbour at 12.' }],
-  ['/whatsapp/send', { to: '+14155550123', template: 'order_update', language: 'en_US', parameters: { name: 'Ana', order: '#1042', day: 'Friday' } }],
+  [
+    '/email/send',
+    {
+      to: 'maria.garcia@example.com',
+      subject: 'Your receipt for order #1042',
+      from: { email: 'billing@acme.test', name: 'Acme Billing' },
+      html: '<p>Thanks for your order #1042: 2 items, $48.90.</p><p><a href="https://shop.example.com/orders/1042">View your order</a></p>',
+    },
+  ],
+  [
+    '/sms/send',
+    {
+      to: '+447700900123',
+      from: 'Acme',
+      message: 'Acme: your parcel 1042 is out for delivery today between 10:00 and 12:00.',
+    },
+  ],
+  [
+    '/__sandbox/inbound',
+    {
+      channel: 'sms',
+      key: 'test_pro',
+      from: '+447700900123',
+      text: 'Thanks! Please leave it with the neighbour at 12.',
+    },
+  ],
+  [
+    '/whatsapp/send',
+    {
+      to: '+14155550123',
+      template: 'order_update',
+      language: 'en_US',
+      parameters: { name: 'Ana', order: '#1042', day: 'Friday' },
+    },
+  ],
   ['/sms/send', { to: '+14155550123', from: 'Acme', message: 'Your Acme code is 482913. It expires in 10 minutes.' }],
-  ['/email/send', { to: 'ana@example.com', subject: 'Confirm your email', from: { email: 'hello@acme.test', name: 'Acme' }, html: EMAIL_HTML }],
+  [
+    '/email/send',
+    {
+      to: 'ana@example.com',
+      subject: 'Confirm your email',
+      from: { email: 'hello@acme.test', name: 'Acme' },
+      html: EMAIL_HTML,
+    },
+  ],
 ]
 
 async function freePort() {
@@ -85,7 +169,10 @@ async function freePort() {
 
 async function waitForHealth(origin) {
   for (let i = 0; i < 300; i++) {
-    const ok = await fetch(`${origin}/__sandbox/health`).then((r) => r.ok, () => false)
+    const ok = await fetch(`${origin}/__sandbox/health`).then(
+      (r) => r.ok,
+      () => false,
+    )
     if (ok) return
     await sleep(100)
   }
@@ -96,7 +183,10 @@ async function waitForHealth(origin) {
 async function startInTmux(port) {
   const templates = join(work, 'templates.json')
   writeFileSync(templates, JSON.stringify(TEMPLATES))
-  const env = Object.keys(process.env).filter((name) => name.startsWith('SENDBOX_') || name === 'CI' || name === 'CONTINUOUS_INTEGRATION').map((name) => `-u ${name}`).join(' ')
+  const env = Object.keys(process.env)
+    .filter((name) => name.startsWith('SENDBOX_') || name === 'CI' || name === 'CONTINUOUS_INTEGRATION')
+    .map((name) => `-u ${name}`)
+    .join(' ')
   const command = `cd ${JSON.stringify(work)} && env ${env} FORCE_COLOR=3 COLORTERM=truecolor ${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} --port ${port} --delivery-ms 400 --templates templates.json --webhook-secret whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw; sleep 30`
   tmux('new-session', '-d', '-s', 'shots', '-x', '160', '-y', '45', 'sh', '-c', command)
   await waitForHealth(`http://127.0.0.1:${port}`)
@@ -104,7 +194,11 @@ async function startInTmux(port) {
 
 async function send(origin) {
   for (const [path, body] of SENDS) {
-    const response = await fetch(`${origin}${path.startsWith('/__sandbox') ? '' : '/v1'}${path}`, { method: 'POST', headers: { authorization: 'Bearer test_pro', 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    const response = await fetch(`${origin}${path.startsWith('/__sandbox') ? '' : '/v1'}${path}`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer test_pro', 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    })
     if (!response.ok) throw new Error(`${path} answered ${response.status}: ${await response.text()}`)
     await sleep(60)
   }
@@ -112,7 +206,11 @@ async function send(origin) {
 }
 
 async function shootWeb(browser, origin) {
-  const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, deviceScaleFactor: 1, colorScheme: 'light' })
+  const page = await browser.newPage({
+    viewport: { width: 1440, height: 900 },
+    deviceScaleFactor: 1,
+    colorScheme: 'light',
+  })
   await page.goto(`${origin}/`)
   const rows = page.locator('#message-list [role=option]')
   await rows.first().waitFor()
@@ -138,7 +236,10 @@ let browser
 try {
   await startInTmux(port)
   await send(origin)
-  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] })
+  browser = await chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+  })
   await shootWeb(browser, origin)
   await shootTerminal(browser)
   console.log(`written: ${join(OUT, 'web-inbox.png')}, ${join(OUT, 'terminal-ui.png')}`)

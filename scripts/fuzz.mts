@@ -26,8 +26,18 @@ const { values } = parseArgs({
 })
 const runs = Number(values.runs)
 const seed = Number(values.seed)
-const wires = values.wire === 'all' ? ['in-process', 'http', 'raw'] : values.wire === 'both' ? ['in-process', 'http'] : [values.wire!]
-if (!Number.isInteger(runs) || runs < 1 || !Number.isInteger(seed) || !wires.every((w) => w === 'in-process' || w === 'http' || w === 'raw')) {
+const wires =
+  values.wire === 'all'
+    ? ['in-process', 'http', 'raw']
+    : values.wire === 'both'
+      ? ['in-process', 'http']
+      : [values.wire!]
+if (
+  !Number.isInteger(runs) ||
+  runs < 1 ||
+  !Number.isInteger(seed) ||
+  !wires.every((w) => w === 'in-process' || w === 'http' || w === 'raw')
+) {
   console.error('usage: npm run fuzz -- [--runs N] [--seed S] [--wire in-process|http|raw|both|all] [--only TEXT]')
   process.exit(2)
 }
@@ -38,11 +48,20 @@ const started = performance.now()
 for (const wire of wires) {
   for (const endpoint of ENDPOINTS) {
     if (values.only && !endpoint.name.includes(values.only)) continue
-    const makeWire = wire === 'raw' ? (options: Parameters<typeof httpWire>[0]) => rawWire(options, seed) : wire === 'http' ? httpWire : inProcessWire
+    const makeWire =
+      wire === 'raw'
+        ? (options: Parameters<typeof httpWire>[0]) => rawWire(options, seed)
+        : wire === 'http'
+          ? httpWire
+          : inProcessWire
     const report = { ...(await fuzzEndpoint(endpoint, makeWire, runs, seed)), wire }
     reports.push(report)
-    const statuses = Object.entries(report.statuses).map(([status, count]) => `${status}:${count}`).join(' ')
-    console.log(`${report.failure ? 'FAIL' : 'ok  '} ${wire.padEnd(10)} ${endpoint.name.padEnd(30)} ${String(report.runs).padStart(7)} requests ${String(Math.round(report.runs / (report.ms / 1000))).padStart(6)}/s  ${statuses}`)
+    const statuses = Object.entries(report.statuses)
+      .map(([status, count]) => `${status}:${count}`)
+      .join(' ')
+    console.log(
+      `${report.failure ? 'FAIL' : 'ok  '} ${wire.padEnd(10)} ${endpoint.name.padEnd(30)} ${String(report.runs).padStart(7)} requests ${String(Math.round(report.runs / (report.ms / 1000))).padStart(6)}/s  ${statuses}`,
+    )
     if (report.failure) {
       console.error(report.failure)
       process.exitCode = 1
@@ -54,7 +73,13 @@ for (const wire of wires) {
 let broken: BrokenReport | undefined
 if (!process.exitCode && wires.includes('raw') && !values.only) {
   broken = await fuzzBrokenShapes(runs, seed)
-  console.log(`${broken.failure ? 'FAIL' : 'ok  '} raw        broken requests                ${String(broken.runs).padStart(7)} requests          ${Object.entries(broken.statuses).map(([status, count]) => `${status}:${count}`).join(' ')}`)
+  console.log(
+    `${broken.failure ? 'FAIL' : 'ok  '} raw        broken requests                ${String(broken.runs).padStart(7)} requests          ${Object.entries(
+      broken.statuses,
+    )
+      .map(([status, count]) => `${status}:${count}`)
+      .join(' ')}`,
+  )
   if (broken.failure) {
     console.error(broken.failure)
     process.exitCode = 1
@@ -62,8 +87,14 @@ if (!process.exitCode && wires.includes('raw') && !values.only) {
 }
 const total = reports.reduce((sum, r) => sum + r.runs, 0) + (broken?.runs ?? 0)
 const byStatus: Record<string, number> = {}
-for (const report of reports) for (const [status, count] of Object.entries(report.statuses)) byStatus[status] = (byStatus[status] ?? 0) + count
-console.log(`\n${reports.length} endpoint×wire runs, ${total} requests in ${((performance.now() - started) / 1000).toFixed(1)} s; minimum per endpoint ${Math.min(...reports.map((r) => r.runs))}`)
+for (const report of reports)
+  for (const [status, count] of Object.entries(report.statuses)) byStatus[status] = (byStatus[status] ?? 0) + count
+console.log(
+  `\n${reports.length} endpoint×wire runs, ${total} requests in ${((performance.now() - started) / 1000).toFixed(1)} s; minimum per endpoint ${Math.min(...reports.map((r) => r.runs))}`,
+)
 console.log(`statuses: ${JSON.stringify(byStatus)} (5xx only where a fault or Prefer asked for one)`)
-if (broken) console.log(`broken requests: ${broken.answered} answered, ${broken.nothingAsked} with nothing asked (only line breaks sent), ${broken.unanswered} unanswered, ${broken.unexplained5xx} unexplained 5xx`)
+if (broken)
+  console.log(
+    `broken requests: ${broken.answered} answered, ${broken.nothingAsked} with nothing asked (only line breaks sent), ${broken.unanswered} unanswered, ${broken.unexplained5xx} unexplained 5xx`,
+  )
 console.log(process.exitCode ? 'FAILED' : 'all properties held')

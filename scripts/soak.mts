@@ -39,7 +39,11 @@ const EMAIL_POOL = 5_000
 
 const cli = resolve(import.meta.dirname, '../dist/bin/sendbox.js')
 const entry = values['from-source'] ? ['--import', 'tsx', resolve(import.meta.dirname, '../bin/sendbox.ts')] : [cli]
-const child = spawn(process.execPath, [...entry, '--no-ui', '--port', '0', '--api-key', 'soak:enterprise', '--limit', 'enterprise=1000000'], { stdio: ['ignore', 'pipe', 'inherit'] })
+const child = spawn(
+  process.execPath,
+  [...entry, '--no-ui', '--port', '0', '--api-key', 'soak:enterprise', '--limit', 'enterprise=1000000'],
+  { stdio: ['ignore', 'pipe', 'inherit'] },
+)
 let banner = ''
 const port = await new Promise<number>((done, fail) => {
   const onData = (chunk: Buffer) => {
@@ -87,37 +91,188 @@ let creates = 0
 /** The i-th request of the mix, and the answer it must get. */
 function plan(i: number): Planned {
   const slot = i % 100
-  if (slot < 25) return { kind: 'email', method: 'POST', path: '/v1/email/send', headers: AUTH, body: JSON.stringify({ to: `user${i % 997}@example.com`, subject: `Soak ${i}`, html: `<p>Message ${i}</p>`, from: { email: 'shop@example.com', name: 'Shop' } }), status: 200 }
-  if (slot < 40) return { kind: 'sms', method: 'POST', path: '/v1/sms/send', headers: AUTH, body: JSON.stringify({ to: i % 10 === 0 ? '+15005550001' : '+14155550123', message: `Your code is ${i % 10_000} ✓`, from: 'Shop' }), status: 200 }
-  if (slot < 50) return { kind: 'whatsapp', method: 'POST', path: '/v1/whatsapp/send', headers: AUTH, body: JSON.stringify({ to: '+14155550124', template: 'order_update', language: 'en_US', parameters: { order: String(i), name: 'Ana' } }), status: 200 }
+  if (slot < 25)
+    return {
+      kind: 'email',
+      method: 'POST',
+      path: '/v1/email/send',
+      headers: AUTH,
+      body: JSON.stringify({
+        to: `user${i % 997}@example.com`,
+        subject: `Soak ${i}`,
+        html: `<p>Message ${i}</p>`,
+        from: { email: 'shop@example.com', name: 'Shop' },
+      }),
+      status: 200,
+    }
+  if (slot < 40)
+    return {
+      kind: 'sms',
+      method: 'POST',
+      path: '/v1/sms/send',
+      headers: AUTH,
+      body: JSON.stringify({
+        to: i % 10 === 0 ? '+15005550001' : '+14155550123',
+        message: `Your code is ${i % 10_000} ✓`,
+        from: 'Shop',
+      }),
+      status: 200,
+    }
+  if (slot < 50)
+    return {
+      kind: 'whatsapp',
+      method: 'POST',
+      path: '/v1/whatsapp/send',
+      headers: AUTH,
+      body: JSON.stringify({
+        to: '+14155550124',
+        template: 'order_update',
+        language: 'en_US',
+        parameters: { order: String(i), name: 'Ana' },
+      }),
+      status: 200,
+    }
   if (slot < 55) {
     const n = creates++
     const first = n < EMAIL_POOL
-    return { kind: 'create', method: 'POST', path: '/v1/subscribers', headers: AUTH, body: JSON.stringify({ email: `soak${n % EMAIL_POOL}@example.com`, first_name: 'Soak', tags: ['soak', `t${n % 7}`] }), status: first ? 200 : 400, code: first ? undefined : 'duplicate_email' }
+    return {
+      kind: 'create',
+      method: 'POST',
+      path: '/v1/subscribers',
+      headers: AUTH,
+      body: JSON.stringify({
+        email: `soak${n % EMAIL_POOL}@example.com`,
+        first_name: 'Soak',
+        tags: ['soak', `t${n % 7}`],
+      }),
+      status: first ? 200 : 400,
+      code: first ? undefined : 'duplicate_email',
+    }
   }
-  if (slot < 65 && knownIds.length > 0) return { kind: 'get', method: 'GET', path: `/v1/subscribers/${knownIds[i % knownIds.length]}`, headers: AUTH, status: 200 }
-  if (slot < 70 && knownIds.length > 0) return { kind: 'update', method: 'PUT', path: `/v1/subscribers/${knownIds[i % knownIds.length]}`, headers: AUTH, body: JSON.stringify({ first_name: `Name ${i}`, tags: ['soak', `u${i % 5}`] }), status: 200 }
-  if (slot < 80) return { kind: 'list', method: 'GET', path: `/v1/subscribers?page=${1 + (i % 50)}&limit=${1 + (i % 100)}`, headers: AUTH, status: 200 }
-  if (slot < 84) return { kind: 'error-not-found', method: 'GET', path: '/v1/subscribers/sub_doesnotexist', headers: AUTH, status: 404, code: 'not_found' }
-  if (slot < 88) return { kind: 'error-email', method: 'POST', path: '/v1/email/send', headers: AUTH, body: JSON.stringify({ to: 'not-an-address', subject: 'x', html: 'x' }), status: 400, code: 'invalid_email' }
-  if (slot < 90) return { kind: 'error-json', method: 'POST', path: '/v1/sms/send', headers: AUTH, body: '{"to": "+14155550123",', status: 400, code: 'invalid_json' }
-  if (slot < 92) return { kind: 'error-auth', method: 'GET', path: '/v1/subscribers', headers: { authorization: 'Bearer nope' }, status: 401, code: 'unauthorized' }
-  if (slot < 94) return { kind: 'error-path', method: 'GET', path: '/v1/nothing/here', headers: AUTH, status: 404, code: 'not_found' }
-  if (slot < 96) return { kind: 'error-query', method: 'GET', path: '/v1/subscribers?limit=0', headers: AUTH, status: 400, code: 'invalid_parameter' }
-  if (slot < 97) return { kind: 'control-messages', method: 'GET', path: '/__sandbox/messages?limit=5&channel=email', headers: {}, status: 200 }
-  if (slot < 98) return { kind: 'control-requests', method: 'GET', path: '/__sandbox/requests?limit=5', headers: {}, status: 200 }
+  if (slot < 65 && knownIds.length > 0)
+    return {
+      kind: 'get',
+      method: 'GET',
+      path: `/v1/subscribers/${knownIds[i % knownIds.length]}`,
+      headers: AUTH,
+      status: 200,
+    }
+  if (slot < 70 && knownIds.length > 0)
+    return {
+      kind: 'update',
+      method: 'PUT',
+      path: `/v1/subscribers/${knownIds[i % knownIds.length]}`,
+      headers: AUTH,
+      body: JSON.stringify({ first_name: `Name ${i}`, tags: ['soak', `u${i % 5}`] }),
+      status: 200,
+    }
+  if (slot < 80)
+    return {
+      kind: 'list',
+      method: 'GET',
+      path: `/v1/subscribers?page=${1 + (i % 50)}&limit=${1 + (i % 100)}`,
+      headers: AUTH,
+      status: 200,
+    }
+  if (slot < 84)
+    return {
+      kind: 'error-not-found',
+      method: 'GET',
+      path: '/v1/subscribers/sub_doesnotexist',
+      headers: AUTH,
+      status: 404,
+      code: 'not_found',
+    }
+  if (slot < 88)
+    return {
+      kind: 'error-email',
+      method: 'POST',
+      path: '/v1/email/send',
+      headers: AUTH,
+      body: JSON.stringify({ to: 'not-an-address', subject: 'x', html: 'x' }),
+      status: 400,
+      code: 'invalid_email',
+    }
+  if (slot < 90)
+    return {
+      kind: 'error-json',
+      method: 'POST',
+      path: '/v1/sms/send',
+      headers: AUTH,
+      body: '{"to": "+14155550123",',
+      status: 400,
+      code: 'invalid_json',
+    }
+  if (slot < 92)
+    return {
+      kind: 'error-auth',
+      method: 'GET',
+      path: '/v1/subscribers',
+      headers: { authorization: 'Bearer nope' },
+      status: 401,
+      code: 'unauthorized',
+    }
+  if (slot < 94)
+    return {
+      kind: 'error-path',
+      method: 'GET',
+      path: '/v1/nothing/here',
+      headers: AUTH,
+      status: 404,
+      code: 'not_found',
+    }
+  if (slot < 96)
+    return {
+      kind: 'error-query',
+      method: 'GET',
+      path: '/v1/subscribers?limit=0',
+      headers: AUTH,
+      status: 400,
+      code: 'invalid_parameter',
+    }
+  if (slot < 97)
+    return {
+      kind: 'control-messages',
+      method: 'GET',
+      path: '/__sandbox/messages?limit=5&channel=email',
+      headers: {},
+      status: 200,
+    }
+  if (slot < 98)
+    return { kind: 'control-requests', method: 'GET', path: '/__sandbox/requests?limit=5', headers: {}, status: 200 }
   if (slot < 99) return { kind: 'control-health', method: 'GET', path: '/__sandbox/health', headers: {}, status: 200 }
-  return { kind: 'error-field', method: 'POST', path: '/v1/subscribers', headers: AUTH, body: JSON.stringify({ email: 'x@example.com', firstName: 'typo' }), status: 400, code: 'unknown_parameter' }
+  return {
+    kind: 'error-field',
+    method: 'POST',
+    path: '/v1/subscribers',
+    headers: AUTH,
+    body: JSON.stringify({ email: 'x@example.com', firstName: 'typo' }),
+    status: 400,
+    code: 'unknown_parameter',
+  }
 }
 
 function send(request: Planned): Promise<{ status: number; body: string }> {
   return new Promise((done, fail) => {
-    const req = http.request({ host: '127.0.0.1', port, method: request.method, path: request.path, headers: request.body === undefined ? request.headers : { ...request.headers, 'content-length': Buffer.byteLength(request.body) }, agent }, (res) => {
-      const parts: Buffer[] = []
-      res.on('data', (d: Buffer) => parts.push(d))
-      res.on('end', () => done({ status: res.statusCode ?? 0, body: Buffer.concat(parts).toString() }))
-      res.on('error', fail)
-    })
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        method: request.method,
+        path: request.path,
+        headers:
+          request.body === undefined
+            ? request.headers
+            : { ...request.headers, 'content-length': Buffer.byteLength(request.body) },
+        agent,
+      },
+      (res) => {
+        const parts: Buffer[] = []
+        res.on('data', (d: Buffer) => parts.push(d))
+        res.on('end', () => done({ status: res.statusCode ?? 0, body: Buffer.concat(parts).toString() }))
+        res.on('error', fail)
+      },
+    )
     req.on('error', fail)
     req.end(request.body)
   })
@@ -133,15 +288,58 @@ interface Hostile {
 }
 
 const numbers = (count: number) => Array.from({ length: count }, (_, i) => i).join(',')
-const keys = (count: number, value: (i: number) => string) => Array.from({ length: count }, (_, i) => `"k${i}":${value(i)}`).join(',')
+const keys = (count: number, value: (i: number) => string) =>
+  Array.from({ length: count }, (_, i) => `"k${i}":${value(i)}`).join(',')
 const HOSTILE: Hostile[] = [
-  { label: 'tags: 200,000 numbers (1 MiB)', path: '/v1/subscribers', body: `{"email":"a@example.com","tags":[${numbers(200_000)}]}`.slice(0, 1024 * 1024 - 2) + ']}', status: 400, code: 'invalid_parameter' },
-  { label: 'tags: 300,000 empty strings', path: '/v1/subscribers', body: `{"email":"a@example.com","tags":[${Array.from({ length: 300_000 }, () => '""').join(',')}]}`, status: 400, code: 'invalid_parameter' },
-  { label: 'tags: 200,000 valid strings', path: '/v1/subscribers', body: `{"email":"a@example.com","tags":[${Array.from({ length: 200_000 }, () => '"a"').join(',')}]}`, status: 400, code: 'invalid_parameter' },
-  { label: 'nesting 100,000 deep', path: '/v1/subscribers', body: `{"email":"a@example.com","tags":${'['.repeat(100_000)}${']'.repeat(100_000)}}`, status: 400, code: 'invalid_parameter' },
-  { label: '50,000 unknown keys', path: '/v1/subscribers', body: `{${keys(50_000, (i) => String(i))}}`, status: 400, code: 'unknown_parameter' },
-  { label: 'parameters: 50,000 numbers', path: '/v1/whatsapp/send', body: `{"to":"+14155550124","template":"t","language":"en","parameters":{${keys(50_000, (i) => String(i))}}}`, status: 400, code: 'invalid_parameter' },
-  { label: 'to: 1 MiB string', path: '/v1/email/send', body: `{"to":"${'a'.repeat(1024 * 1024 - 40)}","subject":"s","html":"h"}`, status: 400, code: 'invalid_email' },
+  {
+    label: 'tags: 200,000 numbers (1 MiB)',
+    path: '/v1/subscribers',
+    body: `{"email":"a@example.com","tags":[${numbers(200_000)}]}`.slice(0, 1024 * 1024 - 2) + ']}',
+    status: 400,
+    code: 'invalid_parameter',
+  },
+  {
+    label: 'tags: 300,000 empty strings',
+    path: '/v1/subscribers',
+    body: `{"email":"a@example.com","tags":[${Array.from({ length: 300_000 }, () => '""').join(',')}]}`,
+    status: 400,
+    code: 'invalid_parameter',
+  },
+  {
+    label: 'tags: 200,000 valid strings',
+    path: '/v1/subscribers',
+    body: `{"email":"a@example.com","tags":[${Array.from({ length: 200_000 }, () => '"a"').join(',')}]}`,
+    status: 400,
+    code: 'invalid_parameter',
+  },
+  {
+    label: 'nesting 100,000 deep',
+    path: '/v1/subscribers',
+    body: `{"email":"a@example.com","tags":${'['.repeat(100_000)}${']'.repeat(100_000)}}`,
+    status: 400,
+    code: 'invalid_parameter',
+  },
+  {
+    label: '50,000 unknown keys',
+    path: '/v1/subscribers',
+    body: `{${keys(50_000, (i) => String(i))}}`,
+    status: 400,
+    code: 'unknown_parameter',
+  },
+  {
+    label: 'parameters: 50,000 numbers',
+    path: '/v1/whatsapp/send',
+    body: `{"to":"+14155550124","template":"t","language":"en","parameters":{${keys(50_000, (i) => String(i))}}}`,
+    status: 400,
+    code: 'invalid_parameter',
+  },
+  {
+    label: 'to: 1 MiB string',
+    path: '/v1/email/send',
+    body: `{"to":"${'a'.repeat(1024 * 1024 - 40)}","subject":"s","html":"h"}`,
+    status: 400,
+    code: 'invalid_email',
+  },
 ]
 
 /** Sends each hostile shape 10 times while a probe polls /__sandbox/health; prints latencies. */
@@ -162,14 +360,24 @@ async function hostilePhase(): Promise<void> {
     let wrong = ''
     for (let i = 0; i < 10; i++) {
       const t = performance.now()
-      const answer = await send({ kind: 'hostile', method: 'POST', path: shape.path, headers: AUTH, body: shape.body, status: shape.status })
+      const answer = await send({
+        kind: 'hostile',
+        method: 'POST',
+        path: shape.path,
+        headers: AUTH,
+        body: shape.body,
+        status: shape.status,
+      })
       times.push(performance.now() - t)
-      if (answer.status !== shape.status || (shape.code && !answer.body.includes(`"code":"${shape.code}"`))) wrong = `${answer.status} ${answer.body.slice(0, 120)}`
+      if (answer.status !== shape.status || (shape.code && !answer.body.includes(`"code":"${shape.code}"`)))
+        wrong = `${answer.status} ${answer.body.slice(0, 120)}`
     }
     probing = false
     await probe
     times.sort((a, b) => a - b)
-    console.log(`  ${shape.label.padEnd(32)} ${(Buffer.byteLength(shape.body) / 1024).toFixed(0).padStart(5)} KiB  median ${times[5].toFixed(1).padStart(6)} ms  max ${times[9].toFixed(1).padStart(6)} ms  probe worst ${probeWorst.toFixed(1).padStart(6)} ms${wrong ? `  UNEXPECTED ${wrong}` : ''}`)
+    console.log(
+      `  ${shape.label.padEnd(32)} ${(Buffer.byteLength(shape.body) / 1024).toFixed(0).padStart(5)} KiB  median ${times[5].toFixed(1).padStart(6)} ms  max ${times[9].toFixed(1).padStart(6)} ms  probe worst ${probeWorst.toFixed(1).padStart(6)} ms${wrong ? `  UNEXPECTED ${wrong}` : ''}`,
+    )
     if (wrong) process.exitCode = 1
   }
   console.log(`  server RSS after the hostile shapes: ${rssMb()} MB`)
@@ -182,7 +390,14 @@ async function hostilePhase(): Promise<void> {
       const i = sent++
       let answer: { status: number; body: string }
       try {
-        answer = await send({ kind: 'big-email', method: 'POST', path: '/v1/email/send', headers: AUTH, body: JSON.stringify({ to: `big${i}@example.com`, subject: `Big ${i}`, html }), status: 200 })
+        answer = await send({
+          kind: 'big-email',
+          method: 'POST',
+          path: '/v1/email/send',
+          headers: AUTH,
+          body: JSON.stringify({ to: `big${i}@example.com`, subject: `Big ${i}`, html }),
+          status: 200,
+        })
       } catch (error) {
         answer = { status: 0, body: String(error) }
       }
@@ -197,9 +412,19 @@ async function hostilePhase(): Promise<void> {
   const floodStarted = performance.now()
   await Promise.all(flood)
   worst = Math.max(worst, rssMb())
-  const listing = await send({ kind: 'list', method: 'GET', path: '/__sandbox/messages?limit=100', headers: {}, status: 200 })
-  const health = JSON.parse((await send({ kind: 'health', method: 'GET', path: '/__sandbox/health', headers: {}, status: 200 })).body) as Record<string, unknown>
-  console.log(`  ${FLOOD.toLocaleString('en-US')} emails of 900 KB (${(FLOOD * 0.9 / 1024).toFixed(1)} GB) in ${((performance.now() - floodStarted) / 1000).toFixed(0)} s: server RSS max ${worst} MB, now ${rssMb()} MB; outbox ${health.messages} kept, ${health.messages_evicted} evicted; GET /__sandbox/messages?limit=100 → ${listing.status}, ${(Buffer.byteLength(listing.body) / 1024).toFixed(0)} KiB`)
+  const listing = await send({
+    kind: 'list',
+    method: 'GET',
+    path: '/__sandbox/messages?limit=100',
+    headers: {},
+    status: 200,
+  })
+  const health = JSON.parse(
+    (await send({ kind: 'health', method: 'GET', path: '/__sandbox/health', headers: {}, status: 200 })).body,
+  ) as Record<string, unknown>
+  console.log(
+    `  ${FLOOD.toLocaleString('en-US')} emails of 900 KB (${((FLOOD * 0.9) / 1024).toFixed(1)} GB) in ${((performance.now() - floodStarted) / 1000).toFixed(0)} s: server RSS max ${worst} MB, now ${rssMb()} MB; outbox ${health.messages} kept, ${health.messages_evicted} evicted; GET /__sandbox/messages?limit=100 → ${listing.status}, ${(Buffer.byteLength(listing.body) / 1024).toFixed(0)} KiB`,
+  )
 }
 
 await hostilePhase()
@@ -219,10 +444,14 @@ const samples: Array<{ atRequests: number; seconds: number; rssMb: number }> = [
 const started = performance.now()
 
 // Ids to read and update: the seeded subscribers, then every subscriber the soak creates.
-const seeded = JSON.parse((await send({ kind: 'setup', method: 'GET', path: '/v1/subscribers?limit=100', headers: AUTH, status: 200 })).body) as { data: Array<{ id: string }> }
+const seeded = JSON.parse(
+  (await send({ kind: 'setup', method: 'GET', path: '/v1/subscribers?limit=100', headers: AUTH, status: 200 })).body,
+) as { data: Array<{ id: string }> }
 knownIds.push(...seeded.data.map((s) => s.id))
 samples.push({ atRequests: 0, seconds: 0, rssMb: rssMb() })
-console.log(`soak: ${TOTAL.toLocaleString('en-US')} requests, concurrency ${CONCURRENCY}, server pid ${child.pid} on port ${port}, idle RSS ${samples[0].rssMb} MB`)
+console.log(
+  `soak: ${TOTAL.toLocaleString('en-US')} requests, concurrency ${CONCURRENCY}, server pid ${child.pid} on port ${port}, idle RSS ${samples[0].rssMb} MB`,
+)
 
 const sampler = setInterval(() => {
   if (serverDied) return
@@ -245,15 +474,21 @@ async function worker(): Promise<void> {
     statuses[answer.status] = (statuses[answer.status] ?? 0) + 1
     let ok = answer.status === request.status
     if (ok && request.code) ok = answer.body.includes(`"code":"${request.code}"`)
-    if (ok && request.kind === 'create' && request.status === 200) knownIds.push((JSON.parse(answer.body) as { id: string }).id)
+    if (ok && request.kind === 'create' && request.status === 200)
+      knownIds.push((JSON.parse(answer.body) as { id: string }).id)
     if (!ok) {
       unexpectedCount++
-      if (unexpected.length < 10) unexpected.push(`#${i} ${request.kind} ${request.method} ${request.path} → ${answer.status} ${answer.body.slice(0, 200)} (expected ${request.status}${request.code ? ` ${request.code}` : ''})`)
+      if (unexpected.length < 10)
+        unexpected.push(
+          `#${i} ${request.kind} ${request.method} ${request.path} → ${answer.status} ${answer.body.slice(0, 200)} (expected ${request.status}${request.code ? ` ${request.code}` : ''})`,
+        )
     }
     if (done >= nextReport) {
       nextReport += 100_000
       const seconds = (performance.now() - started) / 1000
-      console.log(`  ${done.toLocaleString('en-US').padStart(9)} requests  ${seconds.toFixed(0).padStart(4)} s  ${Math.round(done / seconds)} req/s  server RSS ${rssMb()} MB  unexpected ${unexpectedCount}`)
+      console.log(
+        `  ${done.toLocaleString('en-US').padStart(9)} requests  ${seconds.toFixed(0).padStart(4)} s  ${Math.round(done / seconds)} req/s  server RSS ${rssMb()} MB  unexpected ${unexpectedCount}`,
+      )
     }
   }
 }
@@ -261,28 +496,50 @@ async function worker(): Promise<void> {
 await Promise.all(Array.from({ length: CONCURRENCY }, worker))
 clearInterval(sampler)
 const seconds = (performance.now() - started) / 1000
-const health = serverDied ? undefined : JSON.parse((await send({ kind: 'health', method: 'GET', path: '/__sandbox/health', headers: {}, status: 200 })).body)
+const health = serverDied
+  ? undefined
+  : JSON.parse(
+      (await send({ kind: 'health', method: 'GET', path: '/__sandbox/health', headers: {}, status: 200 })).body,
+    )
 const finalRss = serverDied ? 0 : rssMb()
 samples.push({ atRequests: done, seconds: Math.round(seconds * 10) / 10, rssMb: finalRss })
 
 // Shut it down with SIGTERM, as a user would, and see it leave cleanly.
 shuttingDown = true
-const exitCode = serverDied ? null : await new Promise<number | null>((resolveExit) => {
-  child.once('exit', (code) => resolveExit(code))
-  child.kill('SIGTERM')
-})
+const exitCode = serverDied
+  ? null
+  : await new Promise<number | null>((resolveExit) => {
+      child.once('exit', (code) => resolveExit(code))
+      child.kill('SIGTERM')
+    })
 agent.destroy()
 
-const at = (fraction: number) => samples.reduce((best, s) => (Math.abs(s.atRequests - fraction * done) < Math.abs(best.atRequests - fraction * done) ? s : best))
+const at = (fraction: number) =>
+  samples.reduce((best, s) =>
+    Math.abs(s.atRequests - fraction * done) < Math.abs(best.atRequests - fraction * done) ? s : best,
+  )
 const secondHalf = samples.filter((s) => s.atRequests >= done / 2)
 const rssValues = secondHalf.map((s) => s.rssMb)
-console.log(`\nresult: ${done.toLocaleString('en-US')} requests in ${seconds.toFixed(1)} s (${Math.round(done / seconds)} req/s), concurrency ${CONCURRENCY}`)
+console.log(
+  `\nresult: ${done.toLocaleString('en-US')} requests in ${seconds.toFixed(1)} s (${Math.round(done / seconds)} req/s), concurrency ${CONCURRENCY}`,
+)
 console.log(`statuses: ${JSON.stringify(statuses)}`)
 console.log(`unexpected answers: ${unexpectedCount}${unexpected.length ? `\n  ${unexpected.join('\n  ')}` : ''}`)
-console.log(`subscribers created: ${Math.min(creates, EMAIL_POOL)} (then duplicate_email), ids read/updated: ${knownIds.length}`)
+console.log(
+  `subscribers created: ${Math.min(creates, EMAIL_POOL)} (then duplicate_email), ids read/updated: ${knownIds.length}`,
+)
 console.log(`server health at the end: ${JSON.stringify(health)}`)
-console.log(`server RSS (MB): idle ${samples[0].rssMb}; at 10% ${at(0.1).rssMb}, 25% ${at(0.25).rssMb}, 50% ${at(0.5).rssMb}, 75% ${at(0.75).rssMb}, 100% ${finalRss}; max ${Math.max(...samples.map((s) => s.rssMb))}`)
-console.log(`second half (${secondHalf.length} samples every ${SAMPLE_MS} ms): min ${Math.min(...rssValues)}, max ${Math.max(...rssValues)}, spread ${Math.max(...rssValues) - Math.min(...rssValues)} MB`)
-console.log(`RSS samples (requests:MB): ${samples.filter((_, k) => k % Math.max(1, Math.floor(samples.length / 24)) === 0 || k === samples.length - 1).map((s) => `${s.atRequests}:${s.rssMb}`).join(' ')}`)
+console.log(
+  `server RSS (MB): idle ${samples[0].rssMb}; at 10% ${at(0.1).rssMb}, 25% ${at(0.25).rssMb}, 50% ${at(0.5).rssMb}, 75% ${at(0.75).rssMb}, 100% ${finalRss}; max ${Math.max(...samples.map((s) => s.rssMb))}`,
+)
+console.log(
+  `second half (${secondHalf.length} samples every ${SAMPLE_MS} ms): min ${Math.min(...rssValues)}, max ${Math.max(...rssValues)}, spread ${Math.max(...rssValues) - Math.min(...rssValues)} MB`,
+)
+console.log(
+  `RSS samples (requests:MB): ${samples
+    .filter((_, k) => k % Math.max(1, Math.floor(samples.length / 24)) === 0 || k === samples.length - 1)
+    .map((s) => `${s.atRequests}:${s.rssMb}`)
+    .join(' ')}`,
+)
 console.log(`SIGTERM → exit code ${exitCode}`)
 if (unexpectedCount > 0 || serverDied || exitCode !== 0) process.exitCode = 1

@@ -31,7 +31,12 @@ export class Sandbox extends SandboxState {
     // `data`: the SQLite store (node:sqlite is loaded here, and only here).
     const store = options.store ?? (options.data !== undefined ? openSqliteStore(options.data) : undefined)
     // Email HTML checks run on a worker thread (a 1 MiB email must not stall the server's answers).
-    super({ htmlChecker: workerHtmlChecker, ...options, store, ...(webhook ? { webhook: { post: postWebhookNode, ...webhook } } : {}) })
+    super({
+      htmlChecker: workerHtmlChecker,
+      ...options,
+      store,
+      ...(webhook ? { webhook: { post: postWebhookNode, ...webhook } } : {}),
+    })
     this.handlers = createHandlers(this)
   }
 }
@@ -45,7 +50,16 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
 }
 
 export type { SandboxOptions, FixtureData, ResetScope } from './domain/sandbox.js'
-export type { CapturedMessage, OutboxFilter, Channel, MessageStatus, StatusChange, MessageTransition, MessageOf, WaitOptions } from './domain/outbox.js'
+export type {
+  CapturedMessage,
+  OutboxFilter,
+  Channel,
+  MessageStatus,
+  StatusChange,
+  MessageTransition,
+  MessageOf,
+  WaitOptions,
+} from './domain/outbox.js'
 export type { EmailMessage, SmsMessage, WhatsappMessage, CapturedMessageSummary } from './contract/captured-message.js'
 export { WaitTimeoutError } from './domain/outbox.js'
 export { FILTER_KEYS } from './domain/outbox-filter.js'

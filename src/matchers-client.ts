@@ -28,7 +28,11 @@ const DEFAULT_TIMEOUT_MS = 5_000
 /** A `sendbox/client` (rather than a sandbox or its outbox). */
 export function isClient(received: unknown): received is SandboxClient {
   const candidate = received as Partial<SandboxClient> | undefined
-  return typeof candidate?.url === 'string' && typeof candidate.outbox?.waitFor === 'function' && typeof candidate.health === 'function'
+  return (
+    typeof candidate?.url === 'string' &&
+    typeof candidate.outbox?.waitFor === 'function' &&
+    typeof candidate.health === 'function'
+  )
 }
 
 /** The matching messages now: filtered by the server, then (when needed) checked whole here. */
@@ -43,7 +47,13 @@ async function matching(client: SandboxClient, compiled: CompiledFilter): Promis
  * Looks until `done(found)` or the timeout; between looks it sleeps on the server's long poll
  * (a message of the outbox filter captured, or moved to its status), at most a second at a time.
  */
-export async function lookFor(client: SandboxClient, compiled: CompiledFilter, done: (found: CapturedMessage[]) => boolean, options: ClientMatchOptions = {}, wait = true): Promise<CapturedMessage[]> {
+export async function lookFor(
+  client: SandboxClient,
+  compiled: CompiledFilter,
+  done: (found: CapturedMessage[]) => boolean,
+  options: ClientMatchOptions = {},
+  wait = true,
+): Promise<CapturedMessage[]> {
   const timeout = options.timeout ?? DEFAULT_TIMEOUT_MS
   const deadline = Date.now() + timeout
   for (;;) {
@@ -51,7 +61,9 @@ export async function lookFor(client: SandboxClient, compiled: CompiledFilter, d
     const found = await matching(client, compiled)
     const left = deadline - Date.now()
     if (!wait || done(found) || left <= 0) return found
-    await client.outbox.waitFor(compiled.outboxFilter, { timeout: Math.min(left, 1_000), since: started }).catch(() => undefined)
+    await client.outbox
+      .waitFor(compiled.outboxFilter, { timeout: Math.min(left, 1_000), since: started })
+      .catch(() => undefined)
     await new Promise((resolve) => setTimeout(resolve, 25))
   }
 }

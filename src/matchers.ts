@@ -60,7 +60,12 @@ const MESSAGE_FIELDS = new Set<string>([...Object.keys(capturedMessageSchema.opt
 
 function outboxOf(received: unknown): Outbox {
   const candidate = (received as { outbox?: unknown })?.outbox ?? received
-  if (candidate && typeof (candidate as Outbox).list === 'function' && typeof (candidate as Outbox).nearMisses === 'function') return candidate as Outbox
+  if (
+    candidate &&
+    typeof (candidate as Outbox).list === 'function' &&
+    typeof (candidate as Outbox).nearMisses === 'function'
+  )
+    return candidate as Outbox
   throw new TypeError('sendbox matchers: expect() takes a sandbox (createSandbox()) or its outbox.')
 }
 
@@ -70,8 +75,13 @@ function isPlainFilterValue(key: string, value: unknown): boolean {
 }
 
 /** Splits a matcher filter into the outbox filter (fast, indexed) and per-field checks. */
-function compile(context: MatcherContext, filter: SentFilter, where: string): { outboxFilter: OutboxFilter; matches: (m: CapturedMessage) => boolean; shown: string; checksFields: boolean } {
-  if (filter === null || typeof filter !== 'object' || Array.isArray(filter)) throw new TypeError(`${where}: the filter must be an object, like { channel: 'sms', to: '+14155550123' }.`)
+function compile(
+  context: MatcherContext,
+  filter: SentFilter,
+  where: string,
+): { outboxFilter: OutboxFilter; matches: (m: CapturedMessage) => boolean; shown: string; checksFields: boolean } {
+  if (filter === null || typeof filter !== 'object' || Array.isArray(filter))
+    throw new TypeError(`${where}: the filter must be an object, like { channel: 'sms', to: '+14155550123' }.`)
   const outboxFilter: Record<string, unknown> = {}
   const checks: Array<[string, unknown]> = []
   for (const [key, value] of Object.entries(filter)) {
@@ -79,7 +89,10 @@ function compile(context: MatcherContext, filter: SentFilter, where: string): { 
     const isFilterKey = (FILTER_KEYS as readonly string[]).includes(key)
     if (isFilterKey && isPlainFilterValue(key, value)) outboxFilter[key] = value
     else if (isFilterKey || MESSAGE_FIELDS.has(key)) checks.push([key, value])
-    else throw new TypeError(`${where}: unknown filter key "${key}". Use ${FILTER_KEYS.join(', ')}, or a field of a captured message (${[...MESSAGE_FIELDS].join(', ')}).`)
+    else
+      throw new TypeError(
+        `${where}: unknown filter key "${key}". Use ${FILTER_KEYS.join(', ')}, or a field of a captured message (${[...MESSAGE_FIELDS].join(', ')}).`,
+      )
   }
   const base = compileFilter(outboxFilter as OutboxFilter)
   const fieldOf = (m: CapturedMessage, key: string): unknown => {
@@ -89,18 +102,28 @@ function compile(context: MatcherContext, filter: SentFilter, where: string): { 
     if (key === 'q') return m.text
     return (m as Record<string, unknown>)[key]
   }
-  const matches = (m: CapturedMessage) => base(m) && checks.every(([key, expected]) => {
-    const actual = fieldOf(m, key)
-    if (expected instanceof RegExp) return typeof actual === 'string' && new RegExp(expected.source, expected.flags.replace('g', '')).test(actual)
-    return context.equals(actual, expected)
-  })
-  const extra = checks.map(([key, value]) => `${key} ${value instanceof RegExp ? String(value) : describeExpected(context, value)}`)
+  const matches = (m: CapturedMessage) =>
+    base(m) &&
+    checks.every(([key, expected]) => {
+      const actual = fieldOf(m, key)
+      if (expected instanceof RegExp)
+        return typeof actual === 'string' && new RegExp(expected.source, expected.flags.replace('g', '')).test(actual)
+      return context.equals(actual, expected)
+    })
+  const extra = checks.map(
+    ([key, value]) => `${key} ${value instanceof RegExp ? String(value) : describeExpected(context, value)}`,
+  )
   const shown = describeFilter(outboxFilter as OutboxFilter) + (extra.length > 0 ? ` with ${extra.join(', ')}` : '')
   return { outboxFilter: outboxFilter as OutboxFilter, matches, shown, checksFields: checks.length > 0 }
 }
 
 function describeExpected(context: MatcherContext, value: unknown): string {
-  if (value && typeof value === 'object' && typeof (value as { toString?: unknown }).toString === 'function' && 'asymmetricMatch' in value) {
+  if (
+    value &&
+    typeof value === 'object' &&
+    typeof (value as { toString?: unknown }).toString === 'function' &&
+    'asymmetricMatch' in value
+  ) {
     return String((value as { toString(): string }).toString())
   }
   try {
@@ -130,7 +153,8 @@ async function sentByClient(
   look: { done: (found: CapturedMessage[]) => boolean; wait: boolean; options?: ClientMatchOptions },
   result: (found: CapturedMessage[], shown: string, missText: string) => MatcherResult,
 ): Promise<MatcherResult> {
-  if (!isClient(received)) throw new TypeError('sendbox matchers: expect() takes a sandbox, its outbox or a sendbox/client.')
+  if (!isClient(received))
+    throw new TypeError('sendbox matchers: expect() takes a sandbox, its outbox or a sendbox/client.')
   const compiled = compile(context, filter, where)
   const found = await lookFor(received, compiled, look.done, look.options, look.wait)
   return result(found, compiled.shown, look.done(found) ? '' : await clientMissText(received, compiled))
@@ -149,39 +173,83 @@ function firstOf(found: readonly CapturedMessage[]): string {
 /** The matchers: pass them to `expect.extend`. */
 export const matchers = {
   /** Passes when at least one captured message matches the filter (a client: waits for one, `options.timeout`). */
-  toHaveSent(this: MatcherContext, received: unknown, filter: SentFilter, options?: ClientMatchOptions): MatcherResult | Promise<MatcherResult> {
+  toHaveSent(
+    this: MatcherContext,
+    received: unknown,
+    filter: SentFilter,
+    options?: ClientMatchOptions,
+  ): MatcherResult | Promise<MatcherResult> {
     const answer = (found: readonly CapturedMessage[], shown: string, missText: string): MatcherResult => ({
       pass: found.length > 0,
-      message: () => found.length > 0
-        ? `expected no ${shown}, but ${found.length} ${found.length === 1 ? 'was' : 'were'} sent (newest: ${firstOf(found)})`
-        : `expected ${article(shown)} ${shown} to have been sent; ${missText}`,
+      message: () =>
+        found.length > 0
+          ? `expected no ${shown}, but ${found.length} ${found.length === 1 ? 'was' : 'were'} sent (newest: ${firstOf(found)})`
+          : `expected ${article(shown)} ${shown} to have been sent; ${missText}`,
     })
-    if (isClient(received)) return sentByClient(received, this, filter, 'toHaveSent', { done: (f) => f.length > 0, wait: !this.isNot, options }, answer)
+    if (isClient(received))
+      return sentByClient(
+        received,
+        this,
+        filter,
+        'toHaveSent',
+        { done: (f) => f.length > 0, wait: !this.isNot, options },
+        answer,
+      )
     const { found, shown, missText } = sent(received, this, filter, 'toHaveSent')
     return answer(found, shown, missText)
   },
   /** Passes when exactly `times` captured messages match the filter (a client: waits for them, `options.timeout`). */
-  toHaveSentTimes(this: MatcherContext, received: unknown, filter: SentFilter, times: number, options?: ClientMatchOptions): MatcherResult | Promise<MatcherResult> {
-    if (!Number.isInteger(times) || times < 0) throw new TypeError(`toHaveSentTimes: times must be a whole number ≥ 0 (got ${String(times)}).`)
+  toHaveSentTimes(
+    this: MatcherContext,
+    received: unknown,
+    filter: SentFilter,
+    times: number,
+    options?: ClientMatchOptions,
+  ): MatcherResult | Promise<MatcherResult> {
+    if (!Number.isInteger(times) || times < 0)
+      throw new TypeError(`toHaveSentTimes: times must be a whole number ≥ 0 (got ${String(times)}).`)
     const answer = (found: readonly CapturedMessage[], shown: string, missText: string): MatcherResult => ({
       pass: found.length === times,
-      message: () => this.isNot
-        ? `expected ${shown} not to have been sent ${times} time${times === 1 ? '' : 's'}, but it was`
-        : `expected ${times} × ${shown}, but found ${found.length}${found.length > 0 ? ` (newest: ${firstOf(found)})` : ''}; ${missText}`,
+      message: () =>
+        this.isNot
+          ? `expected ${shown} not to have been sent ${times} time${times === 1 ? '' : 's'}, but it was`
+          : `expected ${times} × ${shown}, but found ${found.length}${found.length > 0 ? ` (newest: ${firstOf(found)})` : ''}; ${missText}`,
     })
-    if (isClient(received)) return sentByClient(received, this, filter, 'toHaveSentTimes', { done: (f) => f.length >= times, wait: !this.isNot, options }, answer)
+    if (isClient(received))
+      return sentByClient(
+        received,
+        this,
+        filter,
+        'toHaveSentTimes',
+        { done: (f) => f.length >= times, wait: !this.isNot, options },
+        answer,
+      )
     const { found, shown, missText } = sent(received, this, filter, 'toHaveSentTimes')
     return answer(found, shown, missText)
   },
   /** Passes when no captured message matches the filter (or none at all without a filter). A client: looks once. */
-  toHaveSentNothing(this: MatcherContext, received: unknown, filter: SentFilter = {}, options?: ClientMatchOptions): MatcherResult | Promise<MatcherResult> {
+  toHaveSentNothing(
+    this: MatcherContext,
+    received: unknown,
+    filter: SentFilter = {},
+    options?: ClientMatchOptions,
+  ): MatcherResult | Promise<MatcherResult> {
     const answer = (found: readonly CapturedMessage[], shown: string): MatcherResult => ({
       pass: found.length === 0,
-      message: () => found.length === 0
-        ? `expected some ${shown} to have been sent, but none was`
-        : `expected no ${shown}, but ${found.length} ${found.length === 1 ? 'was' : 'were'} sent (newest: ${firstOf(found)})`,
+      message: () =>
+        found.length === 0
+          ? `expected some ${shown} to have been sent, but none was`
+          : `expected no ${shown}, but ${found.length} ${found.length === 1 ? 'was' : 'were'} sent (newest: ${firstOf(found)})`,
     })
-    if (isClient(received)) return sentByClient(received, this, filter, 'toHaveSentNothing', { done: (f) => f.length > 0, wait: this.isNot === true, options }, answer)
+    if (isClient(received))
+      return sentByClient(
+        received,
+        this,
+        filter,
+        'toHaveSentNothing',
+        { done: (f) => f.length > 0, wait: this.isNot === true, options },
+        answer,
+      )
     const { found, shown } = sent(received, this, filter, 'toHaveSentNothing')
     return answer(found, shown)
   },

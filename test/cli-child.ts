@@ -31,9 +31,24 @@ export interface CliChild {
  * an environment without SENDBOX_* variables (but `env`), under `node` (default: this Node);
  * resolves once the banner names the URL.
  */
-export function startCli(args: string[], { timeoutMs = 15_000, cwd, node = process.execPath, env: extraEnv = {} }: { timeoutMs?: number; cwd?: string; node?: string; env?: Record<string, string> } = {}): Promise<CliChild> {
-  const env = { ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('SENDBOX_'))), ...extraEnv }
-  const child = spawn(node, [CLI, ...args], { cwd: cwd ?? mkdtempSync(join(tmpdir(), 'sendbox-cli-')), env, stdio: ['ignore', 'pipe', 'pipe'] })
+export function startCli(
+  args: string[],
+  {
+    timeoutMs = 15_000,
+    cwd,
+    node = process.execPath,
+    env: extraEnv = {},
+  }: { timeoutMs?: number; cwd?: string; node?: string; env?: Record<string, string> } = {},
+): Promise<CliChild> {
+  const env = {
+    ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('SENDBOX_'))),
+    ...extraEnv,
+  }
+  const child = spawn(node, [CLI, ...args], {
+    cwd: cwd ?? mkdtempSync(join(tmpdir(), 'sendbox-cli-')),
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   const started = performance.now()
   let out = ''
   let err = ''

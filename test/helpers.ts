@@ -54,7 +54,9 @@ export function inProcess(options: SandboxOptions = {}) {
 }
 
 /** The standalone server on an ephemeral loopback port. */
-export async function standalone(options: SandboxOptions = {}): Promise<{ sandbox: Sandbox; running: RunningServer; base: string; close: () => Promise<void> }> {
+export async function standalone(
+  options: SandboxOptions = {},
+): Promise<{ sandbox: Sandbox; running: RunningServer; base: string; close: () => Promise<void> }> {
   const sandbox = createSandbox({ baseUrl: 'http://127.0.0.1:4010/v1', ...options })
   const running = await startServer(sandbox, { port: 0 })
   return {
@@ -77,7 +79,12 @@ export function direct(options: SandboxOptions = {}) {
   const sandbox = createSandbox(options)
   return {
     sandbox,
-    async call(method: string, path: string, body?: unknown, headers: Record<string, string> = auth()): Promise<Response> {
+    async call(
+      method: string,
+      path: string,
+      body?: unknown,
+      headers: Record<string, string> = auth(),
+    ): Promise<Response> {
       const request = new Request(`${sandbox.baseUrl}${path}`, {
         method,
         headers,

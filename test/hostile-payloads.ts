@@ -25,14 +25,18 @@ export const HOSTILE = {
 } as const
 
 /** Everything in one string, between plain words a reader can look for. */
-export const HOSTILE_TEXT = Object.entries(HOSTILE).map(([name, value]) => `[${name}:${value}]`).join(' ')
+export const HOSTILE_TEXT = Object.entries(HOSTILE)
+  .map(([name, value]) => `[${name}:${value}]`)
+  .join(' ')
 
 /** An email html carrying every payload in its subject-like heading, text, an href with a line feed in it, and an image. */
 export function hostileEmailHtml(): string {
-  return `<h1>Hello ${HOSTILE.rlo}</h1><p>${HOSTILE_TEXT}</p>`
-    + `<a href="https://acme.example/reset?\ntoken=abc${'\u001b'}]52;c;aGk=${'\u0007'}">Reset</a>`
-    + `<a href="https://user@acme.example/x">userinfo</a> <a href="https://xn--pple-43d.example/">punycode</a>`
-    + `<p>Or open https://acme.example/plain${HOSTILE.csi}tail</p>`
+  return (
+    `<h1>Hello ${HOSTILE.rlo}</h1><p>${HOSTILE_TEXT}</p>` +
+    `<a href="https://acme.example/reset?\ntoken=abc${'\u001b'}]52;c;aGk=${'\u0007'}">Reset</a>` +
+    `<a href="https://user@acme.example/x">userinfo</a> <a href="https://xn--pple-43d.example/">punycode</a>` +
+    `<p>Or open https://acme.example/plain${HOSTILE.csi}tail</p>`
+  )
 }
 
 /** Bytes that must never reach a terminal from message content: ESC, BEL, C1, bidi controls and fillers. */

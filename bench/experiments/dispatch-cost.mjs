@@ -11,29 +11,68 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 
-const { values: flags } = parseArgs({ options: { sends: { type: 'string', default: '20000' }, rounds: { type: 'string', default: '9' }, warm: { type: 'string', default: '3' }, dist: { type: 'string', default: process.cwd() }, endpoint: { type: 'string', default: 'send' } } })
+const { values: flags } = parseArgs({
+  options: {
+    sends: { type: 'string', default: '20000' },
+    rounds: { type: 'string', default: '9' },
+    warm: { type: 'string', default: '3' },
+    dist: { type: 'string', default: process.cwd() },
+    endpoint: { type: 'string', default: 'send' },
+  },
+})
 const lib = (path) => import(pathToFileURL(join(flags.dist, 'dist/src', path)).href)
 const { parseCli } = await lib('cli/options.js')
 const { sandboxFromSettings } = await lib('cli/run.js')
 const { createDispatcher } = await lib('http/index.js')
 const { RawHeaders, attachBufferedBody } = await lib('http/body.js')
 
-const settings = parseCli(['--no-ui', '--port', '0', '--subscribers', '1000', '--api-key', 'bench:enterprise:bench', '--limit', 'enterprise=1000000'], {})
+const settings = parseCli(
+  [
+    '--no-ui',
+    '--port',
+    '0',
+    '--subscribers',
+    '1000',
+    '--api-key',
+    'bench:enterprise:bench',
+    '--limit',
+    'enterprise=1000000',
+  ],
+  {},
+)
 const sandbox = await sandboxFromSettings(settings)
 await sandbox.ready
 const dispatch = createDispatcher(sandbox)
-const body = new TextEncoder().encode(JSON.stringify({ to: 'ana@example.com', subject: 'Hello', html: '<p>Hi Ana</p>' }))
+const body = new TextEncoder().encode(
+  JSON.stringify({ to: 'ana@example.com', subject: 'Hello', html: '<p>Hi Ana</p>' }),
+)
 const send = flags.endpoint === 'send'
 const target = new URL(`${sandbox.baseUrl.replace(/\/$/, '')}${send ? '/email/send' : '/subscribers?page=1&limit=20'}`)
-const raw = ['Host', '127.0.0.1:4010', 'authorization', 'Bearer bench', 'content-type', 'application/json', ...(send ? ['content-length', String(body.length)] : [])]
+const raw = [
+  'Host',
+  '127.0.0.1:4010',
+  'authorization',
+  'Bearer bench',
+  'content-type',
+  'application/json',
+  ...(send ? ['content-length', String(body.length)] : []),
+]
 const one = async () => {
-  const request = { method: send ? 'POST' : 'GET', url: target.href, headers: new RawHeaders(raw), clientAddress: '127.0.0.1', signal: undefined }
+  const request = {
+    method: send ? 'POST' : 'GET',
+    url: target.href,
+    headers: new RawHeaders(raw),
+    clientAddress: '127.0.0.1',
+    signal: undefined,
+  }
   if (send) attachBufferedBody(request, body)
   const answer = await dispatch(request, target)
   if (answer.status >= 300) throw new Error(`status ${answer.status}: ${answer.text}`)
 }
 let gcMs = 0
-new PerformanceObserver((list) => { for (const e of list.getEntries()) gcMs += e.duration }).observe({ entryTypes: ['gc'] })
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) gcMs += e.duration
+}).observe({ entryTypes: ['gc'] })
 const n = Number(flags.sends)
 const results = []
 for (let round = 0; round < Number(flags.rounds); round++) {
@@ -49,10 +88,19 @@ for (let round = 0; round < Number(flags.rounds); round++) {
 }
 const steady = results.slice(Number(flags.warm)) // the first rounds fill the outbox and warm the JIT up
 const mid = [...steady].sort((a, b) => a.us - b.us)[steady.length >> 1]
-console.log(`${flags.endpoint}: ${mid.us.toFixed(2)} µs CPU per request (GC ${mid.gcUs.toFixed(2)} µs), rounds ${results.map((r) => r.us.toFixed(1)).join(' ')}; outbox ${sandbox.outbox.size}; RSS ${Math.round(process.memoryUsage().rss / 2 ** 20)} MB`)
+console.log(
+  `${flags.endpoint}: ${mid.us.toFixed(2)} µs CPU per request (GC ${mid.gcUs.toFixed(2)} µs), rounds ${results.map((r) => r.us.toFixed(1)).join(' ')}; outbox ${sandbox.outbox.size}; RSS ${Math.round(process.memoryUsage().rss / 2 ** 20)} MB`,
+)
 if (process.env.SPACES) {
   const { getHeapSpaceStatistics } = await import('node:v8')
-  console.log(getHeapSpaceStatistics().map((s) => `${s.space_name} ${Math.round(s.space_used_size / 2 ** 20)}/${Math.round(s.space_size / 2 ** 20)}`).join(', '), JSON.stringify(Object.fromEntries(Object.entries(process.memoryUsage()).map(([k, v]) => [k, Math.round(v / 2 ** 20)]))))
+  console.log(
+    getHeapSpaceStatistics()
+      .map((s) => `${s.space_name} ${Math.round(s.space_used_size / 2 ** 20)}/${Math.round(s.space_size / 2 ** 20)}`)
+      .join(', '),
+    JSON.stringify(
+      Object.fromEntries(Object.entries(process.memoryUsage()).map(([k, v]) => [k, Math.round(v / 2 ** 20)])),
+    ),
+  )
 }
 sandbox.dispose?.()
 process.exit(0)

@@ -13,21 +13,52 @@ const dash = args.indexOf('--')
 const nodeFlags = dash === -1 ? [] : args.slice(dash + 1)
 const own = dash === -1 ? args : args.slice(0, dash)
 const port = await freePort()
-const child = fork(new URL('./memory-probe-server.mjs', import.meta.url), [...own, '--no-ui', '--port', String(port), '--subscribers', '1000', '--api-key', 'bench:enterprise', '--limit', 'enterprise=1000000'], { execArgv: ['--expose-gc', ...nodeFlags], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] })
+const child = fork(
+  new URL('./memory-probe-server.mjs', import.meta.url),
+  [
+    ...own,
+    '--no-ui',
+    '--port',
+    String(port),
+    '--subscribers',
+    '1000',
+    '--api-key',
+    'bench:enterprise',
+    '--limit',
+    'enterprise=1000000',
+  ],
+  { execArgv: ['--expose-gc', ...nodeFlags], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] },
+)
 const next = () => new Promise((resolve) => child.once('message', resolve))
 await next()
 const ask = async (label, what = 'report') => {
   child.send(what)
   const r = await next()
-  console.log(`${label.padEnd(22)} rss ${r.rss}  heap ${r.heapUsed}/${r.heapTotal}  external ${r.external} (buffers ${r.arrayBuffers})  new ${r.spaces.new.used}/${r.spaces.new.size}  old ${r.spaces.old.used}/${r.spaces.old.size}  code ${r.spaces.code.size}  lo ${r.spaces.large_object.size}  outbox ${r.outbox}`)
-  if (r.requests) console.log(`${''.padEnd(22)} GC so far: ${Object.entries(r.gc).map(([k, v]) => `${k} ${v.count}× ${Math.round(v.ms)} ms`).join(', ')}; ${r.requests} requests → ${Math.round((Object.values(r.gc).reduce((a, v) => a + v.ms, 0) * 1000) / r.requests)} µs GC per request`)
+  console.log(
+    `${label.padEnd(22)} rss ${r.rss}  heap ${r.heapUsed}/${r.heapTotal}  external ${r.external} (buffers ${r.arrayBuffers})  new ${r.spaces.new.used}/${r.spaces.new.size}  old ${r.spaces.old.used}/${r.spaces.old.size}  code ${r.spaces.code.size}  lo ${r.spaces.large_object.size}  outbox ${r.outbox}`,
+  )
+  if (r.requests)
+    console.log(
+      `${''.padEnd(22)} GC so far: ${Object.entries(r.gc)
+        .map(([k, v]) => `${k} ${v.count}× ${Math.round(v.ms)} ms`)
+        .join(
+          ', ',
+        )}; ${r.requests} requests → ${Math.round((Object.values(r.gc).reduce((a, v) => a + v.ms, 0) * 1000) / r.requests)} µs GC per request`,
+    )
 }
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
 await sleep(1000)
 await ask('idle')
 const AUTH = { authorization: 'Bearer bench', 'content-type': 'application/json' }
 const loads = [
-  ['send', { url: `http://127.0.0.1:${port}/v1/email/send`, method: 'POST', body: JSON.stringify({ to: 'ana@example.com', subject: 'Hello', html: '<p>Hi Ana</p>' }) }],
+  [
+    'send',
+    {
+      url: `http://127.0.0.1:${port}/v1/email/send`,
+      method: 'POST',
+      body: JSON.stringify({ to: 'ana@example.com', subject: 'Hello', html: '<p>Hi Ana</p>' }),
+    },
+  ],
   ['list', { url: `http://127.0.0.1:${port}/v1/subscribers?page=1&limit=20` }],
 ]
 for (const [name, spec] of loads) {

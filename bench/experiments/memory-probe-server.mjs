@@ -31,8 +31,24 @@ running.server?.on('request', () => requests++)
 const mb = (n) => Math.round((n / 2 ** 20) * 10) / 10
 function report() {
   const m = process.memoryUsage()
-  const spaces = Object.fromEntries(getHeapSpaceStatistics().map((s) => [s.space_name.replace('_space', ''), { size: mb(s.space_size), used: mb(s.space_used_size) }]))
-  return { rss: mb(m.rss), heapTotal: mb(m.heapTotal), heapUsed: mb(m.heapUsed), external: mb(m.external), arrayBuffers: mb(m.arrayBuffers), spaces, outbox: sandbox.outbox.size, journal: sandbox.journal.size ?? sandbox.journal.list?.().length, gc: structuredClone(gc), requests }
+  const spaces = Object.fromEntries(
+    getHeapSpaceStatistics().map((s) => [
+      s.space_name.replace('_space', ''),
+      { size: mb(s.space_size), used: mb(s.space_used_size) },
+    ]),
+  )
+  return {
+    rss: mb(m.rss),
+    heapTotal: mb(m.heapTotal),
+    heapUsed: mb(m.heapUsed),
+    external: mb(m.external),
+    arrayBuffers: mb(m.arrayBuffers),
+    spaces,
+    outbox: sandbox.outbox.size,
+    journal: sandbox.journal.size ?? sandbox.journal.list?.().length,
+    gc: structuredClone(gc),
+    requests,
+  }
 }
 process.on('message', (message) => {
   if (message === 'gc') globalThis.gc?.()

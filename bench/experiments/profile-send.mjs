@@ -27,14 +27,37 @@ const { values: flags } = parseArgs({
     cli: { type: 'string', default: join(root, 'dist/bin/sendbox.js') },
   },
 })
-const nodeBin = flags.node === 'current' ? process.execPath : execFileSync(join(root, 'scripts/node-bin.sh'), [flags.node], { encoding: 'utf8' }).trim()
+const nodeBin =
+  flags.node === 'current'
+    ? process.execPath
+    : execFileSync(join(root, 'scripts/node-bin.sh'), [flags.node], { encoding: 'utf8' }).trim()
 const dir = mkdtempSync(join(tmpdir(), 'sendbox-prof-'))
 const port = await freePort()
-const { child } = await startTarget({ command: nodeBin, args: ['--cpu-prof', '--cpu-prof-dir', dir, flags.cli, ...sandboxFlags(port)], port, readyPath: READY_PATH, readyHeaders: AUTH })
+const { child } = await startTarget({
+  command: nodeBin,
+  args: ['--cpu-prof', '--cpu-prof-dir', dir, flags.cli, ...sandboxFlags(port)],
+  port,
+  readyPath: READY_PATH,
+  readyHeaders: AUTH,
+})
 const endpoint = benchEndpoints('x').find((e) => e.id === flags.endpoint)
-const m = await measure({ url: `http://127.0.0.1:${port}${endpoint.path}`, method: endpoint.method, headers: endpoint.headers, body: endpoint.body, warmupSeconds: Number(flags.warmup), seconds: Number(flags.seconds), pid: child.pid })
+const m = await measure({
+  url: `http://127.0.0.1:${port}${endpoint.path}`,
+  method: endpoint.method,
+  headers: endpoint.headers,
+  body: endpoint.body,
+  warmupSeconds: Number(flags.warmup),
+  seconds: Number(flags.seconds),
+  pid: child.pid,
+})
 await stopTarget(child)
-console.log(`${endpoint.label}: ${m.rps} req/s, ${Math.round(m.cpuUsPerRequest)} µs CPU/request (whole run incl. warm-up is profiled), ${m.non2xx} non-2xx`)
+console.log(
+  `${endpoint.label}: ${m.rps} req/s, ${Math.round(m.cpuUsPerRequest)} µs CPU/request (whole run incl. warm-up is profiled), ${m.non2xx} non-2xx`,
+)
 const file = readdirSync(dir).find((name) => name.endsWith('.cpuprofile'))
 console.log(`profile: ${join(dir, file)}`)
-process.stdout.write(execFileSync(process.execPath, [join(root, 'bench/profile-summary.mjs'), join(dir, file), flags.top], { encoding: 'utf8' }))
+process.stdout.write(
+  execFileSync(process.execPath, [join(root, 'bench/profile-summary.mjs'), join(dir, file), flags.top], {
+    encoding: 'utf8',
+  }),
+)

@@ -18,18 +18,47 @@ import { freePort, median, rssMb, startTarget, stopTarget } from '../lib/process
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { rounds: { type: 'string', default: '21' }, subscribers: { type: 'string', default: '10' }, rss: { type: 'boolean', default: false } },
+  options: {
+    rounds: { type: 'string', default: '21' },
+    subscribers: { type: 'string', default: '10' },
+    rss: { type: 'boolean', default: false },
+  },
 })
 const answers = join(tmpdir(), `sendbox-start-ab-${process.pid}.json`)
 writeFileSync(answers, JSON.stringify({ send: '{}', list: '{"data":[]}', byId: '{}' }))
 const AUTH = { authorization: 'Bearer bench' }
-const baseline = { name: 'baseline', env: process.env, args: (port) => ['bench/targets/baseline-server.mjs', '--port', String(port), '--answers', answers] }
-const variants = [baseline, ...positionals.map((spec) => {
-  const [name, rest] = [spec.slice(0, spec.indexOf('=')), spec.slice(spec.indexOf('=') + 1)]
-  const [loader, ...envPairs] = rest.split(',')
-  const env = { ...process.env, ...Object.fromEntries(envPairs.map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)])) }
-  return { name, env, args: (port) => [loader, '--no-ui', '--port', String(port), '--subscribers', values.subscribers, '--api-key', 'bench:enterprise', '--limit', 'enterprise=1000000'] }
-})]
+const baseline = {
+  name: 'baseline',
+  env: process.env,
+  args: (port) => ['bench/targets/baseline-server.mjs', '--port', String(port), '--answers', answers],
+}
+const variants = [
+  baseline,
+  ...positionals.map((spec) => {
+    const [name, rest] = [spec.slice(0, spec.indexOf('=')), spec.slice(spec.indexOf('=') + 1)]
+    const [loader, ...envPairs] = rest.split(',')
+    const env = {
+      ...process.env,
+      ...Object.fromEntries(envPairs.map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)])),
+    }
+    return {
+      name,
+      env,
+      args: (port) => [
+        loader,
+        '--no-ui',
+        '--port',
+        String(port),
+        '--subscribers',
+        values.subscribers,
+        '--api-key',
+        'bench:enterprise',
+        '--limit',
+        'enterprise=1000000',
+      ],
+    }
+  }),
+]
 
 /** CPU milliseconds of a process's main thread so far (Linux), undefined elsewhere. */
 function mainThreadCpuMs(pid) {
@@ -42,7 +71,13 @@ function mainThreadCpuMs(pid) {
 
 async function once(variant) {
   const port = await freePort()
-  const { child, startMs } = await startTarget({ args: variant.args(port), port, readyPath: '/v1/subscribers?limit=1', readyHeaders: AUTH, env: variant.env })
+  const { child, startMs } = await startTarget({
+    args: variant.args(port),
+    port,
+    readyPath: '/v1/subscribers?limit=1',
+    readyHeaders: AUTH,
+    env: variant.env,
+  })
   const cpuMs = mainThreadCpuMs(child.pid)
   let rss
   if (values.rss) {
@@ -66,5 +101,7 @@ for (const { name } of variants) {
   const paired = start.map((ms, i) => ms / runs.baseline[i].startMs)
   const cpu = runs[name].map((r) => r.cpuMs).filter((c) => c !== undefined)
   const rss = runs[name].map((r) => r.rss).filter((r) => r !== undefined)
-  process.stdout.write(`${name.padEnd(12)} ${fmt(median(start))} ms (${fmt(Math.min(...start))}–${fmt(Math.max(...start))}), ${(median(start) / baseMedian).toFixed(2)}× baseline, per-round ${median(paired).toFixed(2)}× (${Math.min(...paired).toFixed(2)}–${Math.max(...paired).toFixed(2)}), main-thread CPU ${cpu.length ? fmt(median(cpu)) : '–'} ms${rss.length ? `, RSS ${median(rss).toFixed(1)} MB` : ''}\n`)
+  process.stdout.write(
+    `${name.padEnd(12)} ${fmt(median(start))} ms (${fmt(Math.min(...start))}–${fmt(Math.max(...start))}), ${(median(start) / baseMedian).toFixed(2)}× baseline, per-round ${median(paired).toFixed(2)}× (${Math.min(...paired).toFixed(2)}–${Math.max(...paired).toFixed(2)}), main-thread CPU ${cpu.length ? fmt(median(cpu)) : '–'} ms${rss.length ? `, RSS ${median(rss).toFixed(1)} MB` : ''}\n`,
+  )
 }

@@ -28,14 +28,24 @@ if (isMainThread) {
     attachBufferedBody(request, body ?? new Uint8Array(0))
     const response = await getResponse(sandbox.handlers, request)
     if (!response) {
-      worker.postMessage({ id, status: 404, headers: { 'content-type': 'application/json' }, text: '{"error":{"code":"not_found","message":"Not found."}}' })
+      worker.postMessage({
+        id,
+        status: 404,
+        headers: { 'content-type': 'application/json' },
+        text: '{"error":{"code":"not_found","message":"Not found."}}',
+      })
       return
     }
     const out = {}
     response.headers.forEach((value, name) => {
       out[name] = value
     })
-    worker.postMessage({ id, status: response.status, headers: out, text: answerTextOf(response) ?? (await response.text()) })
+    worker.postMessage({
+      id,
+      status: response.status,
+      headers: out,
+      text: answerTextOf(response) ?? (await response.text()),
+    })
   })
   const stop = () => {
     sandbox.dispose()

@@ -16,7 +16,16 @@ function run(options) {
  * and how many answers were not 2xx (a benchmark whose answers are errors measures nothing,
  * so the caller checks `non2xx`).
  */
-export async function measure({ url, method = 'GET', headers = {}, body, connections = 50, warmupSeconds = 3, seconds = 10, pid }) {
+export async function measure({
+  url,
+  method = 'GET',
+  headers = {},
+  body,
+  connections = 50,
+  warmupSeconds = 3,
+  seconds = 10,
+  pid,
+}) {
   const base = { url, method, headers, body, connections, pipelining: 1 }
   if (warmupSeconds > 0) await run({ ...base, duration: warmupSeconds })
   const cpuBefore = pid === undefined ? undefined : cpuSeconds(pid)
@@ -24,7 +33,8 @@ export async function measure({ url, method = 'GET', headers = {}, body, connect
   const cpuAfter = pid === undefined ? undefined : cpuSeconds(pid)
   const answered = result.requests.total ?? result.requests.sent
   return {
-    cpuUsPerRequest: cpuBefore === undefined || cpuAfter === undefined ? undefined : ((cpuAfter - cpuBefore) * 1e6) / answered,
+    cpuUsPerRequest:
+      cpuBefore === undefined || cpuAfter === undefined ? undefined : ((cpuAfter - cpuBefore) * 1e6) / answered,
     rps: result.requests.p50,
     rpsMean: result.requests.average,
     p50: result.latency.p50,

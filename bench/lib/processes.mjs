@@ -93,7 +93,15 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
  * in the background would run) and polls `readyPath` on `port` until a 2xx. Resolves with the child and the
  * milliseconds from spawn to the first 2xx. Rejects after `timeoutMs` or if the child exits.
  */
-export async function startTarget({ command = process.execPath, args, port, readyPath, readyHeaders = {}, timeoutMs = 20_000, env = process.env }) {
+export async function startTarget({
+  command = process.execPath,
+  args,
+  port,
+  readyPath,
+  readyHeaders = {},
+  timeoutMs = 20_000,
+  env = process.env,
+}) {
   const t0 = performance.now()
   const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'], env })
   let stderr = ''
@@ -111,7 +119,9 @@ export async function startTarget({ command = process.execPath, args, port, read
     if (exited) throw new Error(`target exited before answering: node ${args.join(' ')}\n${stderr}`)
     if (performance.now() - t0 > timeoutMs) {
       child.kill('SIGKILL')
-      throw new Error(`no 2xx from ${readyPath} within ${timeoutMs} ms (last status ${lastStatus}): node ${args.join(' ')}\n${stderr}`)
+      throw new Error(
+        `no 2xx from ${readyPath} within ${timeoutMs} ms (last status ${lastStatus}): node ${args.join(' ')}\n${stderr}`,
+      )
     }
     await sleep(lastStatus === 0 ? 2 : 5)
   }

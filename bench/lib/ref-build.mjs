@@ -21,7 +21,10 @@ export function builtRef(root, ref, log = (line) => process.stderr.write(`${line
   log(`building ${ref} (${sha.slice(0, 12)}) in ${dir}…`)
   rmSync(dir, { recursive: true, force: true })
   mkdirSync(dir, { recursive: true })
-  const archive = spawnSync('sh', ['-c', `git archive ${sha} | tar -x -C "${dir}"`], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] })
+  const archive = spawnSync('sh', ['-c', `git archive ${sha} | tar -x -C "${dir}"`], {
+    cwd: root,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  })
   if (archive.status !== 0) throw new Error(`git archive ${ref} failed`)
   const built = spawnSync('npm', ['run', 'build'], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] })
   if (built.status !== 0) throw new Error(`npm run build of ${ref} failed (see above)`)

@@ -19,15 +19,40 @@ const KEYS = { send: 'bench', list: 'bench-list', byId: 'bench-id' }
 
 /** The sandbox CLI's flags after its script: no UI, the seed, keys whose plan never limits the load. */
 export const sandboxFlags = (port, subscribers = SUBSCRIBERS) => [
-  '--no-ui', '--port', String(port), '--subscribers', String(subscribers),
-  ...Object.values(KEYS).flatMap((key) => ['--api-key', `${key}:enterprise:bench`]), '--limit', 'enterprise=1000000',
+  '--no-ui',
+  '--port',
+  String(port),
+  '--subscribers',
+  String(subscribers),
+  ...Object.values(KEYS).flatMap((key) => ['--api-key', `${key}:enterprise:bench`]),
+  '--limit',
+  'enterprise=1000000',
 ]
 
 const authOf = (id) => ({ ...AUTH, authorization: `Bearer ${KEYS[id]}` })
 
 /** The three endpoints measured; `subscriberId` is a seeded subscriber's. */
 export const benchEndpoints = (subscriberId) => [
-  { id: 'send', label: 'POST /v1/email/send', path: '/v1/email/send', method: 'POST', body: SEND_BODY, headers: authOf('send') },
-  { id: 'list', label: 'GET /v1/subscribers?page=1&limit=20', path: '/v1/subscribers?page=1&limit=20', method: 'GET', headers: authOf('list') },
-  { id: 'byId', label: 'GET /v1/subscribers/{id}', path: `/v1/subscribers/${subscriberId}`, method: 'GET', headers: authOf('byId') },
+  {
+    id: 'send',
+    label: 'POST /v1/email/send',
+    path: '/v1/email/send',
+    method: 'POST',
+    body: SEND_BODY,
+    headers: authOf('send'),
+  },
+  {
+    id: 'list',
+    label: 'GET /v1/subscribers?page=1&limit=20',
+    path: '/v1/subscribers?page=1&limit=20',
+    method: 'GET',
+    headers: authOf('list'),
+  },
+  {
+    id: 'byId',
+    label: 'GET /v1/subscribers/{id}',
+    path: `/v1/subscribers/${subscriberId}`,
+    method: 'GET',
+    headers: authOf('byId'),
+  },
 ]

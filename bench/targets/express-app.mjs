@@ -15,7 +15,10 @@ import { createOriginPolicy } from '../../dist/src/transports/origin-policy.js'
 
 /** The express app over a sandbox: CORS, http-middleware over the sandbox's handlers, the API-shaped 404. */
 export async function createExpressApp(sandbox, onRequest) {
-  const [{ default: express }, { createMiddleware }] = await Promise.all([import('express'), import('@mswjs/http-middleware')])
+  const [{ default: express }, { createMiddleware }] = await Promise.all([
+    import('express'),
+    import('@mswjs/http-middleware'),
+  ])
   const host = new URL(sandbox.baseUrl).host
   // CORS as the node:http server grants it (loopback origins); the Host and Origin checks are the node:http server's only.
   const policy = createOriginPolicy()
@@ -41,7 +44,12 @@ export async function createExpressApp(sandbox, onRequest) {
   })
   app.use(createMiddleware(...sandbox.handlers))
   app.use((req, res) => {
-    res.status(404).json({ error: { code: 'not_found', message: `Nothing at ${req.method} ${req.path}. The API is under /v1 (for example POST /v1/email/send); sandbox controls are under /__sandbox.` } })
+    res.status(404).json({
+      error: {
+        code: 'not_found',
+        message: `Nothing at ${req.method} ${req.path}. The API is under /v1 (for example POST /v1/email/send); sandbox controls are under /__sandbox.`,
+      },
+    })
   })
   app.use((error, _req, res, _next) => {
     console.error('[sendbox] unexpected server error:', error)

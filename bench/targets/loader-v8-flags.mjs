@@ -9,6 +9,7 @@ import { setFlagsFromString } from 'node:v8'
 
 const loader = readFileSync(new URL('../../scripts/cli-loader.mjs', import.meta.url), 'utf8')
 const defaults = /process\.env\.SENDBOX_V8_FLAGS \?\? '([^']*)'/.exec(loader)
-if (!defaults) throw new Error('scripts/cli-loader.mjs no longer sets its V8 flags as `process.env.SENDBOX_V8_FLAGS ?? \'…\'`')
+if (!defaults)
+  throw new Error("scripts/cli-loader.mjs no longer sets its V8 flags as `process.env.SENDBOX_V8_FLAGS ?? '…'`")
 const V8_FLAGS = process.env.SENDBOX_V8_FLAGS ?? defaults[1]
 for (const flag of V8_FLAGS.split(' ').filter(Boolean)) setFlagsFromString(flag)

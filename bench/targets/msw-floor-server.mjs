@@ -26,7 +26,11 @@ createServer((req, res) => {
     const hasBody = method !== 'GET' && method !== 'HEAD' && chunks.length > 0
     const headers = new Headers()
     for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i], req.rawHeaders[i + 1])
-    const request = new Request(origin + req.url, { method, headers, body: hasBody ? Buffer.concat(chunks) : undefined })
+    const request = new Request(origin + req.url, {
+      method,
+      headers,
+      body: hasBody ? Buffer.concat(chunks) : undefined,
+    })
     const response = await getResponse(handlers, request)
     if (!response) {
       res.writeHead(404).end()

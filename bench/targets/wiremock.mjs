@@ -36,7 +36,10 @@ export function findJava(log) {
   if (!version && process.getuid?.() === 0 && spawnSync('apt-get', ['--version']).status === 0) {
     log('java not found: installing a headless JRE from Debian (apt-get install openjdk-17-jre-headless)…')
     spawnSync('apt-get', ['update'], { stdio: 'ignore' })
-    spawnSync('apt-get', ['install', '-y', '--no-install-recommends', 'openjdk-17-jre-headless'], { stdio: 'ignore', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } })
+    spawnSync('apt-get', ['install', '-y', '--no-install-recommends', 'openjdk-17-jre-headless'], {
+      stdio: 'ignore',
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    })
     version = javaVersion()
   }
   if (!version) return { skip: 'no java on PATH (and no apt-get as root to install a JRE): WireMock not measured' }
@@ -59,12 +62,26 @@ export function writeStubs(dir, answers, subscriberId) {
       request: { method: 'GET', urlPath: '/v1/subscribers', queryParameters: { limit: { matches: '\\d+' } } },
       response: response(answers.list),
     },
-    'by-id.json': { request: { method: 'GET', urlPath: `/v1/subscribers/${subscriberId}` }, response: response(answers.byId) },
+    'by-id.json': {
+      request: { method: 'GET', urlPath: `/v1/subscribers/${subscriberId}` },
+      response: response(answers.byId),
+    },
   }
   for (const [name, stub] of Object.entries(stubs)) writeFileSync(join(mappings, name), JSON.stringify(stub))
 }
 
 /** `java …` arguments: the jar, the port, loopback only, no journal, no banner, the stubs' root. */
 export function wiremockArgs(jar, rootDir, port) {
-  return ['-jar', jar, '--port', String(port), '--bind-address', '127.0.0.1', '--no-request-journal', '--disable-banner', '--root-dir', rootDir]
+  return [
+    '-jar',
+    jar,
+    '--port',
+    String(port),
+    '--bind-address',
+    '127.0.0.1',
+    '--no-request-journal',
+    '--disable-banner',
+    '--root-dir',
+    rootDir,
+  ]
 }

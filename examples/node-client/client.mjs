@@ -36,11 +36,14 @@ export function createClient({ baseUrl, apiKey, maxRetries = 2 }) {
   return {
     sendEmail: (to, subject, html) => request('POST', '/email/send', { to, subject, html }).then((r) => r.body),
     sendSms: (to, message) => request('POST', '/sms/send', { to, message }).then((r) => r.body),
-    sendWhatsapp: (to, template, language, parameters) => request('POST', '/whatsapp/send', { to, template, language, parameters }).then((r) => r.body),
+    sendWhatsapp: (to, template, language, parameters) =>
+      request('POST', '/whatsapp/send', { to, template, language, parameters }).then((r) => r.body),
     createSubscriber: (fields) => request('POST', '/subscribers', fields).then((r) => r.body),
-    updateSubscriber: (id, fields) => request('PUT', `/subscribers/${encodeURIComponent(id)}`, fields).then((r) => r.body),
+    updateSubscriber: (id, fields) =>
+      request('PUT', `/subscribers/${encodeURIComponent(id)}`, fields).then((r) => r.body),
     getSubscriber: (id) => request('GET', `/subscribers/${encodeURIComponent(id)}`).then((r) => r.body),
-    listSubscribers: (page = 1, limit = 20) => request('GET', `/subscribers?page=${page}&limit=${limit}`).then((r) => r.body),
+    listSubscribers: (page = 1, limit = 20) =>
+      request('GET', `/subscribers?page=${page}&limit=${limit}`).then((r) => r.body),
     request,
   }
 }
@@ -64,7 +67,11 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   console.log('email accepted:', sent.message_id, sent.status)
   const sms = await client.sendSms('+14155550123', 'Your code is 123456')
   console.log('sms accepted:', sms.message_id)
-  const subscriber = await client.createSubscriber({ email: `ana+${Date.now()}@example.com`, first_name: 'Ana', tags: ['newsletter'] })
+  const subscriber = await client.createSubscriber({
+    email: `ana+${Date.now()}@example.com`,
+    first_name: 'Ana',
+    tags: ['newsletter'],
+  })
   console.log('subscriber created:', subscriber.id)
   const page = await client.listSubscribers(1, 5)
   console.log(`subscribers: ${page.pagination.total} in all, ${page.pagination.pages} page(s) of 5`)

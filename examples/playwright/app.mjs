@@ -4,7 +4,8 @@
 import { randomBytes } from 'node:crypto'
 import { createServer } from 'node:http'
 
-const page = (body) => `<!doctype html><html><head><meta charset="utf-8"><title>Acme</title></head><body>${body}</body></html>`
+const page = (body) =>
+  `<!doctype html><html><head><meta charset="utf-8"><title>Acme</title></head><body>${body}</body></html>`
 
 /** Starts the app; resolves with its URL and a close function. */
 export function startApp({ apiUrl, apiKey = 'test_pro', port = 0 }) {
@@ -14,7 +15,11 @@ export function startApp({ apiUrl, apiKey = 'test_pro', port = 0 }) {
     const origin = `http://${req.headers.host}`
     if (req.method === 'GET' && url.pathname === '/') {
       res.writeHead(200, { 'content-type': 'text/html' })
-      return res.end(page('<h1>Forgot your password?</h1><form method="post" action="/forgot"><label>Email <input name="email" type="email" required></label><button>Send reset link</button></form>'))
+      return res.end(
+        page(
+          '<h1>Forgot your password?</h1><form method="post" action="/forgot"><label>Email <input name="email" type="email" required></label><button>Send reset link</button></form>',
+        ),
+      )
     }
     if (req.method === 'POST' && url.pathname === '/forgot') {
       let body = ''
@@ -39,13 +44,18 @@ export function startApp({ apiUrl, apiKey = 'test_pro', port = 0 }) {
     if (req.method === 'GET' && url.pathname === '/reset') {
       const email = tokens.get(url.searchParams.get('token') ?? '')
       res.writeHead(email ? 200 : 400, { 'content-type': 'text/html' })
-      return res.end(page(email ? `<h1>Choose a new password for ${email}</h1>` : '<h1>This link is invalid or expired</h1>'))
+      return res.end(
+        page(email ? `<h1>Choose a new password for ${email}</h1>` : '<h1>This link is invalid or expired</h1>'),
+      )
     }
     res.writeHead(404).end()
   })
   return new Promise((resolve) => {
     server.listen(port, '127.0.0.1', () => {
-      resolve({ url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((done) => server.close(done)) })
+      resolve({
+        url: `http://127.0.0.1:${server.address().port}`,
+        close: () => new Promise((done) => server.close(done)),
+      })
     })
   })
 }

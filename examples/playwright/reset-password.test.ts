@@ -9,7 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startApp } from './app.mjs'
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-const missing = existsSync(CHROMIUM) ? undefined : `no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`
+const missing = existsSync(CHROMIUM)
+  ? undefined
+  : `no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`
 if (missing) console.warn(`[sendbox example] skipping the Playwright example: ${missing}`)
 
 describe.skipIf(missing !== undefined)('password reset, end to end', () => {
@@ -23,7 +25,14 @@ describe.skipIf(missing !== undefined)('password reset, end to end', () => {
     app = await startApp({ apiUrl: `${sendbox.url}/v1` })
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--no-first-run',
+      ],
     })
   })
   afterAll(async () => {
@@ -41,7 +50,9 @@ describe.skipIf(missing !== undefined)('password reset, end to end', () => {
     await page.click('button')
     await page.waitForSelector('#done')
 
-    const wait = await fetch(`${sendbox.url}/__sandbox/messages/wait?channel=email&to=maria@example.com&since=${since}&timeout=5000`)
+    const wait = await fetch(
+      `${sendbox.url}/__sandbox/messages/wait?channel=email&to=maria@example.com&since=${since}&timeout=5000`,
+    )
     expect(wait.status).toBe(200)
     const email = (await wait.json()) as { links: string[]; text: string }
     expect(email.text).toContain('Reset Your Password')

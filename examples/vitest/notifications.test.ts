@@ -45,7 +45,7 @@ describe('notifyOrderShipped', () => {
     expect(sandbox.outbox.get(id)?.status_history.map((step) => step.status)).toEqual(['queued', 'sent', 'delivered'])
   })
 
-  it('hits the plan\'s rate limit, then recovers when the window slides', async () => {
+  it("hits the plan's rate limit, then recovers when the window slides", async () => {
     await notifyOrderShipped('shop_key', order) // 2 requests
     await notifyOrderShipped('shop_key', order) // 4 requests: the limit
     const refused = await notifyOrderShipped('shop_key', order).catch((error: unknown) => error)
@@ -62,7 +62,10 @@ describe('notifyOrderShipped', () => {
 
     now += 60_000 // forced answers count against the limit too: start a fresh window
     sandbox.faults.add({ status: 503, code: 'service_unavailable', path: '/v1/email/send', times: 2 })
-    await expect(notifyOrderShipped('shop_key', order)).rejects.toMatchObject({ status: 503, code: 'service_unavailable' })
+    await expect(notifyOrderShipped('shop_key', order)).rejects.toMatchObject({
+      status: 503,
+      code: 'service_unavailable',
+    })
   })
 
   it('lets a bounce be tested with a magic recipient', async () => {
@@ -73,6 +76,11 @@ describe('notifyOrderShipped', () => {
 
   it('keeps a journal of what the app sent', async () => {
     await notifyOrderShipped('shop_key', { ...order, email: 'not-an-address' }).catch(() => undefined)
-    expect(sandbox.journal.list()[0]).toMatchObject({ method: 'POST', path: '/v1/email/send', status: 400, error_code: 'invalid_email' })
+    expect(sandbox.journal.list()[0]).toMatchObject({
+      method: 'POST',
+      path: '/v1/email/send',
+      status: 400,
+      error_code: 'invalid_email',
+    })
   })
 })

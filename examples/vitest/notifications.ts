@@ -24,7 +24,12 @@ async function post(path: string, apiKey: string, body: unknown): Promise<{ mess
   const json = (await response.json()) as { message_id: string; error?: { code: string; message: string } }
   if (!response.ok) {
     const retryAfter = response.headers.get('Retry-After')
-    throw new MessagingError(response.status, json.error?.code ?? 'unknown', json.error?.message ?? '', retryAfter ? Number(retryAfter) : undefined)
+    throw new MessagingError(
+      response.status,
+      json.error?.code ?? 'unknown',
+      json.error?.message ?? '',
+      retryAfter ? Number(retryAfter) : undefined,
+    )
   }
   return json
 }
@@ -46,14 +51,21 @@ export async function notifyOrderShipped(
     }
   }
   const ids = [
-    (await sendOnce(() => post('/email/send', apiKey, {
-      to: order.email,
-      subject: `Order ${order.id} has shipped`,
-      html: `<p>Hi ${order.name}, order <b>${order.id}</b> is on its way.</p>`,
-    }))).message_id,
+    (
+      await sendOnce(() =>
+        post('/email/send', apiKey, {
+          to: order.email,
+          subject: `Order ${order.id} has shipped`,
+          html: `<p>Hi ${order.name}, order <b>${order.id}</b> is on its way.</p>`,
+        }),
+      )
+    ).message_id,
   ]
   if (order.phone) {
-    ids.push((await sendOnce(() => post('/sms/send', apiKey, { to: order.phone, message: `Order ${order.id} has shipped.` }))).message_id)
+    ids.push(
+      (await sendOnce(() => post('/sms/send', apiKey, { to: order.phone, message: `Order ${order.id} has shipped.` })))
+        .message_id,
+    )
   }
   return ids
 }

@@ -23,7 +23,11 @@ export async function signUp(email: string, phone: string): Promise<void> {
   await api('/subscribers', { email, phone, tags: ['pending'] })
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0')
   pending.set(phone, code)
-  await api('/sms/send', { to: phone, message: `Your Acme verification code is ${code}. It expires in 10 minutes.`, from: 'Acme' })
+  await api('/sms/send', {
+    to: phone,
+    message: `Your Acme verification code is ${code}. It expires in 10 minutes.`,
+    from: 'Acme',
+  })
 }
 
 /** True when the code is the one texted to that phone. */

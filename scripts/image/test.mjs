@@ -24,7 +24,12 @@ const B = ['--storage-driver', 'vfs']
 const TOKEN = 'adm_image_test_token_0123456789'
 const started = performance.now()
 const log = (line) => process.stderr.write(`image: ${line}\n`)
-const buildah = (args, options = {}) => execFileSync('buildah', [...B, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], ...options }).trim()
+const buildah = (args, options = {}) =>
+  execFileSync('buildah', [...B, ...args], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    ...options,
+  }).trim()
 let failures = 0
 function check(name, ok, detail = '') {
   log(`${ok ? 'ok  ' : 'FAIL'} ${name}${detail ? ` (${detail})` : ''}`)
@@ -35,7 +40,9 @@ for (const tool of process.argv.includes('--no-build') ? ['buildah'] : ['buildah
   try {
     execFileSync('sh', ['-c', `command -v ${tool}`], { stdio: 'ignore' })
   } catch {
-    log(`FAIL ${tool} is not installed: apt-get install buildah debootstrap (Debian's packages; .ci/run installs them as root)`)
+    log(
+      `FAIL ${tool} is not installed: apt-get install buildah debootstrap (Debian's packages; .ci/run installs them as root)`,
+    )
     process.exit(1)
   }
 }
@@ -44,7 +51,11 @@ if (!process.argv.includes('--no-build')) {
   execFileSync(join(root, 'scripts/image/base.sh'), { stdio: 'inherit' })
   const t0 = performance.now()
   log('buildah bud . (the default Dockerfile, no -f)…')
-  execFileSync('buildah', [...B, 'bud', '--isolation', 'chroot', '--format', 'docker', '--pull=never', '--layers', '-t', IMAGE, '.'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] })
+  execFileSync(
+    'buildah',
+    [...B, 'bud', '--isolation', 'chroot', '--format', 'docker', '--pull=never', '--layers', '-t', IMAGE, '.'],
+    { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] },
+  )
   log(`built in ${Math.round((performance.now() - t0) / 1000)} s`)
 }
 
@@ -53,7 +64,11 @@ const inspect = (image) => JSON.parse(buildah(['inspect', '--type', 'image', ima
 const config = inspect(IMAGE).Docker.config
 const baseLayers = new Set(inspect(BASE).OCIv1.rootfs.diff_ids)
 const ownLayers = inspect(IMAGE).OCIv1.rootfs.diff_ids.filter((id) => !baseLayers.has(id)).length
-const sizes = Object.fromEntries(JSON.parse(buildah(['images', '--json'])).filter((i) => i.names).flatMap((i) => i.names.map((name) => [name, i.size])))
+const sizes = Object.fromEntries(
+  JSON.parse(buildah(['images', '--json']))
+    .filter((i) => i.names)
+    .flatMap((i) => i.names.map((name) => [name, i.size])),
+)
 const megabytes = (text) => Number(/([0-9.]+)\s*MB/.exec(text)?.[1] ?? /([0-9.]+)\s*GB/.exec(text)?.[1] * 1000)
 const sizeOf = (image) => megabytes(sizes[image])
 const addedMb = Math.round((sizeOf(IMAGE) - sizeOf(BASE)) * 10) / 10
@@ -64,12 +79,13 @@ check('exposes 4010', Object.keys(config.ExposedPorts ?? {}).includes('4010/tcp'
 check('has a HEALTHCHECK on /__sandbox/livez', JSON.stringify(config.Healthcheck ?? {}).includes('/__sandbox/livez'))
 check('declares the /data volume', Object.keys(config.Volumes ?? {}).includes('/data'))
 
-const freePort = () => new Promise((resolve) => {
-  const server = createServer().listen(0, '127.0.0.1', () => {
-    const { port } = server.address()
-    server.close(() => resolve(port))
+const freePort = () =>
+  new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address()
+      server.close(() => resolve(port))
+    })
   })
-})
 
 const container = buildah(['from', '--quiet', '--pull=never', IMAGE])
 
@@ -79,7 +95,11 @@ async function run(port, env) {
   const envArgs = Object.entries(env).flatMap(([k, v]) => ['--env', `${k}=${v}`])
   // /data is the image's VOLUME: buildah gives the working container a volume of its own there,
   // kept from one `buildah run` to the next, as a named volume (`-v sendbox-data:/data`) is.
-  const child = spawn('buildah', [...B, 'run', '--isolation', 'chroot', '--network', 'host', ...envArgs, container, '--', ...command], { stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(
+    'buildah',
+    [...B, 'run', '--isolation', 'chroot', '--network', 'host', ...envArgs, container, '--', ...command],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  )
   let out = ''
   let err = ''
   child.stdout.setEncoding('utf8').on('data', (d) => (out += d))
@@ -89,7 +109,10 @@ async function run(port, env) {
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the container exited (${child.exitCode}):\n${out}\n${err}`)
     if (performance.now() - t0 > 30_000) throw new Error(`not healthy in 30 s:\n${out}\n${err}`)
-    const ok = await fetch(`http://127.0.0.1:${port}/__sandbox/readyz`).then((r) => r.ok, () => false)
+    const ok = await fetch(`http://127.0.0.1:${port}/__sandbox/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    )
     if (ok) break
     await new Promise((r) => setTimeout(r, 20))
   }
@@ -99,7 +122,9 @@ async function run(port, env) {
 /** The node process inside (PID 1 of a real container): what `docker stop` signals. */
 function nodePid(port) {
   const lines = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' }).split('\n')
-  return lines.map((l) => l.trim().split(/\s+/)).find((parts) => /(^|\/)node$/.test(parts[1] ?? '') && parts.includes('/app/dist/bin/sendbox.js'))?.[0]
+  return lines
+    .map((l) => l.trim().split(/\s+/))
+    .find((parts) => /(^|\/)node$/.test(parts[1] ?? '') && parts.includes('/app/dist/bin/sendbox.js'))?.[0]
 }
 
 const KEY = { authorization: 'Bearer test_pro', 'content-type': 'application/json' }
@@ -112,40 +137,112 @@ try {
   const first = await run(port, env)
   log(`healthy ${first.startMs} ms after \`buildah run\``)
   const api = `http://127.0.0.1:${port}/v1`
-  const sent = await fetch(`${api}/email/send`, { method: 'POST', headers: KEY, body: JSON.stringify({ to: 'ana@example.com', subject: 'From the container', html: '<p>Code 424242</p>' }) })
+  const sent = await fetch(`${api}/email/send`, {
+    method: 'POST',
+    headers: KEY,
+    body: JSON.stringify({ to: 'ana@example.com', subject: 'From the container', html: '<p>Code 424242</p>' }),
+  })
   const sentBody = await sent.json()
   check('POST /v1/email/send answers 200', sent.status === 200, JSON.stringify(sentBody))
-  const subscriber = await (await fetch(`${api}/subscribers`, { method: 'POST', headers: KEY, body: JSON.stringify({ email: 'kept@example.com' }) })).json()
+  const subscriber = await (
+    await fetch(`${api}/subscribers`, {
+      method: 'POST',
+      headers: KEY,
+      body: JSON.stringify({ email: 'kept@example.com' }),
+    })
+  ).json()
   // A request as another container of the compose network sends it (Host: sendbox:PORT); any other name is refused.
-  const withHost = (host) => new Promise((resolve) => {
-    const req = httpRequest({ host: '127.0.0.1', port, path: '/v1/subscribers', headers: { host, authorization: KEY.authorization } }, (res) => { res.resume(); resolve(res.statusCode) })
-    req.on('error', () => resolve(0))
-    req.end()
-  })
+  const withHost = (host) =>
+    new Promise((resolve) => {
+      const req = httpRequest(
+        { host: '127.0.0.1', port, path: '/v1/subscribers', headers: { host, authorization: KEY.authorization } },
+        (res) => {
+          res.resume()
+          resolve(res.statusCode)
+        },
+      )
+      req.on('error', () => resolve(0))
+      req.end()
+    })
   const [named, other] = [await withHost(`sendbox:${port}`), await withHost(`evil.test:${port}`)]
-  check('answers Host: sendbox (SENDBOX_ALLOWED_HOSTS), refuses another name', named === 200 && other === 403, `${named}, ${other}`)
+  check(
+    'answers Host: sendbox (SENDBOX_ALLOWED_HOSTS), refuses another name',
+    named === 200 && other === 403,
+    `${named}, ${other}`,
+  )
   const inbox = await fetch(`http://127.0.0.1:${port}/__sandbox/ui/`, { headers: ADMIN })
-  check('the web inbox serves its page', inbox.status === 200 && /<html/i.test(await inbox.text()), `${inbox.status} ${inbox.headers.get('content-type')}`)
+  check(
+    'the web inbox serves its page',
+    inbox.status === 200 && /<html/i.test(await inbox.text()),
+    `${inbox.status} ${inbox.headers.get('content-type')}`,
+  )
   const refused = await fetch(`http://127.0.0.1:${port}/__sandbox/messages`)
-  check('/__sandbox refuses without the admin token', refused.status === 401, `${refused.status} ${(await refused.text()).slice(0, 120)}`)
+  check(
+    '/__sandbox refuses without the admin token',
+    refused.status === 401,
+    `${refused.status} ${(await refused.text()).slice(0, 120)}`,
+  )
   const listed = await (await fetch(`http://127.0.0.1:${port}/__sandbox/messages`, { headers: ADMIN })).json()
-  check('/__sandbox/messages with the token lists the send', listed.data?.some((m) => m.message_id === sentBody.message_id))
+  check(
+    '/__sandbox/messages with the token lists the send',
+    listed.data?.some((m) => m.message_id === sentBody.message_id),
+  )
   // The HEALTHCHECK's own command, run inside the image as an engine would (exit 0 = healthy).
   // With the admin token in its environment (200) and with a generated one it cannot know (401).
   const probe = config.Healthcheck?.Test ?? []
   const probeExit = (env) => {
     try {
-      buildah(['run', '--isolation', 'chroot', '--network', 'host', ...Object.entries(env).flatMap(([k, v]) => ['--env', `${k}=${v}`]), container, '--', ...probe.slice(1)], { stdio: ['ignore', 'pipe', 'pipe'] })
+      buildah(
+        [
+          'run',
+          '--isolation',
+          'chroot',
+          '--network',
+          'host',
+          ...Object.entries(env).flatMap(([k, v]) => ['--env', `${k}=${v}`]),
+          container,
+          '--',
+          ...probe.slice(1),
+        ],
+        { stdio: ['ignore', 'pipe', 'pipe'] },
+      )
       return 0
     } catch (error) {
       return error.status ?? 1
     }
   }
-  check('the HEALTHCHECK command passes inside the image', probe[0] === 'CMD' && probeExit({ SENDBOX_PORT: port, SENDBOX_ADMIN_TOKEN: TOKEN }) === 0 && probeExit({ SENDBOX_PORT: port }) === 0, probe.slice(0, 3).join(' '))
+  check(
+    'the HEALTHCHECK command passes inside the image',
+    probe[0] === 'CMD' &&
+      probeExit({ SENDBOX_PORT: port, SENDBOX_ADMIN_TOKEN: TOKEN }) === 0 &&
+      probeExit({ SENDBOX_PORT: port }) === 0,
+    probe.slice(0, 3).join(' '),
+  )
   check('the HEALTHCHECK command fails when nothing answers', probeExit({ SENDBOX_PORT: await freePort() }) !== 0)
-  check('logs one JSON line per request', first.out().split('\n').filter(Boolean).some((l) => { try { return JSON.parse(l).path === '/v1/email/send' } catch { return false } }), first.out().split('\n')[0])
+  check(
+    'logs one JSON line per request',
+    first
+      .out()
+      .split('\n')
+      .filter(Boolean)
+      .some((l) => {
+        try {
+          return JSON.parse(l).path === '/v1/email/send'
+        } catch {
+          return false
+        }
+      }),
+    first.out().split('\n')[0],
+  )
   // SIGTERM to the node process (PID 1 in a real container) with a send in flight.
-  const inFlight = fetch(`${api}/email/send`, { method: 'POST', headers: { ...KEY, prefer: 'delay=300' }, body: JSON.stringify({ to: 'ana@example.com', subject: 'In flight', html: '<p>x</p>' }) }).then(async (r) => ({ status: r.status, body: await r.json() }), (e) => ({ status: 0, body: String(e) }))
+  const inFlight = fetch(`${api}/email/send`, {
+    method: 'POST',
+    headers: { ...KEY, prefer: 'delay=300' },
+    body: JSON.stringify({ to: 'ana@example.com', subject: 'In flight', html: '<p>x</p>' }),
+  }).then(
+    async (r) => ({ status: r.status, body: await r.json() }),
+    (e) => ({ status: 0, body: String(e) }),
+  )
   await new Promise((r) => setTimeout(r, 100))
   const pid = nodePid(port)
   check('found the node process', pid !== undefined)
@@ -153,20 +250,42 @@ try {
   if (pid) process.kill(Number(pid), 'SIGTERM')
   const answer = await inFlight
   const stopped = await first.exited
-  check('the request in flight at SIGTERM is answered', answer.status === 200, JSON.stringify(answer.body).slice(0, 120))
-  check('SIGTERM stops it cleanly', stopped.code === 0, `${JSON.stringify(stopped)} in ${Math.round(performance.now() - t0)} ms`)
+  check(
+    'the request in flight at SIGTERM is answered',
+    answer.status === 200,
+    JSON.stringify(answer.body).slice(0, 120),
+  )
+  check(
+    'SIGTERM stops it cleanly',
+    stopped.code === 0,
+    `${JSON.stringify(stopped)} in ${Math.round(performance.now() - t0)} ms`,
+  )
   // Restart on the same /data.
   const second = await run(port, env)
   log(`restarted, healthy ${second.startMs} ms after \`buildah run\``)
   const kept = await (await fetch(`http://127.0.0.1:${port}/__sandbox/messages`, { headers: ADMIN })).json()
   const subjects = (kept.data ?? []).map((m) => m.email?.subject)
-  check('the messages are there after the restart', subjects.includes('From the container') && subjects.includes('In flight'), subjects.join(', '))
+  check(
+    'the messages are there after the restart',
+    subjects.includes('From the container') && subjects.includes('In flight'),
+    subjects.join(', '),
+  )
   const again = await fetch(`${api}/subscribers/${subscriber.id}`, { headers: KEY })
   check('the subscriber is there after the restart', again.status === 200)
   const secondPid = nodePid(port)
   if (secondPid) process.kill(Number(secondPid), 'SIGTERM')
   await second.exited
-  console.log(JSON.stringify({ addedMb, baseMb: sizeOf(BASE), imageMb: sizeOf(IMAGE), startMs: first.startMs, restartMs: second.startMs, failures, seconds: Math.round((performance.now() - started) / 1000) }))
+  console.log(
+    JSON.stringify({
+      addedMb,
+      baseMb: sizeOf(BASE),
+      imageMb: sizeOf(IMAGE),
+      startMs: first.startMs,
+      restartMs: second.startMs,
+      failures,
+      seconds: Math.round((performance.now() - started) / 1000),
+    }),
+  )
   exitCode = failures === 0 ? 0 : 1
 } catch (error) {
   log(`FAIL ${error.message}`)

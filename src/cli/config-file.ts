@@ -20,14 +20,20 @@ function mostSpecific(issue: z.core.$ZodIssue): z.core.$ZodIssue {
   if (issue.code !== 'invalid_union' || issue.errors.length === 0) return issue
   const best = issue.errors
     .map((branch) => branch[0])
-    .filter((first): first is z.core.$ZodIssue => first !== undefined && !(first.code === 'invalid_type' && first.path.length === 0))
+    .filter(
+      (first): first is z.core.$ZodIssue =>
+        first !== undefined && !(first.code === 'invalid_type' && first.path.length === 0),
+    )
     .sort((a, b) => b.path.length - a.path.length)[0]
   return best ? mostSpecific({ ...best, path: [...issue.path, ...best.path] } as z.core.$ZodIssue) : issue
 }
 
 function describeIssue(unionIssue: z.core.$ZodIssue, value: unknown): string {
   const issue = mostSpecific(unionIssue)
-  const path = issue.path.map((key) => (typeof key === 'number' ? `[${key}]` : `.${String(key)}`)).join('').replace(/^\./, '')
+  const path = issue.path
+    .map((key) => (typeof key === 'number' ? `[${key}]` : `.${String(key)}`))
+    .join('')
+    .replace(/^\./, '')
   if (issue.code === 'unrecognized_keys') {
     const where = path ? `\`${path}\`` : 'the top level'
     const known = path === 'limits' ? PLANS : Object.keys(configFileSchema.shape).filter((k) => k !== '$schema')
@@ -50,23 +56,34 @@ export function loadConfigFile(path: string): ConfigFile {
     text = readFileSync(path, 'utf8')
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
-    throw new ConfigFileError(code === 'ENOENT' ? `config file ${shown} not found; check the --config path` : `cannot read config file ${shown}: ${(error as Error).message}`)
+    throw new ConfigFileError(
+      code === 'ENOENT'
+        ? `config file ${shown} not found; check the --config path`
+        : `cannot read config file ${shown}: ${(error as Error).message}`,
+    )
   }
   let raw: unknown
   try {
     raw = JSON.parse(text)
   } catch (error) {
-    throw new ConfigFileError(`${shown} is not valid JSON (${(error as Error).message}); check for trailing commas and comments, which JSON does not allow`)
+    throw new ConfigFileError(
+      `${shown} is not valid JSON (${(error as Error).message}); check for trailing commas and comments, which JSON does not allow`,
+    )
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     throw new ConfigFileError(`${shown} must hold a JSON object, like {"port": 4010}`)
   }
   const result = configFileSchema.safeParse(raw, {
-    error: (issue) => (issue.code === 'invalid_type' ? `must be ${/^[aeiou]/.test(issue.expected) ? 'an' : 'a'} ${issue.expected}` : undefined),
+    error: (issue) =>
+      issue.code === 'invalid_type'
+        ? `must be ${/^[aeiou]/.test(issue.expected) ? 'an' : 'a'} ${issue.expected}`
+        : undefined,
   })
   if (!result.success) {
     const [first, ...others] = result.error.issues
-    throw new ConfigFileError(`${shown}: ${describeIssue(first, raw)}${others.length > 0 ? ` (and ${others.length} more problem${others.length > 1 ? 's' : ''})` : ''}`)
+    throw new ConfigFileError(
+      `${shown}: ${describeIssue(first, raw)}${others.length > 0 ? ` (and ${others.length} more problem${others.length > 1 ? 's' : ''})` : ''}`,
+    )
   }
   const config = result.data
   if (config.fixtures !== undefined) config.fixtures = resolve(dirname(resolve(path)), config.fixtures)

@@ -13,7 +13,12 @@ interface Io {
  * serving the API on `--port` as `sendbox` does, so the app under test can send to it. stdout is
  * the protocol's: everything else goes to stderr. Resolves with the exit code once stdin ends.
  */
-export async function runMcp(settings: CliSettings, sandboxOf: () => Promise<import('../index.js').Sandbox>, io: Io, isLoopback: (host: string) => boolean): Promise<number> {
+export async function runMcp(
+  settings: CliSettings,
+  sandboxOf: () => Promise<import('../index.js').Sandbox>,
+  io: Io,
+  isLoopback: (host: string) => boolean,
+): Promise<number> {
   let client: SandboxClient
   let stop = async () => {}
   if (settings.url !== undefined) {
@@ -31,8 +36,15 @@ export async function runMcp(settings: CliSettings, sandboxOf: () => Promise<imp
   } else {
     const sandbox = await sandboxOf()
     try {
-      const running = await startServer(sandbox, { port: settings.port, host: settings.host, corsOrigins: settings.corsOrigins, allowedHosts: settings.allowedHosts })
-      io.stderr.write(`sendbox mcp: a sandbox in this process, listening on ${running.url}/v1 (controls and web inbox under ${running.url}/__sandbox)\n`)
+      const running = await startServer(sandbox, {
+        port: settings.port,
+        host: settings.host,
+        corsOrigins: settings.corsOrigins,
+        allowedHosts: settings.allowedHosts,
+      })
+      io.stderr.write(
+        `sendbox mcp: a sandbox in this process, listening on ${running.url}/v1 (controls and web inbox under ${running.url}/__sandbox)\n`,
+      )
       client = sandboxAsClient(sandbox, running.url)
       stop = async () => {
         await running.close()
@@ -41,7 +53,9 @@ export async function runMcp(settings: CliSettings, sandboxOf: () => Promise<imp
     } catch (error) {
       sandbox.dispose()
       const inUse = (error as NodeJS.ErrnoException).code === 'EADDRINUSE'
-      io.stderr.write(`sendbox mcp: ${inUse ? `port ${settings.port} is in use; if a sendbox runs there, use \`sendbox mcp --url http://127.0.0.1:${settings.port}\`, else pass --port` : (error as Error).message}\n`)
+      io.stderr.write(
+        `sendbox mcp: ${inUse ? `port ${settings.port} is in use; if a sendbox runs there, use \`sendbox mcp --url http://127.0.0.1:${settings.port}\`, else pass --port` : (error as Error).message}\n`,
+      )
       return 1
     }
   }

@@ -1,4 +1,5 @@
-import { createSandbox, type Sandbox, type SandboxOptions } from '../index.js'
+import { createSandbox, type Sandbox } from '../index.js'
+import { baseUrlOf, sandboxOptionsOf } from './plumbing.js'
 import { defaultAccountFor } from '../domain/plans.js'
 import type { RunningServer } from '../transports/http-server.js'
 import type { RunningTransport } from '../transports/threaded-server.js'
@@ -12,38 +13,11 @@ import { newId } from '../domain/random.js'
 import { buildOpenApiDocument } from '../openapi.js'
 import { runMcp } from './mcp-command.js'
 
-/** The API's base URL for the host and port in the settings (IPv6 hosts bracketed). */
-export function baseUrlOf(settings: Pick<CliSettings, 'host' | 'port'>): string {
-  const shownHost = settings.host.includes(':') ? `[${settings.host}]` : settings.host
-  return `http://${shownHost}:${settings.port}/v1`
-}
+export { baseUrlOf }
 
 /** Builds the sandbox the CLI's settings describe. */
 export async function sandboxFromSettings(settings: CliSettings): Promise<Sandbox> {
-  const fixtures = settings.fixtures ? (await import('../../fixtures/load.js')).loadFixtures(settings.fixtures) : undefined
-  const options: SandboxOptions = {
-    baseUrl: baseUrlOf(settings),
-    // A key without an account of its own gets the sandbox's salted default (accountSalt).
-    apiKeys: settings.apiKeys?.map((k) => (k.account === defaultAccountFor(k.key) ? `${k.key}:${k.plan}` : `${k.key}:${k.plan}:${k.account}`)),
-    limits: settings.limits,
-    seed: settings.seed,
-    subscribers: settings.subscribers,
-    fixtures,
-    deliveryMs: settings.deliveryMs,
-    maxMessages: settings.maxMessages,
-    maxRequests: settings.maxRequests,
-    maxOutboxBytes: settings.maxOutboxMb * 1024 * 1024,
-    maxWaiters: settings.maxWaiters,
-    maxEventClients: settings.maxEventClients,
-    webhook: settings.webhookUrl ? { url: settings.webhookUrl, secret: settings.webhookSecret, duplicates: settings.webhookDuplicates } : undefined,
-    templates: settings.templates === undefined ? undefined : (await import('./templates-file.js')).loadTemplatesFile(settings.templates),
-    adminToken: settings.adminToken,
-    teamTokens: settings.teamTokens,
-    emailClients: settings.emailClients,
-    spamassassin: settings.spamassassin,
-    // `keys` and `openapi` print and leave: they never take the store (a running sandbox holds its lock).
-    data: settings.command === 'serve' || settings.command === 'mcp' ? settings.data : undefined,
-  }
+  const options = await sandboxOptionsOf(settings)
   // A store is read at start (100,000 messages: seconds and hundreds of MB): the bundled CLI's
   // loader sets its V8 memory flags now instead of after start-up, so the restore's garbage is
   // collected at 1.5× what is live rather than V8's default growth (issue 37).
@@ -65,10 +39,22 @@ function keysTable(sandbox: Sandbox): string {
   const usage = sandbox.keyUsage()
   // An account the key was not configured with is made from the key and this run's salt (a store keeps the salt).
   const made = usage.filter((k) => k.account === defaultAccountFor(k.key, sandbox.accountSalt))
-  const rows = usage.map((k) => [k.key, k.planName, `${k.limit.toLocaleString('en-US')}/min`, made.includes(k) ? `${k.account} *` : k.account])
+  const rows = usage.map((k) => [
+    k.key,
+    k.planName,
+    `${k.limit.toLocaleString('en-US')}/min`,
+    made.includes(k) ? `${k.account} *` : k.account,
+  ])
   const header = ['KEY', 'PLAN', 'LIMIT', 'ACCOUNT']
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)))
-  const table = [header, ...rows].map((r) => r.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd()).join('\n')
+  const table = [header, ...rows]
+    .map((r) =>
+      r
+        .map((c, i) => c.padEnd(widths[i]))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n')
   if (made.length === 0) return table
   // `keys` never opens the store, so an id a --data store keeps is not the one printed here.
   return `${table}\n* account id made for this run: each start (and this command) makes another, unless --data keeps the server's (GET /__sandbox/keys shows it). Name accounts with --api-key KEY:PLAN:ACCOUNT to fix them.`
@@ -78,7 +64,10 @@ function keysTable(sandbox: Sandbox): string {
  * The whole `sendbox` command. Returns the exit code for one-shot commands; for `serve` it
  * resolves once the server is up and installs signal handlers that shut it down.
  */
-export async function runCli(argv: string[], io: CliIo = { stdout: process.stdout, stderr: process.stderr, env: process.env }): Promise<number | RunningServer | RunningTransport> {
+export async function runCli(
+  argv: string[],
+  io: CliIo = { stdout: process.stdout, stderr: process.stderr, env: process.env },
+): Promise<number | RunningServer | RunningTransport> {
   if (argv[0] === 'check') return (await import('./check-command.js')).runCheck(argv.slice(1), io)
   let settings: CliSettings
   try {
@@ -96,7 +85,10 @@ export async function runCli(argv: string[], io: CliIo = { stdout: process.stdou
     const mcpSettings = settings
     return runMcp(mcpSettings, () => sandboxFromSettings(mcpSettings), io, isLoopbackHost)
   }
-  const generatedAdminToken = (!isLoopbackHost(settings.host) || settings.teamTokens.length > 0) && settings.adminToken === undefined && settings.command === 'serve'
+  const generatedAdminToken =
+    (!isLoopbackHost(settings.host) || settings.teamTokens.length > 0) &&
+    settings.adminToken === undefined &&
+    settings.command === 'serve'
   if (generatedAdminToken) {
     // Off loopback the controls (reset, faults, outbox) must not be open to the network; with team
     // tokens, a request without a token must not see every account.
@@ -104,7 +96,10 @@ export async function runCli(argv: string[], io: CliIo = { stdout: process.stdou
   }
   let sandbox: Sandbox
   try {
-    sandbox = await sandboxFromSettings({ ...settings, subscribers: settings.command === 'keys' ? 0 : settings.subscribers })
+    sandbox = await sandboxFromSettings({
+      ...settings,
+      subscribers: settings.command === 'keys' ? 0 : settings.subscribers,
+    })
   } catch (error) {
     io.stderr.write(`sendbox: ${(error as Error).message}\n`)
     return 2
@@ -121,7 +116,8 @@ export async function runCli(argv: string[], io: CliIo = { stdout: process.stdou
 function printOnly(settings: CliSettings, io: CliIo): number | undefined {
   if (settings.command === 'help') io.stdout.write(`${helpText()}\n`)
   else if (settings.command === 'version') io.stdout.write(`${VERSION}\n`)
-  else if (settings.command === 'openapi') io.stdout.write(`${JSON.stringify(buildOpenApiDocument({ baseUrl: baseUrlOf(settings) }), null, 2)}\n`)
+  else if (settings.command === 'openapi')
+    io.stdout.write(`${JSON.stringify(buildOpenApiDocument({ baseUrl: baseUrlOf(settings) }), null, 2)}\n`)
   else return undefined
   return 0
 }

@@ -12,6 +12,7 @@ import { startServer, type RequestLog, type RunningServer } from '../transports/
 import { startThreadedServer, type RunningTransport } from '../transports/threaded-server.js'
 import { VERSION } from '../version.js'
 import type { CliSettings } from './options.js'
+import { serverOptionsOf } from './plumbing.js'
 
 /** Where the CLI writes, and the environment it reads. */
 export interface CliIo {
@@ -31,7 +32,12 @@ function workerBundleUrl(): URL | undefined {
 }
 
 /** Serves the sandbox until a signal: resolves once it listens, or with exit code 1 when it cannot. */
-export async function serve(settings: CliSettings, sandbox: Sandbox, io: CliIo, generatedAdminToken: boolean): Promise<number | RunningServer | RunningTransport> {
+export async function serve(
+  settings: CliSettings,
+  sandbox: Sandbox,
+  io: CliIo,
+  generatedAdminToken: boolean,
+): Promise<number | RunningServer | RunningTransport> {
   // The terminal UI takes the screen only on a TTY; `--no-ui` or a pipe keeps one log line per request.
   // Ink draws nothing live when CI is set (is-in-ci): a CI job on a TTY gets log lines instead of a blank screen.
   const useUi = settings.ui && io.stdout.isTTY === true && !isInCi
@@ -39,7 +45,9 @@ export async function serve(settings: CliSettings, sandbox: Sandbox, io: CliIo, 
   // A promise nobody awaited failing (a sendbox bug) is reported, not fatal: the request it
   // belonged to has its answer (500 from the handlers' catch), the others go on.
   process.on('unhandledRejection', (reason) => {
-    io.stderr.write(`[sendbox] unexpected error (unhandled rejection): ${reason instanceof Error ? reason.stack ?? reason.message : String(reason)}\n`)
+    io.stderr.write(
+      `[sendbox] unexpected error (unhandled rejection): ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}\n`,
+    )
   })
   const running = await listen(settings, sandbox, io, log.entry)
   if (typeof running === 'number') return running
@@ -66,7 +74,11 @@ export async function serve(settings: CliSettings, sandbox: Sandbox, io: CliIo, 
  * event loop, not once per request: under load a write per request (a syscall each; synchronous
  * to a file) was ~5 % of the server's CPU.
  */
-function requestLog(settings: CliSettings, io: CliIo, enabled: boolean): { entry: ((entry: RequestLog) => void) | undefined; flush: () => void } {
+function requestLog(
+  settings: CliSettings,
+  io: CliIo,
+  enabled: boolean,
+): { entry: ((entry: RequestLog) => void) | undefined; flush: () => void } {
   let logging = enabled
   // The log's reader going away (`sendbox | head`, a parent that closed the pipe) must not take
   // the server down with an EPIPE: stop logging, keep serving.
@@ -82,30 +94,37 @@ function requestLog(settings: CliSettings, io: CliIo, enabled: boolean): { entry
   const entry = (e: RequestLog) => {
     if (!logging) return
     if (lines === '') setImmediate(flush)
-    lines += settings.logFormat === 'json'
-      ? `{"time":"${new Date().toISOString()}","method":${JSON.stringify(e.method)},"path":${JSON.stringify(e.path)},"status":${e.status},"ms":${Number.isFinite(e.ms) ? tenths(e.ms) : 0}}\n`
-      : `${e.method} ${e.path} ${e.status} ${tenths(e.ms)}ms\n`
+    lines +=
+      settings.logFormat === 'json'
+        ? `{"time":"${new Date().toISOString()}","method":${JSON.stringify(e.method)},"path":${JSON.stringify(e.path)},"status":${e.status},"ms":${Number.isFinite(e.ms) ? tenths(e.ms) : 0}}\n`
+        : `${e.method} ${e.path} ${e.status} ${tenths(e.ms)}ms\n`
     if (lines.length >= 64 * 1024) flush()
   }
   return { entry: enabled ? entry : undefined, flush }
 }
 
 /** Starts the server, or says in one line why it cannot (exit code 1). */
-async function listen(settings: CliSettings, sandbox: Sandbox, io: CliIo, onRequest: ((entry: RequestLog) => void) | undefined): Promise<RunningServer | RunningTransport | number> {
+async function listen(
+  settings: CliSettings,
+  sandbox: Sandbox,
+  io: CliIo,
+  onRequest: ((entry: RequestLog) => void) | undefined,
+): Promise<RunningServer | RunningTransport | number> {
   try {
-    const serverOptions = { port: settings.port, host: settings.host, onRequest, corsOrigins: settings.corsOrigins, allowedHosts: settings.allowedHosts }
+    const serverOptions = { ...serverOptionsOf(settings), onRequest }
     return settings.threads > 1
-      ? await startThreadedServer(sandbox, { ...serverOptions, threads: settings.threads, workerUrl: workerBundleUrl() })
+      ? await startThreadedServer(sandbox, { ...serverOptions, workerUrl: workerBundleUrl() })
       : await startServer(sandbox, serverOptions)
   } catch (error) {
     const err = error as NodeJS.ErrnoException
-    const reason = err.code === 'EADDRINUSE'
-      ? `port ${settings.port} on ${settings.host} is already in use; stop the other process or pass --port`
-      : err.code === 'EACCES'
-        ? `no permission to listen on ${settings.host}:${settings.port}; use a port above 1023`
-        : err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND'
-          ? `cannot bind to host "${settings.host}": no such local address`
-          : `cannot start the server: ${err.message}`
+    const reason =
+      err.code === 'EADDRINUSE'
+        ? `port ${settings.port} on ${settings.host} is already in use; stop the other process or pass --port`
+        : err.code === 'EACCES'
+          ? `no permission to listen on ${settings.host}:${settings.port}; use a port above 1023`
+          : err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND'
+            ? `cannot bind to host "${settings.host}": no such local address`
+            : `cannot start the server: ${err.message}`
     io.stderr.write(`sendbox: ${reason}\n`)
     sandbox.dispose()
     return 1
@@ -116,27 +135,39 @@ async function listen(settings: CliSettings, sandbox: Sandbox, io: CliIo, onRequ
 function warn(settings: CliSettings, sandbox: Sandbox, io: CliIo, generatedAdminToken: boolean): void {
   const isLoopback = isLoopbackHost(settings.host)
   if (settings.corsOrigins.includes('*')) {
-    io.stderr.write('sendbox: warning: --cors-origin * lets any web page you visit read and change this sandbox (outbox, journal, faults); name the origins you need instead\n')
+    io.stderr.write(
+      'sendbox: warning: --cors-origin * lets any web page you visit read and change this sandbox (outbox, journal, faults); name the origins you need instead\n',
+    )
   }
   if (!isLoopback) {
-    io.stderr.write(`sendbox: warning: listening on ${settings.host}, reachable from other machines; /__sandbox controls need the admin token ${settings.adminToken}\n`)
+    io.stderr.write(
+      `sendbox: warning: listening on ${settings.host}, reachable from other machines; /__sandbox controls need the admin token ${settings.adminToken}\n`,
+    )
   }
   if (settings.teamTokens.length > 0) {
-    io.stderr.write(`sendbox: team tokens ${settings.teamTokens.map((t) => `${t.name} (${t.accounts.join(', ')})`).join('; ')} open /__sandbox for their accounts only${isLoopback && generatedAdminToken ? `; every account needs the admin token ${settings.adminToken}` : ''}\n`)
+    io.stderr.write(
+      `sendbox: team tokens ${settings.teamTokens.map((t) => `${t.name} (${t.accounts.join(', ')})`).join('; ')} open /__sandbox for their accounts only${isLoopback && generatedAdminToken ? `; every account needs the admin token ${settings.adminToken}` : ''}\n`,
+    )
   }
   if (sandbox.webhooks && settings.webhookSecret === undefined) {
     // Printed once, on stderr (not in the request log), so the app under test can verify signatures.
-    io.stderr.write(`sendbox: webhooks to ${settings.webhookUrl} are signed with the generated secret ${sandbox.webhooks.secret} (pass --webhook-secret to choose one)\n`)
+    io.stderr.write(
+      `sendbox: webhooks to ${settings.webhookUrl} are signed with the generated secret ${sandbox.webhooks.secret} (pass --webhook-secret to choose one)\n`,
+    )
   }
 }
 
 /** Without the terminal UI: where the API and the inbox are (one JSON line with --log-format json). */
 function announce(settings: CliSettings, sandbox: Sandbox, io: CliIo, url: string, apiUrl: string): void {
   if (settings.logFormat === 'json') {
-    io.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), event: 'listening', version: VERSION, api: apiUrl, inbox: `${url}/__sandbox/ui/`, data: sandbox.store?.path ?? null, messages: sandbox.outbox.size })}\n`)
+    io.stdout.write(
+      `${JSON.stringify({ time: new Date().toISOString(), event: 'listening', version: VERSION, api: apiUrl, inbox: `${url}/__sandbox/ui/`, data: sandbox.store?.path ?? null, messages: sandbox.outbox.size })}\n`,
+    )
     return
   }
-  io.stdout.write(`sendbox ${VERSION} listening on ${apiUrl} (keys: ${sandbox.keys.map((k) => `${displayKey(k.key)}=${PLAN_NAMES[k.plan]}`).join(', ')})\n`)
+  io.stdout.write(
+    `sendbox ${VERSION} listening on ${apiUrl} (keys: ${sandbox.keys.map((k) => `${displayKey(k.key)}=${PLAN_NAMES[k.plan]}`).join(', ')})\n`,
+  )
   io.stdout.write(`web inbox: ${url}/__sandbox/ui/\n`)
   if (sandbox.store) io.stdout.write(`data: ${sandbox.store.path} (${sandbox.outbox.size} messages kept)\n`)
 }

@@ -7,7 +7,9 @@ export function loadTemplatesFile(path: string): TemplateBook {
   try {
     text = readFileSync(path, 'utf8')
   } catch (error) {
-    throw new TemplatesFileError(`${path}: cannot read the templates file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`)
+    throw new TemplatesFileError(
+      `${path}: cannot read the templates file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    )
   }
   let data: unknown
   try {

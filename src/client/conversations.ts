@@ -4,7 +4,12 @@
  * API's own `GET /v1/subscribers` with an API key. Types come from the contract's schemas.
  */
 import type { z } from 'zod'
-import type { inboundRequestSchema, inboundResultSchema, optOutSchema, webhookAttemptSchema } from '../contract/conversations.js'
+import type {
+  inboundRequestSchema,
+  inboundResultSchema,
+  optOutSchema,
+  webhookAttemptSchema,
+} from '../contract/conversations.js'
 import type { Subscriber } from '../contract/subscriber.js'
 import type { ClientTransport } from './transport.js'
 
@@ -44,7 +49,12 @@ const PAGE = 100
 type Page<T> = { data: T[]; pagination?: { pages: number; total?: number } }
 
 /** Every page of a list (or the newest `limit` items), for lists that are paginated or not. */
-async function pages<T>(http: ClientTransport, path: (page: number) => string, limit = Infinity, headers?: Record<string, string>): Promise<{ data: T[]; total: number }> {
+async function pages<T>(
+  http: ClientTransport,
+  path: (page: number) => string,
+  limit = Infinity,
+  headers?: Record<string, string>,
+): Promise<{ data: T[]; total: number }> {
   const data: T[] = []
   let total = 0
   for (let page = 1; data.length < limit; page++) {
@@ -69,15 +79,29 @@ export function conversationControls(http: ClientTransport): ConversationControl
   return {
     inbound: (input) => http.json('/__sandbox/inbound', { method: 'POST', body: input }),
     optOuts: {
-      list: async ({ account } = {}) => (await pages<OptOut>(http, (page) => `/__sandbox/opt-outs?${query({ account, page, limit: PAGE })}`)).data,
+      list: async ({ account } = {}) =>
+        (await pages<OptOut>(http, (page) => `/__sandbox/opt-outs?${query({ account, page, limit: PAGE })}`)).data,
     },
     webhooks: {
-      list: async ({ account, limit = PAGE } = {}) => (await pages<WebhookAttempt>(http, (page) => `/__sandbox/webhooks?${query({ account, page, limit: PAGE })}`, limit)).data,
-      replay: (id) => http.json<WebhookAttempt>(`/__sandbox/webhooks/${encodeURIComponent(id)}/replay`, { method: 'POST', missing: true }),
+      list: async ({ account, limit = PAGE } = {}) =>
+        (
+          await pages<WebhookAttempt>(
+            http,
+            (page) => `/__sandbox/webhooks?${query({ account, page, limit: PAGE })}`,
+            limit,
+          )
+        ).data,
+      replay: (id) =>
+        http.json<WebhookAttempt>(`/__sandbox/webhooks/${encodeURIComponent(id)}/replay`, {
+          method: 'POST',
+          missing: true,
+        }),
     },
     subscribers: {
-      list: (key, { limit = PAGE } = {}) => pages<Subscriber>(http, (page) => `/v1/subscribers?${query({ page, limit: PAGE })}`, limit, bearer(key)),
-      get: (key, id) => http.json<Subscriber>(`/v1/subscribers/${encodeURIComponent(id)}`, { missing: true, headers: bearer(key) }),
+      list: (key, { limit = PAGE } = {}) =>
+        pages<Subscriber>(http, (page) => `/v1/subscribers?${query({ page, limit: PAGE })}`, limit, bearer(key)),
+      get: (key, id) =>
+        http.json<Subscriber>(`/v1/subscribers/${encodeURIComponent(id)}`, { missing: true, headers: bearer(key) }),
     },
   }
 }

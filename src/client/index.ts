@@ -16,14 +16,27 @@ import type { OutboxFilter } from '../domain/outbox-filter.js'
 import type { FaultSpec } from '../domain/faults.js'
 import { WaitTimeoutError } from '../domain/wait-timeout-error.js'
 import type { capturedMessageSchema, capturedMessageSummarySchema } from '../contract/captured-message.js'
-import type { clockStateSchema, faultSchema, healthSchema, resetResultSchema, ResetScope } from '../contract/controls.js'
+import type {
+  clockStateSchema,
+  faultSchema,
+  healthSchema,
+  resetResultSchema,
+  ResetScope,
+} from '../contract/controls.js'
 import type { journalEntrySchema } from '../contract/journal.js'
 import { ClientTransport, SandboxClientError, type ClientOptions } from './transport.js'
 import { conversationControls, type ConversationControls } from './conversations.js'
 
 export { WaitTimeoutError, SandboxClientError }
 export type { ClientOptions, OutboxFilter, FaultSpec, ResetScope }
-export type { ConversationControls, InboundInput, InboundResult, OptOut, Subscriber, WebhookAttempt } from './conversations.js'
+export type {
+  ConversationControls,
+  InboundInput,
+  InboundResult,
+  OptOut,
+  Subscriber,
+  WebhookAttempt,
+} from './conversations.js'
 
 /** A whole captured message (`GET /__sandbox/messages/{id}`): `text`, `links`, `codes`, `status_history`, the request body. */
 export type CapturedMessage = z.infer<typeof capturedMessageSchema>
@@ -130,7 +143,9 @@ export function createSandboxClient(options: ClientOptions): SandboxClient {
       list: async (filter = {}, { limit = Infinity } = {}) => {
         const all: CapturedMessageSummary[] = []
         for (let page = 1; all.length < limit; page++) {
-          const answer = await json<{ data: CapturedMessageSummary[]; pagination: { pages: number } }>(`/__sandbox/messages?${query({ ...filter, page, limit: PAGE })}`)
+          const answer = await json<{ data: CapturedMessageSummary[]; pagination: { pages: number } }>(
+            `/__sandbox/messages?${query({ ...filter, page, limit: PAGE })}`,
+          )
           all.push(...answer.data)
           if (page >= answer.pagination.pages) break
         }
@@ -138,17 +153,24 @@ export function createSandboxClient(options: ClientOptions): SandboxClient {
       },
       get: async (id) => json<CapturedMessage>(`/__sandbox/messages/${encodeURIComponent(id)}`, { missing: true }),
       waitFor: (filter = {}, wait = {}) => waitFor(http, filter, wait, options.longPollMs ?? SERVER_WAIT_CAP_MS),
-      delete: async (id) => (await json(`/__sandbox/messages/${encodeURIComponent(id)}`, { method: 'DELETE', missing: true })) !== undefined,
+      delete: async (id) =>
+        (await json(`/__sandbox/messages/${encodeURIComponent(id)}`, { method: 'DELETE', missing: true })) !==
+        undefined,
       clear: async () => void (await json('/__sandbox/messages', { method: 'DELETE' })),
     },
     messages: {
-      checks: (id, { links, refresh } = {}) => json<CheckReport>(`/__sandbox/messages/${encodeURIComponent(id)}/checks?${query({ links, refresh: refresh ? 1 : undefined })}`),
+      checks: (id, { links, refresh } = {}) =>
+        json<CheckReport>(
+          `/__sandbox/messages/${encodeURIComponent(id)}/checks?${query({ links, refresh: refresh ? 1 : undefined })}`,
+        ),
     },
     requests: {
       list: async ({ account, limit = PAGE } = {}) => {
         const entries: JournalEntry[] = []
         for (let page = 1; entries.length < limit; page++) {
-          const answer = await json<{ data: JournalEntry[]; pagination: { pages: number } }>(`/__sandbox/requests?${query({ account, page, limit: PAGE })}`)
+          const answer = await json<{ data: JournalEntry[]; pagination: { pages: number } }>(
+            `/__sandbox/requests?${query({ account, page, limit: PAGE })}`,
+          )
           entries.push(...answer.data)
           if (page >= answer.pagination.pages) break
         }
@@ -183,9 +205,15 @@ function query(values: Record<string, unknown>): string {
  * a message comes or the caller's timeout has passed; then the server's 408 message (with the
  * whole timeout in it) becomes a {@link WaitTimeoutError}.
  */
-async function waitFor(http: ClientTransport, filter: OutboxFilter, options: ClientWaitOptions, longPollMs: number): Promise<CapturedMessage> {
+async function waitFor(
+  http: ClientTransport,
+  filter: OutboxFilter,
+  options: ClientWaitOptions,
+  longPollMs: number,
+): Promise<CapturedMessage> {
   const timeout = options.timeout ?? 5_000
-  if (!Number.isFinite(timeout) || timeout < 0) throw new TypeError(`waitFor: timeout must be a number of milliseconds ≥ 0 (got ${String(options.timeout)}).`)
+  if (!Number.isFinite(timeout) || timeout < 0)
+    throw new TypeError(`waitFor: timeout must be a number of milliseconds ≥ 0 (got ${String(options.timeout)}).`)
   const since = options.since instanceof Date ? options.since.getTime() : options.since
   const deadline = Date.now() + timeout
   for (;;) {

@@ -59,7 +59,9 @@ export class ClientTransport {
 
   constructor(options: ClientOptions) {
     if (typeof options?.url !== 'string' || !/^https?:\/\/[^/]/i.test(options.url)) {
-      throw new TypeError(`createSandboxClient: url must be a sandbox's http(s) origin, like http://127.0.0.1:4010 (got ${JSON.stringify(options?.url)}).`)
+      throw new TypeError(
+        `createSandboxClient: url must be a sandbox's http(s) origin, like http://127.0.0.1:4010 (got ${JSON.stringify(options?.url)}).`,
+      )
     }
     this.origin = options.url.replace(/\/+$/, '')
     if (options.adminToken) this.headers['x-sendbox-admin-token'] = options.adminToken
@@ -90,10 +92,18 @@ export class ClientTransport {
     if (response.ok && health?.ok === true && typeof health.version === 'string') return health as Health
     const apiError = (body as { error?: { code?: unknown; message?: unknown } } | undefined)?.error
     if (apiError && typeof apiError.message === 'string' && response.status === 401) {
-      throw new SandboxClientError(`${this.origin} is a sendbox but refused the client: ${apiError.message}`, 401, String(apiError.code))
+      throw new SandboxClientError(
+        `${this.origin} is a sendbox but refused the client: ${apiError.message}`,
+        401,
+        String(apiError.code),
+      )
     }
     const found = `${response.status} ${response.headers.get('content-type') ?? 'no content type'} ${excerpt(text)}`
-    throw new SandboxClientError(`${this.origin} is not a sendbox (or one too old for this client): GET /__sandbox/health answered ${found}, not { ok: true, version }.`, response.status, 'not_a_sandbox')
+    throw new SandboxClientError(
+      `${this.origin} is not a sendbox (or one too old for this client): GET /__sandbox/health answered ${found}, not { ok: true, version }.`,
+      response.status,
+      'not_a_sandbox',
+    )
   }
 
   /**
@@ -111,9 +121,18 @@ export class ClientTransport {
       const next = new URL(location, current)
       if (next.origin !== new URL(this.origin).origin) {
         void response.body?.cancel().catch(() => {})
-        throw new SandboxClientError(`${this.origin} redirected ${current} to another origin (${next.origin}); the client does not follow it, so the token is never sent there.`, response.status, 'cross_origin_redirect')
+        throw new SandboxClientError(
+          `${this.origin} redirected ${current} to another origin (${next.origin}); the client does not follow it, so the token is never sent there.`,
+          response.status,
+          'cross_origin_redirect',
+        )
       }
-      if (hops >= 5) throw new SandboxClientError(`${this.origin} redirected more than 5 times (${current}).`, response.status, 'too_many_redirects')
+      if (hops >= 5)
+        throw new SandboxClientError(
+          `${this.origin} redirected more than 5 times (${current}).`,
+          response.status,
+          'too_many_redirects',
+        )
       void response.body?.cancel().catch(() => {})
       if (response.status === 303) request = { ...request, method: 'GET', body: undefined }
       current = next.href
@@ -125,7 +144,11 @@ export class ClientTransport {
       return await this.fetch(url, init)
     } catch (error) {
       if (init.signal?.aborted) throw init.signal.reason
-      throw new SandboxClientError(`${this.origin} did not answer (${url}): ${(error as Error)?.cause ?? (error as Error)?.message ?? String(error)}`, 0, 'unreachable')
+      throw new SandboxClientError(
+        `${this.origin} did not answer (${url}): ${(error as Error)?.cause ?? (error as Error)?.message ?? String(error)}`,
+        0,
+        'unreachable',
+      )
     }
   }
 
@@ -148,11 +171,19 @@ export class ClientTransport {
     try {
       body = text === '' ? undefined : JSON.parse(text)
     } catch {
-      throw new SandboxClientError(`${method} ${this.origin}${path} answered ${response.status} with a body that is not JSON: ${excerpt(text)}`, response.status, 'invalid_answer')
+      throw new SandboxClientError(
+        `${method} ${this.origin}${path} answered ${response.status} with a body that is not JSON: ${excerpt(text)}`,
+        response.status,
+        'invalid_answer',
+      )
     }
     if (response.ok) return body as T
     const error = (body as { error?: { code?: string; message?: string } } | undefined)?.error
     if (options.missing && response.status === 404 && error?.code === 'not_found') return undefined
-    throw new SandboxClientError(error?.message ?? `${method} ${path} answered ${response.status}: ${excerpt(text)}`, response.status, error?.code ?? 'http_error')
+    throw new SandboxClientError(
+      error?.message ?? `${method} ${path} answered ${response.status}: ${excerpt(text)}`,
+      response.status,
+      error?.code ?? 'http_error',
+    )
   }
 }

@@ -1,6 +1,14 @@
 import { z } from 'zod'
 
-import { CHANNELS, MESSAGE_STATUSES, SUMMARY_LINK_LENGTH, SUMMARY_LINKS, SUMMARY_TEXT_LENGTH, type Channel, type MessageStatus } from './constants.js'
+import {
+  CHANNELS,
+  MESSAGE_STATUSES,
+  SUMMARY_LINK_LENGTH,
+  SUMMARY_LINKS,
+  SUMMARY_TEXT_LENGTH,
+  type Channel,
+  type MessageStatus,
+} from './constants.js'
 
 export { CHANNELS, MESSAGE_STATUSES, type Channel, type MessageStatus }
 
@@ -17,7 +25,10 @@ export const statusChangeSchema = z
     status: z.enum(MESSAGE_STATUSES),
     at: isoTime,
     reason: z.string().optional(),
-    error_code: z.enum(['bounced', 'unreachable', 'opted_out', 'blocked']).optional().meta({ description: 'A failed step\'s stable code: `bounced` (email hard bounce), `unreachable` (handset off), `opted_out` (the number replied STOP to this account), `blocked` (the carrier refused it).' }),
+    error_code: z.enum(['bounced', 'unreachable', 'opted_out', 'blocked']).optional().meta({
+      description:
+        "A failed step's stable code: `bounced` (email hard bounce), `unreachable` (handset off), `opted_out` (the number replied STOP to this account), `blocked` (the carrier refused it).",
+    }),
   })
   .meta({ id: 'StatusChange' })
 export type StatusChange = z.infer<typeof statusChangeSchema>
@@ -25,7 +36,9 @@ export type StatusChange = z.infer<typeof statusChangeSchema>
 /** Fields every captured message has, whatever its channel. */
 const common = {
   message_id: z.string().meta({ example: 'msg_3kTn0aZp8QxW1cVb5yRm2LsD' }),
-  direction: z.enum(DIRECTIONS).meta({ description: '`outbound`: sent through the API; `inbound`: a simulated reply (`POST /__sandbox/inbound`).' }),
+  direction: z.enum(DIRECTIONS).meta({
+    description: '`outbound`: sent through the API; `inbound`: a simulated reply (`POST /__sandbox/inbound`).',
+  }),
   account: z.string(),
   plan: z.enum(PLAN_VALUES),
   key: z.string().meta({ description: 'The sending API key, masked.' }),
@@ -35,10 +48,21 @@ const common = {
   reason: z.string().nullable().meta({ description: 'Why a failed message failed; null otherwise.' }),
   status_history: z.array(statusChangeSchema),
   created_at: isoTime,
-  text: z.string().meta({ description: 'The readable text: the email HTML rendered as text (headings as written), the SMS text, or the WhatsApp preview line.' }),
-  links: z.array(z.string()).meta({ description: 'The links a person can click, in order of appearance, de-duplicated, entities decoded, each as its URL serialisation (controls and spaces percent-encoded): `<a href>`, `<area href>` and URLs written in the text of an email; URLs in an SMS or in template parameters. Absolute http(s) only.' }),
-  images: z.array(z.string()).meta({ description: 'Image sources of an email (`<img src>`, absolute http(s), in order, de-duplicated, serialised like `links`); `[]` for SMS and WhatsApp.' }),
-  codes: z.array(z.string()).meta({ description: 'One-time codes found in the message (the rule: docs/links-and-codes.md).' }),
+  text: z.string().meta({
+    description:
+      'The readable text: the email HTML rendered as text (headings as written), the SMS text, or the WhatsApp preview line.',
+  }),
+  links: z.array(z.string()).meta({
+    description:
+      'The links a person can click, in order of appearance, de-duplicated, entities decoded, each as its URL serialisation (controls and spaces percent-encoded): `<a href>`, `<area href>` and URLs written in the text of an email; URLs in an SMS or in template parameters. Absolute http(s) only.',
+  }),
+  images: z.array(z.string()).meta({
+    description:
+      'Image sources of an email (`<img src>`, absolute http(s), in order, de-duplicated, serialised like `links`); `[]` for SMS and WhatsApp.',
+  }),
+  codes: z
+    .array(z.string())
+    .meta({ description: 'One-time codes found in the message (the rule: docs/links-and-codes.md).' }),
 }
 
 export const emailPartSchema = z.object({
@@ -71,18 +95,30 @@ export const whatsappPartSchema = z.object({
   language: z.string(),
   parameters: z.record(z.string(), z.string()),
   preview: z.string(),
-  rendered: renderedTemplateSchema.optional().meta({ description: 'The filled template, when templates are configured (`--templates`).' }),
-  from: z.string().optional().meta({ description: 'An inbound reply\'s sender (its phone number).' }),
+  rendered: renderedTemplateSchema
+    .optional()
+    .meta({ description: 'The filled template, when templates are configured (`--templates`).' }),
+  from: z.string().optional().meta({ description: "An inbound reply's sender (its phone number)." }),
 })
 
-export const emailMessageSchema = z.object({ ...common, channel: z.literal('email'), email: emailPartSchema }).meta({ id: 'CapturedEmail' })
-export const smsMessageSchema = z.object({ ...common, channel: z.literal('sms'), sms: smsPartSchema }).meta({ id: 'CapturedSms' })
-export const whatsappMessageSchema = z.object({ ...common, channel: z.literal('whatsapp'), whatsapp: whatsappPartSchema }).meta({ id: 'CapturedWhatsapp' })
+export const emailMessageSchema = z
+  .object({ ...common, channel: z.literal('email'), email: emailPartSchema })
+  .meta({ id: 'CapturedEmail' })
+export const smsMessageSchema = z
+  .object({ ...common, channel: z.literal('sms'), sms: smsPartSchema })
+  .meta({ id: 'CapturedSms' })
+export const whatsappMessageSchema = z
+  .object({ ...common, channel: z.literal('whatsapp'), whatsapp: whatsappPartSchema })
+  .meta({ id: 'CapturedWhatsapp' })
 
 /** A message the API accepted, and what happened to it since (sandbox only). */
 export const capturedMessageSchema = z
   .discriminatedUnion('channel', [emailMessageSchema, smsMessageSchema, whatsappMessageSchema])
-  .meta({ id: 'CapturedMessage', description: 'A message the API accepted, and what happened to it since (sandbox only). Discriminated by `channel`.' })
+  .meta({
+    id: 'CapturedMessage',
+    description:
+      'A message the API accepted, and what happened to it since (sandbox only). Discriminated by `channel`.',
+  })
 
 export type EmailMessage = z.infer<typeof emailMessageSchema>
 export type SmsMessage = z.infer<typeof smsMessageSchema>
@@ -94,8 +130,12 @@ export type MessageOf<C extends Channel> = Extract<CapturedMessage, { channel: C
 export { SUMMARY_LINK_LENGTH, SUMMARY_LINKS, SUMMARY_TEXT_LENGTH } from './constants.js'
 
 const summaryExtras = {
-  text_truncated: z.boolean().meta({ description: `True when \`text\` was cut to ${SUMMARY_TEXT_LENGTH} characters for the list.` }),
-  links_total: z.int().meta({ description: `How many links the message has (the list carries at most ${SUMMARY_LINKS}, each cut to ${SUMMARY_LINK_LENGTH} characters with a \`…[+N chars]\` marker; the message by id has them whole).` }),
+  text_truncated: z
+    .boolean()
+    .meta({ description: `True when \`text\` was cut to ${SUMMARY_TEXT_LENGTH} characters for the list.` }),
+  links_total: z.int().meta({
+    description: `How many links the message has (the list carries at most ${SUMMARY_LINKS}, each cut to ${SUMMARY_LINK_LENGTH} characters with a \`…[+N chars]\` marker; the message by id has them whole).`,
+  }),
 }
 
 /**
@@ -105,7 +145,9 @@ const summaryExtras = {
  */
 export const capturedMessageSummarySchema = z
   .discriminatedUnion('channel', [
-    emailMessageSchema.omit({ request: true, email: true }).extend({ ...summaryExtras, email: emailPartSchema.omit({ html: true }) }),
+    emailMessageSchema
+      .omit({ request: true, email: true })
+      .extend({ ...summaryExtras, email: emailPartSchema.omit({ html: true }) }),
     smsMessageSchema.omit({ request: true }).extend(summaryExtras),
     whatsappMessageSchema.omit({ request: true }).extend(summaryExtras),
   ])
@@ -117,5 +159,6 @@ export type CapturedMessageSummary = z.infer<typeof capturedMessageSummarySchema
  * to CHANNELS without its schema (or a schema without its channel) fails to compile here.
  */
 type SameSet<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
-const everyChannelCaptured: SameSet<Channel, CapturedMessage['channel']> & SameSet<Channel, CapturedMessageSummary['channel']> = true
+const everyChannelCaptured: SameSet<Channel, CapturedMessage['channel']> &
+  SameSet<Channel, CapturedMessageSummary['channel']> = true
 void everyChannelCaptured

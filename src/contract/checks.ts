@@ -34,21 +34,34 @@ export const sourceLocationSchema = z.object({
 
 export const checkSchema = z
   .object({
-    id: z.string().meta({ description: 'The rule: the same for every finding of that rule (`links.javascript`, `compat.css-display-flex`, `sms.ucs2-character`).', example: 'links.javascript' }),
+    id: z.string().meta({
+      description:
+        'The rule: the same for every finding of that rule (`links.javascript`, `compat.css-display-flex`, `sms.ucs2-character`).',
+      example: 'links.javascript',
+    }),
     severity: z.enum(CHECK_SEVERITIES),
     category: z.enum(CHECK_CATEGORIES),
     message: z.string().meta({ description: 'What is wrong and how to fix it.' }),
     location: sourceLocationSchema.optional().meta({ description: 'HTML: the source line, column and an excerpt.' }),
     link: z.string().optional().meta({ description: 'The link or image URL the finding is about.' }),
-    status: z.int().optional().meta({ description: 'A live link check: the final HTTP status (absent when unreachable).' }),
+    status: z
+      .int()
+      .optional()
+      .meta({ description: 'A live link check: the final HTTP status (absent when unreachable).' }),
     character: z.string().optional().meta({ description: 'SMS: the character (for example `’`).' }),
-    position: z.int().optional().meta({ description: 'SMS: the character\'s 0-based code-point index in the text.' }),
+    position: z.int().optional().meta({ description: "SMS: the character's 0-based code-point index in the text." }),
     replacement: z.string().optional().meta({ description: 'SMS: the GSM-7 replacement.' }),
-    parameter: z.string().optional().meta({ description: 'WhatsApp: the parameter\'s name.' }),
-    clients: z.array(z.string()).optional().meta({ description: 'Compatibility: the clients concerned (`outlook.windows`, `gmail.desktop-webmail`…).' }),
-    notes: z.array(z.string()).optional().meta({ description: 'Compatibility: caniemail\'s notes for those clients.' }),
-    url: z.string().optional().meta({ description: 'Where to read more (caniemail\'s page of the feature, a rule\'s documentation).' }),
-    score: z.number().optional().meta({ description: 'Spam: the rule\'s or the whole score from spamd.' }),
+    parameter: z.string().optional().meta({ description: "WhatsApp: the parameter's name." }),
+    clients: z
+      .array(z.string())
+      .optional()
+      .meta({ description: 'Compatibility: the clients concerned (`outlook.windows`, `gmail.desktop-webmail`…).' }),
+    notes: z.array(z.string()).optional().meta({ description: "Compatibility: caniemail's notes for those clients." }),
+    url: z
+      .string()
+      .optional()
+      .meta({ description: "Where to read more (caniemail's page of the feature, a rule's documentation)." }),
+    score: z.number().optional().meta({ description: "Spam: the rule's or the whole score from spamd." }),
   })
   .meta({ id: 'Check' })
 export type Check = z.infer<typeof checkSchema>
@@ -57,7 +70,11 @@ export type Check = z.infer<typeof checkSchema>
 export const clientSupportSchema = z
   .object({
     client: z.string().meta({ example: 'outlook.windows' }),
-    supported: z.number().min(0).max(100).meta({ description: 'Percentage of the email\'s features the client supports fully (partial counts half).' }),
+    supported: z
+      .number()
+      .min(0)
+      .max(100)
+      .meta({ description: "Percentage of the email's features the client supports fully (partial counts half)." }),
     counted: z.boolean().meta({ description: 'Whether the client counts for the score (`--email-clients`).' }),
   })
   .meta({ id: 'ClientSupport' })
@@ -67,10 +84,17 @@ export const checkReportSchema = z
   .object({
     message_id: z.string(),
     channel: z.enum(CHANNELS),
-    score: z.int().min(0).max(100).meta({ description: '100 when nothing is found; see docs/checks.md for how it is computed.' }),
+    score: z
+      .int()
+      .min(0)
+      .max(100)
+      .meta({ description: '100 when nothing is found; see docs/checks.md for how it is computed.' }),
     counts: z.object({ error: z.int(), warning: z.int(), info: z.int() }),
     checks: z.array(checkSchema),
-    clients: z.array(clientSupportSchema).optional().meta({ description: 'Email: support per client of the features the email uses.' }),
+    clients: z
+      .array(clientSupportSchema)
+      .optional()
+      .meta({ description: 'Email: support per client of the features the email uses.' }),
     checked_at: z.string().meta({ format: 'date-time' }),
     live_links: z.boolean().meta({ description: 'Whether live link results are included (`?links=live`).' }),
   })

@@ -35,7 +35,12 @@ export const RESET_SCOPES = ['subscribers', 'messages', 'limits', 'faults', 'jou
 export type ResetScope = (typeof RESET_SCOPES)[number]
 
 /** What a team token (`--team-token`) may reset of its own accounts (the other scopes are shared by every account). */
-export const ACCOUNT_RESET_SCOPES = ['messages', 'subscribers', 'faults', 'opt_outs'] as const satisfies readonly ResetScope[]
+export const ACCOUNT_RESET_SCOPES = [
+  'messages',
+  'subscribers',
+  'faults',
+  'opt_outs',
+] as const satisfies readonly ResetScope[]
 export type AccountResetScope = (typeof ACCOUNT_RESET_SCOPES)[number]
 
 /**
@@ -46,6 +51,9 @@ export type AccountResetScope = (typeof ACCOUNT_RESET_SCOPES)[number]
  * @example
  * byChannel(message, { email: (m) => m.email.subject, sms: (m) => m.text, whatsapp: (m) => m.whatsapp.template })
  */
-export function byChannel<M extends { channel: Channel }, R>(message: M, cases: { [C in Channel]: (message: Extract<M, { channel: C }>) => R }): R {
+export function byChannel<M extends { channel: Channel }, R>(
+  message: M,
+  cases: { [C in Channel]: (message: Extract<M, { channel: C }>) => R },
+): R {
   return (cases[message.channel] as (message: M) => R)(message)
 }

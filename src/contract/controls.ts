@@ -21,16 +21,21 @@ export const faultSchema = z
     probability: z.number(),
     delay_ms: z.int(),
     hits: z.int(),
-    account: z.string().nullable().meta({ description: 'Only requests of this account\'s keys; null = every account.' }),
+    account: z.string().nullable().meta({ description: "Only requests of this account's keys; null = every account." }),
   })
   .meta({ id: 'Fault' })
 
 /** `GET /__sandbox/whoami`: who the token offered names. */
 export const whoamiSchema = z
   .object({
-    role: z.enum(['admin', 'team']).meta({ description: '`admin`: the admin token (or a sandbox without one): every account and control. `team`: a `--team-token`: its accounts only.' }),
-    name: z.string().nullable().meta({ description: 'The team token\'s name; null for the admin.' }),
-    accounts: z.array(z.string()).meta({ description: 'The accounts this token sees (every configured account for the admin).' }),
+    role: z.enum(['admin', 'team']).meta({
+      description:
+        '`admin`: the admin token (or a sandbox without one): every account and control. `team`: a `--team-token`: its accounts only.',
+    }),
+    name: z.string().nullable().meta({ description: "The team token's name; null for the admin." }),
+    accounts: z
+      .array(z.string())
+      .meta({ description: 'The accounts this token sees (every configured account for the admin).' }),
   })
   .meta({ id: 'Whoami' })
 
@@ -42,19 +47,23 @@ export const healthSchema = z
     messages: z.int(),
     messages_evicted: z.int(),
     max_messages: z.int(),
-    outbox_bytes: z.int().meta({ description: 'Bytes the captured messages hold, roughly (what the byte budget counts).' }),
+    outbox_bytes: z
+      .int()
+      .meta({ description: 'Bytes the captured messages hold, roughly (what the byte budget counts).' }),
     max_outbox_bytes: z.int(),
     waiters: z.int().meta({ description: 'Waits (`/messages/wait`, `outbox.waitFor`) in progress.' }),
     event_clients: z.int().meta({ description: 'Subscribers of the event feed (`/events` clients among them).' }),
     requests: z.int(),
     faults: z.int(),
-    data: z.string().nullable().meta({ description: 'The store file kept across restarts (`--data`), or null (memory only).' }),
+    data: z
+      .string()
+      .nullable()
+      .meta({ description: 'The store file kept across restarts (`--data`), or null (memory only).' }),
   })
   .meta({ id: 'Health' })
 
 /** What `GET /__sandbox/health` answers (the domain's `health()` should be typed with it). */
 export type Health = z.infer<typeof healthSchema>
-
 
 /** `{ ok: true }`. */
 export const okSchema = z.object({ ok: z.literal(true) }).meta({ id: 'Ok' })
@@ -88,15 +97,23 @@ export const clockStateSchema = z
     now: z.string().meta({ format: 'date-time', description: 'Sandbox time, ISO 8601 UTC.' }),
     offset_ms: z.number().meta({ description: 'How far sandbox time is from the real clock, in milliseconds.' }),
     frozen: z.boolean(),
-    controllable: z.boolean().meta({ description: 'False when the sandbox was given its own `now` option: that function rules and the clock cannot be moved (POST answers 400).' }),
+    controllable: z.boolean().meta({
+      description:
+        'False when the sandbox was given its own `now` option: that function rules and the clock cannot be moved (POST answers 400).',
+    }),
   })
   .meta({ id: 'ClockState' })
 
 /** `POST /__sandbox/clock`: one or more changes, applied reset → freeze → advance. */
 export const clockChangeSchema = z
   .strictObject({
-    advance_ms: z.int().min(0).max(Number.MAX_SAFE_INTEGER).optional().meta({ description: 'Milliseconds to move sandbox time forward (lifecycle steps come due, rate-limit windows slide).' }),
-    freeze: z.boolean().optional().meta({ description: 'true stops sandbox time; false lets it run again from where it stands.' }),
+    advance_ms: z.int().min(0).max(Number.MAX_SAFE_INTEGER).optional().meta({
+      description: 'Milliseconds to move sandbox time forward (lifecycle steps come due, rate-limit windows slide).',
+    }),
+    freeze: z
+      .boolean()
+      .optional()
+      .meta({ description: 'true stops sandbox time; false lets it run again from where it stands.' }),
     reset: z.literal(true).optional().meta({ description: 'Back to the real clock, running.' }),
   })
   .meta({ id: 'ClockChange', minProperties: 1 })

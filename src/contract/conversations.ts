@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { paginated } from './pagination.js'
 import { capturedMessageSchema } from './captured-message.js'
 import { INBOUND_CHANNELS } from './constants.js'
 import { paginationSchema } from './pagination.js'
@@ -7,11 +8,27 @@ import { paginationSchema } from './pagination.js'
 export const inboundRequestSchema = z
   .strictObject({
     channel: z.enum(INBOUND_CHANNELS, { error: `\`channel\` must be ${INBOUND_CHANNELS.join(' or ')}.` }),
-    key: z.string({ error: '`key` must be an API key string.' }).optional().meta({ description: 'An API key: the reply goes to its account.' }),
-    account: z.string({ error: '`account` must be an account id string.' }).optional().meta({ description: 'An account id, instead of `key`.' }),
-    from: z.string({ error: '`from` must be a phone number string.' }).meta({ description: 'The replying number (E.164).', example: '+14155550123' }),
-    to: z.string({ error: '`to` must be a string.' }).max(64).optional().meta({ description: 'The app\'s number; default the account id.' }),
-    text: z.string({ error: '`text` must be a string.' }).meta({ description: 'The reply. STOP, STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT opt out; START, UNSTOP, YES opt in (case-insensitive, trimmed).', example: 'STOP' }),
+    key: z
+      .string({ error: '`key` must be an API key string.' })
+      .optional()
+      .meta({ description: 'An API key: the reply goes to its account.' }),
+    account: z
+      .string({ error: '`account` must be an account id string.' })
+      .optional()
+      .meta({ description: 'An account id, instead of `key`.' }),
+    from: z
+      .string({ error: '`from` must be a phone number string.' })
+      .meta({ description: 'The replying number (E.164).', example: '+14155550123' }),
+    to: z
+      .string({ error: '`to` must be a string.' })
+      .max(64)
+      .optional()
+      .meta({ description: "The app's number; default the account id." }),
+    text: z.string({ error: '`text` must be a string.' }).meta({
+      description:
+        'The reply. STOP, STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT opt out; START, UNSTOP, YES opt in (case-insensitive, trimmed).',
+      example: 'STOP',
+    }),
   })
   .meta({ id: 'InboundRequest' })
 
@@ -19,7 +36,7 @@ export const inboundRequestSchema = z
 export const inboundResultSchema = z
   .object({
     message: capturedMessageSchema,
-    action: z.enum(['opt_out', 'opt_in']).nullable().meta({ description: 'What the reply\'s keyword did, or null.' }),
+    action: z.enum(['opt_out', 'opt_in']).nullable().meta({ description: "What the reply's keyword did, or null." }),
     opted_out: z.boolean().meta({ description: 'Whether `from` is opted out of the account after this reply.' }),
   })
   .meta({ id: 'InboundResult' })
@@ -33,7 +50,8 @@ export const optOutSchema = z
   })
   .meta({ id: 'OptOut' })
 
-export const optOutListSchema = z.object({ data: z.array(optOutSchema) }).meta({ id: 'OptOutList' })
+/** `GET /__sandbox/opt-outs`: a page of opt-outs, oldest first, in the lists' envelope (issue 36, R19: 100,000 of them were one 10.7 MB answer). */
+export const optOutListSchema = paginated(optOutSchema, 'OptOutList')
 
 /** Body of `POST` and `DELETE /__sandbox/opt-outs`. */
 export const optOutRequestSchema = z
@@ -59,13 +77,20 @@ export const templateSchema = z
   .meta({ id: 'WhatsappTemplate' })
 
 export const templateListSchema = z
-  .object({ configured: z.boolean().meta({ description: 'False when no templates are configured: every template name is then accepted.' }), data: z.array(templateSchema) })
+  .object({
+    configured: z
+      .boolean()
+      .meta({ description: 'False when no templates are configured: every template name is then accepted.' }),
+    data: z.array(templateSchema),
+  })
   .meta({ id: 'WhatsappTemplateList' })
 
 export const webhookAttemptSchema = z
   .object({
-    id: z.string().meta({ description: 'The attempt\'s id: what `POST /__sandbox/webhooks/{id}/replay` takes.' }),
-    webhook_id: z.string().meta({ description: 'The event\'s `webhook-id`, kept across retries, duplicates and replays.' }),
+    id: z.string().meta({ description: "The attempt's id: what `POST /__sandbox/webhooks/{id}/replay` takes." }),
+    webhook_id: z
+      .string()
+      .meta({ description: "The event's `webhook-id`, kept across retries, duplicates and replays." }),
     event: z.string(),
     url: z.string(),
     attempt: z.int(),
@@ -77,7 +102,11 @@ export const webhookAttemptSchema = z
     error: z.string().nullable().meta({ description: '`timeout`, `network_error`, `http_<status>`, or null.' }),
     next_retry_at: z.string().nullable(),
     account: z.string(),
-    message_id: z.string().nullable().optional().meta({ description: 'The captured message the event is about (`GET /__sandbox/messages/{id}`).' }),
+    message_id: z
+      .string()
+      .nullable()
+      .optional()
+      .meta({ description: 'The captured message the event is about (`GET /__sandbox/messages/{id}`).' }),
   })
   .meta({ id: 'WebhookAttempt' })
 
@@ -89,7 +118,13 @@ export const webhookAttemptPageSchema = z
   .object({
     data: z.array(webhookAttemptSchema),
     pagination: paginationSchema,
-    url: z.string().nullable().meta({ description: 'The webhook URL (`--webhook-url`), or null when none is configured.' }),
-    secret: z.string().optional().meta({ description: 'The Standard Webhooks signing secret (`whsec_…`) a receiver verifies with; admin only, absent for a team token and when no URL is configured.' }),
+    url: z
+      .string()
+      .nullable()
+      .meta({ description: 'The webhook URL (`--webhook-url`), or null when none is configured.' }),
+    secret: z.string().optional().meta({
+      description:
+        'The Standard Webhooks signing secret (`whsec_…`) a receiver verifies with; admin only, absent for a team token and when no URL is configured.',
+    }),
   })
   .meta({ id: 'WebhookAttemptPage' })

@@ -7,7 +7,14 @@ const STREAM_EVENTS = [
   z.object({ type: z.literal('message.status'), message: capturedMessageSummarySchema, change: statusChangeSchema }),
   z.object({ type: z.literal('message.deleted'), message_id: z.string(), account: z.string() }),
   z.object({ type: z.literal('request'), entry: journalEntrySchema }),
-  z.object({ type: z.literal('reset'), scope: z.string(), accounts: z.array(z.string()).optional().meta({ description: 'The accounts reset, when a team token reset its own (absent: every account).' }) }),
+  z.object({
+    type: z.literal('reset'),
+    scope: z.string(),
+    accounts: z
+      .array(z.string())
+      .optional()
+      .meta({ description: 'The accounts reset, when a team token reset its own (absent: every account).' }),
+  }),
 ] as const
 
 /** The event types, in the stream's documentation order. */
@@ -19,9 +26,10 @@ export const SANDBOX_EVENT_TYPES = STREAM_EVENTS.map((event) => event.shape.type
  * `GET /__sandbox/messages/{id}`. The domain's in-process events carry whole messages
  * (`src/domain/events.ts`, which checks it has the same types).
  */
-export const sandboxEventSchema = z
-  .discriminatedUnion('type', [...STREAM_EVENTS])
-  .meta({ id: 'SandboxEvent', description: `One event of the stream: ${SANDBOX_EVENT_TYPES.join(', ')}. The SSE \`event:\` field repeats \`type\`.` })
+export const sandboxEventSchema = z.discriminatedUnion('type', [...STREAM_EVENTS]).meta({
+  id: 'SandboxEvent',
+  description: `One event of the stream: ${SANDBOX_EVENT_TYPES.join(', ')}. The SSE \`event:\` field repeats \`type\`.`,
+})
 
 /** One event of the stream, as a client reads it. */
 export type StreamEvent = z.infer<typeof sandboxEventSchema>

@@ -13,16 +13,23 @@ export function codePointLength(value: string): number {
  */
 export function codePointString(field: string, min: number, max: number) {
   // JSON Schema's minLength/maxLength count code points too, so the OpenAPI document can say it.
-  return z.string().meta({ minLength: min, maxLength: max }).check(
-    z.refine((value: string) => {
-      const length = codePointLength(value)
-      return length >= min && length <= max
-    }, {
-      error: min === 1
-        ? `\`${field}\` must be 1 to ${max} characters long; send a non-empty string.`
-        : `\`${field}\` must be ${min} to ${max} characters long.`,
-    }),
-  )
+  return z
+    .string()
+    .meta({ minLength: min, maxLength: max })
+    .check(
+      z.refine(
+        (value: string) => {
+          const length = codePointLength(value)
+          return length >= min && length <= max
+        },
+        {
+          error:
+            min === 1
+              ? `\`${field}\` must be 1 to ${max} characters long; send a non-empty string.`
+              : `\`${field}\` must be ${min} to ${max} characters long.`,
+        },
+      ),
+    )
 }
 
 /**
@@ -32,14 +39,17 @@ export function codePointString(field: string, min: number, max: number) {
  * dot), then a domain of labels of 1 to 63 letters, digits or `-` that neither start nor end
  * with `-`, ending in a letters-only top-level label of 2 to 63. At most 254 characters in all.
  */
-export const EMAIL_PATTERN = /^(?=[^@]{1,64}@)(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/
+export const EMAIL_PATTERN =
+  /^(?=[^@]{1,64}@)(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/
 
 /** An email address field; failures of format are reported as `invalid_email`. */
 export function emailAddress(field: string) {
   return z
     .string()
     .max(254, { abort: true, error: `\`${field}\` is not a valid email address: it is longer than 254 characters.` })
-    .regex(EMAIL_PATTERN, { error: `\`${field}\` is not a valid email address. Send an address like ana@example.com (local part at most 64 characters; domain labels at most 63, not starting or ending with "-").` })
+    .regex(EMAIL_PATTERN, {
+      error: `\`${field}\` is not a valid email address. Send an address like ana@example.com (local part at most 64 characters; domain labels at most 63, not starting or ending with "-").`,
+    })
     .meta({ format: 'email' })
 }
 

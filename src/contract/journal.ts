@@ -18,11 +18,28 @@ export const journalEntrySchema = z
     error_message: z.string().nullable(),
     account: z.string().nullable(),
     key: z.string().nullable().meta({ description: 'The API key, masked; never the key itself.' }),
-    request_body: z.string().nullable().meta({ description: `The request body as sent, cut to ${JOURNAL_BODY_LIMIT} characters.` }),
-    response_body: z.string().nullable().meta({ description: `The answer's body for errors, cut to ${JOURNAL_BODY_LIMIT} characters; null for successes.` }),
-    request_headers: z.record(z.string(), z.string()).nullable().meta({ description: 'The request\'s headers (names lower-cased), `Authorization` and the admin token masked; null for webhook attempts.' }),
-    message_id: z.string().nullable().meta({ description: 'The captured message an accepted send created, or the message a webhook attempt is about (`GET /__sandbox/messages/{id}`); null otherwise.' }),
-    fault_id: z.string().nullable().optional().meta({ description: 'The injected fault (`flt_…`, `GET /__sandbox/faults`) that answered this request; null or absent otherwise.' }),
+    request_body: z
+      .string()
+      .nullable()
+      .meta({ description: `The request body as sent, cut to ${JOURNAL_BODY_LIMIT} characters.` }),
+    response_body: z
+      .string()
+      .nullable()
+      .meta({
+        description: `The answer's body for errors, cut to ${JOURNAL_BODY_LIMIT} characters; null for successes.`,
+      }),
+    request_headers: z.record(z.string(), z.string()).nullable().meta({
+      description:
+        "The request's headers (names lower-cased), `Authorization` and the admin token masked; null for webhook attempts.",
+    }),
+    message_id: z.string().nullable().meta({
+      description:
+        'The captured message an accepted send created, or the message a webhook attempt is about (`GET /__sandbox/messages/{id}`); null otherwise.',
+    }),
+    fault_id: z.string().nullable().optional().meta({
+      description:
+        'The injected fault (`flt_…`, `GET /__sandbox/faults`) that answered this request; null or absent otherwise.',
+    }),
   })
   .meta({ id: 'JournalEntry' })
 

@@ -48,10 +48,9 @@ export const smsSendRequest = {
  * `z.record`, which silently drops a `__proto__` key — the sandbox must lose nothing.
  */
 const templateParameters = z
-  .custom<Record<string, string>>(
-    (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
-    { error: '`parameters` must be an object mapping parameter names to string values.' },
-  )
+  .custom<Record<string, string>>((value) => typeof value === 'object' && value !== null && !Array.isArray(value), {
+    error: '`parameters` must be an object mapping parameter names to string values.',
+  })
   .check(
     z.refine((value: Record<string, unknown>) => Object.values(value).every((v) => typeof v === 'string'), {
       error: 'Every value in `parameters` must be a string.',
@@ -65,7 +64,8 @@ export const whatsappSendRequest = {
     .object({
       to: phoneNumber('to'),
       template: z.string().regex(/^[a-z0-9_]{1,512}$/, {
-        error: '`template` must be a template name of 1 to 512 lowercase letters, digits or underscores, like order_update.',
+        error:
+          '`template` must be a template name of 1 to 512 lowercase letters, digits or underscores, like order_update.',
       }),
       language: z.string().regex(/^[a-z]{2,3}(_[A-Z]{2})?$/, {
         error: '`language` must be a language code like "en" or "en_US".',

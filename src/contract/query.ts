@@ -16,15 +16,24 @@ export const MAX_PAGE = 1_000_000_000
 /** `page`: digits only (leading zeros fine), 1 to {@link MAX_PAGE} — a page past the end is `data: []`. */
 export const pageParam = z
   .string()
-  .regex(/^0*(?:[1-9][0-9]{0,8}|1000000000)$/, { error: (issue) => `Query parameter \`page\` must be a whole number from 1 to 1000000000, in digits only (got ${shown(issue.input)}).` })
+  .regex(/^0*(?:[1-9][0-9]{0,8}|1000000000)$/, {
+    error: (issue) =>
+      `Query parameter \`page\` must be a whole number from 1 to 1000000000, in digits only (got ${shown(issue.input)}).`,
+  })
   .transform(Number)
   .optional()
-  .meta({ description: 'Page number, from 1 to 1000000000 (default 1). Decimal digits only; a page past the end answers `data: []`; never clamped.' })
+  .meta({
+    description:
+      'Page number, from 1 to 1000000000 (default 1). Decimal digits only; a page past the end answers `data: []`; never clamped.',
+  })
 
 /** `limit`: digits only, 1 to 100 (never clamped). */
 export const limitParam = z
   .string()
-  .regex(/^0*(?:[1-9][0-9]?|100)$/, { error: (issue) => `Query parameter \`limit\` must be a whole number from 1 to 100, in digits only (got ${shown(issue.input)}).` })
+  .regex(/^0*(?:[1-9][0-9]?|100)$/, {
+    error: (issue) =>
+      `Query parameter \`limit\` must be a whole number from 1 to 100, in digits only (got ${shown(issue.input)}).`,
+  })
   .transform(Number)
   .optional()
   .meta({ description: 'Page size, 1 to 100 (default 20). Decimal digits only; never clamped: out of range is 400.' })
@@ -41,31 +50,52 @@ export const pageQuery = { page: pageParam, limit: limitParam }
 export const LATEST_TIME_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999)
 
 /** An ISO 8601 UTC-or-offset date-time (date alone allowed), or Unix milliseconds. */
-export const SINCE_PATTERN = /^(?:[0-9]{1,308}|[0-9]{4}-[0-9]{2}-[0-9]{2}(?:T[0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]{1,9})?)?(?:Z|[+-][0-9]{2}:[0-9]{2}))?)$/
+export const SINCE_PATTERN =
+  /^(?:[0-9]{1,308}|[0-9]{4}-[0-9]{2}-[0-9]{2}(?:T[0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]{1,9})?)?(?:Z|[+-][0-9]{2}:[0-9]{2}))?)$/
 
 /** `since`: ISO 8601 or Unix milliseconds; converted to Unix milliseconds. */
 export const sinceParam = z
   .string()
-  .regex(SINCE_PATTERN, { error: (issue) => `Query parameter \`since\` must be an ISO 8601 time (2026-11-22T12:00:00Z) or Unix milliseconds (got ${shown(issue.input)}).` })
+  .regex(SINCE_PATTERN, {
+    error: (issue) =>
+      `Query parameter \`since\` must be an ISO 8601 time (2026-11-22T12:00:00Z) or Unix milliseconds (got ${shown(issue.input)}).`,
+  })
   .transform((value, ctx) => {
     const ms = /^[0-9]+$/.test(value) ? Number(value) : Date.parse(value)
     if (!Number.isFinite(ms)) {
-      ctx.issues.push({ code: 'custom', input: value, message: `Query parameter \`since\` is not a real time (got ${shown(value)}).` })
+      ctx.issues.push({
+        code: 'custom',
+        input: value,
+        message: `Query parameter \`since\` is not a real time (got ${shown(value)}).`,
+      })
       return z.NEVER
     }
     if (ms < 0 || ms > LATEST_TIME_MS) {
-      ctx.issues.push({ code: 'custom', input: value, message: `Query parameter \`since\` must be between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z (Unix milliseconds 0 to ${LATEST_TIME_MS}; got ${shown(value)}).` })
+      ctx.issues.push({
+        code: 'custom',
+        input: value,
+        message: `Query parameter \`since\` must be between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z (Unix milliseconds 0 to ${LATEST_TIME_MS}; got ${shown(value)}).`,
+      })
       return z.NEVER
     }
     return ms
   })
   .optional()
-  .meta({ description: 'ISO 8601 time (`2026-11-22T12:00:00Z`, offset or date alone allowed) or Unix milliseconds: only what happened at or after it.' })
+  .meta({
+    description:
+      'ISO 8601 time (`2026-11-22T12:00:00Z`, offset or date alone allowed) or Unix milliseconds: only what happened at or after it.',
+  })
 
 /** One of a fixed list of values. */
-export function enumParam<const T extends readonly [string, ...string[]]>(name: string, values: T, description: string) {
+export function enumParam<const T extends readonly [string, ...string[]]>(
+  name: string,
+  values: T,
+  description: string,
+) {
   return z
-    .enum(values as unknown as { [K in T[number]]: K }, { error: (issue) => `Query parameter \`${name}\` must be one of ${values.join(', ')} (got ${shown(issue.input)}).` })
+    .enum(values as unknown as { [K in T[number]]: K }, {
+      error: (issue) => `Query parameter \`${name}\` must be one of ${values.join(', ')} (got ${shown(issue.input)}).`,
+    })
     .optional()
     .meta({ description })
 }
@@ -85,7 +115,9 @@ export function textParam(name: string, description: string) {
 /** A yes/no switch: `1` or `true` turns it on, `0` or `false` off. */
 export function flagParam(name: string, description: string) {
   return z
-    .enum(['1', 'true', '0', 'false'], { error: (issue) => `Query parameter \`${name}\` must be 1 or 0 (got ${shown(issue.input)}).` })
+    .enum(['1', 'true', '0', 'false'], {
+      error: (issue) => `Query parameter \`${name}\` must be 1 or 0 (got ${shown(issue.input)}).`,
+    })
     .transform((value) => value === '1' || value === 'true')
     .optional()
     .meta({ description })
@@ -96,7 +128,10 @@ export function millisecondsParam(name: string, max: number, fallback: number, d
   if (max !== 60_000) throw new Error('millisecondsParam: only 60000 has a pattern')
   return z
     .string()
-    .regex(/^0*(?:[0-9]{1,4}|[1-5][0-9]{4}|60000)$/, { error: (issue) => `Query parameter \`${name}\` must be a whole number of milliseconds from 0 to ${max} (got ${shown(issue.input)}).` })
+    .regex(/^0*(?:[0-9]{1,4}|[1-5][0-9]{4}|60000)$/, {
+      error: (issue) =>
+        `Query parameter \`${name}\` must be a whole number of milliseconds from 0 to ${max} (got ${shown(issue.input)}).`,
+    })
     .transform(Number)
     .optional()
     .meta({ description: `${description} Default ${fallback}, at most ${max}.` })

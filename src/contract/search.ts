@@ -7,7 +7,10 @@
 
 /** A search's words, lower-cased: "Maria  reset" → ["maria", "reset"] (an empty search is one empty word, which matches all). */
 export function searchWords(query: string): string[] {
-  const words = query.toLowerCase().split(/\s+/).filter((w) => w !== '')
+  const words = query
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((w) => w !== '')
   return words.length === 0 ? [''] : words
 }
 

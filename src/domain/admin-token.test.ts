@@ -3,7 +3,8 @@ import { adminTokenProblem, assertAdminToken, sameSecret } from './admin-token.j
 
 describe('admin tokens', () => {
   it('refuses empty, blank and whitespace-holding tokens with a TypeError', () => {
-    for (const token of ['', ' ', '\t\n', 'a b']) expect(() => assertAdminToken(token), JSON.stringify(token)).toThrow(TypeError)
+    for (const token of ['', ' ', '\t\n', 'a b'])
+      expect(() => assertAdminToken(token), JSON.stringify(token)).toThrow(TypeError)
   })
   it('accepts no token and any non-blank one', () => {
     expect(() => assertAdminToken(undefined)).not.toThrow()
@@ -14,6 +15,7 @@ describe('admin tokens', () => {
 describe('sameSecret', () => {
   it('is true only for the same string', () => {
     expect(sameSecret('adm_abc', 'adm_abc')).toBe(true)
-    for (const given of ['adm_abd', 'adm_ab', 'adm_abcd', '', 'ADM_ABC']) expect(sameSecret(given, 'adm_abc'), given).toBe(false)
+    for (const given of ['adm_abd', 'adm_ab', 'adm_abcd', '', 'ADM_ABC'])
+      expect(sameSecret(given, 'adm_abc'), given).toBe(false)
   })
 })

@@ -6,7 +6,8 @@ export { LATEST_TIME_MS }
 /** Why `ms` is no time the sandbox can hold (0 = 1970-01-01 … {@link LATEST_TIME_MS}), or undefined. */
 export function timeProblem(ms: unknown): string | undefined {
   if (typeof ms !== 'number' || !Number.isFinite(ms)) return `must be a number of Unix milliseconds (got ${String(ms)})`
-  if (ms < 0 || ms > LATEST_TIME_MS) return `must be between 0 (1970-01-01) and ${LATEST_TIME_MS} (9999-12-31T23:59:59.999Z) in Unix milliseconds (got ${String(ms)})`
+  if (ms < 0 || ms > LATEST_TIME_MS)
+    return `must be between 0 (1970-01-01) and ${LATEST_TIME_MS} (9999-12-31T23:59:59.999Z) in Unix milliseconds (got ${String(ms)})`
   return undefined
 }
 
@@ -69,7 +70,8 @@ export class SandboxClock {
 
   /** Puts back what {@link kept} returned in an earlier run (ignored when the sandbox has its own `now`). */
   restore(kept: { offset: number; frozenAt: number | null }): void {
-    if (this.userNow || timeProblem(Date.now() + kept.offset) || (kept.frozenAt !== null && timeProblem(kept.frozenAt))) return
+    if (this.userNow || timeProblem(Date.now() + kept.offset) || (kept.frozenAt !== null && timeProblem(kept.frozenAt)))
+      return
     this.offset = kept.offset
     this.frozenAt = kept.frozenAt ?? undefined
     this.moved()
@@ -90,15 +92,28 @@ export class SandboxClock {
 
   state(): ClockState {
     const now = this.now()
-    return { now: new Date(now).toISOString(), offset_ms: this.userNow ? now - Date.now() : this.frozenAt === undefined ? this.offset : this.frozenAt - Date.now(), frozen: this.frozenAt !== undefined, controllable: this.controllable }
+    return {
+      now: new Date(now).toISOString(),
+      offset_ms: this.userNow
+        ? now - Date.now()
+        : this.frozenAt === undefined
+          ? this.offset
+          : this.frozenAt - Date.now(),
+      frozen: this.frozenAt !== undefined,
+      controllable: this.controllable,
+    }
   }
 
   /** Moves sandbox time forward: lifecycle steps come due (webhooks fire, in order), rate-limit windows slide. */
   advance(ms: number): ClockState {
     this.assertControllable('advance')
-    if (!Number.isSafeInteger(ms) || ms < 0) throw new TypeError(`sandbox.clock.advance: ms must be a whole number of milliseconds ≥ 0 (got ${String(ms)}).`)
+    if (!Number.isSafeInteger(ms) || ms < 0)
+      throw new TypeError(`sandbox.clock.advance: ms must be a whole number of milliseconds ≥ 0 (got ${String(ms)}).`)
     const room = LATEST_TIME_MS - this.now()
-    if (ms > room) throw new RangeError(`sandbox.clock.advance: ${ms} ms would move sandbox time past 9999-12-31T23:59:59.999Z; at most ${Math.max(room, 0)} ms from now.`)
+    if (ms > room)
+      throw new RangeError(
+        `sandbox.clock.advance: ${ms} ms would move sandbox time past 9999-12-31T23:59:59.999Z; at most ${Math.max(room, 0)} ms from now.`,
+      )
     if (this.frozenAt !== undefined) this.frozenAt += ms
     else this.offset += ms
     this.moved()
@@ -134,7 +149,11 @@ export class SandboxClock {
     if (change.advance_ms !== undefined) {
       const base = change.reset ? Date.now() : this.now()
       if (change.advance_ms > LATEST_TIME_MS - base) {
-        throw new ApiError(400, 'invalid_parameter', `\`advance_ms\` would move sandbox time past 9999-12-31T23:59:59.999Z: give at most ${Math.max(LATEST_TIME_MS - base, 0)} ms.`, 'advance_ms')
+        throw new ApiError(
+          'invalid_parameter',
+          `\`advance_ms\` would move sandbox time past 9999-12-31T23:59:59.999Z: give at most ${Math.max(LATEST_TIME_MS - base, 0)} ms.`,
+          'advance_ms',
+        )
       }
     }
     if (change.reset) this.reset()
@@ -158,7 +177,9 @@ export class SandboxClock {
 
   private assertControllable(what: string): void {
     if (this.userNow) {
-      throw new ClockNotControllableError(`sandbox.clock.${what}: this sandbox was created with its own \`now\` option, so that function rules sandbox time. Move your own clock instead, or create the sandbox without \`now\` to use sandbox.clock.`)
+      throw new ClockNotControllableError(
+        `sandbox.clock.${what}: this sandbox was created with its own \`now\` option, so that function rules sandbox time. Move your own clock instead, or create the sandbox without \`now\` to use sandbox.clock.`,
+      )
     }
   }
 }
@@ -173,23 +194,42 @@ const CLOCK_FIELDS = ['advance_ms', 'freeze', 'reset']
 /** Checks a `POST /__sandbox/clock` body; a bad one is a 400 naming the field. */
 export function parseClockBody(body: Record<string, unknown>): ClockChange {
   for (const key of Object.keys(body)) {
-    if (!CLOCK_FIELDS.includes(key)) throw new ApiError(400, 'unknown_parameter', `Unknown parameter \`${key}\`. The clock takes advance_ms, freeze and reset.`, key)
+    if (!CLOCK_FIELDS.includes(key))
+      throw new ApiError(
+        'unknown_parameter',
+        `Unknown parameter \`${key}\`. The clock takes advance_ms, freeze and reset.`,
+        key,
+      )
   }
-  if (Object.keys(body).length === 0) throw new ApiError(400, 'missing_parameter', 'Send one of `advance_ms` (milliseconds to move forward), `freeze` (true or false) or `reset` (true).')
+  if (Object.keys(body).length === 0)
+    throw new ApiError(
+      'missing_parameter',
+      'Send one of `advance_ms` (milliseconds to move forward), `freeze` (true or false) or `reset` (true).',
+    )
   const change: ClockChange = {}
   if (body.advance_ms !== undefined) {
     const ms = body.advance_ms
     if (typeof ms !== 'number' || !Number.isSafeInteger(ms) || ms < 0) {
-      throw new ApiError(400, 'invalid_parameter', '`advance_ms` must be a whole number of milliseconds ≥ 0 (time only moves forward; `reset` goes back to the real clock).', 'advance_ms')
+      throw new ApiError(
+        'invalid_parameter',
+        '`advance_ms` must be a whole number of milliseconds ≥ 0 (time only moves forward; `reset` goes back to the real clock).',
+        'advance_ms',
+      )
     }
     change.advance_ms = ms
   }
   if (body.freeze !== undefined) {
-    if (typeof body.freeze !== 'boolean') throw new ApiError(400, 'invalid_parameter', '`freeze` must be true or false.', 'freeze')
+    if (typeof body.freeze !== 'boolean')
+      throw new ApiError('invalid_parameter', '`freeze` must be true or false.', 'freeze')
     change.freeze = body.freeze
   }
   if (body.reset !== undefined) {
-    if (body.reset !== true) throw new ApiError(400, 'invalid_parameter', '`reset` must be true (it puts the sandbox back on the real clock).', 'reset')
+    if (body.reset !== true)
+      throw new ApiError(
+        'invalid_parameter',
+        '`reset` must be true (it puts the sandbox back on the real clock).',
+        'reset',
+      )
     change.reset = true
   }
   return change

@@ -12,12 +12,52 @@ export const MAX_TEXT_LENGTH = 100_000
  * CJK words match anywhere.
  */
 const KEYWORDS = [
-  'code', 'codes', 'otp', 'pin', 'passcode', 'password', 'passwort', 'kennwort', 'verification', 'verify', 'token', '2fa', 'mfa',
-  'one-time', 'one time', 'security', 'authentication', 'login', 'sign-in', 'tan',
-  'código', 'codigo', 'clave', 'senha', 'contraseña', 'codice', 'kod', 'kodu', 'kode', 'koden', 'şifre', 'mot de passe',
-  'код', 'пароль',
+  'code',
+  'codes',
+  'otp',
+  'pin',
+  'passcode',
+  'password',
+  'passwort',
+  'kennwort',
+  'verification',
+  'verify',
+  'token',
+  '2fa',
+  'mfa',
+  'one-time',
+  'one time',
+  'security',
+  'authentication',
+  'login',
+  'sign-in',
+  'tan',
+  'código',
+  'codigo',
+  'clave',
+  'senha',
+  'contraseña',
+  'codice',
+  'kod',
+  'kodu',
+  'kode',
+  'koden',
+  'şifre',
+  'mot de passe',
+  'код',
+  'пароль',
 ]
-const CJK_KEYWORDS = ['验证码', '驗證碼', '認証コード', '確認コード', 'コード', '인증번호', '인증 코드', '인증코드', 'رمز']
+const CJK_KEYWORDS = [
+  '验证码',
+  '驗證碼',
+  '認証コード',
+  '確認コード',
+  'コード',
+  '인증번호',
+  '인증 코드',
+  '인증코드',
+  'رمز',
+]
 const KEYWORD = new RegExp(
   // The compound suffix (`Bestätigungscode`, `verificatiecode`) is matched on its own, never as
   // `\\p{L}+code`: that form backtracks over every long run of letters (quadratic).
@@ -25,7 +65,8 @@ const KEYWORD = new RegExp(
   'giu',
 )
 /** A keyword right after one of these words names something that is not a one-time code. */
-const NOT_A_CODE_BEFORE = /(?:promo|promotion|promotional|discount|coupon|voucher|gift|referral|zip|postal|post|country|area|tracking|source|qr|bar|dress|error|status|reason|tax|product|booking|confirmation number|order)\s*$/i
+const NOT_A_CODE_BEFORE =
+  /(?:promo|promotion|promotional|discount|coupon|voucher|gift|referral|zip|postal|post|country|area|tracking|source|qr|bar|dress|error|status|reason|tax|product|booking|confirmation number|order)\s*$/i
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
@@ -36,7 +77,8 @@ function escapeRegExp(text: string): string {
  * each, standing alone — not glued to letters, digits, `.`/`,` decimals, `:` times, `/`, `-`
  * dates or phone groups, `+`/`#`/currency prefixes, or a `%`.
  */
-const CANDIDATE = /(?<![\p{L}\p{N}_+#$€£¥₹.,:/\\@&=%-])(?:[0-9]{4,8}|[A-Z0-9]{4,10})(?![\p{L}\p{N}_%€$£¥₹]|[.,:/-]\p{N})/gu
+const CANDIDATE =
+  /(?<![\p{L}\p{N}_+#$€£¥₹.,:/\\@&=%-])(?:[0-9]{4,8}|[A-Z0-9]{4,10})(?![\p{L}\p{N}_%€$£¥₹]|[.,:/-]\p{N})/gu
 const CURRENCY_AFTER = /^\s?(?:usd|eur|gbp|jpy|inr|dollars?|euros?|pounds?|€|\$|£|¥|₹|kr|sek|nok|dkk|chf)\b/i
 /** Digits joined to this candidate by one space, dot, dash or parenthesis make a longer number (a phone, a card). */
 const GROUPED_BEFORE = /[0-9][ .)-]$|[0-9]\s?\($/
@@ -108,7 +150,14 @@ function standsOnNextLine(text: string, keywordEnd: number, candidate: Candidate
   const gap = text.slice(keywordEnd, candidate.start)
   if (!/^[^\n]*\n\s*$/.test(gap) || gap.split('\n').length > 4) return false
   const lineEnd = text.indexOf('\n', candidate.end)
-  return text.slice(candidate.end, lineEnd === -1 ? Math.min(text.length, candidate.end + 200) : Math.min(lineEnd, candidate.end + 200)).trim() === ''
+  return (
+    text
+      .slice(
+        candidate.end,
+        lineEnd === -1 ? Math.min(text.length, candidate.end + 200) : Math.min(lineEnd, candidate.end + 200),
+      )
+      .trim() === ''
+  )
 }
 
 interface Candidate {
@@ -130,7 +179,8 @@ function firstFrom(candidates: readonly Candidate[], at: number): number {
 }
 
 /** Words before a lone number that say what else it is (a room, an order, a zip code). */
-const ONLY_NUMBER_BLOCKERS = /(?:room|floor|flight|gate|seat|order|invoice|ticket|ref|reference|account|case|item|page|step|no\.?|number|zip|postal|code|suite|unit|apt|box|km|miles?|items?)\s*#?\s*$/i
+const ONLY_NUMBER_BLOCKERS =
+  /(?:room|floor|flight|gate|seat|order|invoice|ticket|ref|reference|account|case|item|page|step|no\.?|number|zip|postal|code|suite|unit|apt|box|km|miles?|items?)\s*#?\s*$/i
 
 /**
  * One-time codes in a message's text, as a person would read them: 4–8 digits, or 4–10
@@ -153,7 +203,8 @@ export function findCodes(rawText: string, options: { onlyNumberCounts?: boolean
     const digitsOnly = /^[0-9]+$/.test(token)
     if (!digitsOnly && !hasDigitAndLetter(token)) continue
     if (digitsOnly && token.length > 8) continue
-    if (GROUPED_BEFORE.test(text.slice(Math.max(0, start - 2), start)) || GROUPED_AFTER.test(text.slice(end, end + 2))) continue
+    if (GROUPED_BEFORE.test(text.slice(Math.max(0, start - 2), start)) || GROUPED_AFTER.test(text.slice(end, end + 2)))
+      continue
     if (CURRENCY_AFTER.test(text.slice(end, end + 8))) continue
     candidates.push({ token, start, end })
   }
@@ -162,14 +213,24 @@ export function findCodes(rawText: string, options: { onlyNumberCounts?: boolean
     for (const [kStart, kEnd] of keywordSpans(text)) {
       const after = firstFrom(candidates, kEnd)
       const next = candidates[after]
-      if (next && next.start - kEnd <= NEAR_BEFORE && (sameLine(text, kEnd, next.start) || standsOnNextLine(text, kEnd, next))) {
+      if (
+        next &&
+        next.start - kEnd <= NEAR_BEFORE &&
+        (sameLine(text, kEnd, next.start) || standsOnNextLine(text, kEnd, next))
+      ) {
         // A year counts only right after the word: "PIN: 2024", "code is 2024", "código 2024".
         const direct = /^[\s:#.-]*(?:is|es|est|ist|é|lautet)?[\s:#-]*$/i.test(text.slice(kEnd, next.start))
         if (!isYear(next.token) || direct) claimed.add(after)
         continue
       }
       const before = candidates[firstFrom(candidates, kStart) - 1]
-      if (before && before.end <= kStart && kStart - before.end <= NEAR_AFTER && sameLine(text, before.end, kStart) && !isYear(before.token)) {
+      if (
+        before &&
+        before.end <= kStart &&
+        kStart - before.end <= NEAR_AFTER &&
+        sameLine(text, before.end, kStart) &&
+        !isYear(before.token)
+      ) {
         claimed.add(firstFrom(candidates, kStart) - 1)
       }
     }
@@ -179,8 +240,14 @@ export function findCodes(rawText: string, options: { onlyNumberCounts?: boolean
   if (codes.size === 0 && options.onlyNumberCounts) {
     const numbers = text.match(/[0-9]+(?:[.,][0-9]+)*/g) ?? []
     const only = candidates.length === 1 ? candidates[0] : undefined
-    if (numbers.length === 1 && only && /^[0-9]+$/.test(only.token) && only.token === numbers[0] && !isYear(only.token)
-      && !ONLY_NUMBER_BLOCKERS.test(text.slice(Math.max(0, only.start - 24), only.start))) {
+    if (
+      numbers.length === 1 &&
+      only &&
+      /^[0-9]+$/.test(only.token) &&
+      only.token === numbers[0] &&
+      !isYear(only.token) &&
+      !ONLY_NUMBER_BLOCKERS.test(text.slice(Math.max(0, only.start - 24), only.start))
+    ) {
       codes.add(only.token)
     }
   }

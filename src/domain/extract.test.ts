@@ -1,5 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { FULL_RENDER_LIMIT, findCodes, htmlToText, linksInHtml, linksInText, loadHtmlTools, renderEmail } from './extract.js'
+import {
+  FULL_RENDER_LIMIT,
+  findCodes,
+  htmlToText,
+  linksInHtml,
+  linksInText,
+  loadHtmlTools,
+  renderEmail,
+} from './extract.js'
 
 beforeAll(() => loadHtmlTools())
 
@@ -27,7 +35,7 @@ const CODE_CASES: ReadonlyArray<readonly [string, string[]]> = [
   ['認証コード：481920', ['481920']],
   ['[Acme] 인증번호 [739201]을 입력해 주세요.', ['739201']],
   ['Your temporary password is QX4T9Z. Change it after signing in.', ['QX4T9Z']],
-  ['Security code 8821 for your card ending 4242 — if this wasn\'t you, call us.', ['8821']],
+  ["Security code 8821 for your card ending 4242 — if this wasn't you, call us.", ['8821']],
   ['Enter 123456 and 654321? Only the code 123456 works.', ['123456']],
   // The only number of a short SMS
   ['Acme login: 482913', ['482913']],
@@ -67,9 +75,13 @@ describe('findCodes', () => {
   })
 
   it('reads an email code standing alone on the line after its keyword, but not a number inside the next sentence', () => {
-    const boxed = htmlToText('<h1>Confirm your email</h1><p>Your verification code:</p><p><strong>582930</strong></p><p>© 2026 Acme Inc.</p>')
+    const boxed = htmlToText(
+      '<h1>Confirm your email</h1><p>Your verification code:</p><p><strong>582930</strong></p><p>© 2026 Acme Inc.</p>',
+    )
     expect(findCodes(boxed)).toEqual(['582930'])
-    expect(findCodes(htmlToText('<p>Your verification code: <strong>582930</strong></p><p>© 2026 Acme</p>'))).toEqual(['582930'])
+    expect(findCodes(htmlToText('<p>Your verification code: <strong>582930</strong></p><p>© 2026 Acme</p>'))).toEqual([
+      '582930',
+    ])
     expect(findCodes('Enter the code we sent.\nOrder 482913 ships tomorrow.')).toEqual([])
   })
 
@@ -102,7 +114,9 @@ describe('htmlToText', () => {
   })
 
   it('shows links with their URL and images by their alt text, never a data: URI', () => {
-    const text = htmlToText(`<p><a href="https://acme.test/r?a=1&amp;b=2">Reset</a></p><img alt="Logo" src="data:image/png;base64,${'A'.repeat(5000)}">`)
+    const text = htmlToText(
+      `<p><a href="https://acme.test/r?a=1&amp;b=2">Reset</a></p><img alt="Logo" src="data:image/png;base64,${'A'.repeat(5000)}">`,
+    )
     expect(text).toContain('Reset [https://acme.test/r?a=1&b=2]')
     expect(text).toContain('[image: Logo]')
     expect(text).not.toContain('AAAA')
@@ -123,28 +137,40 @@ describe('links', () => {
       <p>Or paste https://acme.test/verify?u=1&amp;t=abc into your browser.</p>
       <a href="mailto:help@acme.test">Help</a> <a href="/relative">rel</a>
       <a HREF='http://acme.test/unsubscribe'>Unsubscribe</a>`
-    expect(linksInHtml(html)).toEqual([
-      'https://acme.test/verify?u=1&t=abc',
-      'http://acme.test/unsubscribe',
-    ])
+    expect(linksInHtml(html)).toEqual(['https://acme.test/verify?u=1&t=abc', 'http://acme.test/unsubscribe'])
     expect(renderEmail(html).images).toEqual(['https://cdn.acme.test/logo.png'])
   })
 
   it('puts the anchor first even when a logo comes first (issue 23: links[0] went to the PNG)', () => {
-    const html = '<img src="https://cdn.acme.test/logo.png" alt="Acme"><area href="https://acme.test/map" alt="map"><a href="https://acme.test/reset?t=1">Reset</a>'
-    expect(renderEmail(html)).toMatchObject({ links: ['https://acme.test/map', 'https://acme.test/reset?t=1'], images: ['https://cdn.acme.test/logo.png'] })
+    const html =
+      '<img src="https://cdn.acme.test/logo.png" alt="Acme"><area href="https://acme.test/map" alt="map"><a href="https://acme.test/reset?t=1">Reset</a>'
+    expect(renderEmail(html)).toMatchObject({
+      links: ['https://acme.test/map', 'https://acme.test/reset?t=1'],
+      images: ['https://cdn.acme.test/logo.png'],
+    })
   })
 
   it('stores each link as its URL serialisation: no raw control, space or newline survives (issue 27, N3/N8)', () => {
-    const html = '<a href="https://shown.test/a\u001b]8;;https://attacker.test\u0007b">x</a><a href="https://acme.test/pa th?q=a b">y</a><a href="https://acme.test/x\ny">z</a><a href=" https://acme.test/t\u202eab ">w</a>'
+    const html =
+      '<a href="https://shown.test/a\u001b]8;;https://attacker.test\u0007b">x</a><a href="https://acme.test/pa th?q=a b">y</a><a href="https://acme.test/x\ny">z</a><a href=" https://acme.test/t\u202eab ">w</a>'
     const { links } = renderEmail(html)
-    expect(links).toEqual(['https://shown.test/a%1B]8;;https://attacker.test%07b', 'https://acme.test/pa%20th?q=a%20b', 'https://acme.test/xy', 'https://acme.test/t%E2%80%AEab'])
+    expect(links).toEqual([
+      'https://shown.test/a%1B]8;;https://attacker.test%07b',
+      'https://acme.test/pa%20th?q=a%20b',
+      'https://acme.test/xy',
+      'https://acme.test/t%E2%80%AEab',
+    ])
     for (const link of links) expect(link).not.toMatch(/[\u0000-\u0020\u007f-\u009f\u202a-\u202e]/)
     // The text shows each link's URL as links holds it, in both renderings.
     expect(renderEmail(html).text).toContain('z [https://acme.test/xy]')
-    expect(renderEmail(`${html}${'<p>filler</p>'.repeat(FULL_RENDER_LIMIT / 10)}`).text).toContain('z [https://acme.test/xy]')
+    expect(renderEmail(`${html}${'<p>filler</p>'.repeat(FULL_RENDER_LIMIT / 10)}`).text).toContain(
+      'z [https://acme.test/xy]',
+    )
     // In plain text a URL ends at a control character: ESC and BEL never become part of one.
-    expect(linksInText('see https://acme.test/a\u001b[2Jb and https://acme.test/c\u0007d')).toEqual(['https://acme.test/a', 'https://acme.test/c'])
+    expect(linksInText('see https://acme.test/a\u001b[2Jb and https://acme.test/c\u0007d')).toEqual([
+      'https://acme.test/a',
+      'https://acme.test/c',
+    ])
   })
 
   it('finds URLs in SMS text, trimming sentence punctuation but keeping balanced parentheses', () => {
@@ -152,7 +178,9 @@ describe('links', () => {
       'https://acme.test/r/abc123',
       'https://acme.test/help',
     ])
-    expect(linksInText('Docs https://en.wikipedia.org/wiki/Foo_(bar), ok?')).toEqual(['https://en.wikipedia.org/wiki/Foo_(bar)'])
+    expect(linksInText('Docs https://en.wikipedia.org/wiki/Foo_(bar), ok?')).toEqual([
+      'https://en.wikipedia.org/wiki/Foo_(bar)',
+    ])
     expect(linksInText('no links here, just ftp://x.test and http:// alone')).toEqual([])
   })
 })
@@ -178,4 +206,3 @@ describe('large bodies (past FULL_RENDER_LIMIT): one SAX pass for text and links
     expect(renderEmail(small).links).toEqual(linksInHtml(small))
   })
 })
-

@@ -3,8 +3,9 @@
  * its one-time codes. Computed once per message (see channels/), never again at read time.
  *
  * The HTML tools (html-to-text and htmlparser2, a real parser: never regexes over HTML) are
- * loaded on first use, not at `import('sendbox')`: {@link loadHtmlTools} is awaited by the
- * sandbox's `ready`, which every request awaits before it is handled. The rule for codes is
+ * loaded on first use, not at `import('sendbox')`: the email send route awaits
+ * {@link htmlToolsPending} before its first capture, and a sandbox restoring a store awaits
+ * {@link loadHtmlTools} in its `ready` (restored emails are derived on first read). The rule for codes is
  * documented with examples in docs/links-and-codes.md; the unit tests beside this file hold it.
  */
 import { MAX_TEXT_LENGTH } from './extract-codes.js'
@@ -24,6 +25,15 @@ type ParserClass = new (callbacks: ParserCallbacks, options?: object) => { write
 let tools: { convert: Convert; Parser: ParserClass } | undefined
 let loading: Promise<void> | undefined
 
+/**
+ * Undefined once the HTML tools are loaded, else the promise of their loading (started now): what
+ * an email's capture awaits first (the email channel's `prepare`), so a sandbox that never
+ * captures an email never loads them.
+ */
+export function htmlToolsPending(): Promise<void> | undefined {
+  return tools ? undefined : loadHtmlTools()
+}
+
 /** Loads the HTML tools once (a dynamic import, so `import('sendbox')` stays light). */
 export function loadHtmlTools(): Promise<void> {
   loading ??= Promise.all([import('html-to-text'), import('htmlparser2')]).then(([h2t, hp2]) => {
@@ -32,12 +42,12 @@ export function loadHtmlTools(): Promise<void> {
     // compiled on the first conversion, not here: emails are derived on first read, so a server
     // that never shows one never pays for it, and its start does not.
     let compiled: Convert | undefined
-    const convert: Convert = (html) => (compiled ??= h2t.compile(TEXT_OPTIONS as Parameters<typeof h2t.compile>[0]) as Convert)(html)
+    const convert: Convert = (html) =>
+      (compiled ??= h2t.compile(TEXT_OPTIONS as Parameters<typeof h2t.compile>[0]) as Convert)(html)
     tools = { convert, Parser: hp2.Parser as unknown as ParserClass }
   })
   return loading
 }
-
 
 const HEADINGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].map((selector) => ({ selector, options: { uppercase: false } }))
 
@@ -49,12 +59,23 @@ const TEXT_OPTIONS = {
     ...HEADINGS,
     { selector: 'table', format: 'dataTable', options: { uppercaseHeaderCells: false } },
     // A link's URL in the text as `links` holds it (serialised: no line break or control inside).
-    { selector: 'a', options: { hideLinkHrefIfSameAsText: true, noAnchorUrl: true, pathRewrite: (href: string) => serializedHttpUrl(href) ?? href } },
+    {
+      selector: 'a',
+      options: {
+        hideLinkHrefIfSameAsText: true,
+        noAnchorUrl: true,
+        pathRewrite: (href: string) => serializedHttpUrl(href) ?? href,
+      },
+    },
     { selector: 'img', format: 'imageLabel' },
   ],
   formatters: {
     // Email images are often inline `data:` URIs of many kilobytes: say what the image is, not its bytes.
-    imageLabel: (elem: { attribs?: Record<string, string> }, _walk: unknown, builder: { addInline(text: string, options?: object): void }) => {
+    imageLabel: (
+      elem: { attribs?: Record<string, string> },
+      _walk: unknown,
+      builder: { addInline(text: string, options?: object): void },
+    ) => {
       const attribs = elem.attribs ?? {}
       const src = attribs.src ?? ''
       const label = attribs.alt?.trim() || (src.startsWith('data:') || src === '' ? '' : src)
@@ -115,7 +136,29 @@ function stripTags(html: string): string {
   return html.replace(/<[^<>]{0,4096}>/g, ' ')
 }
 
-const BLOCK_TAGS = new Set(['p', 'div', 'br', 'li', 'tr', 'table', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'section', 'article', 'header', 'footer', 'blockquote', 'pre', 'hr', 'ul', 'ol'])
+const BLOCK_TAGS = new Set([
+  'p',
+  'div',
+  'br',
+  'li',
+  'tr',
+  'table',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'section',
+  'article',
+  'header',
+  'footer',
+  'blockquote',
+  'pre',
+  'hr',
+  'ul',
+  'ol',
+])
 
 /**
  * The text of an HTML document in one SAX pass, linear in its size: text nodes (entities
@@ -138,7 +181,7 @@ export function plainTextOf(html: string, links?: LinkList): string {
         flush()
         if (name === 'style' || name === 'script') skip++
         else if (BLOCK_TAGS.has(name)) parts.push('\n')
-        if (name === 'a') hrefs.push(attribs.href ? serializedHttpUrl(attribs.href) ?? '' : '')
+        if (name === 'a') hrefs.push(attribs.href ? (serializedHttpUrl(attribs.href) ?? '') : '')
         if (links) {
           if ((name === 'a' || name === 'area') && attribs.href) links.add(attribs.href)
           else if (name === 'img' && attribs.src) links.addImage(attribs.src)
@@ -207,5 +250,8 @@ export function linksInHtml(html: string): string[] {
 }
 
 function decodeBasicEntities(value: string): string {
-  return value.replace(/&(amp|lt|gt|quot|#39|apos);/g, (_, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", apos: "'" })[name] ?? '')
+  return value.replace(
+    /&(amp|lt|gt|quot|#39|apos);/g,
+    (_, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", apos: "'" })[name] ?? '',
+  )
 }

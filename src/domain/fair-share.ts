@@ -23,7 +23,12 @@ export function shareOf(capacity: number, owners: number): number {
  * @example
  * evictionOwner('b', new Map([['a', 99], ['b', 1]]), 100) // 'a': b is below its share of 50
  */
-export function evictionOwner<O>(adder: O, held: ReadonlyMap<O, number>, capacity: number, owners = held.size + (held.has(adder) ? 0 : 1)): O {
+export function evictionOwner<O>(
+  adder: O,
+  held: ReadonlyMap<O, number>,
+  capacity: number,
+  owners = held.size + (held.has(adder) ? 0 : 1),
+): O {
   if ((held.get(adder) ?? 0) >= shareOf(capacity, owners)) return adder
   let most = adder
   let count = -1

@@ -35,7 +35,11 @@ describe('Faults', () => {
     try {
       faults.add({ status: 500 })
     } catch (error) {
-      expect(error).toMatchObject({ status: 400, code: 'invalid_parameter', message: expect.stringMatching(/1000 faults are armed already.*DELETE \/__sandbox\/faults/) })
+      expect(error).toMatchObject({
+        status: 400,
+        code: 'invalid_parameter',
+        message: expect.stringMatching(/1000 faults are armed already.*DELETE \/__sandbox\/faults/),
+      })
     }
     expect(faults.match('GET', `/v1/p${MAX_FAULTS - 1}`)?.status).toBe(500)
     faults.clear()

@@ -11,10 +11,18 @@ export const MAX_FAULT_TEXT = 1024
 /** A fault spec as `POST /__sandbox/faults` and `sandbox.faults.add()` take it. */
 export const faultSpecSchema = z
   .strictObject({
-    status: z.number().int().refine(isForceableStatus, {
-      error: '`status` must be 400, 401, 404, 429 or a 5xx status.',
-    }).meta({ enum: [400, 401, 404, 429, ...Array.from({ length: 100 }, (_, i) => 500 + i)] }),
-    code: z.string().max(MAX_FAULT_TEXT, { error: `\`code\` may be at most ${MAX_FAULT_TEXT} characters long.`, abort: true }).regex(FAULT_CODE_PATTERN, { error: '`code` must be a snake_case error code, like service_unavailable.' }).optional(),
+    status: z
+      .number()
+      .int()
+      .refine(isForceableStatus, {
+        error: '`status` must be 400, 401, 404, 429 or a 5xx status.',
+      })
+      .meta({ enum: [400, 401, 404, 429, ...Array.from({ length: 100 }, (_, i) => 500 + i)] }),
+    code: z
+      .string()
+      .max(MAX_FAULT_TEXT, { error: `\`code\` may be at most ${MAX_FAULT_TEXT} characters long.`, abort: true })
+      .regex(FAULT_CODE_PATTERN, { error: '`code` must be a snake_case error code, like service_unavailable.' })
+      .optional(),
     path: z
       .string()
       .max(MAX_FAULT_TEXT, { error: `\`path\` may be at most ${MAX_FAULT_TEXT} characters long.`, abort: true })
@@ -23,11 +31,22 @@ export const faultSpecSchema = z
     method: z
       .string()
       .transform((m) => m.toUpperCase())
-      .pipe(z.enum(['GET', 'POST', 'PUT', 'DELETE', 'PATCH'], { error: '`method` must be GET, POST, PUT, DELETE or PATCH.' }))
+      .pipe(
+        z.enum(['GET', 'POST', 'PUT', 'DELETE', 'PATCH'], {
+          error: '`method` must be GET, POST, PUT, DELETE or PATCH.',
+        }),
+      )
       // The document's form of the same rule (any case, as the transform above accepts).
-      .meta({ pattern: '^(?:[Gg][Ee][Tt]|[Pp][Oo][Ss][Tt]|[Pp][Uu][Tt]|[Dd][Ee][Ll][Ee][Tt][Ee]|[Pp][Aa][Tt][Cc][Hh])$' })
+      .meta({
+        pattern: '^(?:[Gg][Ee][Tt]|[Pp][Oo][Ss][Tt]|[Pp][Uu][Tt]|[Dd][Ee][Ll][Ee][Tt][Ee]|[Pp][Aa][Tt][Cc][Hh])$',
+      })
       .optional(),
-    times: z.number().int().min(1, { error: '`times` must be a whole number from 1 to 1000000000.' }).max(1_000_000_000, { error: '`times` must be a whole number from 1 to 1000000000.' }).optional(),
+    times: z
+      .number()
+      .int()
+      .min(1, { error: '`times` must be a whole number from 1 to 1000000000.' })
+      .max(1_000_000_000, { error: '`times` must be a whole number from 1 to 1000000000.' })
+      .optional(),
     probability: z.number().min(0).max(1, { error: '`probability` must be between 0 and 1.' }).optional(),
     delay_ms: z.number().int().min(0).max(60_000, { error: '`delay_ms` must be 0 to 60000.' }).optional(),
     account: z
@@ -35,7 +54,10 @@ export const faultSpecSchema = z
       .min(1, { error: '`account` must name an account (GET /__sandbox/keys lists them).' })
       .max(MAX_FAULT_TEXT, { error: `\`account\` may be at most ${MAX_FAULT_TEXT} characters long.`, abort: true })
       .optional()
-      .meta({ description: 'Only requests made with a key of this account (default: every account). A team token\'s faults always name one of its accounts.' }),
+      .meta({
+        description:
+          "Only requests made with a key of this account (default: every account). A team token's faults always name one of its accounts.",
+      }),
   })
   .meta({ id: 'FaultSpec' })
 
@@ -99,7 +121,10 @@ export class Faults {
   add(spec: FaultSpec): Fault {
     const parsed = faultSpecSchema.parse(spec)
     if (this.faults.length >= MAX_FAULTS) {
-      throw new ApiError(400, 'invalid_parameter', `${MAX_FAULTS} faults are armed already, the most the sandbox keeps. Clear them with DELETE /__sandbox/faults (or reset scope=faults) first.`)
+      throw new ApiError(
+        'invalid_parameter',
+        `${MAX_FAULTS} faults are armed already, the most the sandbox keeps. Clear them with DELETE /__sandbox/faults (or reset scope=faults) first.`,
+      )
     }
     const fault: Fault = {
       id: `flt_${this.nextId}`,

@@ -98,6 +98,11 @@ function addressBlock(address: string): string {
   const [head, tail = ''] = address.split('::')
   const left = head === '' ? [] : head.split(':')
   const right = tail === '' ? [] : tail.split(':')
-  const groups = address.includes('::') ? [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right] : left
-  return `${groups.slice(0, 4).map((g) => g.toLowerCase().replace(/^0+(?=.)/, '')).join(':')}::/64`
+  const groups = address.includes('::')
+    ? [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right]
+    : left
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.toLowerCase().replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`
 }

@@ -1,12 +1,18 @@
 import { JOURNAL_BODY_LIMIT, type JournalEntry } from '../contract/journal.js'
 import { ChangeLog } from './change-log.js'
 import type { SandboxEvents } from './events.js'
+import { FairStore } from './fair-collections.js'
 
 export type { JournalEntry }
 
 /** What a transport records: the entry without its id; the newer fields may be left out (null). */
-export type JournalRecord = Omit<JournalEntry, 'id' | 'query' | 'error_message' | 'request_body' | 'response_body' | 'message_id' | 'request_headers' | 'fault_id'> &
-  Partial<Pick<JournalEntry, 'query' | 'error_message' | 'request_body' | 'response_body' | 'message_id' | 'fault_id'>> & {
+export type JournalRecord = Omit<
+  JournalEntry,
+  'id' | 'query' | 'error_message' | 'request_body' | 'response_body' | 'message_id' | 'request_headers' | 'fault_id'
+> &
+  Partial<
+    Pick<JournalEntry, 'query' | 'error_message' | 'request_body' | 'response_body' | 'message_id' | 'fault_id'>
+  > & {
     /** The headers, or a function that makes them when the entry is first read (see `lazyJournalHeaders`). */
     request_headers?: JournalEntry['request_headers'] | (() => JournalEntry['request_headers'])
   }
@@ -82,12 +88,13 @@ export type JournalListener = () => void
 export const MAX_TRACKED_ORIGINS = 1_000
 
 /**
- * Bounded request journal: newest last internally, listed newest first; the oldest entries
- * are evicted once `capacity` is reached.
+ * Bounded request journal: newest last internally, listed newest first. Past `capacity` an
+ * entry is evicted fairly between accounts (issue 36, R1: an account at its share loses its own
+ * oldest, one below it takes room from the account holding most; requests without an account
+ * are one more owner).
  */
 export class Journal {
-  private entries: JournalEntry[] = []
-  private start = 0
+  private entries: FairStore<number, JournalEntry>
   private nextId = 1
   private readonly listeners = new Set<JournalListener>()
   private snapshotCache: readonly JournalEntry[] | null = null
@@ -95,21 +102,16 @@ export class Journal {
   constructor(
     readonly capacity = 1_000,
     private readonly events?: SandboxEvents,
-  ) {}
+  ) {
+    this.entries = new FairStore(capacity)
+  }
 
   /** Records one request (bodies cut to {@link JOURNAL_BODY_LIMIT} characters). */
   record(entry: JournalRecord): JournalEntry {
     const full = entryOf(this.nextId++, entry)
-    this.entries.push(full)
+    const evicted = this.entries.add(full.id, full.account ?? '', full)
     this.changes?.touch(full.id)
-    if (this.entries.length - this.start > this.capacity) {
-      this.changes?.touch(this.entries[this.start].id)
-      this.start++
-      if (this.start >= this.capacity) {
-        this.entries = this.entries.slice(this.start)
-        this.start = 0
-      }
-    }
+    for (const id of evicted) this.changes?.touch(id)
     this.snapshotCache = null
     for (const listener of this.listeners) listener()
     this.events?.emit({ type: 'request', entry: full })
@@ -134,7 +136,10 @@ export class Journal {
       seen = { at: now, skipped: 0 }
       this.anonymous.set(origin, seen)
     }
-    const note = seen.skipped > 0 ? ` (${seen.skipped} more unauthenticated request${seen.skipped === 1 ? '' : 's'} from ${origin.slice(0, 100)} were not journaled: at most one a second per web origin)` : ''
+    const note =
+      seen.skipped > 0
+        ? ` (${seen.skipped} more unauthenticated request${seen.skipped === 1 ? '' : 's'} from ${origin.slice(0, 100)} were not journaled: at most one a second per web origin)`
+        : ''
     seen.at = now
     seen.skipped = 0
     return note
@@ -145,15 +150,18 @@ export class Journal {
   /** Entries newest first, optionally only one account's. */
   list(filter: { account?: string } = {}): JournalEntry[] {
     const out: JournalEntry[] = []
-    for (let i = this.entries.length - 1; i >= this.start; i--) {
-      const entry = this.entries[i]
+    for (const entry of this.entries.values())
       if (filter.account === undefined || entry.account === filter.account) out.push(entry)
-    }
-    return out
+    return out.reverse()
   }
 
   get size(): number {
-    return this.entries.length - this.start
+    return this.entries.size
+  }
+
+  /** Entries of `account` kept (null: requests without one). */
+  heldBy(account: string | null): number {
+    return this.entries.heldBy(account ?? '')
   }
 
   /** A stable array for `useSyncExternalStore`: same reference until something changes. */
@@ -175,15 +183,12 @@ export class Journal {
 
   /** The entry with this id, if it is still kept. */
   get(id: number): JournalEntry | undefined {
-    const first = this.entries[this.start]
-    if (first === undefined || id < first.id) return undefined
-    const entry = this.entries[this.start + (id - first.id)]
-    return entry?.id === id ? entry : undefined
+    return this.entries.get(id)
   }
 
   /** Puts back entries a store kept (oldest first), before any request is recorded; ids carry on after the last. */
   restore(entries: readonly JournalEntry[]): void {
-    for (const entry of entries.slice(-this.capacity)) this.entries.push(entry)
+    for (const entry of entries.slice(-this.capacity)) this.entries.add(entry.id, entry.account ?? '', entry)
     this.nextId = Math.max(this.nextId, (entries.at(-1)?.id ?? 0) + 1)
     this.snapshotCache = null
     for (const listener of this.listeners) listener()
@@ -193,8 +198,7 @@ export class Journal {
 
   clear(): void {
     this.changes?.clear()
-    this.entries = []
-    this.start = 0
+    this.entries.clear()
     this.snapshotCache = null
     for (const listener of this.listeners) listener()
   }

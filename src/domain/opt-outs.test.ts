@@ -3,9 +3,11 @@ import { keywordAction, OptOutStore } from './opt-outs.js'
 
 describe('reply keywords', () => {
   it('opt out, opt in, or nothing: case-insensitive, trimmed, whole reply only', () => {
-    for (const text of ['STOP', 'stop', ' Stop\n', 'STOPALL', 'unsubscribe', 'CANCEL', 'end', 'QUIT']) expect(keywordAction(text), text).toBe('opt_out')
+    for (const text of ['STOP', 'stop', ' Stop\n', 'STOPALL', 'unsubscribe', 'CANCEL', 'end', 'QUIT'])
+      expect(keywordAction(text), text).toBe('opt_out')
     for (const text of ['START', 'unstop', ' yes ']) expect(keywordAction(text), text).toBe('opt_in')
-    for (const text of ['HELP', 'stop it', 'STOP!', 'Yes please', '', 'S T O P']) expect(keywordAction(text), text).toBeNull()
+    for (const text of ['HELP', 'stop it', 'STOP!', 'Yes please', '', 'S T O P'])
+      expect(keywordAction(text), text).toBeNull()
   })
 })
 

@@ -1,4 +1,12 @@
-import { CHANNELS, DIRECTIONS, MESSAGE_STATUSES, type CapturedMessage, type Channel, type Direction, type MessageStatus } from '../contract/captured-message.js'
+import {
+  CHANNELS,
+  DIRECTIONS,
+  MESSAGE_STATUSES,
+  type CapturedMessage,
+  type Channel,
+  type Direction,
+  type MessageStatus,
+} from '../contract/captured-message.js'
 import { CHANNEL_DESCRIPTORS, readingOf, searchTextOf, senderOf } from './channels/index.js'
 import { describeTime, timeProblem } from './clock.js'
 
@@ -27,7 +35,18 @@ export interface OutboxFilter {
 }
 
 /** The keys an {@link OutboxFilter} takes, in the order an error message lists them. */
-export const FILTER_KEYS = ['channel', 'to', 'status', 'since', 'account', 'q', 'from', 'subject', 'template', 'direction'] as const satisfies ReadonlyArray<keyof OutboxFilter>
+export const FILTER_KEYS = [
+  'channel',
+  'to',
+  'status',
+  'since',
+  'account',
+  'q',
+  'from',
+  'subject',
+  'template',
+  'direction',
+] as const satisfies ReadonlyArray<keyof OutboxFilter>
 
 /** A filter compiled once: lower-cased needles, the `+` of a phone restored. */
 export type MessagePredicate = (message: CapturedMessage) => boolean
@@ -44,9 +63,16 @@ export function checkFilter(filter: object, where: string): asserts filter is Ou
     }
   }
   const f = filter as OutboxFilter
-  if (f.channel !== undefined && !CHANNELS.includes(f.channel)) throw new TypeError(`${where}: channel must be one of ${CHANNELS.join(', ')} (got ${JSON.stringify(f.channel)}).`)
-  if (f.direction !== undefined && !DIRECTIONS.includes(f.direction)) throw new TypeError(`${where}: direction must be one of ${DIRECTIONS.join(', ')} (got ${JSON.stringify(f.direction)}).`)
-  if (f.status !== undefined && !MESSAGE_STATUSES.includes(f.status)) throw new TypeError(`${where}: status must be one of ${MESSAGE_STATUSES.join(', ')} (got ${JSON.stringify(f.status)}).`)
+  if (f.channel !== undefined && !CHANNELS.includes(f.channel))
+    throw new TypeError(`${where}: channel must be one of ${CHANNELS.join(', ')} (got ${JSON.stringify(f.channel)}).`)
+  if (f.direction !== undefined && !DIRECTIONS.includes(f.direction))
+    throw new TypeError(
+      `${where}: direction must be one of ${DIRECTIONS.join(', ')} (got ${JSON.stringify(f.direction)}).`,
+    )
+  if (f.status !== undefined && !MESSAGE_STATUSES.includes(f.status))
+    throw new TypeError(
+      `${where}: status must be one of ${MESSAGE_STATUSES.join(', ')} (got ${JSON.stringify(f.status)}).`,
+    )
   const sinceProblem = f.since === undefined ? undefined : timeProblem(f.since)
   if (sinceProblem) throw new RangeError(`${where}: filter.since ${sinceProblem}.`)
 }

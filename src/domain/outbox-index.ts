@@ -32,7 +32,7 @@ export class Postings {
     this.live--
     this.bytes -= weight
     while (this.head < this.seqs.length && !isKept(this.seqs[this.head])) this.head++
-    if (this.live > 0 && (this.seqs.length - this.head) > this.live * 2 + 16) {
+    if (this.live > 0 && this.seqs.length - this.head > this.live * 2 + 16) {
       this.seqs = this.seqs.slice(this.head).filter(isKept)
       this.head = 0
     }

@@ -90,7 +90,11 @@ export class SearchTexts {
       const seqs: number[] = []
       const ends: number[] = []
       let length = 0
-      for (let p = Math.max(start, block * SEARCH_BLOCK - seqBase), end = (block + 1) * SEARCH_BLOCK - seqBase; p < end; p++) {
+      for (
+        let p = Math.max(start, block * SEARCH_BLOCK - seqBase), end = (block + 1) * SEARCH_BLOCK - seqBase;
+        p < end;
+        p++
+      ) {
         if (entries[p] == null) continue
         const text = this.text(p)
         length += (parts.length === 0 ? 0 : JOIN.length) + text.length
@@ -126,7 +130,8 @@ export class SearchTexts {
       const position = seqs[part] - seqBase
       from = ends[part] + JOIN.length
       part++
-      if (position >= start && entries[position] != null && matchesWords(this.text(position), words)) found.push(position)
+      if (position >= start && entries[position] != null && matchesWords(this.text(position), words))
+        found.push(position)
     }
     return found
   }
@@ -154,7 +159,9 @@ function rarestWord(words: readonly string[], sample: string): string {
   let bestHits = Infinity
   for (const word of words) {
     let hits = 0
-    if (word !== '') for (let at = sample.indexOf(word); at !== -1 && hits < SAMPLE_HITS; at = sample.indexOf(word, at + word.length)) hits++
+    if (word !== '')
+      for (let at = sample.indexOf(word); at !== -1 && hits < SAMPLE_HITS; at = sample.indexOf(word, at + word.length))
+        hits++
     else hits = SAMPLE_HITS
     if (hits < bestHits || (hits === bestHits && word.length > best.length)) {
       best = word
@@ -173,22 +180,34 @@ export interface QueryResult {
 const NARROWING = ['to', 'account', 'channel'] as const
 
 /** The smallest index list the filter (and a team's single account) names, or null when one named list is empty, undefined when none is named. */
-function candidates(view: OutboxView, filter: OutboxFilter, accounts: ReadonlySet<string> | undefined): { list: Postings | null; alone: boolean } | undefined {
+function candidates(
+  view: OutboxView,
+  filter: OutboxFilter,
+  accounts: ReadonlySet<string> | undefined,
+): { list: Postings | null; alone: boolean } | undefined {
   const named: Array<Postings | undefined> = []
   if (filter.to !== undefined) named.push(view.index.byTo.get(recipientKey(filter.to)))
   if (filter.account !== undefined) named.push(view.index.byAccount.get(filter.account))
   if (filter.channel !== undefined) named.push(view.index.byChannel.get(filter.channel))
-  if (accounts !== undefined && accounts.size === 1 && filter.account === undefined) named.push(view.index.byAccount.get([...accounts][0]))
+  if (accounts !== undefined && accounts.size === 1 && filter.account === undefined)
+    named.push(view.index.byAccount.get([...accounts][0]))
   if (named.length === 0) return undefined
   if (named.some((list) => list === undefined)) return { list: null, alone: true }
   const lists = named as Postings[]
   const smallest = lists.reduce((a, b) => (b.live < a.live ? b : a))
-  const others = Object.entries(filter).filter(([key, value]) => value !== undefined && !(NARROWING as readonly string[]).includes(key))
+  const others = Object.entries(filter).filter(
+    ([key, value]) => value !== undefined && !(NARROWING as readonly string[]).includes(key),
+  )
   return { list: smallest, alone: lists.length === 1 && others.length === 0 }
 }
 
 /** The count without visiting the messages, when the filter allows it. */
-function knownTotal(view: OutboxView, filter: OutboxFilter, accounts: ReadonlySet<string> | undefined, narrowed: ReturnType<typeof candidates>): number | undefined {
+function knownTotal(
+  view: OutboxView,
+  filter: OutboxFilter,
+  accounts: ReadonlySet<string> | undefined,
+  narrowed: ReturnType<typeof candidates>,
+): number | undefined {
   if (narrowed !== undefined) {
     if (narrowed.list === null) return 0
     if (!narrowed.alone) return undefined
@@ -205,9 +224,17 @@ function knownTotal(view: OutboxView, filter: OutboxFilter, accounts: ReadonlySe
 
 /**
  * Matching messages newest first: `skip` of them passed over, at most `take` returned; `total` is
- * every match's count when `countAll` (else the count seen so far).
+ * every match's count when `countAll` (else the count seen so far); a message `hidden` accepts is passed over.
  */
-export function queryOutbox(view: OutboxView, filter: OutboxFilter, accounts: ReadonlySet<string> | undefined, skip: number, take: number, countAll: boolean): QueryResult {
+export function queryOutbox(
+  view: OutboxView,
+  filter: OutboxFilter,
+  accounts: ReadonlySet<string> | undefined,
+  skip: number,
+  take: number,
+  countAll: boolean,
+  hidden?: (id: string) => boolean,
+): QueryResult {
   const narrowed = candidates(view, filter, accounts)
   const known = countAll ? knownTotal(view, filter, accounts, narrowed) : undefined
   const data: CapturedMessage[] = []
@@ -218,8 +245,9 @@ export function queryOutbox(view: OutboxView, filter: OutboxFilter, accounts: Re
   const consider = (position: number, wordsFound = false): boolean => {
     const m = view.entries[position]
     if (m === null || m === undefined) return true
-    if (accounts !== undefined && !accounts.has(m.account)) return true
-    if (!rest(m) || (words !== undefined && !wordsFound && !matchesWords(view.search.text(position), words))) return true
+    if ((accounts !== undefined && !accounts.has(m.account)) || hidden?.(m.message_id)) return true
+    if (!rest(m) || (words !== undefined && !wordsFound && !matchesWords(view.search.text(position), words)))
+      return true
     if (seen >= skip && data.length < take) data.push(m)
     seen++
     return known === undefined && countAll ? true : data.length < take
@@ -228,12 +256,14 @@ export function queryOutbox(view: OutboxView, filter: OutboxFilter, accounts: Re
     // The newest, partial block message by message; then, for a search, each full block's join
     // scanned for the rarest word (see SearchTexts.matchesIn), else every message.
     const fullBlocks = Math.floor((view.seqBase + view.entries.length) / SEARCH_BLOCK)
-    const partialFrom = words === undefined ? view.start : Math.max(view.start, fullBlocks * SEARCH_BLOCK - view.seqBase)
+    const partialFrom =
+      words === undefined ? view.start : Math.max(view.start, fullBlocks * SEARCH_BLOCK - view.seqBase)
     let going = true
     for (let i = view.entries.length - 1; going && i >= partialFrom; i--) going = consider(i)
     if (words !== undefined && going) {
       const oldestBlock = Math.floor((view.seqBase + view.start) / SEARCH_BLOCK)
-      const driver = fullBlocks - 1 >= oldestBlock ? rarestWord(words, view.search.block(fullBlocks - 1).text) : words[0]
+      const driver =
+        fullBlocks - 1 >= oldestBlock ? rarestWord(words, view.search.block(fullBlocks - 1).text) : words[0]
       for (let block = fullBlocks - 1; going && block >= oldestBlock; block--) {
         const hits = view.search.matchesIn(block, words, driver)
         for (let k = hits.length - 1; going && k >= 0; k--) going = consider(hits[k], true)

@@ -9,7 +9,6 @@ export interface MessageTransition {
   change: StatusChange
 }
 
-
 /** The narrowed message type of a filter that names its channel. */
 export type MessageFor<F> = F extends { channel: infer C extends Channel } ? MessageOf<C> : CapturedMessage
 
@@ -27,4 +26,3 @@ export interface OutboxOptions {
 
 /** The default byte budget of the outbox: 256 MiB. */
 export const DEFAULT_OUTBOX_BYTES = defaultOf('max-outbox-mb') * 1024 * 1024
-

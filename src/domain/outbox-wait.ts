@@ -51,7 +51,9 @@ export function waitProblem(filter: object, options: WaitOptions): Error | undef
   }
   const timeout = options.timeout ?? 5_000
   if (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout < 0 || timeout > 2 ** 31 - 1) {
-    return new TypeError(`outbox.waitFor: timeout must be a number of milliseconds from 0 to ${2 ** 31 - 1} (got ${String(timeout)}).`)
+    return new TypeError(
+      `outbox.waitFor: timeout must be a number of milliseconds from 0 to ${2 ** 31 - 1} (got ${String(timeout)}).`,
+    )
   }
   const sinceProblem = options.since === undefined ? undefined : timeProblem(options.since)
   return sinceProblem ? new RangeError(`outbox.waitFor: options.since ${sinceProblem}.`) : undefined
@@ -72,7 +74,14 @@ export interface WaitSource {
  * on; rejects with `timedOut()` after `timeout` ms, or with the signal's reason when it aborts.
  * Event-driven: one timer and two listeners, nothing left behind once it settles.
  */
-export function nextMatch(source: WaitSource, match: (message: CapturedMessage) => boolean, key: string, timeout: number, signal: AbortSignal | undefined, timedOut: () => Error): Promise<CapturedMessage> {
+export function nextMatch(
+  source: WaitSource,
+  match: (message: CapturedMessage) => boolean,
+  key: string,
+  timeout: number,
+  signal: AbortSignal | undefined,
+  timedOut: () => Error,
+): Promise<CapturedMessage> {
   source.waiting++
   return new Promise((resolve, reject) => {
     const settle = () => {
@@ -108,7 +117,9 @@ export function nextMatch(source: WaitSource, match: (message: CapturedMessage) 
 
 /** A filter's identity for {@link SharedVerdicts}: its fields in a fixed order, and the accounts a team's wait is limited to. */
 export function waitKey(filter: OutboxFilter, accounts: ReadonlySet<string> | undefined): string {
-  const fields = Object.entries(filter).filter(([, value]) => value !== undefined).sort(([a], [b]) => (a < b ? -1 : 1))
+  const fields = Object.entries(filter)
+    .filter(([, value]) => value !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : 1))
   return JSON.stringify([fields, accounts === undefined ? null : [...accounts].sort()])
 }
 

@@ -3,9 +3,15 @@ import type { CapturedMessage, Channel, MessageOf, MessageStatus, StatusChange }
 import { CHANNELS, MESSAGE_STATUSES } from '../contract/captured-message.js'
 import { weightOf, type CaptureInput } from './channels/index.js'
 import { copyFields } from './channels/derived.js'
-import { checkFilter, compileFilter, describeFilter, type MessagePredicate, type OutboxFilter } from './outbox-filter.js'
+import {
+  checkFilter,
+  compileFilter,
+  describeFilter,
+  type MessagePredicate,
+  type OutboxFilter,
+} from './outbox-filter.js'
 import { PreviewTokens } from './preview-tokens.js'
-import type { SandboxEvents } from './events.js'
+import { OutboxFeed } from './publications.js'
 import { isoAt, timeProblem } from './clock.js'
 import { WaitTimeoutError } from './wait-timeout-error.js'
 import { describeMisses, nextMatch, SharedVerdicts, waitKey, waitProblem, type WaitOptions } from './outbox-wait.js'
@@ -41,8 +47,8 @@ export class Outbox implements OutboxView {
   /** Recipients, accounts and channels to their messages (see outbox-index.ts). */
   readonly index = new OutboxIndex((seq) => this.isKeptSeq(seq))
   private readonly listeners = new Set<() => void>()
-  private readonly captureListeners = new Set<(message: CapturedMessage) => void>()
-  private readonly transitionListeners = new Set<(transition: MessageTransition) => void>()
+  /** Waits, webhooks and events hear of captures, steps and deletions through it, once durable. */
+  readonly feed: OutboxFeed
   private readonly previewTokens = new PreviewTokens()
   private snapshotCache: readonly CapturedMessage[] | null = null
   /** Messages evicted by the caps since the last clear. */
@@ -59,7 +65,6 @@ export class Outbox implements OutboxView {
   readonly maxBytes: number
   readonly deliveryMs: number
   private readonly steps: LifecycleSteps
-  private readonly events: SandboxEvents | undefined
   /** Changes since the persistence adapter last wrote (only while one is attached). */
   private changes: ChangeLog<string, true> | undefined
   /** The outcome of each outbound message still in its lifecycle, kept only while changes are tracked (a restart resumes it). */
@@ -73,7 +78,7 @@ export class Outbox implements OutboxView {
     this.maxBytes = options.maxBytes ?? DEFAULT_OUTBOX_BYTES
     this.deliveryMs = options.deliveryMs ?? defaultOf('delivery-ms')
     this.steps = new LifecycleSteps(this.deliveryMs, now, () => this.advance())
-    this.events = options.events
+    this.feed = new OutboxFeed(options.events)
   }
 
   /** Captures an accepted send (built by the channel's descriptor, which derives text, links and codes). */
@@ -95,8 +100,7 @@ export class Outbox implements OutboxView {
       this.changes.touch(message.message_id, true)
       if (!inbound) this.outcomes.set(message.message_id, input.outcome)
     }
-    for (const listener of this.captureListeners) listener(message)
-    this.events?.emit({ type: 'message.captured', message })
+    this.feed.captured(message)
     this.changed()
     this.advance()
     return this.get(message.message_id) ?? message
@@ -113,7 +117,8 @@ export class Outbox implements OutboxView {
     this.live++
     this.bytes += weight
     this.index.add(message, seq, weight)
-    while (this.live > this.capacity || (this.bytes > this.maxBytes && this.live > 1)) this.evictOne(this.bytes > this.maxBytes)
+    while (this.live > this.capacity || (this.bytes > this.maxBytes && this.live > 1))
+      this.evictOne(this.bytes > this.maxBytes)
   }
 
   /** Evicts for a cap: the oldest message of the account holding the most (see {@link oldestOfLargestAccount}). */
@@ -187,8 +192,7 @@ export class Outbox implements OutboxView {
       this.steps.followUp(item)
       if (item.step === 1) this.outcomes.delete(item.id)
       this.changes?.touch(item.id)
-      for (const listener of this.transitionListeners) listener({ message: next, change })
-      this.events?.emit({ type: 'message.status', message: next, change })
+      this.feed.stepped({ message: next, change })
     }
     if (changed) this.changed()
     this.steps.schedule()
@@ -230,23 +234,24 @@ export class Outbox implements OutboxView {
   get(id: string): CapturedMessage | undefined {
     this.advance()
     const index = this.indexOf(id)
-    return index === undefined ? undefined : this.entries[index] ?? undefined
+    return index === undefined ? undefined : (this.entries[index] ?? undefined)
   }
 
   /** The message as kept, without applying due lifecycle steps (for the persistence adapter). */
   peek(id: string): CapturedMessage | undefined {
     const index = this.indexOf(id)
-    return index === undefined ? undefined : this.entries[index] ?? undefined
+    return index === undefined ? undefined : (this.entries[index] ?? undefined)
   }
 
-  /** Deletes one message; false when there is none with that id. */
-  delete(id: string): boolean {
+  /** Deletes one message (`undo`: a capture the store could not keep, told to nobody); false when there is none with that id. */
+  delete(id: string, undo = false): boolean {
     const index = this.indexOf(id)
     if (index === undefined) return false
     const account = this.entries[index]!.account
     this.forget(id, index)
     this.compact()
-    this.events?.emit({ type: 'message.deleted', message_id: id, account })
+    if (undo) this.feed.publications.discard([id])
+    else this.feed.deleted(id, account)
     this.changed()
     return true
   }
@@ -270,28 +275,47 @@ export class Outbox implements OutboxView {
     const problem = waitProblem(filter, options)
     if (problem) return Promise.reject(problem)
     const timeout = options.timeout ?? 5_000
-    const effective: OutboxFilter = options.since === undefined ? filter : { ...filter, since: Math.max(filter.since ?? -Infinity, options.since) }
+    const effective: OutboxFilter =
+      options.since === undefined ? filter : { ...filter, since: Math.max(filter.since ?? -Infinity, options.since) }
     const accounts = options.accounts
     const filtered = compileFilter(effective)
     const match: MessagePredicate = accounts === undefined ? filtered : (m) => accounts.has(m.account) && filtered(m)
     this.advance()
-    const [existing] = queryOutbox(this, effective, accounts, 0, 1, false).data
+    // A message whose capture or step is not durable yet is not told to a new wait either: it hears of it once it is.
+    const publications = this.feed.publications
+    const [existing] = queryOutbox(
+      this,
+      effective,
+      accounts,
+      0,
+      1,
+      false,
+      publications.holding ? (id) => publications.pending(id) : undefined,
+    ).data
     if (existing) return Promise.resolve(existing as MessageFor<F>)
     const signal = options.signal
     if (signal?.aborted) return Promise.reject(signal.reason)
-    return nextMatch(this, match, waitKey(effective, accounts), timeout, signal, () => this.timeoutError(effective, timeout, accounts)) as Promise<MessageFor<F>>
+    return nextMatch(this, match, waitKey(effective, accounts), timeout, signal, () =>
+      this.timeoutError(effective, timeout, accounts),
+    ) as Promise<MessageFor<F>>
   }
 
   /** The newest messages that did not match: of the filter's channel if it names one, else any (of `accounts` only, when given). */
   nearMisses(filter: OutboxFilter, count = 3, accounts?: ReadonlySet<string>): CapturedMessage[] {
-    return queryOutbox(this, filter.channel === undefined ? {} : { channel: filter.channel }, accounts, 0, count, false).data
+    return queryOutbox(this, filter.channel === undefined ? {} : { channel: filter.channel }, accounts, 0, count, false)
+      .data
   }
 
   /** The error a wait that timed out rejects with: the filter, then the nearest misses (among `accounts`' messages, when given). */
   timeoutError(filter: OutboxFilter, timeout: number, accounts?: ReadonlySet<string>): WaitTimeoutError {
     const misses = this.nearMisses(filter, 3, accounts)
     const total = queryOutbox(this, {}, accounts, 0, 0, true).total
-    return new WaitTimeoutError(`no ${describeFilter(filter)} in ${timeout} ms; ${describeMisses(filter, misses, total)}`, filter, timeout, misses)
+    return new WaitTimeoutError(
+      `no ${describeFilter(filter)} in ${timeout} ms; ${describeMisses(filter, misses, total)}`,
+      filter,
+      timeout,
+      misses,
+    )
   }
 
   /**
@@ -345,7 +369,11 @@ export class Outbox implements OutboxView {
   restore(rows: Iterable<{ message: CapturedMessage; outcome?: CaptureInput['outcome'] }>, evicted = 0): void {
     for (const { message, outcome } of rows) {
       this.keep(message)
-      if (outcome !== undefined && message.direction !== 'inbound' && (message.status === 'queued' || message.status === 'sent')) {
+      if (
+        outcome !== undefined &&
+        message.direction !== 'inbound' &&
+        (message.status === 'queued' || message.status === 'sent')
+      ) {
         const createdMs = Date.parse(message.created_at)
         this.steps.add(message.message_id, createdMs, outcome, message.status === 'queued' ? 0 : 1)
         if (this.changes) this.outcomes.set(message.message_id, outcome)
@@ -375,20 +403,14 @@ export class Outbox implements OutboxView {
     }
   }
 
-  /** Calls `listener` with every newly captured message. Returns the unsubscribe. */
+  /** Calls `listener` with every newly captured message (once durable, with a store). Returns the unsubscribe. */
   onCapture(listener: (message: CapturedMessage) => void): () => void {
-    this.captureListeners.add(listener)
-    return () => {
-      this.captureListeners.delete(listener)
-    }
+    return this.feed.onCapture(listener)
   }
 
   /** Calls `listener` on every lifecycle step (what webhooks and events are made of). */
   onTransition(listener: (transition: MessageTransition) => void): () => void {
-    this.transitionListeners.add(listener)
-    return () => {
-      this.transitionListeners.delete(listener)
-    }
+    return this.feed.onTransition(listener)
   }
 
   private changed(): void {

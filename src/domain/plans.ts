@@ -5,7 +5,6 @@ export { DEFAULT_LIMITS, PLANS, type Plan }
 /** Display names, as the reference writes them. */
 export const PLAN_NAMES: Record<Plan, string> = { starter: 'Starter', pro: 'Pro', enterprise: 'Enterprise' }
 
-
 /** The keys in force when none are configured: each its own account. */
 export const DEFAULT_API_KEYS: Record<string, Plan> = {
   test_starter: 'starter',
@@ -84,7 +83,9 @@ const KEY_PATTERN = /^[A-Za-z0-9_\-.]{1,128}$/
 export function parseKeySpec(spec: string, salt?: string): ApiKeyConfig {
   const parts = spec.trim().split(':')
   if (parts.length < 2 || parts.length > 3) {
-    throw new Error(`bad API key spec "${spec}": expected KEY:PLAN or KEY:PLAN:ACCOUNT, with PLAN one of ${PLANS.join(', ')}`)
+    throw new Error(
+      `bad API key spec "${spec}": expected KEY:PLAN or KEY:PLAN:ACCOUNT, with PLAN one of ${PLANS.join(', ')}`,
+    )
   }
   const [key, rawPlan, account] = parts
   const plan = rawPlan.toLowerCase()
@@ -108,9 +109,7 @@ export function resolveApiKeys(
   if (apiKeys === undefined) {
     return Object.entries(DEFAULT_API_KEYS).map(([key, plan]) => ({ key, plan, account: defaultAccountFor(key, salt) }))
   }
-  const specs = Array.isArray(apiKeys)
-    ? apiKeys
-    : Object.entries(apiKeys).map(([key, value]) => `${key}:${value}`)
+  const specs = Array.isArray(apiKeys) ? apiKeys : Object.entries(apiKeys).map(([key, value]) => `${key}:${value}`)
   const configs = specs.map((spec) => parseKeySpec(spec, salt))
   const seen = new Set<string>()
   for (const { key } of configs) {

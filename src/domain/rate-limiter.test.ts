@@ -43,7 +43,11 @@ describe('SlidingWindow memory', () => {
     // The first 11 leave the window, then 20 more make the ring wrap and grow.
     for (let t = 0; t < 20; t++) window.take(WINDOW_MS + 10_000 + t)
     expect(window.used(WINDOW_MS + 10_020)).toBe(25)
-    expect(window.take(WINDOW_MS + 10_020)).toMatchObject({ allowed: true, remaining: 40 - 26, reset: Math.ceil((11_000 + WINDOW_MS) / 1000) })
+    expect(window.take(WINDOW_MS + 10_020)).toMatchObject({
+      allowed: true,
+      remaining: 40 - 26,
+      reset: Math.ceil((11_000 + WINDOW_MS) / 1000),
+    })
   })
 
   it('admits again after clear() without losing its limit', () => {

@@ -5,5 +5,7 @@
  * preview route and the web inbox's button use the same rule.
  */
 export function hasRemoteContent(html: string): boolean {
-  return /\b(?:src|srcset|background|href|poster)\s*=\s*["']?\s*(?:https?:)?\/\/|url\(\s*["']?\s*(?:https?:)?\/\/|@import\s+["']\s*(?:https?:)?\/\//i.test(html.replace(/<a\b[^>]*>/gi, ''))
+  return /\b(?:src|srcset|background|href|poster)\s*=\s*["']?\s*(?:https?:)?\/\/|url\(\s*["']?\s*(?:https?:)?\/\/|@import\s+["']\s*(?:https?:)?\/\//i.test(
+    html.replace(/<a\b[^>]*>/gi, ''),
+  )
 }

@@ -36,8 +36,10 @@ describe('safeText', () => {
   })
 
   it('removes bidi controls and invisible fillers', () => {
-    for (const cp of [0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069, 0x200e, 0x200f, 0x061c,
-      0x3164, 0x115f, 0x1160, 0xffa0, 0x200b, 0x200c, 0x200d, 0x2060, 0xfeff, 0x180e]) {
+    for (const cp of [
+      0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069, 0x200e, 0x200f, 0x061c, 0x3164, 0x115f,
+      0x1160, 0xffa0, 0x200b, 0x200c, 0x200d, 0x2060, 0xfeff, 0x180e,
+    ]) {
       expect(safeText(`a${String.fromCodePoint(cp)}b`), cp.toString(16)).toBe(`a${M}b`)
     }
     expect(safeText(HOSTILE.rlo)).toBe(`${M}exe.txt`)
@@ -53,7 +55,9 @@ describe('safeText', () => {
   it('leaves nothing of the hostile list that a terminal acts on', () => {
     const shown = safeText(HOSTILE_TEXT)
     // eslint-disable-next-line no-control-regex
-    expect(shown).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u200b-\u200f\u3164\ufeff]/)
+    expect(shown).not.toMatch(
+      /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u200b-\u200f\u3164\ufeff]/,
+    )
     expect(isSafeText(HOSTILE_TEXT)).toBe(false)
     expect(isSafeText(shown)).toBe(true)
     expect(safeText(shown)).toBe(shown)
@@ -68,7 +72,8 @@ describe('safeText', () => {
     expect(safeText(`\u{e0001}\u{e007f}`)).toBe(M)
     for (const text of [`pay\u00adpal`, `Hello${tags}`]) expect(isSafeText(text)).toBe(false)
     // Neighbours of the new ranges are kept.
-    for (const text of ['\u00ac\u00ae', '\u034e\u0350', '\u2065x', '\ufff8\ufffc\ufffd', '\u{dffff}\u{e0080}']) expect(safeText(text)).toBe(text)
+    for (const text of ['\u00ac\u00ae', '\u034e\u0350', '\u2065x', '\ufff8\ufffc\ufffd', '\u{dffff}\u{e0080}'])
+      expect(safeText(text)).toBe(text)
   })
 
   it('is linear: a megabyte of introducers without terminators, and a megabyte of plain text', () => {

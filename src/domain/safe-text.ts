@@ -28,16 +28,19 @@
 export const MARKER = '\ufffd'
 
 /* eslint-disable no-control-regex */
-const STRING_SEQUENCE = '(?:\\u001b[\\]PX^_]|[\\u0090\\u0098\\u009d\\u009e\\u009f])[^\\u0007\\u001b\\u009c]*(?:\\u0007|\\u001b\\\\|\\u009c)'
+const STRING_SEQUENCE =
+  '(?:\\u001b[\\]PX^_]|[\\u0090\\u0098\\u009d\\u009e\\u009f])[^\\u0007\\u001b\\u009c]*(?:\\u0007|\\u001b\\\\|\\u009c)'
 const CSI = '(?:\\u001b\\[|\\u009b)[\\u0030-\\u003f]*[\\u0020-\\u002f]*[\\u0040-\\u007e]'
 const ESCAPE = '\\u001b[\\u0020-\\u002f]*[\\u0030-\\u007e]?'
-const CONTROLS_AND_INVISIBLES = '[\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f\\u00ad\\u034f\\u061c\\u115f\\u1160\\u180e\\u200b\\u200c\\u200e\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u206f\\u3164\\ufeff\\uffa0\\ufff9-\\ufffb\\u{e0000}-\\u{e007f}]'
+const CONTROLS_AND_INVISIBLES =
+  '[\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f\\u00ad\\u034f\\u061c\\u115f\\u1160\\u180e\\u200b\\u200c\\u200e\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u206f\\u3164\\ufeff\\uffa0\\ufff9-\\ufffb\\u{e0000}-\\u{e007f}]'
 const EMOJI = '\\p{Extended_Pictographic}'
 /** A zero-width joiner that does not join two emoji (an emoji may carry VS16 or a skin tone before it). */
 const LONE_ZWJ = `(?<!${EMOJI}[\\ufe0f\\u{1f3fb}-\\u{1f3ff}]?)\\u200d|\\u200d(?!${EMOJI})`
 const HOSTILE_RUN = new RegExp(`(?:${STRING_SEQUENCE}|${CSI}|${ESCAPE}|${CONTROLS_AND_INVISIBLES}|${LONE_ZWJ})+`, 'gu')
 /** Any character that may start something {@link HOSTILE_RUN} removes. */
-const SUSPECT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb\u{e0000}-\u{e007f}]/u
+const SUSPECT =
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb\u{e0000}-\u{e007f}]/u
 /* eslint-enable no-control-regex */
 
 /**
@@ -59,8 +62,10 @@ export function safeText(text: string): string {
  */
 export function printable(text: string): string {
   // eslint-disable-next-line no-control-regex
-  return safeText(text).replace(/[\t\n\r\u00a0\u2028\u2029]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, (c) =>
-    c.charCodeAt(0) >= 0xd800 ? '\ufffd' : ' ')
+  return safeText(text).replace(
+    /[\t\n\r\u00a0\u2028\u2029]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g,
+    (c) => (c.charCodeAt(0) >= 0xd800 ? '\ufffd' : ' '),
+  )
 }
 
 /** True when `text` prints as it is: nothing {@link safeText} would remove. */

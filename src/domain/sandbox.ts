@@ -28,7 +28,14 @@ import { WebhookSender, type WebhookOptions } from './webhooks.js'
 import { templateBookOf, type TemplateBook, type TemplatesOption } from './templates.js'
 import { OptOutStore } from './opt-outs.js'
 import { receiveInbound, type InboundInput, type InboundResult } from './inbound.js'
-import { createCheckReports, reportFor, type CheckReport, type CheckReports, type CheckSandboxOptions, type ChecksRequest } from './checks/settings.js'
+import {
+  createCheckReports,
+  reportFor,
+  type CheckReport,
+  type CheckReports,
+  type CheckSandboxOptions,
+  type ChecksRequest,
+} from './checks/settings.js'
 import type { CapturedMessage } from '../contract/captured-message.js'
 
 /** Subscribers to load instead of (or on top of) seeded ones, per account. */
@@ -124,11 +131,16 @@ import { ACCOUNT_RESET_SCOPES, type AccountResetScope } from '../contract/consta
 /** Throws a TypeError naming the valid scopes for anything else (a typo must not reset nothing). */
 export function checkResetScope(scope: unknown): asserts scope is ResetScope | undefined {
   if (scope !== undefined && !(RESET_SCOPES as readonly unknown[]).includes(scope)) {
-    throw new TypeError(`reset: unknown scope ${JSON.stringify(scope)}. Use one of ${RESET_SCOPES.join(', ')}, or no scope to reset everything.`)
+    throw new TypeError(
+      `reset: unknown scope ${JSON.stringify(scope)}. Use one of ${RESET_SCOPES.join(', ')}, or no scope to reset everything.`,
+    )
   }
 }
 
 export const DEFAULT_BASE_URL = 'https://api.sendbox.test/v1'
+
+/** The `ready` of a sandbox with nothing to seed: settled once, so a request never waits a turn for it. */
+const NOTHING_TO_SEED: Promise<void> = Promise.resolve()
 
 /** Default caps on what clients may hold open (issue 27, N2/N4): documented in the README's limits. */
 export const DEFAULT_MAX_WAITERS = defaultOf('max-waiters')
@@ -138,7 +150,8 @@ export const DEFAULT_MAX_EVENT_CLIENTS = defaultOf('max-event-clients')
 function wholeOption(name: string, setting: 'max-waiters' | 'max-event-clients', value: number | undefined): number {
   if (value === undefined) return defaultOf(setting)
   const [min, max] = rangeOf(setting)
-  if (!Number.isInteger(value) || value < min || value > max) throw new RangeError(`${name} must be a whole number from ${min} to ${max} (got ${String(value)}).`)
+  if (!Number.isInteger(value) || value < min || value > max)
+    throw new RangeError(`${name} must be a whole number from ${min} to ${max} (got ${String(value)}).`)
   return value
 }
 
@@ -198,11 +211,18 @@ export class SandboxState {
     assertAdminToken(options.adminToken)
     this.adminToken = options.adminToken
     checkTeamTokens(options.teamTokens ?? [], options.adminToken)
-    this.teamTokens = (options.teamTokens ?? []).map((t) => Object.freeze({ name: t.name, token: t.token, accounts: Object.freeze([...t.accounts]) }))
+    this.teamTokens = (options.teamTokens ?? []).map((t) =>
+      Object.freeze({ name: t.name, token: t.token, accounts: Object.freeze([...t.accounts]) }),
+    )
     this.maxWaiters = wholeOption('maxWaiters', 'max-waiters', options.maxWaiters)
     this.maxEventClients = wholeOption('maxEventClients', 'max-event-clients', options.maxEventClients)
-    if (options.accountSalt !== undefined && (typeof options.accountSalt !== 'string' || options.accountSalt.length < 16)) {
-      throw new TypeError('accountSalt must be a string of at least 16 characters (keep the one a previous run used, or leave it out for a random one).')
+    if (
+      options.accountSalt !== undefined &&
+      (typeof options.accountSalt !== 'string' || options.accountSalt.length < 16)
+    ) {
+      throw new TypeError(
+        'accountSalt must be a string of at least 16 characters (keep the one a previous run used, or leave it out for a random one).',
+      )
     }
     this.store = options.store
     this.accountSalt = options.accountSalt ?? options.store?.accountSalt ?? processAccountSalt()
@@ -213,7 +233,10 @@ export class SandboxState {
     const known = new Set(this.keys.map((k) => k.account))
     for (const team of this.teamTokens) {
       const unknown = team.accounts.find((account) => !known.has(account))
-      if (unknown !== undefined) throw new TypeError(`team token "${team.name}": no API key has the account "${unknown}" (accounts: ${[...known].join(', ')}); give keys their account with --api-key KEY:PLAN:ACCOUNT`)
+      if (unknown !== undefined)
+        throw new TypeError(
+          `team token "${team.name}": no API key has the account "${unknown}" (accounts: ${[...known].join(', ')}); give keys their account with --api-key KEY:PLAN:ACCOUNT`,
+        )
     }
     this.limits = { ...DEFAULT_LIMITS, ...options.limits }
     for (const [plan, limit] of Object.entries(this.limits)) {
@@ -224,7 +247,12 @@ export class SandboxState {
     }
     this.limiter = new RateLimiter((key) => this.limits[this.byKey.get(key)!.plan])
     this.subscribers = new SubscriberStore(this.now)
-    this.outbox = new Outbox(this.now, { capacity: options.maxMessages, maxBytes: options.maxOutboxBytes, deliveryMs: options.deliveryMs, events: this.events })
+    this.outbox = new Outbox(this.now, {
+      capacity: options.maxMessages,
+      maxBytes: options.maxOutboxBytes,
+      deliveryMs: options.deliveryMs,
+      events: this.events,
+    })
     this.journal = new Journal(options.maxRequests ?? defaultOf('max-requests'), this.events)
     // A moved clock makes lifecycle steps due at once (webhooks fire for them, in order).
     this.clock.onMove(() => this.outbox.clockMoved())
@@ -237,13 +265,17 @@ export class SandboxState {
       this.webhooks = sender
       this.outbox.onTransition((transition) => sender.send(transition))
     }
-    // Every request awaits `ready`: the seeded state, and the HTML tools the email capture uses
-    // (loaded here rather than at import, so `import('sendbox')` stays light).
-    // A store that kept state fills the sandbox instead of the seed (`reset` seeds as ever).
-    const store = this.store
-    const tools = loadHtmlTools()
-    const filled = store ? store.open(this).then((kept) => (kept ? undefined : this.seedSubscribers())) : this.seedSubscribers()
-    this.ready = Promise.all([filled, tools]).then(() => undefined)
+    // Every request awaits `ready`: the seeded state, or what a store kept (`reset` seeds as ever) plus the HTML tools its
+    // emails are derived with on first read. Otherwise the first email send loads those (the email channel's `prepare`).
+    const filled = this.store?.open(this).then((kept) => (kept ? undefined : this.seedSubscribers()))
+    this.ready = filled ? Promise.all([filled, loadHtmlTools()]).then(() => undefined) : this.seeded()
+  }
+
+  /** Seeds the subscribers (`subscribers`, fixtures); with none to seed, a settled promise and no work. */
+  private seeded(): Promise<void> {
+    const none =
+      (this.options.subscribers ?? 0) <= 0 && Object.keys(this.options.fixtures?.subscribers ?? {}).length === 0
+    return none ? NOTHING_TO_SEED : this.seedSubscribers()
   }
 
   /** The account of a configured key (throws for an unknown key): handy in tests and fixtures. */
@@ -271,7 +303,12 @@ export class SandboxState {
   /** Keys with plan, limit and live use of the window (for `sendbox keys` and the UI header). */
   keyUsage(): Array<ApiKeyConfig & { planName: string; limit: number; used: number }> {
     const now = this.now()
-    return this.keys.map((k) => ({ ...k, planName: PLAN_NAMES[k.plan], limit: this.limitOf(k), used: this.limiter.used(k.key, now) }))
+    return this.keys.map((k) => ({
+      ...k,
+      planName: PLAN_NAMES[k.plan],
+      limit: this.limitOf(k),
+      used: this.limiter.used(k.key, now),
+    }))
   }
 
   private async seedSubscribers(only?: ReadonlySet<string>): Promise<void> {
@@ -280,7 +317,11 @@ export class SandboxState {
     // unsalted name, so `--seed` gives the same subscribers whatever this process's salt.
     const seedNames = new Map<string, string>()
     for (const k of this.keys) {
-      if (!seedNames.has(k.account)) seedNames.set(k.account, k.account === defaultAccountFor(k.key, this.accountSalt) ? seedNameFor(k.key) : k.account)
+      if (!seedNames.has(k.account))
+        seedNames.set(
+          k.account,
+          k.account === defaultAccountFor(k.key, this.accountSalt) ? seedNameFor(k.key) : k.account,
+        )
     }
     for (const account of this.accounts()) {
       if (only !== undefined && !only.has(account)) continue
@@ -304,7 +345,7 @@ export class SandboxState {
     await this.ready
     if (!scope || scope === 'subscribers') {
       this.subscribers.clear()
-      this.ready = this.seedSubscribers()
+      this.ready = this.seeded()
       await this.ready
     }
     if (!scope || scope === 'messages') (this.outbox.clear(), this.checkReports.clear())
@@ -324,11 +365,14 @@ export class SandboxState {
    */
   async resetAccounts(accounts: ReadonlySet<string>, scope?: AccountResetScope): Promise<void> {
     if (scope !== undefined && !(ACCOUNT_RESET_SCOPES as readonly unknown[]).includes(scope)) {
-      throw new TypeError(`resetAccounts: unknown scope ${JSON.stringify(scope)}. Use one of ${ACCOUNT_RESET_SCOPES.join(', ')}, or no scope for all of them.`)
+      throw new TypeError(
+        `resetAccounts: unknown scope ${JSON.stringify(scope)}. Use one of ${ACCOUNT_RESET_SCOPES.join(', ')}, or no scope for all of them.`,
+      )
     }
     await this.ready
     if (!scope || scope === 'messages') {
-      for (const message of this.outbox.list().filter((m) => accounts.has(m.account))) this.outbox.delete(message.message_id)
+      for (const message of this.outbox.list().filter((m) => accounts.has(m.account)))
+        this.outbox.delete(message.message_id)
     }
     if (!scope || scope === 'subscribers') {
       for (const account of accounts) this.subscribers.clearAccount(account)
@@ -336,7 +380,8 @@ export class SandboxState {
     }
     if (!scope || scope === 'faults') this.faults.clearAccounts(accounts)
     if (!scope || scope === 'opt_outs') {
-      for (const entry of this.optOuts.list().filter((e) => accounts.has(e.account))) this.optOuts.remove(entry.account, entry.number)
+      for (const entry of this.optOuts.list().filter((e) => accounts.has(e.account)))
+        this.optOuts.remove(entry.account, entry.number)
     }
     this.events.emit({ type: 'reset', scope: scope ?? 'all', accounts: [...accounts] })
   }
@@ -350,7 +395,10 @@ export class SandboxState {
    * sandbox.inbound({ channel: 'sms', key: 'test_pro', from: '+14155550123', text: 'STOP' })
    */
   inbound(input: InboundInput): InboundResult {
-    return receiveInbound({ keys: this.keys, outbox: this.outbox, optOuts: this.optOuts, webhooks: this.webhooks, now: this.now }, input)
+    return receiveInbound(
+      { keys: this.keys, outbox: this.outbox, optOuts: this.optOuts, webhooks: this.webhooks, now: this.now },
+      input,
+    )
   }
 
   /** A message's check report (docs/checks.md), kept once computed; a 404 ApiError for an unknown id. `await sandbox.checks(message, { links: 'live' })` */
@@ -380,7 +428,10 @@ export class SandboxState {
   readonly disposers = new Set<() => unknown>()
   /** Stops timers and webhook retries, and runs the {@link disposers}. */
   dispose(): void {
-    for (const release of this.disposers) void Promise.resolve().then(release).catch(() => undefined)
+    for (const release of this.disposers)
+      void Promise.resolve()
+        .then(release)
+        .catch(() => undefined)
     this.outbox.dispose()
     this.webhooks?.stop()
     this.store?.close()

@@ -41,9 +41,7 @@ export function encodeSms(text: string): SmsEncoding {
 export function segmentSms(text: string): Omit<SmsEncoding, 'segments'> & { parts: string[] } {
   const chars = [...text]
   const gsm = chars.every((c) => basic.has(c) || extension.has(c))
-  const widths = gsm
-    ? chars.map((c) => (extension.has(c) ? 2 : 1))
-    : chars.map((c) => c.length) // 2 for characters outside the BMP
+  const widths = gsm ? chars.map((c) => (extension.has(c) ? 2 : 1)) : chars.map((c) => c.length) // 2 for characters outside the BMP
   const { units, parts } = gsm ? segment(chars, widths, 160, 153) : segment(chars, widths, 70, 67)
   return { encoding: gsm ? 'GSM-7' : 'UCS-2', units, parts, characters: chars.length }
 }

@@ -9,7 +9,9 @@ describe('the subscriber store behind @msw/data, loaded on the first write', () 
     expect(sandbox.subscribers.get(account, created.id)).toEqual(created)
     const updated = await sandbox.subscribers.update(account, created.id, { first_name: 'Ana' })
     expect(updated.first_name).toBe('Ana')
-    expect(sandbox.subscribers.collection(account).findFirst((q) => q.where({ id: created.id }))?.first_name).toBe('Ana')
+    expect(sandbox.subscribers.collection(account).findFirst((q) => q.where({ id: created.id }))?.first_name).toBe(
+      'Ana',
+    )
     // Another account's collection exists on demand too (the module is loaded by now).
     expect(sandbox.subscribers.collection('someone-else').findMany()).toEqual([])
     sandbox.dispose()
@@ -43,12 +45,23 @@ describe('the wire JSON the subscriber routes answer with (cached per stored ver
     await sandbox.ready
     const account = sandbox.accountOf(sandbox.keys[0].key)
     const same = () => {
-      for (const [page, limit] of [[1, 20], [1, 2], [2, 2], [3, 2], [4, 2], [9, 100]]) {
+      for (const [page, limit] of [
+        [1, 20],
+        [1, 2],
+        [2, 2],
+        [3, 2],
+        [4, 2],
+        [9, 100],
+      ]) {
         const { data, total } = sandbox.subscribers.list(account, page, limit)
-        expect(sandbox.subscribers.listJson(account, page, limit)).toBe(JSON.stringify({ data, pagination: { page, limit, total, pages: Math.ceil(total / limit) } }))
+        expect(sandbox.subscribers.listJson(account, page, limit)).toBe(
+          JSON.stringify({ data, pagination: { page, limit, total, pages: Math.ceil(total / limit) } }),
+        )
       }
       for (const subscriber of sandbox.subscribers.all(account)) {
-        expect(sandbox.subscribers.getJson(account, subscriber.id)).toBe(JSON.stringify(sandbox.subscribers.get(account, subscriber.id)))
+        expect(sandbox.subscribers.getJson(account, subscriber.id)).toBe(
+          JSON.stringify(sandbox.subscribers.get(account, subscriber.id)),
+        )
       }
     }
     same()
@@ -58,8 +71,18 @@ describe('the wire JSON the subscriber routes answer with (cached per stored ver
     const created = await pending
     same()
     // Every field an update changes shows in the next read (a cached text is never served stale).
-    await sandbox.subscribers.update(account, created.id, { email: 'ANA@example.org', first_name: 'Ana "A" \u2028', tags: [], phone: '+14155550100' })
-    expect(JSON.parse(sandbox.subscribers.getJson(account, created.id))).toMatchObject({ email: 'ANA@example.org', first_name: 'Ana "A" \u2028', tags: [], phone: '+14155550100' })
+    await sandbox.subscribers.update(account, created.id, {
+      email: 'ANA@example.org',
+      first_name: 'Ana "A" \u2028',
+      tags: [],
+      phone: '+14155550100',
+    })
+    expect(JSON.parse(sandbox.subscribers.getJson(account, created.id))).toMatchObject({
+      email: 'ANA@example.org',
+      first_name: 'Ana "A" \u2028',
+      tags: [],
+      phone: '+14155550100',
+    })
     same()
     await sandbox.subscribers.update(account, created.id, { email: null })
     same()
@@ -71,7 +94,10 @@ describe('the wire JSON the subscriber routes answer with (cached per stored ver
   it('answers 404 for an unknown id and an empty page for an account without subscribers', () => {
     const sandbox = createSandbox({ subscribers: 0 })
     expect(() => sandbox.subscribers.getJson('nobody', 'sub_x')).toThrow(/No subscriber with id "sub_x"/)
-    expect(JSON.parse(sandbox.subscribers.listJson('nobody', 2, 10))).toEqual({ data: [], pagination: { page: 2, limit: 10, total: 0, pages: 0 } })
+    expect(JSON.parse(sandbox.subscribers.listJson('nobody', 2, 10))).toEqual({
+      data: [],
+      pagination: { page: 2, limit: 10, total: 0, pages: 0 },
+    })
     sandbox.dispose()
   })
 })

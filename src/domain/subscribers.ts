@@ -133,7 +133,11 @@ export class SubscriberStore {
     if (!email) return
     const owner = store.byEmail.get(email.toLowerCase())
     if (owner !== undefined && owner !== exceptId) {
-      throw new ApiError(400, 'duplicate_email', `A subscriber with email "${email}" already exists in this account. Update it with PUT /subscribers/${owner} instead.`, 'email')
+      throw new ApiError(
+        'duplicate_email',
+        `A subscriber with email "${email}" already exists in this account. Update it with PUT /subscribers/${owner} instead.`,
+        'email',
+      )
     }
   }
 
@@ -141,10 +145,14 @@ export class SubscriberStore {
    * Creates a subscriber. The email is reserved synchronously, before any await, so parallel
    * creates with one email see exactly one success.
    */
-  create(account: string, input: SubscriberPatch, preset?: Partial<Pick<Subscriber, 'id' | 'created_at' | 'updated_at'>>): Promise<Subscriber> {
+  create(
+    account: string,
+    input: SubscriberPatch,
+    preset?: Partial<Pick<Subscriber, 'id' | 'created_at' | 'updated_at'>>,
+  ): Promise<Subscriber> {
     const store = this.store(account)
     if (input.email == null && input.phone == null) {
-      throw new ApiError(400, 'missing_parameter', 'A subscriber needs at least one of `email` and `phone`.', 'email')
+      throw new ApiError('missing_parameter', 'A subscriber needs at least one of `email` and `phone`.', 'email')
     }
     this.assertEmailFree(store, input.email)
     const at = isoAt(this.now())
@@ -187,7 +195,11 @@ export class SubscriberStore {
         updated_at: isoAt(this.now()),
       }
       if (next.email === null && next.phone === null) {
-        throw new ApiError(400, 'missing_parameter', 'A subscriber must keep at least one of `email` and `phone`; this update would clear both.', patch.email === null ? 'email' : 'phone')
+        throw new ApiError(
+          'missing_parameter',
+          'A subscriber must keep at least one of `email` and `phone`; this update would clear both.',
+          patch.email === null ? 'email' : 'phone',
+        )
       }
       this.assertEmailFree(store, next.email, id)
       const collection = await this.collectionOf(store)
@@ -234,7 +246,12 @@ export class SubscriberStore {
   listJson(account: string, page: number, limit: number): string {
     const store = this.accounts.get(account)
     if (!store) return pageJson([], page, limit, 0)
-    return pageJson(pageIds(store, page, limit).map((id) => jsonOf(store, id)), page, limit, store.order.length)
+    return pageJson(
+      pageIds(store, page, limit).map((id) => jsonOf(store, id)),
+      page,
+      limit,
+      store.order.length,
+    )
   }
 
   count(account: string): number {
@@ -255,7 +272,9 @@ export class SubscriberStore {
     const store = this.store(account)
     if (!store.collection) {
       if (!dataModule) {
-        throw new Error('@msw/data is loaded with the first subscriber write; before any, call `await sandbox.subscribers.loadCollection(account)`.')
+        throw new Error(
+          '@msw/data is loaded with the first subscriber write; before any, call `await sandbox.subscribers.loadCollection(account)`.',
+        )
       }
       store.collection = new dataModule.Collection({ schema: subscriberSchema })
     }
@@ -284,7 +303,7 @@ export class SubscriberStore {
 }
 
 function notFound(id: string): ApiError {
-  return new ApiError(404, 'not_found', `No subscriber with id "${id}" in this account. List them with GET /subscribers.`)
+  return new ApiError('not_found', `No subscriber with id "${id}" in this account. List them with GET /subscribers.`)
 }
 
 /** The ids of one page in creation order: O(limit). */

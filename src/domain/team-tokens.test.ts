@@ -3,7 +3,11 @@ import { ADMIN_VIEWER, checkTeamTokens, parseTeamToken, sees, teamViewer } from 
 
 describe('parseTeamToken', () => {
   it('splits NAME:TOKEN:ACCOUNTS at the first and last colon', () => {
-    expect(parseTeamToken('qa:tok_0123456789:acct_a,acct_b')).toEqual({ name: 'qa', token: 'tok_0123456789', accounts: ['acct_a', 'acct_b'] })
+    expect(parseTeamToken('qa:tok_0123456789:acct_a,acct_b')).toEqual({
+      name: 'qa',
+      token: 'tok_0123456789',
+      accounts: ['acct_a', 'acct_b'],
+    })
     expect(parseTeamToken('qa:a:b:c:d:e:f:g:h:acct').token).toBe('a:b:c:d:e:f:g:h')
     expect(parseTeamToken('qa:tok_0123456789: acct_a , acct_b').accounts).toEqual(['acct_a', 'acct_b'])
   })
@@ -31,7 +35,9 @@ describe('parseTeamToken', () => {
     expect(() => checkTeamTokens([a, { ...a, token: 'tok_bbbbbbbb' }])).toThrow(/"a" is given twice/)
     expect(() => checkTeamTokens([a, { ...a, name: 'b' }])).toThrow(/another team's token/)
     expect(() => checkTeamTokens([a], 'tok_aaaaaaaa')).toThrow(/the admin token/)
-    expect(() => checkTeamTokens([a, { name: 'b', token: 'tok_bbbbbbbb', accounts: ['x'] }], 'adm_cccccccc')).not.toThrow()
+    expect(() =>
+      checkTeamTokens([a, { name: 'b', token: 'tok_bbbbbbbb', accounts: ['x'] }], 'adm_cccccccc'),
+    ).not.toThrow()
   })
 })
 
@@ -48,7 +54,13 @@ describe('viewers', () => {
   })
   it('lets the admin see every account and a team its own only (never an item without one)', () => {
     const b = teamViewer(teams, 'tok_bbbbbbbb')!
-    expect([sees(b, 'y'), sees(b, 'z'), sees(b, 'x'), sees(b, null), sees(b, undefined)]).toEqual([true, true, false, false, false])
+    expect([sees(b, 'y'), sees(b, 'z'), sees(b, 'x'), sees(b, null), sees(b, undefined)]).toEqual([
+      true,
+      true,
+      false,
+      false,
+      false,
+    ])
     expect([sees(ADMIN_VIEWER, 'x'), sees(ADMIN_VIEWER, null)]).toEqual([true, true])
   })
 })
@@ -57,8 +69,16 @@ describe('a sandbox with team tokens', () => {
   it('refuses a team token naming an account no API key has', async () => {
     const { SandboxState } = await import('./sandbox.js')
     const createSandbox = (options: ConstructorParameters<typeof SandboxState>[0]) => new SandboxState(options)
-    expect(() => createSandbox({ apiKeys: { key_a: 'pro:acct_a' }, teamTokens: [{ name: 'qa', token: 'tok_qa_12345678', accounts: ['acct_a', 'acct_typo'] }] })).toThrow(/no API key has the account "acct_typo" \(accounts: acct_a\)/)
-    const sandbox = createSandbox({ apiKeys: { key_a: 'pro:acct_a' }, teamTokens: [{ name: 'qa', token: 'tok_qa_12345678', accounts: ['acct_a'] }] })
+    expect(() =>
+      createSandbox({
+        apiKeys: { key_a: 'pro:acct_a' },
+        teamTokens: [{ name: 'qa', token: 'tok_qa_12345678', accounts: ['acct_a', 'acct_typo'] }],
+      }),
+    ).toThrow(/no API key has the account "acct_typo" \(accounts: acct_a\)/)
+    const sandbox = createSandbox({
+      apiKeys: { key_a: 'pro:acct_a' },
+      teamTokens: [{ name: 'qa', token: 'tok_qa_12345678', accounts: ['acct_a'] }],
+    })
     expect(sandbox.teamTokens.map((t) => t.name)).toEqual(['qa'])
     sandbox.dispose()
   })

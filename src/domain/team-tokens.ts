@@ -27,13 +27,16 @@ const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/
 
 /** Why a team token cannot be used, or undefined when it can. */
 export function teamTokenProblem(team: TeamToken): string | undefined {
-  if (typeof team.name !== 'string' || !NAME.test(team.name)) return `the name ${JSON.stringify(team.name)} must be 1 to 64 letters, digits, ".", "_" or "-"`
+  if (typeof team.name !== 'string' || !NAME.test(team.name))
+    return `the name ${JSON.stringify(team.name)} must be 1 to 64 letters, digits, ".", "_" or "-"`
   const problem = adminTokenProblem(team.token)
-  if (problem !== undefined || team.token === undefined) return problem?.replace('the admin token', `the token of "${team.name}"`) ?? `"${team.name}" has no token`
+  if (problem !== undefined || team.token === undefined)
+    return problem?.replace('the admin token', `the token of "${team.name}"`) ?? `"${team.name}" has no token`
   if (team.token.length < 8) return `the token of "${team.name}" is shorter than 8 characters`
   if (!Array.isArray(team.accounts) || team.accounts.length === 0) return `"${team.name}" names no account`
   for (const account of team.accounts) {
-    if (typeof account !== 'string' || account.trim() === '' || /[\s,]/.test(account)) return `"${team.name}" names an account that is blank or holds a comma or whitespace: ${JSON.stringify(account)}`
+    if (typeof account !== 'string' || account.trim() === '' || /[\s,]/.test(account))
+      return `"${team.name}" names an account that is blank or holds a comma or whitespace: ${JSON.stringify(account)}`
   }
   return undefined
 }
@@ -48,8 +51,16 @@ export function teamTokenProblem(team: TeamToken): string | undefined {
 export function parseTeamToken(text: string): TeamToken {
   const first = text.indexOf(':')
   const last = text.lastIndexOf(':')
-  if (first <= 0 || last === first) throw new TypeError(`team token ${JSON.stringify(redact(text))}: expected NAME:TOKEN:ACCOUNT[,ACCOUNT…]`)
-  const team = { name: text.slice(0, first), token: text.slice(first + 1, last), accounts: text.slice(last + 1).split(',').map((a) => a.trim()) }
+  if (first <= 0 || last === first)
+    throw new TypeError(`team token ${JSON.stringify(redact(text))}: expected NAME:TOKEN:ACCOUNT[,ACCOUNT…]`)
+  const team = {
+    name: text.slice(0, first),
+    token: text.slice(first + 1, last),
+    accounts: text
+      .slice(last + 1)
+      .split(',')
+      .map((a) => a.trim()),
+  }
   checkTeamTokens([team])
   return team
 }
@@ -58,7 +69,11 @@ export function parseTeamToken(text: string): TeamToken {
 function redact(text: string): string {
   const first = text.indexOf(':')
   const last = text.lastIndexOf(':')
-  return first > 0 && last > first ? `${text.slice(0, first)}:…${text.slice(last)}` : text.length > 12 ? `${text.slice(0, 4)}…` : text
+  return first > 0 && last > first
+    ? `${text.slice(0, first)}:…${text.slice(last)}`
+    : text.length > 12
+      ? `${text.slice(0, 4)}…`
+      : text
 }
 
 /**
@@ -72,7 +87,10 @@ export function checkTeamTokens(teams: readonly TeamToken[], adminToken?: string
     const problem = teamTokenProblem(team)
     if (problem !== undefined) throw new TypeError(`team token: ${problem}`)
     if (names.has(team.name)) throw new TypeError(`team token: the name "${team.name}" is given twice`)
-    if (tokens.some((t) => sameSecret(team.token, t))) throw new TypeError(`team token: the token of "${team.name}" is also ${adminToken !== undefined && sameSecret(team.token, adminToken) ? 'the admin token' : 'another team\'s token'}`)
+    if (tokens.some((t) => sameSecret(team.token, t)))
+      throw new TypeError(
+        `team token: the token of "${team.name}" is also ${adminToken !== undefined && sameSecret(team.token, adminToken) ? 'the admin token' : "another team's token"}`,
+      )
     names.add(team.name)
     tokens.push(team.token)
   }

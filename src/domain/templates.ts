@@ -47,12 +47,14 @@ export function placeholdersOf(text: string): string[] {
   const names: string[] = []
   const rest = text.replace(PLACEHOLDER, (whole, inner: string) => {
     const name = inner.trim()
-    if (!NAME.test(name)) throw new Error(`has an unknown placeholder ${JSON.stringify(whole)}: use {{name}} (letters, digits, _) or {{1}}`)
+    if (!NAME.test(name))
+      throw new Error(`has an unknown placeholder ${JSON.stringify(whole)}: use {{name}} (letters, digits, _) or {{1}}`)
     names.push(name)
     return ''
   })
   const stray = /\{\{|\}\}/.exec(rest)
-  if (stray) throw new Error(`has an unclosed or unknown placeholder near ${JSON.stringify(stray[0])}: use {{name}} or {{1}}`)
+  if (stray)
+    throw new Error(`has an unclosed or unknown placeholder near ${JSON.stringify(stray[0])}: use {{name}} or {{1}}`)
   return names
 }
 
@@ -75,15 +77,22 @@ function fieldError(where: string, field: string, problem: string): TemplatesFil
 
 /** Checks one entry of the file; returns it compiled or throws a one-line {@link TemplatesFileError}. */
 function compileEntry(entry: unknown, index: number, source: string): Compiled {
-  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw new TemplatesFileError(`${source}: templates[${index}] must be an object with name, language and body`)
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry))
+    throw new TemplatesFileError(`${source}: templates[${index}] must be an object with name, language and body`)
   const t = entry as Record<string, unknown>
-  const label = typeof t.name === 'string' ? `template "${t.name}"${typeof t.language === 'string' ? ` (${t.language})` : ''}` : `templates[${index}]`
+  const label =
+    typeof t.name === 'string'
+      ? `template "${t.name}"${typeof t.language === 'string' ? ` (${t.language})` : ''}`
+      : `templates[${index}]`
   const where = `${source}: ${label}`
   for (const key of Object.keys(t)) {
-    if (!['name', 'language', 'body', 'header', 'footer', 'buttons'].includes(key)) throw fieldError(where, key, 'is not a template field; fields: name, language, body, header, footer, buttons')
+    if (!['name', 'language', 'body', 'header', 'footer', 'buttons'].includes(key))
+      throw fieldError(where, key, 'is not a template field; fields: name, language, body, header, footer, buttons')
   }
-  if (typeof t.name !== 'string' || !TEMPLATE_NAME.test(t.name)) throw fieldError(where, 'name', 'must be a string of lowercase letters, digits or underscores, like "order_update"')
-  if (typeof t.language !== 'string' || !LANGUAGE.test(t.language)) throw fieldError(where, 'language', 'must be a language code string like "en" or "en_US"')
+  if (typeof t.name !== 'string' || !TEMPLATE_NAME.test(t.name))
+    throw fieldError(where, 'name', 'must be a string of lowercase letters, digits or underscores, like "order_update"')
+  if (typeof t.language !== 'string' || !LANGUAGE.test(t.language))
+    throw fieldError(where, 'language', 'must be a language code string like "en" or "en_US"')
   if (typeof t.body !== 'string' || t.body === '') throw fieldError(where, 'body', 'must be a non-empty string')
   const placeholders: string[] = []
   const scan = (field: string, value: unknown) => {
@@ -96,15 +105,22 @@ function compileEntry(entry: unknown, index: number, source: string): Compiled {
   }
   for (const field of ['header', 'body', 'footer'] as const) if (t[field] !== undefined) scan(field, t[field])
   if (t.buttons !== undefined) {
-    if (!Array.isArray(t.buttons)) throw fieldError(where, 'buttons', 'must be a list of button texts or { text, url } objects')
+    if (!Array.isArray(t.buttons))
+      throw fieldError(where, 'buttons', 'must be a list of button texts or { text, url } objects')
     t.buttons.forEach((button: unknown, i) => {
       if (typeof button === 'string') return scan(`buttons[${i}]`, button)
-      if (typeof button !== 'object' || button === null) throw fieldError(where, `buttons[${i}]`, 'must be a string or { text, url }')
+      if (typeof button !== 'object' || button === null)
+        throw fieldError(where, `buttons[${i}]`, 'must be a string or { text, url }')
       const b = button as Record<string, unknown>
       scan(`buttons[${i}].text`, b.text)
       if (b.url !== undefined) {
         scan(`buttons[${i}].url`, b.url)
-        if (!isHttpsTemplateUrl(b.url as string)) throw fieldError(where, `buttons[${i}].url`, 'must be an https:// URL (placeholders allowed after the host), like "https://shop.example/orders/{{order}}"')
+        if (!isHttpsTemplateUrl(b.url as string))
+          throw fieldError(
+            where,
+            `buttons[${i}].url`,
+            'must be an https:// URL (placeholders allowed after the host), like "https://shop.example/orders/{{order}}"',
+          )
       }
     })
   }
@@ -151,7 +167,8 @@ function distance(a: string, b: string): number {
   for (let i = 1; i <= a.length; i++) {
     current[0] = i
     const ai = a.charCodeAt(i - 1)
-    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ai === b.charCodeAt(j - 1) ? 0 : 1))
+    for (let j = 1; j <= b.length; j++)
+      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ai === b.charCodeAt(j - 1) ? 0 : 1))
     ;[previous, current] = [current, previous]
   }
   return previous[b.length]
@@ -171,7 +188,10 @@ export class TemplateBook {
     for (const entry of entries) {
       const { name, language } = entry.template
       const languages = this.byName.get(name) ?? new Map<string, Compiled>()
-      if (languages.has(language)) throw new TemplatesFileError(`${source}: template "${name}" (${language}): \`language\` repeats "${language}"; each name+language appears once`)
+      if (languages.has(language))
+        throw new TemplatesFileError(
+          `${source}: template "${name}" (${language}): \`language\` repeats "${language}"; each name+language appears once`,
+        )
       languages.set(language, entry)
       this.byName.set(name, languages)
     }
@@ -186,7 +206,10 @@ export class TemplateBook {
    * compared, each on its first {@link SUGGESTION_CHARS} characters, each once.
    */
   private closest(name: string): string[] {
-    const candidates = new Set([...neighbours(this.sortedNames, name, SUGGESTION_NEIGHBOURS), ...neighbours(this.sortedReversed, reversed(name), SUGGESTION_NEIGHBOURS).map(reversed)])
+    const candidates = new Set([
+      ...neighbours(this.sortedNames, name, SUGGESTION_NEIGHBOURS),
+      ...neighbours(this.sortedReversed, reversed(name), SUGGESTION_NEIGHBOURS).map(reversed),
+    ])
     const wanted = name.slice(0, SUGGESTION_CHARS)
     return [...candidates]
       .map((known) => ({ known, d: distance(wanted, known.slice(0, SUGGESTION_CHARS)) }))
@@ -198,13 +221,19 @@ export class TemplateBook {
   /** Checks a parsed templates file (`{ templates: [...] }`, or the list alone). `source` names it in errors. */
   static from(data: unknown, source = 'templates'): TemplateBook {
     const list = Array.isArray(data) ? data : (data as { templates?: unknown } | null)?.templates
-    if (!Array.isArray(list)) throw new TemplatesFileError(`${source}: must hold { "templates": [ { "name", "language", "body" }, ... ] }`)
-    return new TemplateBook(list.map((entry, i) => compileEntry(entry, i, source)), source)
+    if (!Array.isArray(list))
+      throw new TemplatesFileError(`${source}: must hold { "templates": [ { "name", "language", "body" }, ... ] }`)
+    return new TemplateBook(
+      list.map((entry, i) => compileEntry(entry, i, source)),
+      source,
+    )
   }
 
   /** Every template, each with its placeholders, in file order. */
   list(): Array<WhatsappTemplate & { placeholders: string[] }> {
-    return [...this.byName.values()].flatMap((languages) => [...languages.values()].map((c) => ({ ...c.template, placeholders: c.placeholders })))
+    return [...this.byName.values()].flatMap((languages) =>
+      [...languages.values()].map((c) => ({ ...c.template, placeholders: c.placeholders })),
+    )
   }
 
   /** Throws the API's error for a send that the template would refuse; returns the compiled template. */
@@ -212,18 +241,35 @@ export class TemplateBook {
     const languages = this.byName.get(name)
     if (!languages) {
       const closest = this.closest(name)
-      throw new ApiError(400, 'invalid_parameter', `\`template\` "${name}" is not a configured template. Closest known: ${closest.join(', ')}.`, 'template')
+      throw new ApiError(
+        'invalid_parameter',
+        `\`template\` "${name}" is not a configured template. Closest known: ${closest.join(', ')}.`,
+        'template',
+      )
     }
     const compiled = languages.get(language)
-    if (!compiled) throw new ApiError(400, 'invalid_parameter', `Template "${name}" has no language "${language}". Its languages: ${[...languages.keys()].join(', ')}.`, 'language')
+    if (!compiled)
+      throw new ApiError(
+        'invalid_parameter',
+        `Template "${name}" has no language "${language}". Its languages: ${[...languages.keys()].join(', ')}.`,
+        'language',
+      )
     for (const placeholder of compiled.placeholders) {
       if (!Object.hasOwn(parameters, placeholder)) {
-        throw new ApiError(400, 'missing_parameter', `Template "${name}" (${language}) needs \`parameters.${placeholder}\`; it has ${compiled.placeholders.length} parameter${compiled.placeholders.length === 1 ? '' : 's'}: ${compiled.placeholders.join(', ')}.`, `parameters.${placeholder}`)
+        throw new ApiError(
+          'missing_parameter',
+          `Template "${name}" (${language}) needs \`parameters.${placeholder}\`; it has ${compiled.placeholders.length} parameter${compiled.placeholders.length === 1 ? '' : 's'}: ${compiled.placeholders.join(', ')}.`,
+          `parameters.${placeholder}`,
+        )
       }
     }
     for (const given of Object.keys(parameters)) {
       if (!compiled.placeholders.includes(given)) {
-        throw new ApiError(400, 'unknown_parameter', `Template "${name}" (${language}) has no parameter \`${given}\`; its parameters: ${compiled.placeholders.join(', ') || 'none'}.`, `parameters.${given}`)
+        throw new ApiError(
+          'unknown_parameter',
+          `Template "${name}" (${language}) has no parameter \`${given}\`; its parameters: ${compiled.placeholders.join(', ') || 'none'}.`,
+          `parameters.${given}`,
+        )
       }
     }
     return compiled
@@ -236,7 +282,11 @@ export class TemplateBook {
       header: template.header === undefined ? null : fill(template.header, parameters),
       body: fill(template.body, parameters),
       footer: template.footer === undefined ? null : fill(template.footer, parameters),
-      buttons: (template.buttons ?? []).map((b) => (typeof b === 'string' ? { text: fill(b, parameters), url: null } : { text: fill(b.text, parameters), url: b.url === undefined ? null : fill(b.url, parameters) })),
+      buttons: (template.buttons ?? []).map((b) =>
+        typeof b === 'string'
+          ? { text: fill(b, parameters), url: null }
+          : { text: fill(b.text, parameters), url: b.url === undefined ? null : fill(b.url, parameters) },
+      ),
     }
   }
 }
@@ -244,7 +294,9 @@ export class TemplateBook {
 /** A filled template as lines: header, body, footer, then one `[button] url` line per button. */
 export function renderedText(rendered: RenderedTemplate): string {
   const buttons = rendered.buttons.map((b) => (b.url ? `[${b.text}] ${b.url}` : `[${b.text}]`))
-  return [rendered.header, rendered.body, rendered.footer, ...buttons].filter((line): line is string => line !== null && line !== '').join('\n')
+  return [rendered.header, rendered.body, rendered.footer, ...buttons]
+    .filter((line): line is string => line !== null && line !== '')
+    .join('\n')
 }
 
 /** The `templates` option: a book, or a parsed templates file (`{ templates }` or the list). The CLI reads `--templates FILE` into a book. */

@@ -28,9 +28,26 @@ function timed<T>(run: () => T): { ms: number; result: T } {
 
 describe('error.param notation', () => {
   it('dots nested keys, brackets array items, dots map values', () => {
-    expect(errorOf(() => validateBody(emailSendRequest, { to: 'a@b.co', subject: 's', html: 'h', from: { email: 'nope' } }))).toMatchObject({ code: 'invalid_email', param: 'from.email' })
-    expect(errorOf(() => validateBody(subscriberCreateRequest, { email: 'a@b.co', tags: ['a', 'b', 'c', 4] }))).toMatchObject({ code: 'invalid_parameter', param: 'tags[3]', message: '`tags[3]` must be a string, not a number.' })
-    expect(errorOf(() => validateBody(whatsappSendRequest, { to: '+14155550123', template: 't', language: 'en', parameters: { greeting: 'hi', name: 7 } }))).toMatchObject({
+    expect(
+      errorOf(() => validateBody(emailSendRequest, { to: 'a@b.co', subject: 's', html: 'h', from: { email: 'nope' } })),
+    ).toMatchObject({ code: 'invalid_email', param: 'from.email' })
+    expect(
+      errorOf(() => validateBody(subscriberCreateRequest, { email: 'a@b.co', tags: ['a', 'b', 'c', 4] })),
+    ).toMatchObject({
+      code: 'invalid_parameter',
+      param: 'tags[3]',
+      message: '`tags[3]` must be a string, not a number.',
+    })
+    expect(
+      errorOf(() =>
+        validateBody(whatsappSendRequest, {
+          to: '+14155550123',
+          template: 't',
+          language: 'en',
+          parameters: { greeting: 'hi', name: 7 },
+        }),
+      ),
+    ).toMatchObject({
       code: 'invalid_parameter',
       param: 'parameters.name',
       message: '`parameters.name` must be a string, not a number.',
@@ -55,16 +72,39 @@ describe('validation stops at the first error, whatever the size of the body (is
 
   it('an array longer than its bound is "too long" once the first 101 items are good; items beyond are not looked at', () => {
     const body = { email: 'a@b.co', tags: [...Array.from({ length: 250_000 }, () => 'a'), 5] }
-    expect(errorOf(() => validateBody(subscriberCreateRequest, body))).toMatchObject({ param: 'tags', message: '`tags` may hold at most 100 tags.' })
+    expect(errorOf(() => validateBody(subscriberCreateRequest, body))).toMatchObject({
+      param: 'tags',
+      message: '`tags` may hold at most 100 tags.',
+    })
     // A bad item within the bound is still named first.
-    expect(errorOf(() => validateBody(subscriberCreateRequest, { email: 'a@b.co', tags: [...Array.from({ length: 50 }, () => 'a'), 5, ...Array.from({ length: 500 }, () => 'b')] }))).toMatchObject({ param: 'tags[50]' })
+    expect(
+      errorOf(() =>
+        validateBody(subscriberCreateRequest, {
+          email: 'a@b.co',
+          tags: [...Array.from({ length: 50 }, () => 'a'), 5, ...Array.from({ length: 500 }, () => 'b')],
+        }),
+      ),
+    ).toMatchObject({ param: 'tags[50]' })
   })
 
   it('deep nesting: the first level that is wrong', () => {
     const deep = `${'['.repeat(50_000)}${']'.repeat(50_000)}`
-    expect(errorOf(() => validateBody(subscriberCreateRequest, fromJson(`{"email":"a@b.co","tags":${deep}}`)))).toMatchObject({ param: 'tags[0]', message: '`tags[0]` must be a string, not an array.' })
-    expect(errorOf(() => validateBody(emailSendRequest, fromJson(`{"to":"a@b.co","subject":"s","html":"h","from":{"email":${deep}}}`)))).toMatchObject({ param: 'from.email' })
-    expect(errorOf(() => validateBody(whatsappSendRequest, fromJson(`{"to":"+14155550123","template":"t","language":"en","parameters":{"a":${deep}}}`)))).toMatchObject({ param: 'parameters.a' })
+    expect(
+      errorOf(() => validateBody(subscriberCreateRequest, fromJson(`{"email":"a@b.co","tags":${deep}}`))),
+    ).toMatchObject({ param: 'tags[0]', message: '`tags[0]` must be a string, not an array.' })
+    expect(
+      errorOf(() =>
+        validateBody(emailSendRequest, fromJson(`{"to":"a@b.co","subject":"s","html":"h","from":{"email":${deep}}}`)),
+      ),
+    ).toMatchObject({ param: 'from.email' })
+    expect(
+      errorOf(() =>
+        validateBody(
+          whatsappSendRequest,
+          fromJson(`{"to":"+14155550123","template":"t","language":"en","parameters":{"a":${deep}}}`),
+        ),
+      ),
+    ).toMatchObject({ param: 'parameters.a' })
   })
 
   it('50,000 keys: the first unknown one, or the first non-string map value', () => {
@@ -80,9 +120,15 @@ describe('validation stops at the first error, whatever the size of the body (is
   })
 
   it('still returns the parsed body when all is well (map values kept as sent, __proto__ included)', () => {
-    const body = fromJson('{"to":"+14155550123","template":"t","language":"en","parameters":{"__proto__":"p","name":"Ana"}}')
+    const body = fromJson(
+      '{"to":"+14155550123","template":"t","language":"en","parameters":{"__proto__":"p","name":"Ana"}}',
+    )
     const parsed = validateBody(whatsappSendRequest, body)
     expect(Object.keys(parsed.parameters!)).toEqual(['__proto__', 'name'])
-    expect(validateBody(subscriberCreateRequest, { email: 'a@b.co', tags: ['x', 'y'], first_name: null })).toEqual({ email: 'a@b.co', tags: ['x', 'y'], first_name: null })
+    expect(validateBody(subscriberCreateRequest, { email: 'a@b.co', tags: ['x', 'y'], first_name: null })).toEqual({
+      email: 'a@b.co',
+      tags: ['x', 'y'],
+      first_name: null,
+    })
   })
 })

@@ -45,7 +45,13 @@ const shapeFields = new WeakMap<Shape, readonly FieldInfo[]>()
 function fieldsOf(shape: Shape): readonly FieldInfo[] {
   let fields = shapeFields.get(shape)
   if (fields === undefined) {
-    fields = Object.entries(shape).map(([key, schema]) => ({ key, schema, optional: isOptional(schema), nested: shapeOf(schema), path: [key] }))
+    fields = Object.entries(shape).map(([key, schema]) => ({
+      key,
+      schema,
+      optional: isOptional(schema),
+      nested: shapeOf(schema),
+      path: [key],
+    }))
     shapeFields.set(shape, fields)
   }
   return fields
@@ -154,7 +160,10 @@ function validateField(schema: z.ZodType, value: unknown, path: readonly Propert
   if (value !== null && isStringMap(inner) && isPlainObject(value)) {
     for (const key in value) {
       if (Object.hasOwn(value, key) && typeof value[key] !== 'string') {
-        return { ok: false, problem: { path: [...path, key], issue: { code: 'invalid_type', expected: 'string', message: '' } } }
+        return {
+          ok: false,
+          problem: { path: [...path, key], issue: { code: 'invalid_type', expected: 'string', message: '' } },
+        }
       }
     }
     // Every value is a string: the map's rule holds (zod would enumerate the keys a second time).
@@ -193,10 +202,14 @@ function toApiError(spec: BodySchema, body: JsonObject, { path, issue }: FieldPr
   if (issue.code === 'invalid_type') {
     const expected = issue.expected ?? 'value'
     const article = /^[aeiou]/.test(expected) ? 'an' : 'a'
-    return new ApiError(400, 'invalid_parameter', `\`${param}\` must be ${article} ${expected}, not ${describe(valueAt(body, path))}.`, param)
+    return new ApiError(
+      'invalid_parameter',
+      `\`${param}\` must be ${article} ${expected}, not ${describe(valueAt(body, path))}.`,
+      param,
+    )
   }
   const fieldKey = path.filter((key) => typeof key === 'string').join('.')
-  return new ApiError(400, spec.formatCodes[fieldKey] ?? 'invalid_parameter', issue.message, param)
+  return new ApiError(spec.formatCodes[fieldKey] ?? 'invalid_parameter', issue.message, param)
 }
 
 /**
@@ -213,11 +226,15 @@ export function validateBody<T extends z.ZodObject>(spec: BodySchema<T>, body: J
   const unknown = findUnknown(body, shape, '')
   if (unknown !== undefined) {
     const known = Object.keys(shape).join('`, `')
-    throw new ApiError(400, 'unknown_parameter', `Unknown parameter \`${unknown}\`. This endpoint accepts \`${known}\`; check the spelling (fields are snake_case).`, unknown)
+    throw new ApiError(
+      'unknown_parameter',
+      `Unknown parameter \`${unknown}\`. This endpoint accepts \`${known}\`; check the spelling (fields are snake_case).`,
+      unknown,
+    )
   }
   const missing = findMissing(body, shape, '')
   if (missing) {
-    throw new ApiError(400, 'missing_parameter', `Missing required parameter \`${missing}\`.`, missing)
+    throw new ApiError('missing_parameter', `Missing required parameter \`${missing}\`.`, missing)
   }
   const output: JsonObject = {}
   for (const { key, schema, path } of fieldsOf(shape)) {
@@ -229,7 +246,11 @@ export function validateBody<T extends z.ZodObject>(spec: BodySchema<T>, body: J
   // Rules on the object as a whole (none today) run once every field is known to be good.
   if ((spec.schema.def.checks?.length ?? 0) > 0) {
     const result = spec.schema.safeParse(body)
-    if (!result.success) throw toApiError(spec, body, { path: [...result.error.issues[0].path], issue: result.error.issues[0] as FieldProblem['issue'] })
+    if (!result.success)
+      throw toApiError(spec, body, {
+        path: [...result.error.issues[0].path],
+        issue: result.error.issues[0] as FieldProblem['issue'],
+      })
     return result.data
   }
   return output as z.infer<T>

@@ -18,10 +18,22 @@ export class WebhookPostError extends Error {
 }
 
 /** Posts `body` to `url`; resolves with the status and at most `limit` bytes of the answer, or rejects with a {@link WebhookPostError}. */
-export type WebhookPost = (url: string, headers: Record<string, string>, body: string, timeoutMs: number, limit: number) => Promise<WebhookAnswer>
+export type WebhookPost = (
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  timeoutMs: number,
+  limit: number,
+) => Promise<WebhookAnswer>
 
 /** {@link WebhookPost} over fetch. */
-export async function postWithFetch(url: string, headers: Record<string, string>, body: string, timeoutMs: number, limit: number): Promise<WebhookAnswer> {
+export async function postWithFetch(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  timeoutMs: number,
+  limit: number,
+): Promise<WebhookAnswer> {
   const signal = AbortSignal.timeout(timeoutMs)
   let response: Response
   try {

@@ -5,6 +5,7 @@ import { isoAt } from './clock.js'
 import { failureCode, type FailureCode } from './magic-recipients.js'
 import { newId, seededRandom } from './random.js'
 import { WebhookAttemptStore, type WebhookAttempt } from './webhook-attempts.js'
+import { FairQueue } from './fair-collections.js'
 import { postWithFetch, WebhookPostError, type WebhookPost } from './webhook-post-fetch.js'
 
 /** Where and how lifecycle events are posted. */
@@ -34,7 +35,7 @@ export interface WebhookOptions {
 
 /** Most attempts in flight at once: at most this many sockets to the receiver, whatever it does. */
 export const WEBHOOK_CONCURRENCY = 16
-/** Most attempts waiting for a slot; past it the oldest waiting one is dropped (recorded as failed). */
+/** Most attempts waiting for a slot; past it an oldest waiting one is dropped (recorded as failed): the flooding account's own (see {@link FairQueue}). */
 export const WEBHOOK_QUEUE_LIMIT = 10_000
 /** Bytes of a receiver's answer read (the inspector's excerpt); the rest is never read. */
 export const WEBHOOK_RESPONSE_EXCERPT_BYTES = 1_024
@@ -76,7 +77,9 @@ export function generateWebhookSecret(): string {
 /** `sha256=<hex>` of the raw body under the secret: the old `X-Sendbox-Signature`, still sent during the migration. */
 export async function signWebhook(body: string, secret: string): Promise<string> {
   const encoder = new TextEncoder()
-  const key = await crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])
+  const key = await crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
+    'sign',
+  ])
   const mac = new Uint8Array(await crypto.subtle.sign('HMAC', key, encoder.encode(body)))
   let hex = ''
   for (const byte of mac) hex += byte.toString(16).padStart(2, '0')
@@ -103,7 +106,8 @@ export class WebhookSender {
   }
   /** The standardwebhooks signer, loaded at the first post (`import('sendbox')` stays light). */
   private signer: Promise<Webhook> | undefined
-  private readonly waiting: WebhookAttempt[] = []
+  /** Attempts waiting for a slot, served in turn per account (issue 36, R1). */
+  private readonly waiting = new FairQueue<WebhookAttempt>(WEBHOOK_QUEUE_LIMIT)
   private active = 0
   private readonly timers = new Set<ReturnType<typeof setTimeout>>()
   private readonly idleWaiters = new Set<() => void>()
@@ -116,9 +120,13 @@ export class WebhookSender {
     private readonly now: () => number,
   ) {
     this.secret = options.secret ?? generateWebhookSecret()
-    if (!validSecret(this.secret)) throw new TypeError('webhook secret: expected "whsec_" followed by base64 (at least one byte), like whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw')
+    if (!validSecret(this.secret))
+      throw new TypeError(
+        'webhook secret: expected "whsec_" followed by base64 (at least one byte), like whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+      )
     const p = options.duplicates ?? 0
-    if (typeof p !== 'number' || !(p >= 0 && p <= 1)) throw new RangeError(`webhook duplicates: a probability from 0 to 1 (got ${String(p)})`)
+    if (typeof p !== 'number' || !(p >= 0 && p <= 1))
+      throw new RangeError(`webhook duplicates: a probability from 0 to 1 (got ${String(p)})`)
     this.random = seededRandom(options.seed ?? 1)
   }
 
@@ -155,14 +163,33 @@ export class WebhookSender {
     return this.enqueue(original.webhook_id, original.event, original.request.body, 1, 'replay', aboutOf(original))
   }
 
-  private enqueue(webhookId: string, type: string, body: string, attempt: number, trigger: WebhookAttempt['trigger'], about: About): WebhookAttempt {
+  private enqueue(
+    webhookId: string,
+    type: string,
+    body: string,
+    attempt: number,
+    trigger: WebhookAttempt['trigger'],
+    about: About,
+  ): WebhookAttempt {
     const record = this.attempts.add({
-      id: newId('wha_'), webhook_id: webhookId, event: type, url: this.options.url, attempt, trigger, at: isoAt(this.now()),
-      state: 'queued', request: { headers: {}, body }, response: null, error: null, next_retry_at: null, account: about.account, message_id: about.message_id, journal_id: null,
+      id: newId('wha_'),
+      webhook_id: webhookId,
+      event: type,
+      url: this.options.url,
+      attempt,
+      trigger,
+      at: isoAt(this.now()),
+      state: 'queued',
+      request: { headers: {}, body },
+      response: null,
+      error: null,
+      next_retry_at: null,
+      account: about.account,
+      message_id: about.message_id,
+      journal_id: null,
     })
-    this.waiting.push(record)
-    if (this.waiting.length > WEBHOOK_QUEUE_LIMIT) {
-      const dropped = this.waiting.shift()!
+    const dropped = this.waiting.push(record.account, record)
+    if (dropped !== undefined) {
       dropped.state = 'failed'
       dropped.error = 'dropped: the webhook queue is full'
       this.attempts.touch(dropped.id)
@@ -188,7 +215,9 @@ export class WebhookSender {
   }
 
   private signerOf(): Promise<Webhook> {
-    this.signer ??= import('standardwebhooks').then(({ Webhook }) => (this.secret.startsWith('whsec_') ? new Webhook(this.secret) : new Webhook(this.secret, { format: 'raw' })))
+    this.signer ??= import('standardwebhooks').then(({ Webhook }) =>
+      this.secret.startsWith('whsec_') ? new Webhook(this.secret) : new Webhook(this.secret, { format: 'raw' }),
+    )
     return this.signer
   }
 
@@ -211,8 +240,18 @@ export class WebhookSender {
     record.request.headers = await this.headersFor(record)
     const started = performance.now()
     try {
-      const answer = await (this.options.post ?? postWithFetch)(this.options.url, record.request.headers, record.request.body, this.options.timeoutMs ?? 5_000, WEBHOOK_RESPONSE_EXCERPT_BYTES)
-      record.response = { status: answer.status, body_excerpt: answer.excerpt, latency_ms: round(performance.now() - started) }
+      const answer = await (this.options.post ?? postWithFetch)(
+        this.options.url,
+        record.request.headers,
+        record.request.body,
+        this.options.timeoutMs ?? 5_000,
+        WEBHOOK_RESPONSE_EXCERPT_BYTES,
+      )
+      record.response = {
+        status: answer.status,
+        body_excerpt: answer.excerpt,
+        latency_ms: round(performance.now() - started),
+      }
       record.error = answer.status >= 200 && answer.status < 300 ? null : `http_${answer.status}`
     } catch (error) {
       record.error = error instanceof WebhookPostError ? error.kind : 'network_error'
@@ -220,8 +259,15 @@ export class WebhookSender {
     record.state = record.error === null ? 'done' : 'failed'
     if (record.error !== null) this.scheduleRetry(record)
     const entry = this.journal.record({
-      at: record.at, kind: 'webhook', method: 'POST', path: safePath(this.options.url), status: record.response?.status ?? 0,
-      duration_ms: round(performance.now() - started), error_code: record.error === 'timeout' ? 'network_error' : record.error, account: record.account, key: null,
+      at: record.at,
+      kind: 'webhook',
+      method: 'POST',
+      path: safePath(this.options.url),
+      status: record.response?.status ?? 0,
+      duration_ms: round(performance.now() - started),
+      error_code: record.error === 'timeout' ? 'network_error' : record.error,
+      account: record.account,
+      key: null,
       error_message: `${record.event} attempt ${record.attempt} (${record.trigger}) · webhook-id ${record.webhook_id}${record.error === 'timeout' ? ' · timed out' : ''}${record.next_retry_at ? ` · next retry ${record.next_retry_at}` : ''}`,
       request_body: record.request.body,
       response_body: record.response?.body_excerpt ?? null,
@@ -270,7 +316,7 @@ export class WebhookSender {
     this.stopped = true
     for (const timer of this.timers) clearTimeout(timer)
     this.timers.clear()
-    this.waiting.length = 0
+    this.waiting.clear()
     this.checkIdle()
   }
 }

@@ -21,7 +21,9 @@ export function resolveBaseUrl(baseUrl: string): ResolvedBase {
   if (baseUrl.startsWith('/')) {
     const page = (globalThis as { location?: { origin?: string } }).location?.origin
     if (typeof page !== 'string' || page === 'null') {
-      throw new TypeError(`baseUrl "${baseUrl}" is relative. Relative base URLs work in a browser (setupWorker), where they resolve against the page's origin; in Node (setupServer, the standalone server) give an absolute URL, like "http://localhost${baseUrl}".`)
+      throw new TypeError(
+        `baseUrl "${baseUrl}" is relative. Relative base URLs work in a browser (setupWorker), where they resolve against the page's origin; in Node (setupServer, the standalone server) give an absolute URL, like "http://localhost${baseUrl}".`,
+      )
     }
     absolute = page + baseUrl
   }
@@ -29,7 +31,9 @@ export function resolveBaseUrl(baseUrl: string): ResolvedBase {
   try {
     url = new URL(absolute)
   } catch {
-    throw new TypeError(`baseUrl "${baseUrl}" is not a URL. Give an absolute URL such as "https://api.example.com/v1" (or, in a browser, a path such as "/api/v1").`)
+    throw new TypeError(
+      `baseUrl "${baseUrl}" is not a URL. Give an absolute URL such as "https://api.example.com/v1" (or, in a browser, a path such as "/api/v1").`,
+    )
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new TypeError(`baseUrl "${baseUrl}" must be an http(s) URL.`)

@@ -103,7 +103,8 @@ export class RawHeaders {
     let value: string | null = null
     for (let i = 0; i < pairs.length; i += 2) {
       const candidate = pairs[i]
-      if (candidate.length === wanted.length && candidate.toLowerCase() === wanted) value = value === null ? pairs[i + 1] : `${value}, ${pairs[i + 1]}`
+      if (candidate.length === wanted.length && candidate.toLowerCase() === wanted)
+        value = value === null ? pairs[i + 1] : `${value}, ${pairs[i + 1]}`
     }
     return value
   }
@@ -141,7 +142,12 @@ export function forEachAnswerHeader(answer: Answer, each: (name: string, value: 
 }
 
 /** A JSON answer: the body serialised once (HEAD answers carry none). */
-export function jsonAnswer(status: number, body: unknown, headers: Record<string, string>, request: WireRequest): JsonAnswer {
+export function jsonAnswer(
+  status: number,
+  body: unknown,
+  headers: Record<string, string>,
+  request: WireRequest,
+): JsonAnswer {
   return jsonTextAnswer(status, request.method === 'HEAD' ? null : JSON.stringify(body), headers)
 }
 
@@ -171,7 +177,9 @@ export async function readBodyBytes(request: WireRequest): Promise<Uint8Array> {
   const declared = request.headers.get('content-length')
   if (declared !== null && Number(declared) > MAX_BODY_BYTES) throw tooLarge()
   // Not buffered by a transport: a Fetch Request (in-process), whose stream is read here.
-  const bytes = bufferedBodyOf(request) ?? ((request as Request).body === null ? new Uint8Array(0) : await readCapped(request as Request))
+  const bytes =
+    bufferedBodyOf(request) ??
+    ((request as Request).body === null ? new Uint8Array(0) : await readCapped(request as Request))
   if (bytes.byteLength > MAX_BODY_BYTES) throw tooLarge()
   return bytes
 }
@@ -179,7 +187,10 @@ export async function readBodyBytes(request: WireRequest): Promise<Uint8Array> {
 /** True when a request says it carries a body: a non-zero Content-Length, or any Transfer-Encoding. */
 export function announcesBody(request: WireRequest): boolean {
   const length = request.headers.get('content-length')
-  return (length !== null && length.trim() !== '' && Number(length) !== 0) || request.headers.get('transfer-encoding') !== null
+  return (
+    (length !== null && length.trim() !== '' && Number(length) !== 0) ||
+    request.headers.get('transfer-encoding') !== null
+  )
 }
 
 /**
@@ -191,34 +202,46 @@ export function checkIgnoredBody(request: WireRequest): void {
   if (!announcesBody(request)) return
   const contentType = request.headers.get('content-type')
   if (contentType === null || !JSON_CONTENT_TYPE.test(contentType)) {
-    throw new ApiError(400, 'invalid_content_type', `Requests with a body must carry \`Content-Type: application/json\`${contentType ? ` (got "${contentType.slice(0, 100)}")` : ''}; this endpoint takes no body, so send none.`)
+    throw new ApiError(
+      'invalid_content_type',
+      `Requests with a body must carry \`Content-Type: application/json\`${contentType ? ` (got "${contentType.slice(0, 100)}")` : ''}; this endpoint takes no body, so send none.`,
+    )
   }
 }
 
 /** The JSON object in a body, with the contract's checks in order: present → content type → JSON → object. */
 export function parseJsonObject(request: WireRequest, bytes: Uint8Array): Record<string, unknown> {
   if (bytes.byteLength === 0) {
-    throw new ApiError(400, 'invalid_json', 'A JSON body is required. Send a JSON object with `Content-Type: application/json`.')
+    throw new ApiError(
+      'invalid_json',
+      'A JSON body is required. Send a JSON object with `Content-Type: application/json`.',
+    )
   }
   const contentType = request.headers.get('content-type')
   if (contentType === null || !JSON_CONTENT_TYPE.test(contentType)) {
-    throw new ApiError(400, 'invalid_content_type', `Requests with a body must carry \`Content-Type: application/json\`${contentType ? ` (got "${contentType.slice(0, 100)}")` : ''}.`)
+    throw new ApiError(
+      'invalid_content_type',
+      `Requests with a body must carry \`Content-Type: application/json\`${contentType ? ` (got "${contentType.slice(0, 100)}")` : ''}.`,
+    )
   }
   let parsed: unknown
   try {
     parsed = JSON.parse(decoder.decode(bytes))
   } catch {
-    throw new ApiError(400, 'invalid_json', 'The body is not valid JSON. Check for trailing commas, unquoted keys or single quotes.')
+    throw new ApiError(
+      'invalid_json',
+      'The body is not valid JSON. Check for trailing commas, unquoted keys or single quotes.',
+    )
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw new ApiError(400, 'invalid_json', 'The body must be a JSON object, like {"to": "..."}.')
+    throw new ApiError('invalid_json', 'The body must be a JSON object, like {"to": "..."}.')
   }
   return parsed as Record<string, unknown>
 }
 
 /** The message a user sees when another msw handler read the body before the sandbox's. */
 export const BODY_ALREADY_READ =
-  'The request body was already read by another handler before sendbox\'s (a handler that called `request.json()`/`text()` without cloning the request, then fell through). Read `request.clone()` in that handler, or put the sandbox\'s handlers first.'
+  "The request body was already read by another handler before sendbox's (a handler that called `request.json()`/`text()` without cloning the request, then fell through). Read `request.clone()` in that handler, or put the sandbox's handlers first."
 
 /**
  * Reads a body stream up to one byte past the limit, then stops: enough to answer
@@ -227,14 +250,14 @@ export const BODY_ALREADY_READ =
  * The stream is left uncancelled so a transport can still answer on the same connection.
  */
 async function readCapped(request: Request): Promise<Uint8Array> {
-  if (request.bodyUsed) throw new ApiError(500, 'internal_error', BODY_ALREADY_READ)
+  if (request.bodyUsed) throw new ApiError('internal_error', BODY_ALREADY_READ)
   const stream = request.body!
   let reader: ReadableStreamDefaultReader<Uint8Array>
   try {
     reader = stream.getReader()
   } catch {
     // Locked by someone else: a user handler is reading it (or read it and kept the lock).
-    throw new ApiError(500, 'internal_error', BODY_ALREADY_READ)
+    throw new ApiError('internal_error', BODY_ALREADY_READ)
   }
   let buffer: Uint8Array = new Uint8Array(0)
   let size = 0
@@ -249,7 +272,9 @@ async function readCapped(request: Request): Promise<Uint8Array> {
         continue
       }
       if (size + value.byteLength > buffer.byteLength) {
-        const grown = new Uint8Array(Math.max(size + value.byteLength, Math.min(buffer.byteLength * 2, MAX_BODY_BYTES + 1), 1024))
+        const grown = new Uint8Array(
+          Math.max(size + value.byteLength, Math.min(buffer.byteLength * 2, MAX_BODY_BYTES + 1), 1024),
+        )
         grown.set(buffer.subarray(0, size))
         buffer = grown
       }
@@ -263,5 +288,8 @@ async function readCapped(request: Request): Promise<Uint8Array> {
 }
 
 function tooLarge(): ApiError {
-  return new ApiError(400, 'payload_too_large', `The body is larger than ${MAX_BODY_BYTES} bytes (1 MiB). Send less data per request.`)
+  return new ApiError(
+    'payload_too_large',
+    `The body is larger than ${MAX_BODY_BYTES} bytes (1 MiB). Send less data per request.`,
+  )
 }

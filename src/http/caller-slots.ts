@@ -31,7 +31,8 @@ export function waitSlots(sandbox: SandboxState): SlotShares<string> {
 /** The sandbox's shares of `--max-event-clients` among its callers. */
 export function streamSlots(sandbox: SandboxState): SlotShares<string> {
   let slots = streams.get(sandbox)
-  if (slots === undefined) streams.set(sandbox, (slots = new SlotShares(() => sandbox.maxEventClients, callers(sandbox))))
+  if (slots === undefined)
+    streams.set(sandbox, (slots = new SlotShares(() => sandbox.maxEventClients, callers(sandbox))))
   return slots
 }
 
@@ -48,9 +49,15 @@ const controlWrites = new WeakMap<SandboxState, RateLimiter>()
 export function takeControlWrite(sandbox: SandboxState, viewer: Viewer, now: number): void {
   if (viewer.role !== 'team') return
   let limiter = controlWrites.get(sandbox)
-  if (limiter === undefined) controlWrites.set(sandbox, (limiter = new RateLimiter(() => TEAM_CONTROL_WRITES_PER_MINUTE)))
+  if (limiter === undefined)
+    controlWrites.set(sandbox, (limiter = new RateLimiter(() => TEAM_CONTROL_WRITES_PER_MINUTE)))
   const decision = limiter.take(callerOf(viewer), now)
   if (!decision.allowed) {
-    throw new ApiError(429, 'rate_limit_exceeded', `The team token "${viewer.name}" made ${TEAM_CONTROL_WRITES_PER_MINUTE} writing controls in the last minute (the limit of a team on a shared sandbox). Retry after ${decision.retryAfter} s (see the Retry-After header).`, undefined, retryAfterHeader(decision.retryAfter))
+    throw new ApiError(
+      'rate_limit_exceeded',
+      `The team token "${viewer.name}" made ${TEAM_CONTROL_WRITES_PER_MINUTE} writing controls in the last minute (the limit of a team on a shared sandbox). Retry after ${decision.retryAfter} s (see the Retry-After header).`,
+      undefined,
+      retryAfterHeader(decision.retryAfter),
+    )
   }
 }

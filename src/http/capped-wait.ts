@@ -17,7 +17,12 @@ export const DEFAULT_WAIT_MS = 10_000
 
 /** A 503 in the error shape, with a Retry-After: the cap is full, a slot frees when a client leaves. */
 export function tooManyClients(what: string): ApiError {
-  return new ApiError(503, 'too_many_clients', `${what}. Retry in a few seconds, or raise the cap.`, undefined, retryAfterHeader(5))
+  return new ApiError(
+    'too_many_clients',
+    `${what}. Retry in a few seconds, or raise the cap.`,
+    undefined,
+    retryAfterHeader(5),
+  )
 }
 
 /**
@@ -28,14 +33,23 @@ export function tooManyClients(what: string): ApiError {
  *
  * @param caller who holds the wait: `callerOf(viewer)` (the admin or a team token)
  */
-export async function cappedWait(sandbox: SandboxState, filter: OutboxFilter, options: WaitOptions, caller = 'admin'): Promise<CapturedMessage> {
+export async function cappedWait(
+  sandbox: SandboxState,
+  filter: OutboxFilter,
+  options: WaitOptions,
+  caller = 'admin',
+): Promise<CapturedMessage> {
   const slots = waitSlots(sandbox)
   const full = sandbox.outbox.waiting >= sandbox.maxWaiters
   if (full || !slots.take(caller)) {
     const { since, accounts } = options
     const found = sandbox.outbox.first(since === undefined ? filter : { ...filter, since }, accounts)
     if (found) return found
-    throw tooManyClients(full ? `${sandbox.maxWaiters} waits are held already (--max-waiters)` : `this caller holds its share of the ${sandbox.maxWaiters} waits (--max-waiters, shared fairly between the admin and each team token)`)
+    throw tooManyClients(
+      full
+        ? `${sandbox.maxWaiters} waits are held already (--max-waiters)`
+        : `this caller holds its share of the ${sandbox.maxWaiters} waits (--max-waiters, shared fairly between the admin and each team token)`,
+    )
   }
   try {
     return await sandbox.outbox.waitFor(filter, options)

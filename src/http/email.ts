@@ -4,5 +4,8 @@ import type { Route } from './route.js'
 import { sendRoute } from './send-route.js'
 
 /** POST /email/send. */
-export const emailSendRoute: Route =
-  sendRoute(emailChannel, { path: '/email/send', operationId: 'sendEmail', summary: 'Send an email' }, emailSendRequest)
+export const emailSendRoute: Route = sendRoute(
+  emailChannel,
+  { path: '/email/send', operationId: 'sendEmail', summary: 'Send an email' },
+  emailSendRequest,
+)

@@ -12,7 +12,16 @@ import { ADMIN_VIEWER, teamViewer, type Viewer } from '../domain/team-tokens.js'
 import { validateBody } from '../domain/validation.js'
 import { JOURNAL_BODY_LIMIT } from '../contract/journal.js'
 import { bearerToken, offeredAdminToken } from './credentials.js'
-import { announcesBody, checkIgnoredBody, jsonAnswer, jsonTextAnswer, parseJsonObject, readBodyBytes, type Answer, type WireRequest } from './body.js'
+import {
+  announcesBody,
+  checkIgnoredBody,
+  jsonAnswer,
+  jsonTextAnswer,
+  parseJsonObject,
+  readBodyBytes,
+  type Answer,
+  type WireRequest,
+} from './body.js'
 import { parsePrefer } from './prefer.js'
 import { countRequest } from './metrics.js'
 import { takeControlWrite } from './caller-slots.js'
@@ -23,7 +32,6 @@ export { answerTextOf, attachBufferedBody, MAX_BODY_BYTES } from './body.js'
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
-
 function rateHeaders(decision: RateDecision, headers: Record<string, string>): void {
   headers['X-RateLimit-Limit'] = String(decision.limit)
   headers['X-RateLimit-Remaining'] = String(decision.remaining)
@@ -33,18 +41,24 @@ function rateHeaders(decision: RateDecision, headers: Record<string, string>): v
 function authenticate(sandbox: SandboxState, request: WireRequest): { key: ApiKeyConfig; token: string } {
   const header = request.headers.get('authorization')
   if (header === null || header.trim() === '') {
-    throw new ApiError(401, 'unauthorized', `Missing Authorization header. Send \`Authorization: Bearer <API_KEY>\`; ${keysHint(sandbox)}`)
+    throw new ApiError(
+      'unauthorized',
+      `Missing Authorization header. Send \`Authorization: Bearer <API_KEY>\`; ${keysHint(sandbox)}`,
+    )
   }
   const token = bearerToken(header)
   if (token === undefined) {
-    throw new ApiError(401, 'unauthorized', 'Malformed Authorization header. Use the Bearer scheme: `Authorization: Bearer <API_KEY>`.')
+    throw new ApiError(
+      'unauthorized',
+      'Malformed Authorization header. Use the Bearer scheme: `Authorization: Bearer <API_KEY>`.',
+    )
   }
   const client = guessingClient(request.headers.get('origin'), request.clientAddress)
   refuseWhileGuessing(sandbox, client)
   const key = sandbox.authenticate(token)
   if (!key) {
     sandbox.guesses.miss(client, sandbox.now(), token)
-    throw new ApiError(401, 'unauthorized', `Invalid API key "${maskKey(token)}". ${keysHint(sandbox)}`)
+    throw new ApiError('unauthorized', `Invalid API key "${maskKey(token)}". ${keysHint(sandbox)}`)
   }
   return { key, token }
 }
@@ -59,7 +73,8 @@ const HINTED_KEYS = 5
  */
 function keysHint(sandbox: SandboxState): string {
   const keys = sandbox.keys.map((k) => displayKey(k.key))
-  const named = keys.slice(0, HINTED_KEYS).join(', ') + (keys.length > HINTED_KEYS ? ` and ${keys.length - HINTED_KEYS} more` : '')
+  const named =
+    keys.slice(0, HINTED_KEYS).join(', ') + (keys.length > HINTED_KEYS ? ` and ${keys.length - HINTED_KEYS} more` : '')
   // One text on every transport (the parity suites compare answers byte for byte): the keys themselves,
   // then where they are set; never only a command an in-process test cannot run (issue 33).
   return `the sandbox's configured keys (the \`apiKeys\` option, or \`--api-key\` on the command line) are ${named}.`
@@ -69,7 +84,12 @@ function keysHint(sandbox: SandboxState): string {
 function refuseWhileGuessing(sandbox: SandboxState, client: string | undefined): void {
   const wait = sandbox.guesses.lockedFor(client, sandbox.now())
   if (wait > 0) {
-    throw new ApiError(429, 'rate_limit_exceeded', `Too many wrong API keys or admin tokens from this ${client === 'local web pages' ? 'machine\'s web pages' : 'address'} (${MAX_WRONG_SECRETS} different ones in ${GUESS_WINDOW_MS / 1000} s): every key and token is refused for ${wait} s more. Retry after ${wait} s (see the Retry-After header).`, undefined, retryAfterHeader(wait))
+    throw new ApiError(
+      'rate_limit_exceeded',
+      `Too many wrong API keys or admin tokens from this ${client === 'local web pages' ? "machine's web pages" : 'address'} (${MAX_WRONG_SECRETS} different ones in ${GUESS_WINDOW_MS / 1000} s): every key and token is refused for ${wait} s more. Retry after ${wait} s (see the Retry-After header).`,
+      undefined,
+      retryAfterHeader(wait),
+    )
   }
 }
 
@@ -81,10 +101,13 @@ export function toApiError(error: unknown, request?: WireRequest): ApiError {
   if (error instanceof ApiError) return error
   if (error instanceof z.ZodError) return fromZodError(error)
   // The client went away (a long poll, a stream): nobody reads this answer, and it is no sandbox bug.
-  if (request?.signal.aborted) return new ApiError(400, 'invalid_request', 'The request was aborted by the client.')
+  if (request?.signal.aborted) return new ApiError('invalid_request', 'The request was aborted by the client.')
   // Unexpected failures are a sendbox bug: say so on stderr, never in the response body.
   console.error('[sendbox] unexpected error while handling a request:', error)
-  return new ApiError(500, 'internal_error', 'Unexpected sandbox failure. This is a bug in sendbox; the request journal has the details.')
+  return new ApiError(
+    'internal_error',
+    'Unexpected sandbox failure. This is a bug in sendbox; the request journal has the details.',
+  )
 }
 
 /**
@@ -97,14 +120,15 @@ function fromZodError(error: z.ZodError, input?: unknown): ApiError {
   const param = path.join('.').replace(/\.\[/g, '[')
   if (issue.code === 'unrecognized_keys') {
     const unknown = [param, issue.keys[0]].filter(Boolean).join('.')
-    return new ApiError(400, 'unknown_parameter', `Unknown parameter \`${unknown}\`.`, unknown)
+    return new ApiError('unknown_parameter', `Unknown parameter \`${unknown}\`.`, unknown)
   }
-  const absent = input === undefined ? /received undefined/.test(issue.message) : valueAt(input, issue.path) === undefined
+  const absent =
+    input === undefined ? /received undefined/.test(issue.message) : valueAt(input, issue.path) === undefined
   if (issue.code === 'invalid_type' && absent) {
-    return new ApiError(400, 'missing_parameter', `Missing required parameter \`${param}\`.`, param || undefined)
+    return new ApiError('missing_parameter', `Missing required parameter \`${param}\`.`, param || undefined)
   }
   const message = issue.code === 'invalid_type' ? `\`${param}\` must be a ${issue.expected}.` : issue.message
-  return new ApiError(400, 'invalid_parameter', message, param || undefined)
+  return new ApiError('invalid_parameter', message, param || undefined)
 }
 
 function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
@@ -123,7 +147,7 @@ function parseQuery(route: Route, url: URL): Record<string, unknown> {
     const raw = url.searchParams.get(name) ?? undefined
     const result = schema.safeParse(raw)
     if (!result.success) {
-      throw new ApiError(400, 'invalid_parameter', result.error.issues[0].message, name)
+      throw new ApiError('invalid_parameter', result.error.issues[0].message, name)
     }
     out[name] = result.data
   }
@@ -164,13 +188,21 @@ const NO_BODY = Object.freeze({ body: undefined, raw: Object.freeze({}) as Recor
  * for a route without one: an `await` costs a turn of the microtask queue, and most API reads
  * have no body (the controls, off the hot path, simply await it).
  */
-function readRouteBody(route: Route, request: WireRequest, trace: Trace): Promise<{ body: unknown; raw: Record<string, unknown> }> | typeof NO_BODY {
+function readRouteBody(
+  route: Route,
+  request: WireRequest,
+  trace: Trace,
+): Promise<{ body: unknown; raw: Record<string, unknown> }> | typeof NO_BODY {
   if (route.body) return readBodyOf(route.body, request, trace)
   checkIgnoredBody(request)
   return NO_BODY
 }
 
-async function readBodyOf(spec: NonNullable<Route['body']>, request: WireRequest, trace: Trace): Promise<{ body: unknown; raw: Record<string, unknown> }> {
+async function readBodyOf(
+  spec: NonNullable<Route['body']>,
+  request: WireRequest,
+  trace: Trace,
+): Promise<{ body: unknown; raw: Record<string, unknown> }> {
   const bytes = await readBodyBytes(request)
   trace.requestBody = bytes
   const raw = parseJsonObject(request, bytes)
@@ -197,7 +229,8 @@ function answer(result: RouteResult, headers: Record<string, string>, request: W
   }
   const merged = result.headers === undefined ? headers : { ...headers, ...result.headers }
   if ('empty' in result) return { status, headers: merged, text: null }
-  if ('json' in result) return jsonTextAnswer(result.status ?? status, request.method === 'HEAD' ? null : result.json, merged)
+  if ('json' in result)
+    return jsonTextAnswer(result.status ?? status, request.method === 'HEAD' ? null : result.json, merged)
   return jsonAnswer(result.status ?? status, result.body, merged, request)
 }
 
@@ -222,7 +255,13 @@ interface ApiRun {
  * journaled. `route` is undefined for the catch-all (unknown path or method → 404). `url` is
  * `request.url` parsed (the transport has parsed it already).
  */
-export async function runApiRequest(sandbox: SandboxState, request: WireRequest, url: URL, params: Record<string, string>, route: Route | undefined): Promise<Answer> {
+export async function runApiRequest(
+  sandbox: SandboxState,
+  request: WireRequest,
+  url: URL,
+  params: Record<string, string>,
+  route: Route | undefined,
+): Promise<Answer> {
   const started = performance.now()
   const run: ApiRun = { arrivedAt: sandbox.now(), headers: {}, trace: {}, delay: 0, messageId: null }
   let apiError: ApiError | undefined
@@ -238,12 +277,20 @@ export async function runApiRequest(sandbox: SandboxState, request: WireRequest,
   // No valid key, from a web page: journaled at most once a second per origin (a foreign page must not evict the journal).
   const origin = run.key === undefined ? request.headers.get('origin') : null
   const note = origin === null ? '' : sandbox.journal.admitAnonymous(origin, run.arrivedAt)
-  if (note !== undefined) journalApiRequest(sandbox, request, url, run, response.status, apiError, note, performance.now() - started)
+  if (note !== undefined)
+    journalApiRequest(sandbox, request, url, run, response.status, apiError, note, performance.now() - started)
   return response
 }
 
 /** The guard chain and the resolver; throws an ApiError (or anything: a 500) to refuse. */
-async function guarded(sandbox: SandboxState, request: WireRequest, url: URL, params: Record<string, string>, route: Route | undefined, run: ApiRun): Promise<Answer> {
+async function guarded(
+  sandbox: SandboxState,
+  request: WireRequest,
+  url: URL,
+  params: Record<string, string>,
+  route: Route | undefined,
+  run: ApiRun,
+): Promise<Answer> {
   const starting = whenReady(sandbox)
   if (starting) await starting
   const { key, token } = authenticate(sandbox, request)
@@ -252,7 +299,12 @@ async function guarded(sandbox: SandboxState, request: WireRequest, url: URL, pa
   const decision = sandbox.limiter.take(key.key, run.arrivedAt)
   rateHeaders(decision, run.headers)
   if (!decision.allowed) {
-    throw new ApiError(429, 'rate_limit_exceeded', `Rate limit of ${decision.limit} requests per minute exceeded for this key's plan. Retry after ${decision.retryAfter} s (see the Retry-After header).`, undefined, retryAfterHeader(decision.retryAfter))
+    throw new ApiError(
+      'rate_limit_exceeded',
+      `Rate limit of ${decision.limit} requests per minute exceeded for this key's plan. Retry after ${decision.retryAfter} s (see the Retry-After header).`,
+      undefined,
+      retryAfterHeader(decision.retryAfter),
+    )
   }
   // For forced 429s: what a real 429 would say now (the oldest counted request's exit, exactly).
   const retryAfter = () => retryAfterSeconds(decision.freeAt, sandbox.now())
@@ -264,27 +316,52 @@ async function guarded(sandbox: SandboxState, request: WireRequest, url: URL, pa
     run.faultId = fault.id
     // The refused request's body is kept in the journal all the same (QA reads what was refused).
     // (In-process a Fetch Request may carry a body stream without a Content-Length.)
-    if (announcesBody(request) || (request as { body?: unknown }).body) run.trace.requestBody = await readBodyBytes(request).catch(() => undefined)
+    if (announcesBody(request) || (request as { body?: unknown }).body)
+      run.trace.requestBody = await readBodyBytes(request).catch(() => undefined)
     throw forcedError(fault.status, fault.code ?? undefined, retryAfter)
   }
   if (prefer.code !== undefined && prefer.code >= 300) throw forcedError(prefer.code, undefined, retryAfter)
   if (!route) {
-    throw new ApiError(404, 'not_found', `No endpoint ${request.method} ${url.pathname}. Paths match exactly (case and trailing slash count). See the endpoint list in sendbox's docs/api.md (GET /__sandbox/openapi.json for the full document).`)
+    throw new ApiError(
+      'not_found',
+      `No endpoint ${request.method} ${url.pathname}. Paths match exactly (case and trailing slash count). See the endpoint list in sendbox's docs/api.md (GET /__sandbox/openapi.json for the full document).`,
+    )
   }
   const query = parseQuery(route, url)
   const read = readRouteBody(route, request, run.trace)
   const { body, raw } = read instanceof Promise ? await read : read
-  const result = route.resolve({ sandbox, request, key, url, params, query, body, raw, viewer: ADMIN_VIEWER, retryAfter })
+  const result = route.resolve({
+    sandbox,
+    request,
+    key,
+    url,
+    params,
+    query,
+    body,
+    raw,
+    viewer: ADMIN_VIEWER,
+    retryAfter,
+  })
   const resolved = result instanceof Promise ? await result : result
   // With --data a write is answered once it is on disk (one transaction per turn of the event loop).
   if (sandbox.store && request.method !== 'GET') await sandbox.store.settle()
   // An accepted send names its captured message, so the journal entry links to it.
-  if ('body' in resolved && (resolved.body as { message_id?: unknown } | null)?.message_id !== undefined) run.messageId = String((resolved.body as { message_id: unknown }).message_id)
+  if ('body' in resolved && (resolved.body as { message_id?: unknown } | null)?.message_id !== undefined)
+    run.messageId = String((resolved.body as { message_id: unknown }).message_id)
   return answer(resolved, run.headers, request, route.status ?? 200)
 }
 
 /** The request's journal entry: line, status, error, who, and the bodies (cut to the journal's limit). */
-function journalApiRequest(sandbox: SandboxState, request: WireRequest, url: URL, run: ApiRun, status: number, apiError: ApiError | undefined, note: string, ms: number): void {
+function journalApiRequest(
+  sandbox: SandboxState,
+  request: WireRequest,
+  url: URL,
+  run: ApiRun,
+  status: number,
+  apiError: ApiError | undefined,
+  note: string,
+  ms: number,
+): void {
   const { key, token, trace } = run
   sandbox.journal.record({
     at: isoAt(run.arrivedAt),
@@ -299,7 +376,10 @@ function journalApiRequest(sandbox: SandboxState, request: WireRequest, url: URL
     // The journal cuts each of these to JOURNAL_BODY_LIMIT characters; decode no more than that.
     query: url.search === '' ? null : url.search.slice(1),
     error_message: apiError ? apiError.message + (run.faultId ? ` (injected fault ${run.faultId})` : '') + note : null,
-    request_body: trace.requestBody && trace.requestBody.byteLength > 0 ? textDecoder.decode(trace.requestBody.subarray(0, JOURNAL_BODY_LIMIT * 4 + 4)) : null,
+    request_body:
+      trace.requestBody && trace.requestBody.byteLength > 0
+        ? textDecoder.decode(trace.requestBody.subarray(0, JOURNAL_BODY_LIMIT * 4 + 4))
+        : null,
     response_body: apiError ? JSON.stringify(apiError.toBody()) : null,
     request_headers: lazyJournalHeaders(request),
     message_id: run.messageId,
@@ -324,8 +404,16 @@ export function viewerOf(sandbox: SandboxState, request: WireRequest): Viewer {
   // Team tokens and no admin token (in-process, or a CLI that did not generate one): nobody else is
   // the admin — a request without a team token gets no control (issue 36, R7).
   if (given !== undefined) sandbox.guesses.miss(client, sandbox.now(), given)
-  const needed = token === undefined ? 'a team token' : sandbox.teamTokens.length > 0 ? 'the admin token or a team token' : 'the admin token'
-  throw new ApiError(401, 'unauthorized', `The sandbox controls need ${needed}: send \`Authorization: Bearer <token>\` or \`X-Sendbox-Admin-Token: <token>\` (see --admin-token${sandbox.teamTokens.length > 0 ? ', --team-token' : ''}).`)
+  const needed =
+    token === undefined
+      ? 'a team token'
+      : sandbox.teamTokens.length > 0
+        ? 'the admin token or a team token'
+        : 'the admin token'
+  throw new ApiError(
+    'unauthorized',
+    `The sandbox controls need ${needed}: send \`Authorization: Bearer <token>\` or \`X-Sendbox-Admin-Token: <token>\` (see --admin-token${sandbox.teamTokens.length > 0 ? ', --team-token' : ''}).`,
+  )
 }
 
 /** A message-scoped preview token (`?token=`) that opens this one route for this one message. */
@@ -340,27 +428,56 @@ function previewTokenAdmits(sandbox: SandboxState, route: Route, url: URL, param
  * admits it) → route → query → body → resolver, through the same error path as the API. Not
  * journaled, not rate limited. `route` is undefined for the catch-all (→ 404 after the guard).
  */
-export async function runControlRequest(sandbox: SandboxState, request: WireRequest, url: URL, params: Record<string, string>, route: Route | undefined): Promise<Answer> {
+export async function runControlRequest(
+  sandbox: SandboxState,
+  request: WireRequest,
+  url: URL,
+  params: Record<string, string>,
+  route: Route | undefined,
+): Promise<Answer> {
   const answered = await controlAnswer(sandbox, request, url, params, route)
   countRequest(sandbox, route?.operationId, answered.status)
   return answered
 }
 
-async function controlAnswer(sandbox: SandboxState, request: WireRequest, url: URL, params: Record<string, string>, route: Route | undefined): Promise<Answer> {
+async function controlAnswer(
+  sandbox: SandboxState,
+  request: WireRequest,
+  url: URL,
+  params: Record<string, string>,
+  route: Route | undefined,
+): Promise<Answer> {
   try {
     const admitted = route?.public === true || (route !== undefined && previewTokenAdmits(sandbox, route, url, params))
     const viewer = admitted ? ADMIN_VIEWER : viewerOf(sandbox, request)
     if (!route) {
-      throw new ApiError(404, 'not_found', `No sandbox control ${request.method} ${url.pathname}. Paths match exactly; see sendbox's docs/controls.md (GET /__sandbox/openapi.json lists them).`)
+      throw new ApiError(
+        'not_found',
+        `No sandbox control ${request.method} ${url.pathname}. Paths match exactly; see sendbox's docs/controls.md (GET /__sandbox/openapi.json lists them).`,
+      )
     }
     if (viewer.role === 'team' && !route.team) {
-      throw new ApiError(403, 'forbidden', `${request.method} ${url.pathname} changes or shows what every account shares; it needs the admin token (the team token "${viewer.name}" sees ${[...viewer.accounts].join(', ')} only).`)
+      throw new ApiError(
+        'forbidden',
+        `${request.method} ${url.pathname} changes or shows what every account shares; it needs the admin token (the team token "${viewer.name}" sees ${[...viewer.accounts].join(', ')} only).`,
+      )
     }
     if (request.method !== 'GET' && request.method !== 'HEAD') takeControlWrite(sandbox, viewer, sandbox.now())
     if (!route.probe) await sandbox.ready
     const query = parseQuery(route, url)
     const { body, raw } = await readRouteBody(route, request, {})
-    const result = await route.resolve({ sandbox, request, url, params, query, body, raw, viewer, key: undefined as never, retryAfter: () => 0 })
+    const result = await route.resolve({
+      sandbox,
+      request,
+      url,
+      params,
+      query,
+      body,
+      raw,
+      viewer,
+      key: undefined as never,
+      retryAfter: () => 0,
+    })
     if (sandbox.store && request.method !== 'GET') await sandbox.store.settle()
     return answer(result, {}, request, route.status ?? 200)
   } catch (error) {

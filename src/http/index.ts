@@ -1,15 +1,22 @@
 import { getResponse, type HttpHandler, type RequestHandler } from 'msw'
 import type { SandboxState } from '../domain/sandbox.js'
-import { attachBufferedBody, bufferedBodyOf, fetchHeaders, RawHeaders, toResponse, type Answer, type WireRequest } from './body.js'
+import {
+  attachBufferedBody,
+  bufferedBodyOf,
+  fetchHeaders,
+  RawHeaders,
+  toResponse,
+  type Answer,
+  type WireRequest,
+} from './body.js'
 import { runApiRequest, runControlRequest } from './guard.js'
 import type { Route } from './route.js'
 import { compilePath, RouteHandler, type PathMatcher } from './route-handler.js'
-import { ROUTES } from '../openapi.js'
+import { ROUTES } from './route-list.js'
 import { CONTROLS_PREFIX, controlPrefixes, resolveBaseUrl, type ResolvedBase } from './base-url.js'
 import { webInbox, webInboxHandlers, type WebInbox } from './web-inbox.js'
 
 export { CONTROLS_PREFIX, isControlPath, resolveBaseUrl, type ResolvedBase } from './base-url.js'
-
 
 /**
  * True when a path lies in a tree, ignoring case: the catch-alls claim `/V1/...` and
@@ -19,7 +26,10 @@ export { CONTROLS_PREFIX, isControlPath, resolveBaseUrl, type ResolvedBase } fro
 function underPrefix(pathname: string, prefix: string): boolean {
   if (pathname.length < prefix.length) return false
   const head = pathname.slice(0, prefix.length)
-  return (head === prefix || head.toLowerCase() === prefix.toLowerCase()) && (pathname.length === prefix.length || pathname.charCodeAt(prefix.length) === 47 /* '/' */)
+  return (
+    (head === prefix || head.toLowerCase() === prefix.toLowerCase()) &&
+    (pathname.length === prefix.length || pathname.charCodeAt(prefix.length) === 47) /* '/' */
+  )
 }
 
 /** The exact matcher of a route: under the base path for the API; at the origin and under the base path for a control. */
@@ -66,7 +76,9 @@ function entriesOf(sandbox: SandboxState, base: ResolvedBase): { routes: Entry[]
     // (A literal matches only its own text: one Set lookup instead of a call per literal route.)
     const literals = new Set(
       route.path.includes('{')
-        ? ROUTES.filter((other) => other.method === route.method && !other.path.includes('{')).flatMap((other) => fullPathsOf(other, base))
+        ? ROUTES.filter((other) => other.method === route.method && !other.path.includes('{')).flatMap((other) =>
+            fullPathsOf(other, base),
+          )
         : [],
     )
     const own = matchers[i]
@@ -88,7 +100,8 @@ function entriesOf(sandbox: SandboxState, base: ResolvedBase): { routes: Entry[]
     },
     {
       methods: undefined,
-      match: (pathname) => ((base.basePath === '' || underPrefix(pathname, base.basePath)) && !isControlPath(pathname) ? {} : undefined),
+      match: (pathname) =>
+        (base.basePath === '' || underPrefix(pathname, base.basePath)) && !isControlPath(pathname) ? {} : undefined,
       run: (request, url) => runApiRequest(sandbox, request, url, {}, undefined),
       display: `${base.origin}${base.basePath}/*`,
     },
@@ -112,7 +125,14 @@ export function createHandlers(sandbox: SandboxState): HttpHandler[] {
   const { routes, catchAlls } = entriesOf(sandbox, base)
   const inbox = webInbox(sandbox)
   const handlerOf = (entry: Entry) =>
-    new RouteHandler(entry.methods, base.origin, entry.display, entry.match, async ({ request, params }) => toResponse(await entry.run(request, new URL(request.url), params), request), entry.label)
+    new RouteHandler(
+      entry.methods,
+      base.origin,
+      entry.display,
+      entry.match,
+      async ({ request, params }) => toResponse(await entry.run(request, new URL(request.url), params), request),
+      entry.label,
+    )
   const handlers = [
     ...routes.map(handlerOf),
     ...webInboxHandlers(sandbox, inbox), // `/` and `/__sandbox/ui/`: before the catch-alls, so no admin guard (the page holds no data)
@@ -126,7 +146,10 @@ export function createHandlers(sandbox: SandboxState): HttpHandler[] {
  * What {@link createHandlers} made for each sandbox: its handlers as made (the dispatcher stands
  * for exactly these) and the entries and web inbox behind them, which the dispatcher runs.
  */
-const built = new WeakMap<SandboxState, { handlers: readonly RequestHandler[]; base: ResolvedBase; routes: Entry[]; catchAlls: Entry[]; inbox: WebInbox }>()
+const built = new WeakMap<
+  SandboxState,
+  { handlers: readonly RequestHandler[]; base: ResolvedBase; routes: Entry[]; catchAlls: Entry[]; inbox: WebInbox }
+>()
 
 /** True while a handler list is exactly the one built (same handlers, same order): nobody added, removed or reordered one. */
 function unchanged(handlers: readonly RequestHandler[], original: readonly RequestHandler[]): boolean {
@@ -181,4 +204,4 @@ async function throughMsw(handlers: readonly RequestHandler[], request: WireRequ
   return getResponse(handlers as RequestHandler[], fetchRequest)
 }
 
-export { ROUTES } from '../openapi.js'
+export { ROUTES } from './route-list.js'

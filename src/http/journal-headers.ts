@@ -69,6 +69,12 @@ function formatJournalHeaders(pairs: readonly string[]): Record<string, string> 
   for (let i = 0; i < pairs.length; i += 2) add(pairs[i], pairs[i + 1])
   // One order whatever the transport (Fetch's Headers iterate sorted, raw pairs as sent).
   const sorted: Record<string, string> = {}
-  for (const name of Object.keys(out).sort()) Object.defineProperty(sorted, name, { value: masked(name, out[name]), enumerable: true, writable: true, configurable: true })
+  for (const name of Object.keys(out).sort())
+    Object.defineProperty(sorted, name, {
+      value: masked(name, out[name]),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    })
   return sorted
 }

@@ -24,7 +24,13 @@ function label(value: string): string {
   return value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')
 }
 
-function family(lines: string[], name: string, type: 'counter' | 'gauge' | 'summary', help: string, samples: Array<[string, number]>): void {
+function family(
+  lines: string[],
+  name: string,
+  type: 'counter' | 'gauge' | 'summary',
+  help: string,
+  samples: Array<[string, number]>,
+): void {
   lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`)
   for (const [labels, value] of samples) lines.push(`${name}${labels} ${value}`)
 }
@@ -39,16 +45,42 @@ export function metricsText(sandbox: SandboxState): string {
   family(lines, 'sendbox_requests_total', 'counter', 'Requests answered, by route (operationId) and status.', requests)
   const messages = new Map<string, number>()
   for (const channel of CHANNELS) for (const status of MESSAGE_STATUSES) messages.set(`${channel} ${status}`, 0)
-  for (const message of sandbox.outbox.list()) messages.set(`${message.channel} ${message.status}`, (messages.get(`${message.channel} ${message.status}`) ?? 0) + 1)
-  family(lines, 'sendbox_messages', 'gauge', 'Captured messages kept, by channel and status.', [...messages].map(([key, n]) => {
-    const [channel, status] = key.split(' ')
-    return [`{channel="${channel}",status="${status}"}`, n]
-  }))
-  family(lines, 'sendbox_waiters', 'gauge', 'Waits for a message held now (long-polls and in-process waits).', [['', sandbox.outbox.waiting]])
-  family(lines, 'sendbox_event_clients', 'gauge', 'Event-stream clients connected now.', [['', streamSlots(sandbox).total]])
+  for (const message of sandbox.outbox.list())
+    messages.set(
+      `${message.channel} ${message.status}`,
+      (messages.get(`${message.channel} ${message.status}`) ?? 0) + 1,
+    )
+  family(
+    lines,
+    'sendbox_messages',
+    'gauge',
+    'Captured messages kept, by channel and status.',
+    [...messages].map(([key, n]) => {
+      const [channel, status] = key.split(' ')
+      return [`{channel="${channel}",status="${status}"}`, n]
+    }),
+  )
+  family(lines, 'sendbox_waiters', 'gauge', 'Waits for a message held now (long-polls and in-process waits).', [
+    ['', sandbox.outbox.waiting],
+  ])
+  family(lines, 'sendbox_event_clients', 'gauge', 'Event-stream clients connected now.', [
+    ['', streamSlots(sandbox).total],
+  ])
   const writes = sandbox.store?.writes
-  family(lines, 'sendbox_store_writes_total', 'counter', 'Store transactions (--data), by result.', [['{result="ok"}', writes?.ok ?? 0], ['{result="failed"}', writes?.failed ?? 0]])
-  family(lines, 'sendbox_store_write_seconds', 'summary', 'Time spent writing store transactions.', [['_sum', writes?.seconds ?? 0], ['_count', (writes?.ok ?? 0) + (writes?.failed ?? 0)]])
-  family(lines, 'sendbox_evictions_total', 'counter', 'Messages evicted by the outbox caps, by account.', [...sandbox.outbox.evictedBy].map(([account, n]) => [`{account="${label(account)}"}`, n]))
+  family(lines, 'sendbox_store_writes_total', 'counter', 'Store transactions (--data), by result.', [
+    ['{result="ok"}', writes?.ok ?? 0],
+    ['{result="failed"}', writes?.failed ?? 0],
+  ])
+  family(lines, 'sendbox_store_write_seconds', 'summary', 'Time spent writing store transactions.', [
+    ['_sum', writes?.seconds ?? 0],
+    ['_count', (writes?.ok ?? 0) + (writes?.failed ?? 0)],
+  ])
+  family(
+    lines,
+    'sendbox_evictions_total',
+    'counter',
+    'Messages evicted by the outbox caps, by account.',
+    [...sandbox.outbox.evictedBy].map(([account, n]) => [`{account="${label(account)}"}`, n]),
+  )
   return `${lines.join('\n')}\n`
 }

@@ -25,16 +25,22 @@ export function parsePrefer(header: string | null): Preference {
     const [name, value = ''] = part.split('=').map((s) => s.trim())
     if (name !== 'code' && name !== 'delay') continue
     if (!/^[0-9]+$/.test(value)) {
-      throw new ApiError(400, 'invalid_parameter', `Invalid \`Prefer: ${part.trim().slice(0, 60)}\`: ${name} takes a whole number, like \`Prefer: ${EXAMPLE[name]}\`.`)
+      throw new ApiError(
+        'invalid_parameter',
+        `Invalid \`Prefer: ${part.trim().slice(0, 60)}\`: ${name} takes a whole number, like \`Prefer: ${EXAMPLE[name]}\`.`,
+      )
     }
     // Digits only: Number() of a long run is a huge (or infinite) number, which the range checks below refuse.
     out[name] = Number(value)
   }
   if (out.code !== undefined && out.code >= 300 && !isForceableStatus(out.code)) {
-    throw new ApiError(400, 'invalid_parameter', `\`Prefer: code=${out.code > 999 ? String(out.code).slice(0, 12) : out.code}\` is not a status this API answers with. Use 400, 401, 404, 429 or a 5xx.`)
+    throw new ApiError(
+      'invalid_parameter',
+      `\`Prefer: code=${out.code > 999 ? String(out.code).slice(0, 12) : out.code}\` is not a status this API answers with. Use 400, 401, 404, 429 or a 5xx.`,
+    )
   }
   if (out.delay !== undefined && out.delay > MAX_DELAY_MS) {
-    throw new ApiError(400, 'invalid_parameter', `\`Prefer: delay\` may be at most ${MAX_DELAY_MS} milliseconds.`)
+    throw new ApiError('invalid_parameter', `\`Prefer: delay\` may be at most ${MAX_DELAY_MS} milliseconds.`)
   }
   return out
 }

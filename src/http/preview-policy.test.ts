@@ -4,7 +4,9 @@ import { previewBanner, previewHeaders, REMOTE_BLOCKED_TEXT, withBanner } from '
 describe('preview policy', () => {
   it('blocks remote content by default, ignores <base>, lets only the sandbox frame it', () => {
     const headers = previewHeaders({ remote: false })
-    expect(headers['Content-Security-Policy']).toBe("sandbox; default-src 'none'; img-src data: cid:; style-src 'unsafe-inline'; font-src data:; base-uri 'none'; frame-ancestors 'self'")
+    expect(headers['Content-Security-Policy']).toBe(
+      "sandbox; default-src 'none'; img-src data: cid:; style-src 'unsafe-inline'; font-src data:; base-uri 'none'; frame-ancestors 'self'",
+    )
     expect(headers['X-Content-Type-Options']).toBe('nosniff')
     expect(headers['Content-Type']).toBe('text/html; charset=utf-8')
   })
@@ -19,11 +21,15 @@ describe('preview policy', () => {
     expect(previewBanner(false)).toContain(REMOTE_BLOCKED_TEXT)
     expect(previewBanner(false)).not.toMatch(/<script/i)
     expect(previewBanner(true)).toBe('')
-    expect(previewBanner(false, '/__sandbox/messages/msg_1/html?token=a"b&remote=1')).toContain('href="/__sandbox/messages/msg_1/html?token=a&quot;b&amp;remote=1"')
+    expect(previewBanner(false, '/__sandbox/messages/msg_1/html?token=a"b&remote=1')).toContain(
+      'href="/__sandbox/messages/msg_1/html?token=a&quot;b&amp;remote=1"',
+    )
   })
 
   it('puts the banner inside <body>, never before a doctype (quirks mode)', () => {
-    expect(withBanner('<!doctype html><html><body class="x"><p>Hi</p></body></html>', '<div>B</div>')).toBe('<!doctype html><html><body class="x"><div>B</div><p>Hi</p></body></html>')
+    expect(withBanner('<!doctype html><html><body class="x"><p>Hi</p></body></html>', '<div>B</div>')).toBe(
+      '<!doctype html><html><body class="x"><div>B</div><p>Hi</p></body></html>',
+    )
     expect(withBanner('<p>Hi</p>', '<div>B</div>')).toBe('<div>B</div><p>Hi</p>')
     expect(withBanner('<p>Hi</p>', '')).toBe('<p>Hi</p>')
   })

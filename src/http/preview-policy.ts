@@ -59,7 +59,10 @@ export function previewHeaders(options: PreviewOptions): Record<string, string> 
  */
 export function previewBanner(remote: boolean, remoteHref?: string): string {
   if (remote) return ''
-  const switchText = remoteHref === undefined ? '?remote=1' : `<a href="${escapeAttribute(remoteHref)}" style="color:inherit">?remote=1</a>`
+  const switchText =
+    remoteHref === undefined
+      ? '?remote=1'
+      : `<a href="${escapeAttribute(remoteHref)}" style="color:inherit">?remote=1</a>`
   return `<div data-sendbox-banner role="status" style="font:13px/1.4 system-ui,sans-serif;background:#fff4d6;color:#4a3b00;border-bottom:1px solid #e6d38a;padding:6px 10px;margin:0 0 8px">Remote content blocked — add ${switchText} to load it</div>`
 }
 
@@ -70,7 +73,9 @@ export function previewBanner(remote: boolean, remoteHref?: string): string {
 export function withBanner(html: string, banner: string): string {
   if (banner === '') return html
   const body = /<body\b[^<>]{0,2048}>/i.exec(html)
-  return body ? html.slice(0, body.index + body[0].length) + banner + html.slice(body.index + body[0].length) : banner + html
+  return body
+    ? html.slice(0, body.index + body[0].length) + banner + html.slice(body.index + body[0].length)
+    : banner + html
 }
 
 function escapeAttribute(value: string): string {

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { FORCED_DARK_CSS, withScheme } from './preview-scheme.js'
 
-const EMAIL = '<style>body{color:#000}@media (prefers-color-scheme: dark){body{color:#fff}}@media ( Prefers-Color-Scheme : light ){p{color:red}}</style><link rel=stylesheet media="(prefers-color-scheme: dark)" href="dark.css"><p>Hi</p>'
+const EMAIL =
+  '<style>body{color:#000}@media (prefers-color-scheme: dark){body{color:#fff}}@media ( Prefers-Color-Scheme : light ){p{color:red}}</style><link rel=stylesheet media="(prefers-color-scheme: dark)" href="dark.css"><p>Hi</p>'
 
 describe('withScheme', () => {
-  it('dark: the email\'s dark queries hold and its light ones do not, in styles and media attributes', () => {
+  it("dark: the email's dark queries hold and its light ones do not, in styles and media attributes", () => {
     const html = withScheme(EMAIL, 'dark')
     expect(html).not.toMatch(/prefers-color-scheme/i)
     expect(html).toContain('@media (min-width:0px){body{color:#fff}}')

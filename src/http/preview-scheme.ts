@@ -28,7 +28,9 @@ const SCHEME_QUERY = /\(\s*prefers-color-scheme\s*:\s*(dark|light)\s*\)/gi
  */
 export function withScheme(html: string, scheme: PreviewScheme): string {
   const dark = scheme === 'dark'
-  const rewritten = html.replace(SCHEME_QUERY, (_query, wanted: string) => ((wanted.toLowerCase() === 'dark') === dark ? '(min-width:0px)' : '(max-width:0px)'))
+  const rewritten = html.replace(SCHEME_QUERY, (_query, wanted: string) =>
+    (wanted.toLowerCase() === 'dark') === dark ? '(min-width:0px)' : '(max-width:0px)',
+  )
   return scheme === 'dark-forced' ? withForcedDark(rewritten) : rewritten
 }
 

@@ -6,7 +6,10 @@ export type PathMatcher = (pathname: string) => Record<string, string> | undefin
 /** What a route's resolver gets from msw once its handler matched. */
 export type MatchedResolver = (info: { request: Request; params: Record<string, string> }) => Promise<Response>
 
-const NO_MATCH: HttpRequestParsedResult = Object.freeze({ match: Object.freeze({ matches: false, params: {} }), cookies: {} }) as HttpRequestParsedResult
+const NO_MATCH: HttpRequestParsedResult = Object.freeze({
+  match: Object.freeze({ matches: false, params: {} }),
+  cookies: {},
+}) as HttpRequestParsedResult
 
 /**
  * Compiles an OpenAPI-style path template (`/v1/subscribers/{id}`) into an exact matcher:
@@ -80,7 +83,10 @@ export class RouteHandler extends HttpHandler {
     super(methods === undefined ? /.*/ : new RegExp(`^(?:${methods.join('|')})$`), display, resolver as never)
   }
 
-  override async parse(args: { request: Request; resolutionContext?: ResponseResolutionContext }): Promise<HttpRequestParsedResult> {
+  override async parse(args: {
+    request: Request
+    resolutionContext?: ResponseResolutionContext
+  }): Promise<HttpRequestParsedResult> {
     const { request } = args
     if (this.methods !== undefined && !this.methods.includes(request.method)) return NO_MATCH
     const url = request.url

@@ -3,6 +3,7 @@ import type { ApiKeyConfig } from '../domain/plans.js'
 import type { SandboxState } from '../domain/sandbox.js'
 import type { Viewer } from '../domain/team-tokens.js'
 import type { BodySchema } from '../contract/messages.js'
+import type { ErrorCodeName } from '../contract/error.js'
 import type { WireRequest } from './body.js'
 
 /** Where a route lives: under the API base URL, or under `/__sandbox` (sandbox-only controls). */
@@ -51,7 +52,8 @@ export type SuccessStatus = 200 | 201 | 202 | 204
  * How the success answer is documented: a JSON schema, no body (`empty`: a 204), HTML, a PNG
  * image, or a Server-Sent Events stream.
  */
-export type RouteResponse = z.ZodType | { empty: true } | { html: true } | { png: true } | { text: string } | { eventStream: z.ZodType }
+export type RouteResponse =
+  z.ZodType | { empty: true } | { html: true } | { png: true } | { text: string } | { eventStream: z.ZodType }
 
 type Headers = Record<string, string>
 
@@ -71,7 +73,8 @@ type StatusFor<R> = R extends { empty: true } ? { status: 204 } : { status?: Exc
 
 /** An extra documented answer of a route (for example 408 `wait_timeout`). */
 export interface RouteAnswer {
-  status: number
+  /** The error code; its status is the contract's (`ERROR_CODES`). */
+  code: ErrorCodeName
   description: string
 }
 
@@ -117,7 +120,10 @@ type Infer<S> = S extends BodySchema<infer T> ? z.infer<T> : S extends z.ZodType
 type InferQuery<Q> = Q extends QuerySchemas ? { [K in keyof Q]: z.output<Q[K]> } : Record<string, never>
 
 /** A route as declared: body and query typed by their schemas, the resolver's answer by the response. */
-type Declared<B, Q, R extends RouteResponse, Omitted extends keyof Route> = Omit<Route<Infer<B>, InferQuery<Q>>, Omitted | 'body' | 'query' | 'response' | 'status' | 'resolve'> &
+type Declared<B, Q, R extends RouteResponse, Omitted extends keyof Route> = Omit<
+  Route<Infer<B>, InferQuery<Q>>,
+  Omitted | 'body' | 'query' | 'response' | 'status' | 'resolve'
+> &
   StatusFor<R> & {
     body?: B
     query?: Q
@@ -126,16 +132,20 @@ type Declared<B, Q, R extends RouteResponse, Omitted extends keyof Route> = Omit
   }
 
 /** Declares an API route (under the base URL): the body type follows its schema, the answer its response. */
-export function apiRoute<const B extends BodySchema | undefined = undefined, const Q extends QuerySchemas | undefined = undefined, const R extends RouteResponse = RouteResponse>(
-  route: Declared<B, Q, R, 'scope'>,
-): Route {
+export function apiRoute<
+  const B extends BodySchema | undefined = undefined,
+  const Q extends QuerySchemas | undefined = undefined,
+  const R extends RouteResponse = RouteResponse,
+>(route: Declared<B, Q, R, 'scope'>): Route {
   return { scope: 'api', ...route } as unknown as Route
 }
 
 /** Declares a sandbox control (under `/__sandbox`, tag `sandbox`): the body type follows its schema, the answer its response. */
-export function controlRoute<const B extends z.ZodType | undefined = undefined, const Q extends QuerySchemas | undefined = undefined, const R extends RouteResponse = RouteResponse>(
-  route: Declared<B, Q, R, 'scope' | 'tag'>,
-): Route {
+export function controlRoute<
+  const B extends z.ZodType | undefined = undefined,
+  const Q extends QuerySchemas | undefined = undefined,
+  const R extends RouteResponse = RouteResponse,
+>(route: Declared<B, Q, R, 'scope' | 'tag'>): Route {
   return { scope: 'sandbox', tag: 'sandbox', ...route } as unknown as Route
 }
 

@@ -27,7 +27,6 @@ export { sandboxEventSchema }
 
 const encoder = new TextEncoder()
 
-
 /** Frames already encoded: one per event, shared by every client (N4: each client encoded its own copy). */
 const frames = new WeakMap<SandboxEvent, Uint8Array>()
 
@@ -48,7 +47,10 @@ function frame(event: SandboxEvent): Uint8Array {
  * client cancels the stream, its request is aborted, or it falls {@link EVENT_BUFFER_BYTES}
  * behind — a slow reader is dropped, never buffered without limit.
  */
-function eventStream(subscribe: (listener: (event: SandboxEvent) => void) => () => void, signal: AbortSignal): ReadableStream<Uint8Array> {
+function eventStream(
+  subscribe: (listener: (event: SandboxEvent) => void) => () => void,
+  signal: AbortSignal,
+): ReadableStream<Uint8Array> {
   let cleanup = () => {}
   return new ReadableStream<Uint8Array>(
     {
@@ -68,7 +70,8 @@ function eventStream(subscribe: (listener: (event: SandboxEvent) => void) => () 
         const send = (bytes: Uint8Array) => {
           if (!open) return
           // desiredSize is the room left under the high-water mark: below zero, the client is behind.
-          if ((controller.desiredSize ?? 0) < 0) return close(`dropped: this client read too slowly (more than ${EVENT_BUFFER_BYTES} bytes waiting)`)
+          if ((controller.desiredSize ?? 0) < 0)
+            return close(`dropped: this client read too slowly (more than ${EVENT_BUFFER_BYTES} bytes waiting)`)
           controller.enqueue(bytes)
         }
         const unsubscribe = subscribe((event) => send(frame(event)))
@@ -82,7 +85,11 @@ function eventStream(subscribe: (listener: (event: SandboxEvent) => void) => () 
         }
         signal.addEventListener('abort', onAbort, { once: true })
         // A first line at once, so that clients (and proxies) see the stream open.
-        controller.enqueue(encoder.encode(`: sendbox events (${SANDBOX_EVENT_TYPES.join(', ')}); a ping every ${HEARTBEAT_MS / 1000} s\n\n`))
+        controller.enqueue(
+          encoder.encode(
+            `: sendbox events (${SANDBOX_EVENT_TYPES.join(', ')}); a ping every ${HEARTBEAT_MS / 1000} s\n\n`,
+          ),
+        )
         if (signal.aborted) onAbort()
       },
       cancel() {
@@ -108,8 +115,16 @@ export const sandboxLiveRoutes: Route[] = [
     },
     response: capturedMessageSchema,
     answers: [
-      { status: 408, description: 'No matching message in time (`wait_timeout`); the message names the filter and the nearest misses.' },
-      { status: 503, description: 'The server holds as many waits as it may (`too_many_clients`, `--max-waiters`, default 1,000) and none matches yet; `Retry-After` says when to try again.' },
+      {
+        code: 'wait_timeout',
+        description:
+          'No matching message in time (`wait_timeout`); the message names the filter and the nearest misses.',
+      },
+      {
+        code: 'too_many_clients',
+        description:
+          'The server holds as many waits as it may (`too_many_clients`, `--max-waiters`, default 1,000) and none matches yet; `Retry-After` says when to try again.',
+      },
     ],
     team: true,
     resolve: async ({ sandbox, query, request, viewer }) => {
@@ -117,10 +132,15 @@ export const sandboxLiveRoutes: Route[] = [
       const accounts = accountsOf(viewer)
       try {
         // Full (or this caller holds its share): what is already there answers, else 503 rather than one more held wait.
-        const message = await cappedWait(sandbox, filterOf(filters), { timeout: timeout ?? DEFAULT_WAIT_MS, since, signal: request.signal, accounts }, callerOf(viewer))
+        const message = await cappedWait(
+          sandbox,
+          filterOf(filters),
+          { timeout: timeout ?? DEFAULT_WAIT_MS, since, signal: request.signal, accounts },
+          callerOf(viewer),
+        )
         return { json: messageJson(message) }
       } catch (error) {
-        if (error instanceof WaitTimeoutError) throw new ApiError(408, 'wait_timeout', error.message)
+        if (error instanceof WaitTimeoutError) throw new ApiError('wait_timeout', error.message)
         throw error
       }
     },
@@ -133,19 +153,32 @@ export const sandboxLiveRoutes: Route[] = [
     description: `\`text/event-stream\`: \`event: <type>\` and \`data: <JSON>\` for ${SANDBOX_EVENT_TYPES.map((t) => `\`${t}\``).join(', ')}; a \`: ping\` comment every ${HEARTBEAT_MS / 1000} s. A client more than ${EVENT_BUFFER_BYTES / 1024 / 1024} MiB behind is dropped (the stream ends with a comment saying so).`,
     query: { direction: outboxFilterQuery.direction },
     response: { eventStream: sandboxEventSchema },
-    answers: [{ status: 503, description: 'As many event-stream clients as the server allows are connected (`too_many_clients`, `--max-event-clients`, default 1,000); `Retry-After` says when to try again.' }],
+    answers: [
+      {
+        code: 'too_many_clients',
+        description:
+          'As many event-stream clients as the server allows are connected (`too_many_clients`, `--max-event-clients`, default 1,000); `Retry-After` says when to try again.',
+      },
+    ],
     team: true,
     resolve: ({ sandbox, request, query, viewer }) => {
       const slots = streamSlots(sandbox)
       const caller = callerOf(viewer)
-      if (!slots.take(caller)) throw tooManyClients(slots.total >= sandbox.maxEventClients ? `${sandbox.maxEventClients} event-stream clients are connected already (--max-event-clients)` : `this caller holds its share of the ${sandbox.maxEventClients} event-stream clients (--max-event-clients, shared fairly between the admin and each team token)`)
+      if (!slots.take(caller))
+        throw tooManyClients(
+          slots.total >= sandbox.maxEventClients
+            ? `${sandbox.maxEventClients} event-stream clients are connected already (--max-event-clients)`
+            : `this caller holds its share of the ${sandbox.maxEventClients} event-stream clients (--max-event-clients, shared fairly between the admin and each team token)`,
+        )
       const subscribe = (listener: (event: SandboxEvent) => void) => {
         // `direction` keeps only the message events of that direction (every other event passes).
         // A team token gets the events of its accounts' messages and requests only (and resets).
         const unsubscribe = sandbox.events.subscribe((event) => {
           if (viewer.role === 'team' && !teamSees(viewer, event)) return
-          if (viewer.role === 'team' && event.type === 'reset' && event.accounts !== undefined) event = { ...event, accounts: event.accounts.filter((a) => sees(viewer, a)) }
-          if (query.direction === undefined || !('message' in event) || event.message.direction === query.direction) listener(event)
+          if (viewer.role === 'team' && event.type === 'reset' && event.accounts !== undefined)
+            event = { ...event, accounts: event.accounts.filter((a) => sees(viewer, a)) }
+          if (query.direction === undefined || !('message' in event) || event.message.direction === query.direction)
+            listener(event)
         })
         let left = false
         return () => {
@@ -157,7 +190,11 @@ export const sandboxLiveRoutes: Route[] = [
       }
       return new Response(eventStream(subscribe, request.signal), {
         status: 200,
-        headers: { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' },
+        headers: {
+          'Content-Type': 'text/event-stream; charset=utf-8',
+          'Cache-Control': 'no-cache',
+          'X-Accel-Buffering': 'no',
+        },
       })
     },
   }),

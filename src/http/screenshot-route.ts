@@ -13,11 +13,19 @@ const { min, max } = SCREENSHOT_WIDTH
 /** `width`: digits, from {@link SCREENSHOT_WIDTH}.min to .max. */
 const widthParam = z
   .string()
-  .regex(/^[0-9]{1,5}$/, { error: (issue) => `Query parameter \`width\` must be a whole number of pixels from ${min} to ${max} (got ${JSON.stringify(String(issue.input).slice(0, 40))}).` })
+  .regex(/^[0-9]{1,5}$/, {
+    error: (issue) =>
+      `Query parameter \`width\` must be a whole number of pixels from ${min} to ${max} (got ${JSON.stringify(String(issue.input).slice(0, 40))}).`,
+  })
   .transform(Number)
-  .refine((width) => width >= min && width <= max, { error: (issue) => `Query parameter \`width\` must be a whole number of pixels from ${min} to ${max} (got ${String(issue.input)}).` })
+  .refine((width) => width >= min && width <= max, {
+    error: (issue) =>
+      `Query parameter \`width\` must be a whole number of pixels from ${min} to ${max} (got ${String(issue.input)}).`,
+  })
   .optional()
-  .meta({ description: `The image's width in pixels, from ${min} to ${max} (device scale 1: the PNG is exactly this wide). Default ${SCREENSHOT_WIDTH.email} for an email, ${SCREENSHOT_WIDTH.phone} for SMS and WhatsApp.` })
+  .meta({
+    description: `The image's width in pixels, from ${min} to ${max} (device scale 1: the PNG is exactly this wide). Default ${SCREENSHOT_WIDTH.email} for an email, ${SCREENSHOT_WIDTH.phone} for SMS and WhatsApp.`,
+  })
 
 /** Each sandbox's renderer, made on the first screenshot and released with the sandbox (or the server). */
 const renderers = new WeakMap<SandboxState, Promise<ScreenshotRenderer>>()
@@ -64,27 +72,57 @@ export const screenshotRoutes: Route[] = [
     description: `Rendered in headless Chromium (playwright-core, an optional peer dependency): an email's HTML as its own document; an SMS or a WhatsApp message as a phone's messaging app shows it. No script runs (JavaScript off and a Content-Security-Policy) and nothing is fetched unless \`remote=1\`. The PNG is exactly \`width\` pixels wide and as tall as the message, at most ${MAX_HEIGHT_TEXT} pixels. One render at a time, at most 16 waiting; the last 48 are kept (per message, width, scheme and remote). See docs/screenshots.md.`,
     query: {
       width: widthParam,
-      scheme: enumParam('scheme', PREVIEW_SCHEMES, '`light` (default); `dark`: the email\'s own `prefers-color-scheme: dark` styles; `dark-forced`: the colours inverted as Gmail\'s apps and Outlook.com do, images kept.'),
-      remote: flagParam('remote', 'Let the email load images, styles and fonts from http(s) URLs (blocked by default).'),
+      scheme: enumParam(
+        'scheme',
+        PREVIEW_SCHEMES,
+        "`light` (default); `dark`: the email's own `prefers-color-scheme: dark` styles; `dark-forced`: the colours inverted as Gmail's apps and Outlook.com do, images kept.",
+      ),
+      remote: flagParam(
+        'remote',
+        'Let the email load images, styles and fonts from http(s) URLs (blocked by default).',
+      ),
     },
     response: { png: true },
     answers: [
-      { status: 501, description: 'No headless Chromium here (`not_available`): the message says how to get one (`apt-get install chromium`, or `CHROMIUM_PATH=/path/to/chrome`), or that playwright-core is not installed.' },
-      { status: 503, description: 'Sixteen screenshots already wait for their turn (`too_many_clients`); `Retry-After` says when to ask again.' },
-      { status: 504, description: 'The render took longer than 20 s (`render_timeout`).' },
+      {
+        code: 'not_available',
+        description:
+          'No headless Chromium here (`not_available`): the message says how to get one (`apt-get install chromium`, or `CHROMIUM_PATH=/path/to/chrome`), or that playwright-core is not installed.',
+      },
+      {
+        code: 'too_many_clients',
+        description:
+          'Sixteen screenshots already wait for their turn (`too_many_clients`); `Retry-After` says when to ask again.',
+      },
+      { code: 'render_timeout', description: 'The render took longer than 20 s (`render_timeout`).' },
     ],
     team: true,
     resolve: async ({ sandbox, params, query, viewer }) => {
       const message = visibleOne(viewer, sandbox.outbox.get(params.id))
-      if (!message) throw new ApiError(404, 'not_found', `No captured message with id "${params.id.slice(0, 100)}". List them with GET /__sandbox/messages.`)
+      if (!message)
+        throw new ApiError(
+          'not_found',
+          `No captured message with id "${params.id.slice(0, 100)}". List them with GET /__sandbox/messages.`,
+        )
       const width = query.width ?? (message.channel === 'email' ? SCREENSHOT_WIDTH.email : SCREENSHOT_WIDTH.phone)
       const scheme = query.scheme ?? 'light'
       const remote = query.remote === true
       const renderer = await rendererOf(sandbox)
-      const png = await renderer.render({ key: `${message.message_id}|${width}|${scheme}|${remote ? 1 : 0}`, html: await documentOf(message), width, scheme, remote })
+      const png = await renderer.render({
+        key: `${message.message_id}|${width}|${scheme}|${remote ? 1 : 0}`,
+        html: await documentOf(message),
+        width,
+        scheme,
+        remote,
+      })
       return new Response(png, {
         status: 200,
-        headers: { 'Content-Type': 'image/png', 'Content-Length': String(png.byteLength), 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' },
+        headers: {
+          'Content-Type': 'image/png',
+          'Content-Length': String(png.byteLength),
+          'Cache-Control': 'no-store',
+          'X-Content-Type-Options': 'nosniff',
+        },
       })
     },
   }),

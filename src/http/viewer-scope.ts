@@ -30,7 +30,11 @@ export function accountsOf(viewer: Viewer): ReadonlySet<string> | undefined {
  */
 export function checkOwnAccount(viewer: Viewer, account: string, param: string): void {
   if (viewer.role === 'admin' || viewer.accounts.has(account)) return
-  throw new ApiError(403, 'forbidden', `The team token "${viewer.name}" acts on ${[...viewer.accounts].join(', ')} only, not on account ${account}.`, param)
+  throw new ApiError(
+    'forbidden',
+    `The team token "${viewer.name}" acts on ${[...viewer.accounts].join(', ')} only, not on account ${account}.`,
+    param,
+  )
 }
 
 /**
@@ -39,7 +43,17 @@ export function checkOwnAccount(viewer: Viewer, account: string, param: string):
  * (400 naming the field; the list it gives holds the team's accounts only), so the answer cannot
  * tell whether a guessed key exists.
  */
-export function ownAccountKey(viewer: Viewer, keys: readonly ApiKeyConfig[], key: string | undefined, account: string | undefined): ApiKeyConfig {
+export function ownAccountKey(
+  viewer: Viewer,
+  keys: readonly ApiKeyConfig[],
+  key: string | undefined,
+  account: string | undefined,
+): ApiKeyConfig {
   if (viewer.role === 'admin') return accountKey(keys, key, account)
-  return accountKey(keys.filter((k) => viewer.accounts.has(k.account)), key, account, viewer.name)
+  return accountKey(
+    keys.filter((k) => viewer.accounts.has(k.account)),
+    key,
+    account,
+    viewer.name,
+  )
 }

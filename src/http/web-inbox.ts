@@ -60,7 +60,10 @@ function redirect(location: string): Response {
 export function webInboxHandlers(sandbox: SandboxState, inbox: WebInbox = webInbox(sandbox)): HttpHandler[] {
   return [
     // A predicate rather than paths: msw's matcher treats `/__sandbox/ui` and `/__sandbox/ui/` alike. GET and HEAD.
-    http.all(({ request }) => inbox.claims(request), ({ request }) => inbox.answer(request, new URL(request.url))),
+    http.all(
+      ({ request }) => inbox.claims(request),
+      ({ request }) => inbox.answer(request, new URL(request.url)),
+    ),
   ]
 }
 
@@ -90,7 +93,10 @@ export function webInbox(sandbox: SandboxState): WebInbox {
         loading = undefined
         throw error
       }))
-      if (!assets) return notFound('The web inbox is not built here: run `npm run build` (it is served by the standalone server, `npx sendbox`).')
+      if (!assets)
+        return notFound(
+          'The web inbox is not built here: run `npm run build` (it is served by the standalone server, `npx sendbox`).',
+        )
       const asset = Object.hasOwn(assets, name) ? assets[name] : undefined
       if (!asset) return notFound(`No web inbox file "${name.slice(0, 100)}". The inbox is at ${WEB_INBOX_PATH}.`)
       const headers = { ...SECURITY_HEADERS, 'Content-Type': asset.type, ETag: asset.etag, 'Cache-Control': 'no-cache' }

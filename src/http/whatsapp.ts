@@ -13,14 +13,13 @@ const TEMPLATE_CHECK = [
 ].join(' ')
 
 /** POST /whatsapp/send. */
-export const whatsappSendRoute: Route =
-  sendRoute(
-    whatsappChannel,
-    {
-      path: '/whatsapp/send',
-      operationId: 'sendWhatsapp',
-      summary: 'Send a WhatsApp template message',
-      description: TEMPLATE_CHECK,
-    },
-    whatsappSendRequest,
-  )
+export const whatsappSendRoute: Route = sendRoute(
+  whatsappChannel,
+  {
+    path: '/whatsapp/send',
+    operationId: 'sendWhatsapp',
+    summary: 'Send a WhatsApp template message',
+    description: TEMPLATE_CHECK,
+  },
+  whatsappSendRequest,
+)

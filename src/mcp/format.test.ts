@@ -26,8 +26,10 @@ describe('quoted: a sender value as data', () => {
   })
 })
 
-describe('oneLine: sendbox text that may carry a sender\'s words', () => {
+describe("oneLine: sendbox text that may carry a sender's words", () => {
   it('keeps its words and escapes every line break', () => {
-    expect(oneLine('no Email to a in 5 ms; the last went to b "x\ny\r\nz\u2028w"')).toBe('no Email to a in 5 ms; the last went to b "x\\ny\\r\\nz\\u2028w"')
+    expect(oneLine('no Email to a in 5 ms; the last went to b "x\ny\r\nz\u2028w"')).toBe(
+      'no Email to a in 5 ms; the last went to b "x\\ny\\r\\nz\\u2028w"',
+    )
   })
 })

@@ -15,7 +15,10 @@ import { createMcpServer } from './tools.js'
  */
 export async function handleMcpHttp(client: SandboxClient, request: Request, parsedBody?: unknown): Promise<Response> {
   const server = createMcpServer(client)
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+  })
   await server.connect(transport)
   const { signal } = request
   let onAbort = () => {}
@@ -30,7 +33,10 @@ export async function handleMcpHttp(client: SandboxClient, request: Request, par
   signal.addEventListener('abort', onAbort, { once: true })
   try {
     if (signal.aborted) onAbort()
-    return await Promise.race([transport.handleRequest(request, parsedBody === undefined ? undefined : { parsedBody }), gone])
+    return await Promise.race([
+      transport.handleRequest(request, parsedBody === undefined ? undefined : { parsedBody }),
+      gone,
+    ])
   } finally {
     signal.removeEventListener('abort', onAbort)
     void server.close()

@@ -14,8 +14,19 @@
  * names a running one (its origin, like `http://127.0.0.1:4010`); the app under test is pointed
  * at `sandbox.apiUrl`. `@playwright/test` is an optional peer dependency: install it yourself.
  */
-import { test as base, expect as playwrightExpect, type ExpectMatcherState, type MatcherReturnType } from '@playwright/test'
-import { createSandboxClient, type CapturedMessage, type ClientWaitOptions, type OutboxFilter, type SandboxClient } from '../client/index.js'
+import {
+  test as base,
+  expect as playwrightExpect,
+  type ExpectMatcherState,
+  type MatcherReturnType,
+} from '@playwright/test'
+import {
+  createSandboxClient,
+  type CapturedMessage,
+  type ClientWaitOptions,
+  type OutboxFilter,
+  type SandboxClient,
+} from '../client/index.js'
 import type { Channel } from '../contract/captured-message.js'
 import { CHANNEL_READINGS } from '../domain/channels/readings.js'
 import { matchers, type SendboxMatchers } from '../matchers.js'
@@ -25,7 +36,11 @@ type Address = ChannelReading<Channel>['address']
 
 /** The sendbox matchers as Playwright's `expect.extend` types them: given the fixture's client they wait, so each returns a Promise. */
 type PlaywrightMatchers = {
-  [K in keyof SendboxMatchers]: (this: ExpectMatcherState, received: unknown, ...args: Parameters<SendboxMatchers[K]>) => Promise<MatcherReturnType>
+  [K in keyof SendboxMatchers]: (
+    this: ExpectMatcherState,
+    received: unknown,
+    ...args: Parameters<SendboxMatchers[K]>
+  ) => Promise<MatcherReturnType>
 }
 
 /**
@@ -44,7 +59,11 @@ export const expect = playwrightExpect.extend(
       // Playwright's matcher state throws on `this.equals` (microsoft/playwright#31723): the filter's
       // field values are compared by `fieldEquals` instead.
       function (this: ExpectMatcherState, received: unknown, ...args: unknown[]) {
-        return (matcher as (...a: unknown[]) => MatcherReturnType).call({ isNot: this.isNot, utils: this.utils, equals: fieldEquals }, received, ...args)
+        return (matcher as (...a: unknown[]) => MatcherReturnType).call(
+          { isNot: this.isNot, utils: this.utils, equals: fieldEquals },
+          received,
+          ...args,
+        )
       },
     ]),
   ) as unknown as PlaywrightMatchers,
@@ -53,15 +72,29 @@ export const expect = playwrightExpect.extend(
 /** A filter's field value against a message's: asymmetric matchers match themselves; the rest by deep equality. */
 function fieldEquals(actual: unknown, expected: unknown): boolean {
   if (isAsymmetric(expected)) return expected.asymmetricMatch(actual)
-  if (Array.isArray(expected)) return Array.isArray(actual) && actual.length === expected.length && expected.every((item, i) => fieldEquals(actual[i], item))
+  if (Array.isArray(expected))
+    return (
+      Array.isArray(actual) &&
+      actual.length === expected.length &&
+      expected.every((item, i) => fieldEquals(actual[i], item))
+    )
   if (expected === null || typeof expected !== 'object') return Object.is(actual, expected)
   if (actual === null || typeof actual !== 'object' || Array.isArray(actual)) return false
   const keys = Object.keys(expected)
-  return keys.length === Object.keys(actual).length && keys.every((key) => fieldEquals((actual as Record<string, unknown>)[key], (expected as Record<string, unknown>)[key]))
+  return (
+    keys.length === Object.keys(actual).length &&
+    keys.every((key) =>
+      fieldEquals((actual as Record<string, unknown>)[key], (expected as Record<string, unknown>)[key]),
+    )
+  )
 }
 
 function isAsymmetric(value: unknown): value is { asymmetricMatch(other: unknown): boolean } {
-  return typeof value === 'object' && value !== null && typeof (value as { asymmetricMatch?: unknown }).asymmetricMatch === 'function'
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { asymmetricMatch?: unknown }).asymmetricMatch === 'function'
+  )
 }
 
 /** The sandbox of one worker, with per-test helpers. */
@@ -105,17 +138,29 @@ export interface WorkerSandbox {
 
 /** A standalone sandbox in this worker, on a free loopback port. */
 async function startOwn(): Promise<{ url: string; close: () => Promise<void> }> {
-  const [{ createSandbox }, { startServer }, { createServer }] = await Promise.all([import('../index.js'), import('../transports/http-server.js'), import('node:net')])
+  const [{ createSandbox }, { startServer }, { createServer }] = await Promise.all([
+    import('../index.js'),
+    import('../transports/http-server.js'),
+    import('node:net'),
+  ])
   // A free port first, so that the sandbox's base URL (links of the web inbox) is the real one.
   const port = await new Promise<number>((resolve, reject) => {
-    const probe = createServer().once('error', reject).listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number }
-      probe.close(() => resolve(port))
-    })
+    const probe = createServer()
+      .once('error', reject)
+      .listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as { port: number }
+        probe.close(() => resolve(port))
+      })
   })
   const sandbox = createSandbox({ baseUrl: `http://127.0.0.1:${port}/v1` })
   const running = await startServer(sandbox, { port, host: '127.0.0.1' })
-  return { url: running.url, close: async () => { await running.close(); sandbox.dispose() } }
+  return {
+    url: running.url,
+    close: async () => {
+      await running.close()
+      sandbox.dispose()
+    },
+  }
 }
 
 let counter = 0
@@ -136,7 +181,12 @@ export const test = base.extend<{ sandbox: SandboxFixture } & SandboxFixtureOpti
       }
       const own = await startOwn()
       try {
-        await use({ url: own.url, apiUrl: `${own.url}/v1`, client: createSandboxClient({ url: own.url }), shared: false })
+        await use({
+          url: own.url,
+          apiUrl: `${own.url}/v1`,
+          client: createSandboxClient({ url: own.url }),
+          shared: false,
+        })
       } finally {
         await own.close()
       }
@@ -144,7 +194,10 @@ export const test = base.extend<{ sandbox: SandboxFixture } & SandboxFixtureOpti
     { scope: 'worker' },
   ],
   sandbox: async ({ sandboxWorker, sandboxReset, sandboxAdminToken }, use, testInfo) => {
-    const client = sandboxAdminToken && sandboxWorker.shared ? createSandboxClient({ url: sandboxWorker.url, adminToken: sandboxAdminToken }) : sandboxWorker.client
+    const client =
+      sandboxAdminToken && sandboxWorker.shared
+        ? createSandboxClient({ url: sandboxWorker.url, adminToken: sandboxAdminToken })
+        : sandboxWorker.client
     if (sandboxReset === true || (sandboxReset === 'auto' && !sandboxWorker.shared)) await client.reset()
     const since = Date.now()
     const tag = `w${testInfo.workerIndex}t${testInfo.testId.slice(0, 8)}n`
@@ -162,7 +215,7 @@ export const test = base.extend<{ sandbox: SandboxFixture } & SandboxFixtureOpti
           phone: () => {
             for (;;) {
               const phone = `+1415${testInfo.parallelIndex % 10}${String(Math.floor(Math.random() * 1_000_000)).padStart(6, '0')}`
-              if (!phones.has(phone)) return phones.add(phone), phone
+              if (!phones.has(phone)) return (phones.add(phone), phone)
             }
           },
         }

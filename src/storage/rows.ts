@@ -28,7 +28,12 @@ const storedMessage = z.discriminatedUnion('channel', [
 ])
 
 /** How a message still in its lifecycle ends (null: it has no lifecycle left). */
-const storedOutcome = z.union([z.strictObject({ kind: z.literal('delivered') }), z.strictObject({ kind: z.literal('failed'), reason: z.string() })]).nullable()
+const storedOutcome = z
+  .union([
+    z.strictObject({ kind: z.literal('delivered') }),
+    z.strictObject({ kind: z.literal('failed'), reason: z.string() }),
+  ])
+  .nullable()
 
 /** A messages row as the loader reads it: `[outcome, message]`. */
 export const messageRowSchema = z.tuple([storedOutcome, storedMessage])
@@ -50,7 +55,12 @@ export type Skipped = Partial<Record<keyof typeof ROW_SCHEMAS | 'messages', numb
  * Each JSON text (or value already parsed) checked by `schema`; what fails is counted in `skipped[table]` and
  * left out. The objects kept are the parsed ones as they were (the check strips nothing).
  */
-export function validRows<T>(table: keyof Skipped, texts: readonly unknown[], schema: z.ZodType, skipped: Skipped): T[] {
+export function validRows<T>(
+  table: keyof Skipped,
+  texts: readonly unknown[],
+  schema: z.ZodType,
+  skipped: Skipped,
+): T[] {
   const kept: T[] = []
   for (const text of texts) {
     const value = parsed(text)

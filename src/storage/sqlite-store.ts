@@ -73,7 +73,9 @@ export class SqliteStore implements SandboxStore {
       // Before WAL: the first transaction writes the sendbox id into the file's header itself.
       migrate(this.db)
       this.db.exec('PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL')
-      this.accountSalt = this.meta('account_salt') ?? this.setMeta('account_salt', builtin('node:crypto').randomBytes(16).toString('hex'))
+      this.accountSalt =
+        this.meta('account_salt') ??
+        this.setMeta('account_salt', builtin('node:crypto').randomBytes(16).toString('hex'))
       this.db.exec('PRAGMA wal_checkpoint(TRUNCATE)')
       const stat = fs.statSync(this.path)
       this.identity = { dev: stat.dev, ino: stat.ino }
@@ -93,7 +95,10 @@ export class SqliteStore implements SandboxStore {
   }
 
   private setMeta(key: string, value: string): string {
-    statement(this.db, 'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value)
+    statement(
+      this.db,
+      'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+    ).run(key, value)
     return value
   }
 
@@ -107,15 +112,18 @@ export class SqliteStore implements SandboxStore {
       attempts: sandbox.webhooks?.attempts.trackChanges(),
       checks: sandbox.checkReports.trackChanges(),
     }
+    // Waits, the event stream and webhooks hear of a change once it is written (R14).
+    sandbox.outbox.feed.publications.hold(() => this.schedule())
     const kept = this.meta('seeded') !== undefined
     if (kept) {
       try {
         await this.load(sandbox)
       } catch (error) {
-        throw new StoreFileError(`${this.path}: a kept row cannot be read (${describeError(error)}); sendbox left the file as it is. Pass a new file to --data, or remove this one.`)
+        throw new StoreFileError(
+          `${this.path}: a kept row cannot be read (${describeError(error)}); sendbox left the file as it is. Pass a new file to --data, or remove this one.`,
+        )
       }
-    }
-    else this.setMeta('seeded', new Date().toISOString())
+    } else this.setMeta('seeded', new Date().toISOString())
     this.faultsVersion = sandbox.faults.version
     this.clockVersion = sandbox.clock.version
     this.evicted = sandbox.outbox.evicted
@@ -127,8 +135,18 @@ export class SqliteStore implements SandboxStore {
   /** Fills the sandbox from the tables (the parts' logs see none of it but evictions); rows that do not parse are skipped and counted. */
   private async load(sandbox: SandboxState): Promise<void> {
     const skipped: Skipped = {}
-    const texts = (sql: string, column: string) => this.db.prepare(sql).all().map((row) => row[column])
-    const rows = <T>(table: keyof typeof ROW_SCHEMAS, column: string, order = 'rowid') => validRows<T>(table, texts(`SELECT ${column} FROM ${table} ORDER BY ${order}`, column), ROW_SCHEMAS[table], skipped)
+    const texts = (sql: string, column: string) =>
+      this.db
+        .prepare(sql)
+        .all()
+        .map((row) => row[column])
+    const rows = <T>(table: keyof typeof ROW_SCHEMAS, column: string, order = 'rowid') =>
+      validRows<T>(
+        table,
+        texts(`SELECT ${column} FROM ${table} ORDER BY ${order}`, column),
+        ROW_SCHEMAS[table],
+        skipped,
+      )
     for (const row of this.db.prepare('SELECT account, subscriber FROM subscribers ORDER BY rowid').all()) {
       const [subscriber] = validRows<Subscriber>('subscribers', [row.subscriber], ROW_SCHEMAS.subscribers, skipped)
       if (subscriber === undefined || typeof row.account !== 'string') continue
@@ -162,20 +180,32 @@ export class SqliteStore implements SandboxStore {
    * JSON text parsed at once (one parse beats a thousand small ones), row by row when a row breaks
    * it; rows that do not parse or check are skipped and counted.
    */
-  private *messagePages(skipped: Skipped): Generator<{ message: CapturedMessage; outcome: CaptureOutcome | undefined }> {
+  private *messagePages(
+    skipped: Skipped,
+  ): Generator<{ message: CapturedMessage; outcome: CaptureOutcome | undefined }> {
     const rowJson = "'[' || coalesce(outcome, 'null') || ',' || message || ']'"
-    const page = statement(this.db, `SELECT max(id) AS last, '[' || group_concat(row, ',') || ']' AS rows FROM (SELECT rowid AS id, ${rowJson} AS row FROM messages WHERE rowid > ? ORDER BY rowid LIMIT ?)`)
-    for (let after = 0; ; ) {
+    const page = statement(
+      this.db,
+      `SELECT max(id) AS last, '[' || group_concat(row, ',') || ']' AS rows FROM (SELECT rowid AS id, ${rowJson} AS row FROM messages WHERE rowid > ? ORDER BY rowid LIMIT ?)`,
+    )
+    for (let after = 0; ;) {
       const got = page.get(after, RESTORE_PAGE_ROWS)
       if (got === undefined || typeof got.rows !== 'string') return
       let rows: unknown[]
       try {
         rows = JSON.parse(got.rows) as unknown[]
       } catch {
-        rows = statement(this.db, `SELECT ${rowJson} AS row FROM messages WHERE rowid > ? ORDER BY rowid LIMIT ?`).all(after, RESTORE_PAGE_ROWS).map((row) => row.row)
+        rows = statement(this.db, `SELECT ${rowJson} AS row FROM messages WHERE rowid > ? ORDER BY rowid LIMIT ?`)
+          .all(after, RESTORE_PAGE_ROWS)
+          .map((row) => row.row)
       }
       after = Number(got.last)
-      for (const [outcome, message] of validRows<[CaptureOutcome | null, CapturedMessage]>('messages', rows, messageRowSchema, skipped)) {
+      for (const [outcome, message] of validRows<[CaptureOutcome | null, CapturedMessage]>(
+        'messages',
+        rows,
+        messageRowSchema,
+        skipped,
+      )) {
         yield { message: revivedMessage(message), outcome: outcome ?? undefined }
       }
     }
@@ -185,11 +215,15 @@ export class SqliteStore implements SandboxStore {
     if (this.closed || !this.logs) return Promise.resolve()
     return new Promise((resolve, reject) => {
       this.waiting.push({ resolve, reject })
-      if (!this.scheduled) {
-        this.scheduled = true
-        setImmediate(() => this.flush())
-      }
+      this.schedule()
     })
+  }
+
+  /** A write at the next turn of the event loop (one for every change of this turn). */
+  private schedule(): void {
+    if (this.scheduled || this.closed) return
+    this.scheduled = true
+    setImmediate(() => this.flush())
   }
 
   /** Writes every pending change in one transaction; on failure undoes this batch's captures and subscriber writes. */
@@ -200,9 +234,20 @@ export class SqliteStore implements SandboxStore {
     const waiting = this.waiting
     this.waiting = []
     if (!sandbox || !logs || this.closed) return waiting.forEach((w) => w.resolve())
-    const dirty = !logs.messages.empty || !logs.subscribers.empty || !logs.journal.empty || !logs.optOuts.empty || !(logs.attempts?.empty ?? true) || !logs.checks.empty ||
-      sandbox.faults.version !== this.faultsVersion || sandbox.clock.version !== this.clockVersion || sandbox.outbox.evicted !== this.evicted
-    if (!dirty) return waiting.forEach((w) => w.resolve())
+    const dirty =
+      !logs.messages.empty ||
+      !logs.subscribers.empty ||
+      !logs.journal.empty ||
+      !logs.optOuts.empty ||
+      !(logs.attempts?.empty ?? true) ||
+      !logs.checks.empty ||
+      sandbox.faults.version !== this.faultsVersion ||
+      sandbox.clock.version !== this.clockVersion ||
+      sandbox.outbox.evicted !== this.evicted
+    if (!dirty) {
+      sandbox.outbox.feed.publications.release()
+      return waiting.forEach((w) => w.resolve())
+    }
     const batches = {
       messages: logs.messages.drain(),
       subscribers: logs.subscribers.drain(),
@@ -224,19 +269,67 @@ export class SqliteStore implements SandboxStore {
       this.writes.failed++
       this.writes.seconds += (performance.now() - started) / 1000
       this.rollback(sandbox, logs, batches, error)
-      const failure = new ApiError(500, 'internal_error', `The sandbox could not write its store ${this.path} (${describeError(error)}): this request's change was undone. Free space or fix the file's permissions, then retry.`)
+      const failure = new ApiError(
+        'internal_error',
+        `The sandbox could not write its store ${this.path} (${describeError(error)}): this request's change was undone. Free space or fix the file's permissions, then retry.`,
+      )
       return waiting.forEach((w) => w.reject(failure))
     }
+    sandbox.outbox.feed.publications.release()
     waiting.forEach((w) => w.resolve())
   }
 
-  private write(sandbox: SandboxState, batches: { messages: Batch<string, true>; subscribers: Batch<string, Subscriber | null>; journal: Batch<number, undefined>; optOuts: Batch<string, undefined>; attempts: Batch<string, undefined> | undefined; checks: Batch<string, undefined> }): void {
+  private write(
+    sandbox: SandboxState,
+    batches: {
+      messages: Batch<string, true>
+      subscribers: Batch<string, Subscriber | null>
+      journal: Batch<number, undefined>
+      optOuts: Batch<string, undefined>
+      attempts: Batch<string, undefined> | undefined
+      checks: Batch<string, undefined>
+    },
+  ): void {
     writeMessages(this.db, sandbox, batches.messages)
-    writeKeyed(this.db, 'check_reports', batches.checks, (id) => sandbox.checkReports.peek(id), (r) => [r.message_id, JSON.stringify(r)], 'id, report', 'id')
+    writeKeyed(
+      this.db,
+      'check_reports',
+      batches.checks,
+      (id) => sandbox.checkReports.peek(id),
+      (r) => [r.message_id, JSON.stringify(r)],
+      'id, report',
+      'id',
+    )
     writeSubscribers(this.db, sandbox, batches.subscribers)
-    writeKeyed(this.db, 'journal', batches.journal, (id) => sandbox.journal.get(id), (e) => [e.id, e.at, e.account, JSON.stringify(e)], 'id, at, account, entry', 'id')
-    writeKeyed(this.db, 'opt_outs', batches.optOuts, (key) => sandbox.optOuts.byKey(key), (o) => [o.account, o.number, JSON.stringify(o)], 'account, number, opt_out', 'account, number', true)
-    if (batches.attempts) writeKeyed(this.db, 'webhook_attempts', batches.attempts, (id) => sandbox.webhooks?.attempts.peek(id), (a) => [a.id, a.account, JSON.stringify(a)], 'id, account, attempt', 'id')
+    writeKeyed(
+      this.db,
+      'journal',
+      batches.journal,
+      (id) => sandbox.journal.get(id),
+      (e) => [e.id, e.at, e.account, JSON.stringify(e)],
+      'id, at, account, entry',
+      'id',
+    )
+    writeKeyed(
+      this.db,
+      'opt_outs',
+      batches.optOuts,
+      (key) => sandbox.optOuts.byKey(key),
+      (o) => [o.account, o.number, JSON.stringify(o)],
+      'account, number, opt_out',
+      'account, number',
+      true,
+    )
+    if (batches.attempts)
+      writeKeyed(
+        this.db,
+        'webhook_attempts',
+        batches.attempts,
+        (id) => sandbox.webhooks?.attempts.peek(id),
+        (a) => [a.id, a.account, JSON.stringify(a)],
+        'id, account, attempt',
+        'id',
+      )
     if (sandbox.faults.version !== this.faultsVersion) {
       this.db.exec('DELETE FROM faults')
       const insert = statement(this.db, 'INSERT INTO faults (id, fault) VALUES (?, ?)')
@@ -262,7 +355,9 @@ export class SqliteStore implements SandboxStore {
       stat = undefined
     }
     if (stat?.dev !== this.identity.dev || stat.ino !== this.identity.ino) {
-      throw new Error(`the store file was ${stat === undefined ? 'deleted' : 'replaced by another file'} while sendbox ran; nothing more is kept. Restart sendbox to start a store there again`)
+      throw new Error(
+        `the store file was ${stat === undefined ? 'deleted' : 'replaced by another file'} while sendbox ran; nothing more is kept. Restart sendbox to start a store there again`,
+      )
     }
   }
 
@@ -271,15 +366,26 @@ export class SqliteStore implements SandboxStore {
    * subscribers it wrote are undone in memory (their requests answer 500); everything else
    * (lifecycle steps, journal entries, resets) is written with the next batch.
    */
-  private rollback(sandbox: SandboxState, logs: Logs, batches: Parameters<SqliteStore['write']>[1], error: unknown): void {
+  private rollback(
+    sandbox: SandboxState,
+    logs: Logs,
+    batches: Parameters<SqliteStore['write']>[1],
+    error: unknown,
+  ): void {
     try {
       this.db.exec('ROLLBACK')
     } catch {
       // Nothing was begun, or SQLite rolled back already.
     }
-    if (!this.failedBefore) process.stderr.write(`sendbox: could not write ${this.path}: ${describeError(error)}; the requests of this batch answered 500 and were undone\n`)
+    if (!this.failedBefore)
+      process.stderr.write(
+        `sendbox: could not write ${this.path}: ${describeError(error)}; the requests of this batch answered 500 and were undone\n`,
+      )
     this.failedBefore = true
-    for (const [id, captured] of batches.messages.touched) if (captured) sandbox.outbox.delete(id)
+    // Undone: and what they would have told (waits, stream, webhooks) is dropped unheard.
+    const undone = [...batches.messages.touched].filter(([, captured]) => captured).map(([id]) => id)
+    sandbox.outbox.feed.publications.discard(undone)
+    for (const id of undone) sandbox.outbox.delete(id, true)
     batches.messages.touched = new Map([...batches.messages.touched].filter(([, captured]) => !captured))
     logs.messages.requeue(batches.messages)
     for (const [key, before] of batches.subscribers.touched) {
@@ -329,8 +435,11 @@ function writeMessages(db: Database, sandbox: SandboxState, batch: Batch<string,
   // A message's check report goes with it.
   if (batch.cleared) db.exec('DELETE FROM messages; DELETE FROM check_reports')
   if (batch.touched.size === 0) return
-  const upsert = statement(db, `INSERT INTO messages (id, account, channel, status, created_at, outcome, message) VALUES (?, ?, ?, ?, ?, ?, ?)
-    ON CONFLICT (id) DO UPDATE SET status = excluded.status, outcome = excluded.outcome, message = excluded.message`)
+  const upsert = statement(
+    db,
+    `INSERT INTO messages (id, account, channel, status, created_at, outcome, message) VALUES (?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT (id) DO UPDATE SET status = excluded.status, outcome = excluded.outcome, message = excluded.message`,
+  )
   const remove = statement(db, 'DELETE FROM messages WHERE id = ?')
   for (const id of batch.touched.keys()) {
     const message = sandbox.outbox.peek(id)
@@ -340,15 +449,26 @@ function writeMessages(db: Database, sandbox: SandboxState, batch: Batch<string,
       continue
     }
     const outcome = sandbox.outbox.pendingOutcome(id)
-    upsert.run(id, message.account, message.channel, message.status, message.created_at, outcome === undefined ? null : JSON.stringify(outcome), storedMessageJson(message))
+    upsert.run(
+      id,
+      message.account,
+      message.channel,
+      message.status,
+      message.created_at,
+      outcome === undefined ? null : JSON.stringify(outcome),
+      storedMessageJson(message),
+    )
   }
 }
 
 function writeSubscribers(db: Database, sandbox: SandboxState, batch: Batch<string, Subscriber | null>): void {
   if (batch.cleared) db.exec('DELETE FROM subscribers')
   if (batch.touched.size === 0) return
-  const upsert = statement(db, `INSERT INTO subscribers (account, id, email, phone, subscriber) VALUES (?, ?, ?, ?, ?)
-    ON CONFLICT (account, id) DO UPDATE SET email = excluded.email, phone = excluded.phone, subscriber = excluded.subscriber`)
+  const upsert = statement(
+    db,
+    `INSERT INTO subscribers (account, id, email, phone, subscriber) VALUES (?, ?, ?, ?, ?)
+    ON CONFLICT (account, id) DO UPDATE SET email = excluded.email, phone = excluded.phone, subscriber = excluded.subscriber`,
+  )
   const remove = statement(db, 'DELETE FROM subscribers WHERE account = ? AND id = ?')
   for (const key of batch.touched.keys()) {
     const [account, id] = key.split('\u0000') as [string, string]
@@ -363,16 +483,34 @@ function writeSubscribers(db: Database, sandbox: SandboxState, batch: Batch<stri
  * and inserted again, so the table's order follows the part's, as opt-outs re-added move last;
  * else upserted in place), each one gone is deleted.
  */
-function writeKeyed<K extends string | number, V>(db: Database, table: string, batch: Batch<K, undefined>, find: (key: K) => V | undefined, values: (value: V) => Array<string | number | null>, columns: string, keyColumns: string, moveToEnd = false): void {
+function writeKeyed<K extends string | number, V>(
+  db: Database,
+  table: string,
+  batch: Batch<K, undefined>,
+  find: (key: K) => V | undefined,
+  values: (value: V) => Array<string | number | null>,
+  columns: string,
+  keyColumns: string,
+  moveToEnd = false,
+): void {
   if (batch.cleared) db.exec(`DELETE FROM ${table}`)
   if (batch.touched.size === 0) return
   const keys = keyColumns.split(', ')
   const others = columns.split(', ').filter((c) => !keys.includes(c))
   const remove = statement(db, `DELETE FROM ${table} WHERE ${keys.map((c) => `${c} = ?`).join(' AND ')}`)
-  const write = statement(db, `INSERT INTO ${table} (${columns}) VALUES (${columns.split(', ').map(() => '?').join(', ')})${moveToEnd ? '' : ` ON CONFLICT (${keyColumns}) DO UPDATE SET ${others.map((c) => `${c} = excluded.${c}`).join(', ')}`}`)
+  const write = statement(
+    db,
+    `INSERT INTO ${table} (${columns}) VALUES (${columns
+      .split(', ')
+      .map(() => '?')
+      .join(
+        ', ',
+      )})${moveToEnd ? '' : ` ON CONFLICT (${keyColumns}) DO UPDATE SET ${others.map((c) => `${c} = excluded.${c}`).join(', ')}`}`,
+  )
   for (const key of batch.touched.keys()) {
     const value = find(key)
-    if (value === undefined || moveToEnd) remove.run(...(typeof key === 'string' && keys.length > 1 ? key.split('\u0000') : [key]))
+    if (value === undefined || moveToEnd)
+      remove.run(...(typeof key === 'string' && keys.length > 1 ? key.split('\u0000') : [key]))
     if (value !== undefined) write.run(...values(value))
   }
 }
@@ -381,7 +519,8 @@ function writeKeyed<K extends string | number, V>(db: Database, table: string, b
 function restoreClock(sandbox: SandboxState, text: string, skipped: Skipped): void {
   try {
     const kept = JSON.parse(text) as { offset: unknown; frozenAt: unknown }
-    if (Number.isFinite(kept.offset) && (kept.frozenAt === null || Number.isFinite(kept.frozenAt))) return sandbox.clock.restore(kept as { offset: number; frozenAt: number | null })
+    if (Number.isFinite(kept.offset) && (kept.frozenAt === null || Number.isFinite(kept.frozenAt)))
+      return sandbox.clock.restore(kept as { offset: number; frozenAt: number | null })
   } catch {
     // counted below
   }

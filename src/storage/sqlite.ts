@@ -24,7 +24,13 @@ interface SqliteModule {
  * A Node built-in fetched when a store is opened, not imported: the library (also bundled for
  * browsers under `setupWorker`) keeps no static import of node:fs, node:path or node:crypto.
  */
-export function builtin<T extends 'node:fs' | 'node:path' | 'node:crypto'>(name: T): T extends 'node:fs' ? typeof import('node:fs') : T extends 'node:path' ? typeof import('node:path') : typeof import('node:crypto') {
+export function builtin<T extends 'node:fs' | 'node:path' | 'node:crypto'>(
+  name: T,
+): T extends 'node:fs'
+  ? typeof import('node:fs')
+  : T extends 'node:path'
+    ? typeof import('node:path')
+    : typeof import('node:crypto') {
   return process.getBuiltinModule(name) as never
 }
 
@@ -52,7 +58,9 @@ export function loadSqlite(): SqliteModule['DatabaseSync'] {
     process.emitWarning = emitWarning
   }
   if (!loaded?.DatabaseSync) {
-    throw new Error(`--data needs Node ${SQLITE_NODE} or later (it keeps the sandbox in node:sqlite); this is Node ${process.versions.node}. Run without --data, or on Node 22 or 24.`)
+    throw new Error(
+      `--data needs Node ${SQLITE_NODE} or later (it keeps the sandbox in node:sqlite); this is Node ${process.versions.node}. Run without --data, or on Node 22 or 24.`,
+    )
   }
   return loaded.DatabaseSync
 }

@@ -30,13 +30,17 @@ export function inspectStoreFile(path: string, newest: number): StoreFileKind {
   let size: number
   try {
     const stat = statSync(path)
-    if (!stat.isFile()) throw new StoreFileError(`${path} is not a file; --data takes a file path (it is created when missing)`)
+    if (!stat.isFile())
+      throw new StoreFileError(`${path} is not a file; --data takes a file path (it is created when missing)`)
     size = stat.size
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'new' }
     throw error
   }
-  if (size === 0) throw new StoreFileError(`${path} is an empty file, not a sendbox store; sendbox left it untouched. Remove it (sendbox creates the store), or pass a new file to --data.`)
+  if (size === 0)
+    throw new StoreFileError(
+      `${path} is an empty file, not a sendbox store; sendbox left it untouched. Remove it (sendbox creates the store), or pass a new file to --data.`,
+    )
   const header = Buffer.alloc(100)
   const fd = openSync(path, 'r')
   let read: number
@@ -46,7 +50,9 @@ export function inspectStoreFile(path: string, newest: number): StoreFileKind {
     closeSync(fd)
   }
   if (read < 100 || header.toString('latin1', 0, 16) !== MAGIC) {
-    throw new StoreFileError(`${path} is not a sendbox store (not an SQLite database); sendbox left it untouched. Pass a new file to --data.`)
+    throw new StoreFileError(
+      `${path} is not a sendbox store (not an SQLite database); sendbox left it untouched. Pass a new file to --data.`,
+    )
   }
   const version = header.readUInt32BE(60)
   const application = header.readUInt32BE(68)
@@ -55,13 +61,19 @@ export function inspectStoreFile(path: string, newest: number): StoreFileKind {
   // empty database, one holding only views…), and it is left as it is (issue 36, R13).
   if (application === 0 && version === 0 && existsSync(`${path}-wal`)) return { kind: 'store', version: 0 }
   if (application === 0 && version === 0) {
-    throw new StoreFileError(`${path} is an SQLite database of another program, not a sendbox store (it has no sendbox id); sendbox left it untouched. Pass a new file to --data.`)
+    throw new StoreFileError(
+      `${path} is an SQLite database of another program, not a sendbox store (it has no sendbox id); sendbox left it untouched. Pass a new file to --data.`,
+    )
   }
   if (application !== APPLICATION_ID) {
-    throw new StoreFileError(`${path} is an SQLite database of another program, not a sendbox store; sendbox left it untouched. Pass a new file to --data.`)
+    throw new StoreFileError(
+      `${path} is an SQLite database of another program, not a sendbox store; sendbox left it untouched. Pass a new file to --data.`,
+    )
   }
   if (version > newest) {
-    throw new StoreFileError(`${path} was written by a newer sendbox (store version ${version}; this one reads up to ${newest}); sendbox left it untouched. Upgrade sendbox, or pass a new file to --data.`)
+    throw new StoreFileError(
+      `${path} was written by a newer sendbox (store version ${version}; this one reads up to ${newest}); sendbox left it untouched. Upgrade sendbox, or pass a new file to --data.`,
+    )
   }
   return { kind: 'store', version }
 }

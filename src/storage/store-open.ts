@@ -32,7 +32,10 @@ export function lockedDatabase(DatabaseSync: ReturnType<typeof loadSqlite>, path
     db.exec('PRAGMA locking_mode=EXCLUSIVE; BEGIN EXCLUSIVE; COMMIT')
   } catch (error) {
     db.close()
-    if (/locked|busy/i.test(describeError(error))) throw new StoreFileError(`${path} is in use by another sendbox (or another program holds it open); stop it, or pass another file to --data`)
+    if (/locked|busy/i.test(describeError(error)))
+      throw new StoreFileError(
+        `${path} is in use by another sendbox (or another program holds it open); stop it, or pass another file to --data`,
+      )
     throw new StoreFileError(`cannot lock ${path}: ${describeError(error)}`)
   }
   return db
@@ -44,12 +47,16 @@ export function checkOpened(db: Database, path: string): void {
   const tables = Number(db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'").get()?.n ?? 0)
   if (application !== APPLICATION_ID && tables > 0) {
     db.close()
-    throw new StoreFileError(`${path} is an SQLite database of another program, not a sendbox store; sendbox left it untouched. Pass a new file to --data.`)
+    throw new StoreFileError(
+      `${path} is an SQLite database of another program, not a sendbox store; sendbox left it untouched. Pass a new file to --data.`,
+    )
   }
   const version = Number(db.prepare('PRAGMA user_version').get()?.user_version ?? 0)
   if (version > SCHEMA_VERSION) {
     db.close()
-    throw new StoreFileError(`${path} was written by a newer sendbox (store version ${version}; this one reads up to ${SCHEMA_VERSION}); sendbox left it untouched. Upgrade sendbox, or pass a new file to --data.`)
+    throw new StoreFileError(
+      `${path} was written by a newer sendbox (store version ${version}; this one reads up to ${SCHEMA_VERSION}); sendbox left it untouched. Upgrade sendbox, or pass a new file to --data.`,
+    )
   }
 }
 
@@ -67,4 +74,3 @@ export function migrate(db: Database): void {
     throw error
   }
 }
-

@@ -6,9 +6,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import { bodyOf, forEachAnswerHeader, type Answer } from '../http/body.js'
+import { ERROR_CODES, type ErrorCodeName } from '../contract/error.js'
 import { gzipAnswer } from './compress.js'
 import { ALLOWED_METHODS, ALLOWED_REQUEST_HEADERS, EXPOSED_HEADERS, type OriginPolicy } from './origin-policy.js'
-
 
 /** The CORS headers of an answer to a request without an allowed origin (most of them): one shared, frozen object. */
 const VARY_ORIGIN: Readonly<Record<string, string>> = Object.freeze({ Vary: 'Origin' })
@@ -33,10 +33,18 @@ export function preflightHeaders(policy: OriginPolicy, req: IncomingMessage): Re
   }
 }
 
-
-export function sendJson(res: ServerResponse, status: number, body: unknown, extra: Readonly<Record<string, string>>): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  extra: Readonly<Record<string, string>>,
+): void {
   const text = JSON.stringify(body)
-  res.writeHead(status, { ...extra, 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(text)) })
+  res.writeHead(status, {
+    ...extra,
+    'Content-Type': 'application/json',
+    'Content-Length': String(Buffer.byteLength(text)),
+  })
   res.end(text)
 }
 
@@ -84,8 +92,18 @@ export function closeAfterAnswer(res: ServerResponse, socket: Socket): void {
   })
 }
 
-/** A transport-level refusal: the error object, and the connection closed when a body may still be on its way. */
-export function refuse(res: ServerResponse, status: number, code: string, message: string, headers: Readonly<Record<string, string>>, closeAfter = false): number {
+/**
+ * A transport-level refusal: the error object, with its code's status, and the connection closed
+ * when a body may still be on its way. Gives the status.
+ */
+export function refuse(
+  res: ServerResponse,
+  code: ErrorCodeName,
+  message: string,
+  headers: Readonly<Record<string, string>>,
+  closeAfter = false,
+): number {
+  const { status } = ERROR_CODES[code]
   if (closeAfter && res.socket !== null) closeAfterAnswer(res, res.socket)
   sendJson(res, status, { error: { code, message } }, headers)
   return status
@@ -175,11 +193,12 @@ function scheduleTurn(): void {
   })
 }
 
-
 /** The raw answer for a socket that never became a request (parser errors, CONNECT). */
 export function rawErrorAnswer(socket: Socket, message: string): void {
   const body = JSON.stringify({ error: { code: 'invalid_request', message } })
-  socket.end(`HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`)
+  socket.end(
+    `HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  )
 }
 
 /**
@@ -188,7 +207,12 @@ export function rawErrorAnswer(socket: Socket, message: string): void {
  * event-loop turns, any other body streamed as it comes (the promise: only a streamed body's, so a
  * text answer costs no await).
  */
-export function writeAnswer(req: IncomingMessage, res: ServerResponse, answer: Answer, cors: Readonly<Record<string, string>>): Promise<void> | undefined {
+export function writeAnswer(
+  req: IncomingMessage,
+  res: ServerResponse,
+  answer: Answer,
+  cors: Readonly<Record<string, string>>,
+): Promise<void> | undefined {
   const status = answer.status
   // A flat [name, value, …] list: node:http walks an object's keys with for-in and a
   // hasOwnProperty check each, an array by index.
@@ -198,7 +222,8 @@ export function writeAnswer(req: IncomingMessage, res: ServerResponse, answer: A
     headers.push(name, value)
   })
   const payload = bodyOf(answer)
-  const zipped = typeof payload === 'string' ? gzipAnswer(req.url ?? '/', req.headers['accept-encoding'], payload) : undefined
+  const zipped =
+    typeof payload === 'string' ? gzipAnswer(req.url ?? '/', req.headers['accept-encoding'], payload) : undefined
   if (zipped !== undefined) {
     headers.push('content-encoding', 'gzip', 'vary', 'Accept-Encoding', 'content-length', String(zipped.byteLength))
     res.writeHead(status, headers)

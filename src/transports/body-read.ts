@@ -39,7 +39,12 @@ export async function readBody(req: IncomingMessage): Promise<BodyRead> {
   // buffer (node:http runs microtasks after pushing the body, before marking the message complete).
   // Taken from there at once, without the four listeners and the stream's flowing-mode ticks.
   await undefined
-  if (req.readableFlowing === null && !req.destroyed && req.readableLength < BODY_READ_CAP && (req.complete || wholeByLength(req))) {
+  if (
+    req.readableFlowing === null &&
+    !req.destroyed &&
+    req.readableLength < BODY_READ_CAP &&
+    (req.complete || wholeByLength(req))
+  ) {
     const whole = req.read() as Buffer | null
     return { body: whole ?? NO_BODY, overflow: false, fragmented: false, aborted: false }
   }
@@ -56,7 +61,9 @@ function wholeByLength(req: IncomingMessage): boolean {
 function readBodyAsItComes(req: IncomingMessage): Promise<BodyRead> {
   return new Promise((resolve) => {
     const declared = Number(req.headers['content-length'])
-    let buffer = Buffer.allocUnsafe(Number.isSafeInteger(declared) && declared >= 0 ? Math.min(declared, BODY_READ_CAP) : BODY_FIRST_ALLOCATION)
+    let buffer = Buffer.allocUnsafe(
+      Number.isSafeInteger(declared) && declared >= 0 ? Math.min(declared, BODY_READ_CAP) : BODY_FIRST_ALLOCATION,
+    )
     let size = 0
     let pieces = 0
     let done = false
@@ -104,4 +111,3 @@ export function announcesBody(req: IncomingMessage): boolean {
   const length = req.headers['content-length']
   return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined
 }
-

@@ -16,7 +16,8 @@ describe('boundedMemo', () => {
   it('keeps false, but not undefined, nor what `keep` refuses', () => {
     const compute = vi.fn((key: string) => (key === 'x' ? undefined : key === 'no'))
     const memo = boundedMemo(8, compute, (key) => key !== 'long')
-    for (let i = 0; i < 3; i++) expect([memo('x'), memo('yes'), memo('no'), memo('long')]).toEqual([undefined, false, true, false])
+    for (let i = 0; i < 3; i++)
+      expect([memo('x'), memo('yes'), memo('no'), memo('long')]).toEqual([undefined, false, true, false])
     expect(compute.mock.calls.map(([key]) => key)).toEqual(['x', 'yes', 'no', 'long', 'x', 'long', 'x', 'long'])
   })
 })

@@ -4,7 +4,11 @@
  * values clients repeat (a Host header, a request target). An undefined result is not kept, nor
  * is the answer for a key `keep` refuses (a long one).
  */
-export function boundedMemo<K, V>(max: number, compute: (key: K) => V, keep: (key: K) => boolean = () => true): (key: K) => V {
+export function boundedMemo<K, V>(
+  max: number,
+  compute: (key: K) => V,
+  keep: (key: K) => boolean = () => true,
+): (key: K) => V {
   const memo = new Map<K, V>()
   return (key) => {
     let value = memo.get(key)

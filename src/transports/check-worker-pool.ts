@@ -33,10 +33,13 @@ function builtin<T>(id: string): T | undefined {
 
 function workerSource(): { url: URL; tsx: boolean } | undefined {
   const url = builtin<typeof import('node:url')>('node:url')
-  if (typeof __filename === 'string' && __filename.endsWith('sendbox.cjs') && url) return { url: new URL('sendbox-check-worker.mjs', url.pathToFileURL(__filename)), tsx: false }
+  if (typeof __filename === 'string' && __filename.endsWith('sendbox.cjs') && url)
+    return { url: new URL('sendbox-check-worker.mjs', url.pathToFileURL(__filename)), tsx: false }
   const here = (import.meta as { url?: string }).url
   if (here === undefined) return undefined
-  return here.endsWith('.ts') ? { url: new URL('./check-worker.ts', here), tsx: true } : { url: new URL('./check-worker.js', here), tsx: false }
+  return here.endsWith('.ts')
+    ? { url: new URL('./check-worker.ts', here), tsx: true }
+    : { url: new URL('./check-worker.js', here), tsx: false }
 }
 
 class CheckWorker {
@@ -95,10 +98,14 @@ class CheckWorker {
   readonly check: HtmlChecker = async (html, emailClients) => {
     const worker = await this.start()
     // Loaded only here: caniemail's data stays out of `import('sendbox')` (issue 37).
-    if (worker === undefined) return (await import('../domain/checks/email/checks.js')).inlineHtmlChecker(html, emailClients)
+    if (worker === undefined)
+      return (await import('../domain/checks/email/checks.js')).inlineHtmlChecker(html, emailClients)
     const id = this.next++
     return new Promise<HtmlCheckResult>((resolve, reject) => {
-      const timer = setTimeout(() => this.fail(new Error(`email checks took over ${CHECK_TIMEOUT_MS / 1000} s`)), CHECK_TIMEOUT_MS)
+      const timer = setTimeout(
+        () => this.fail(new Error(`email checks took over ${CHECK_TIMEOUT_MS / 1000} s`)),
+        CHECK_TIMEOUT_MS,
+      )
       timer.unref?.()
       this.pending.set(id, { resolve, reject, timer })
       worker.ref()
@@ -110,4 +117,5 @@ class CheckWorker {
 let shared: CheckWorker | undefined
 
 /** The process's check worker, as an {@link HtmlChecker} (started on first use). */
-export const workerHtmlChecker: HtmlChecker = (html, emailClients) => (shared ??= new CheckWorker()).check(html, emailClients)
+export const workerHtmlChecker: HtmlChecker = (html, emailClients) =>
+  (shared ??= new CheckWorker()).check(html, emailClients)

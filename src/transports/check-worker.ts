@@ -16,6 +16,7 @@ interface Job {
 parentPort?.on('message', (job: Job) => {
   inlineHtmlChecker(job.html, job.emailClients).then(
     (result) => parentPort!.postMessage({ id: job.id, result }),
-    (error: unknown) => parentPort!.postMessage({ id: job.id, error: error instanceof Error ? error.message : String(error) }),
+    (error: unknown) =>
+      parentPort!.postMessage({ id: job.id, error: error instanceof Error ? error.message : String(error) }),
   )
 })

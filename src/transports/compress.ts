@@ -11,7 +11,8 @@ export const COMPRESS_MIN_BYTES = 1_024
  * microsecond. Level 4: ~4x smaller JSON for a fraction of level 9's time.
  */
 export function gzipAnswer(path: string, acceptEncoding: string | undefined, payload: string): Buffer | undefined {
-  if (payload.length < COMPRESS_MIN_BYTES || !path.startsWith('/__sandbox/') || acceptEncoding === undefined) return undefined
+  if (payload.length < COMPRESS_MIN_BYTES || !path.startsWith('/__sandbox/') || acceptEncoding === undefined)
+    return undefined
   if (!/(?:^|,)\s*gzip\s*(?:;\s*q=(?:1(?:\.0*)?|0?\.\d*[1-9]\d*))?\s*(?:,|$)/i.test(acceptEncoding)) return undefined
   // Loaded at the first compressed answer (the library entry imports nothing it may not use).
   zlib ??= process.getBuiltinModule('node:zlib') as Zlib

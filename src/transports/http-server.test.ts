@@ -45,7 +45,10 @@ describe('the request the node:http transport hands to its dispatcher', () => {
   })
 
   const serve = async (dispatch: (request: WireRequest) => Promise<Answer>) => {
-    running = await startServer(createSandbox({ baseUrl: 'http://127.0.0.1:4010/v1', subscribers: 0 }), { port: 0, dispatch })
+    running = await startServer(createSandbox({ baseUrl: 'http://127.0.0.1:4010/v1', subscribers: 0 }), {
+      port: 0,
+      dispatch,
+    })
     return running.url
   }
 
@@ -66,7 +69,9 @@ describe('the request the node:http transport hands to its dispatcher', () => {
     // A getter per request (an object literal's `get signal()`) makes V8 keep an AccessorPair in
     // the old generation for each request, which held the listener's whole scope through young
     // collections: every request's objects were promoted (docs/performance.md).
-    const accessors = Object.entries(Object.getOwnPropertyDescriptors(seen)).filter(([, d]) => d.get !== undefined || d.set !== undefined)
+    const accessors = Object.entries(Object.getOwnPropertyDescriptors(seen)).filter(
+      ([, d]) => d.get !== undefined || d.set !== undefined,
+    )
     expect(accessors.map(([name]) => name)).toEqual([])
   })
 
@@ -80,9 +85,15 @@ describe('the request the node:http transport hands to its dispatcher', () => {
       },
     })
     const base = running.url
-    for (const path of ['/v1/a?x=1', '/v1/a?x=1', '/v1/%2e%2e/v1/b', '/v1/a?x=2']) expect((await fetch(base + path)).status).toBe(200)
+    for (const path of ['/v1/a?x=1', '/v1/a?x=1', '/v1/%2e%2e/v1/b', '/v1/a?x=2'])
+      expect((await fetch(base + path)).status).toBe(200)
     expect(seen.map(({ url }) => url.pathname + url.search)).toEqual(['/v1/a?x=1', '/v1/a?x=1', '/v1/b', '/v1/a?x=2'])
-    expect(seen.map(({ href }) => href)).toEqual(['http://127.0.0.1:4010/v1/a?x=1', 'http://127.0.0.1:4010/v1/a?x=1', 'http://127.0.0.1:4010/v1/b', 'http://127.0.0.1:4010/v1/a?x=2'])
+    expect(seen.map(({ href }) => href)).toEqual([
+      'http://127.0.0.1:4010/v1/a?x=1',
+      'http://127.0.0.1:4010/v1/a?x=1',
+      'http://127.0.0.1:4010/v1/b',
+      'http://127.0.0.1:4010/v1/a?x=2',
+    ])
     // The same path: the same parsed URL (shared, so never changed by what is handed it).
     expect(seen[1].url).toBe(seen[0].url)
     expect(seen[3].url).not.toBe(seen[0].url)
@@ -129,7 +140,11 @@ describe('the request the node:http transport hands to its dispatcher', () => {
       return OK
     })
     const { port } = new URL(url)
-    const text = await rawExchange(Number(port), [`GET /v1/x HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`.repeat(30)], 30)
+    const text = await rawExchange(
+      Number(port),
+      [`GET /v1/x HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`.repeat(30)],
+      30,
+    )
     await new Promise((resolve) => setImmediate(resolve))
     process.off('warning', onWarning)
     expect(text.split('HTTP/1.1 200').length - 1).toBe(30)
@@ -164,7 +179,9 @@ describe('the request the node:http transport hands to its dispatcher', () => {
       const bytes = Buffer.from(body)
       // Split inside a multi-byte character.
       const cut = bytes.indexOf(Buffer.from('ü')) + 1
-      expect(await exchange([Buffer.concat([Buffer.from(head(length)), bytes.subarray(0, cut)]), bytes.subarray(cut)], 1)).toEqual([body])
+      expect(
+        await exchange([Buffer.concat([Buffer.from(head(length)), bytes.subarray(0, cut)]), bytes.subarray(cut)], 1),
+      ).toEqual([body])
     })
 
     it('chunked, whole or in pieces', async () => {

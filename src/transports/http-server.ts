@@ -5,7 +5,7 @@ import { closeScreenshots } from '../http/screenshot-route.js'
 import type { Sandbox } from '../index.js'
 import { defaultOf, SETTINGS } from '../contract/settings.js'
 import { corsHeaders, pipelinedAfterClose, rawErrorAnswer, refuse } from './answer-write.js'
-import { createOriginPolicy } from './origin-policy.js'
+import { createOriginPolicy, type OriginPolicy } from './origin-policy.js'
 import { createRequestListener, type RequestLog } from './request-listener.js'
 
 export { corsHeaders, LINGER_MS, preflightHeaders } from './answer-write.js'
@@ -44,7 +44,6 @@ export interface ServerTimeouts {
   checkIntervalMs?: number
 }
 
-
 /** A running standalone server. */
 export interface RunningServer {
   server: Server
@@ -58,21 +57,28 @@ export interface RunningServer {
  * taken.
  */
 export async function startServer(sandbox: Sandbox, options: ServerOptions = {}): Promise<RunningServer> {
-  const policy = createOriginPolicy({ corsOrigins: options.corsOrigins, allowedHosts: options.allowedHosts, boundHost: options.host ?? SETTINGS.host.default })
+  const policy = createOriginPolicy({
+    corsOrigins: options.corsOrigins,
+    allowedHosts: options.allowedHosts,
+    boundHost: options.host ?? SETTINGS.host.default,
+  })
   const listener = createRequestListener(sandbox, { onRequest: options.onRequest, policy, dispatch: options.dispatch })
   const timeouts = options.timeouts ?? {}
-  const server = createServer({
-    headersTimeout: timeouts.headersMs ?? 10_000,
-    requestTimeout: timeouts.requestMs ?? 30_000,
-    keepAliveTimeout: timeouts.keepAliveMs ?? 5_000,
-    connectionsCheckingInterval: timeouts.checkIntervalMs ?? 1_000,
-    // Node's own answer to a missing Host is an empty 400; the listener answers with the error object.
-    requireHostHeader: false,
-  }, (req, res) => {
-    // Draining: a request that still arrives on an open keep-alive connection is answered, then the connection closes.
-    if (closing) res.setHeader('Connection', 'close')
-    void listener(req, res)
-  })
+  const server = createServer(
+    {
+      headersTimeout: timeouts.headersMs ?? 10_000,
+      requestTimeout: timeouts.requestMs ?? 30_000,
+      keepAliveTimeout: timeouts.keepAliveMs ?? 5_000,
+      connectionsCheckingInterval: timeouts.checkIntervalMs ?? 1_000,
+      // Node's own answer to a missing Host is an empty 400; the listener answers with the error object.
+      requireHostHeader: false,
+    },
+    (req, res) => {
+      // Draining: a request that still arrives on an open keep-alive connection is answered, then the connection closes.
+      if (closing) res.setHeader('Connection', 'close')
+      void listener(req, res)
+    },
+  )
   let closing = false
   // A client may half-close after its request and still read the answer (RFC 9112: "a half-closed
   // TCP connection does not delimit a request message, nor does it imply that the client is no
@@ -80,32 +86,49 @@ export async function startServer(sandbox: Sandbox, options: ServerOptions = {})
   // answer (`Prefer: delay`, a fault's delay) was never sent. Undocumented but long-standing
   // (kept by nodejs/node#36819 because userland uses it).
   ;(server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true
-  // Node answers an unknown `Expect` with an empty 417 (not in the API's status list) unless asked.
-  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
-    if (pipelinedAfterClose(req)) return
-    const started = performance.now()
-    const status = refuse(res, 400, 'invalid_request', `Unsupported \`Expect: ${String(req.headers.expect).slice(0, 100)}\`; only \`Expect: 100-continue\` is understood.`, corsHeaders(policy, req), true)
-    options.onRequest?.({ method: req.method ?? '?', path: req.url ?? '/', status, ms: performance.now() - started })
-  })
-  // CONNECT never reaches the request listener: without this Node closes the socket silently.
-  server.on('connect', (req: IncomingMessage, socket: Socket) => {
-    rawErrorAnswer(socket, 'The CONNECT method is not supported: this is not a proxy. The API uses GET, POST, PUT and DELETE.')
-    options.onRequest?.({ method: 'CONNECT', path: req.url ?? '', status: 400, ms: 0 })
-  })
-  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
-    if (!socket.writable) return void socket.destroy()
-    // Still the API's error object (and a documented status), even below HTTP.
-    rawErrorAnswer(socket as Socket, error.code === 'HPE_HEADER_OVERFLOW'
-      ? 'The request line and headers are larger than the server accepts (16 KiB). Send a shorter URL or fewer headers.'
-      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? 'The request took too long to arrive; the connection is closed.'
-        : 'Malformed HTTP request; the connection is closed.')
-  })
+  answerBelowTheListener(server, policy, options)
   const running = await listenOn(server, options, () => {
     closing = true
   })
   // The screenshot route's browser, if one was started, stops with the server.
   return { ...running, close: () => running.close().then(() => closeScreenshots(sandbox)) }
+}
+
+/** What never reaches the request listener (an unknown `Expect`, CONNECT, a malformed request) still gets the API's error object. */
+function answerBelowTheListener(server: Server, policy: OriginPolicy, options: ServerOptions): void {
+  // Node answers an unknown `Expect` with an empty 417 (not in the API's status list) unless asked.
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    if (pipelinedAfterClose(req)) return
+    const started = performance.now()
+    const status = refuse(
+      res,
+      'invalid_request',
+      `Unsupported \`Expect: ${String(req.headers.expect).slice(0, 100)}\`; only \`Expect: 100-continue\` is understood.`,
+      corsHeaders(policy, req),
+      true,
+    )
+    options.onRequest?.({ method: req.method ?? '?', path: req.url ?? '/', status, ms: performance.now() - started })
+  })
+  // CONNECT never reaches the request listener: without this Node closes the socket silently.
+  server.on('connect', (req: IncomingMessage, socket: Socket) => {
+    rawErrorAnswer(
+      socket,
+      'The CONNECT method is not supported: this is not a proxy. The API uses GET, POST, PUT and DELETE.',
+    )
+    options.onRequest?.({ method: 'CONNECT', path: req.url ?? '', status: 400, ms: 0 })
+  })
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return void socket.destroy()
+    // Still the API's error object (and a documented status), even below HTTP.
+    rawErrorAnswer(
+      socket as Socket,
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? 'The request line and headers are larger than the server accepts (16 KiB). Send a shorter URL or fewer headers.'
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? 'The request took too long to arrive; the connection is closed.'
+          : 'Malformed HTTP request; the connection is closed.',
+    )
+  })
 }
 
 /**
@@ -115,6 +138,43 @@ export async function startServer(sandbox: Sandbox, options: ServerOptions = {})
  */
 const IN_FLIGHT = Symbol('sendbox.inFlight')
 type CountedSocket = Socket & { [IN_FLIGHT]?: number }
+
+/** The server's open connections, each counting its requests in flight. */
+function trackSockets(server: Server): Set<Socket> {
+  const sockets = new Set<Socket>()
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket)
+    socket.once('close', () => {
+      sockets.delete(socket)
+    })
+  })
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const socket: CountedSocket = req.socket
+    socket[IN_FLIGHT] = (socket[IN_FLIGHT] ?? 0) + 1
+    res.once('close', () => {
+      socket[IN_FLIGHT]!--
+    })
+  })
+  return sockets
+}
+
+/** Ends idle connections (FIN) and resolves when their clients have closed them too, or after `ms`. */
+function endIdleSockets(sockets: Set<Socket>, ms: number): Promise<unknown> {
+  const idle = [...sockets].filter((socket: CountedSocket) => (socket[IN_FLIGHT] ?? 0) === 0)
+  return Promise.all(
+    idle.map(
+      (socket) =>
+        new Promise<void>((closed) => {
+          const timer = setTimeout(() => socket.destroy(), ms)
+          socket.once('close', () => {
+            clearTimeout(timer)
+            closed()
+          })
+          socket.end()
+        }),
+    ),
+  )
+}
 
 /**
  * Listens on `options.host` (loopback by default) and `options.port`, and resolves with the
@@ -131,32 +191,8 @@ type CountedSocket = Socket & { [IN_FLIGHT]?: number }
  */
 export function listenOn(server: Server, options: ServerOptions, onClosing?: () => void): Promise<RunningServer> {
   const host = options.host ?? SETTINGS.host.default
-  const sockets = new Set<Socket>()
-  server.on('connection', (socket: Socket) => {
-    sockets.add(socket)
-    socket.once('close', () => {
-      sockets.delete(socket)
-    })
-  })
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    const socket: CountedSocket = req.socket
-    socket[IN_FLIGHT] = (socket[IN_FLIGHT] ?? 0) + 1
-    res.once('close', () => {
-      socket[IN_FLIGHT]!--
-    })
-  })
-  /** Ends idle connections (FIN) and resolves when their clients have closed them too, or after `ms`. */
-  const endIdle = (ms: number) => {
-    const idle = [...sockets].filter((socket: CountedSocket) => (socket[IN_FLIGHT] ?? 0) === 0)
-    return Promise.all(idle.map((socket) => new Promise<void>((closed) => {
-      const timer = setTimeout(() => socket.destroy(), ms)
-      socket.once('close', () => {
-        clearTimeout(timer)
-        closed()
-      })
-      socket.end()
-    })))
-  }
+  const sockets = trackSockets(server)
+  const endIdle = (ms: number) => endIdleSockets(sockets, ms)
   return new Promise((resolve, reject) => {
     server.once('error', reject)
     server.listen(options.port ?? defaultOf('port'), host, () => {

@@ -1,11 +1,36 @@
 import { describe, expect, it } from 'vitest'
-import { createOriginPolicy, hostnameOfHostHeader, isLoopbackHostname, parseAllowedHost, parseCorsOrigin } from './origin-policy.js'
+import {
+  createOriginPolicy,
+  hostnameOfHostHeader,
+  isLoopbackHostname,
+  parseAllowedHost,
+  parseCorsOrigin,
+} from './origin-policy.js'
 
 describe('isLoopbackHostname', () => {
-  it.each(['localhost', 'LOCALHOST', 'localhost.', 'app.localhost', '127.0.0.1', '127.1.2.3', '[::1]', '::1', '[::ffff:7f00:1]'])('%s is loopback', (name) => {
+  it.each([
+    'localhost',
+    'LOCALHOST',
+    'localhost.',
+    'app.localhost',
+    '127.0.0.1',
+    '127.1.2.3',
+    '[::1]',
+    '::1',
+    '[::ffff:7f00:1]',
+  ])('%s is loopback', (name) => {
     expect(isLoopbackHostname(name)).toBe(true)
   })
-  it.each(['localhost.evil.test', 'evil.test', '128.0.0.1', '127.0.0.256', '0.0.0.0', '[::2]', 'mylocalhost', '10.0.0.1'])('%s is not', (name) => {
+  it.each([
+    'localhost.evil.test',
+    'evil.test',
+    '128.0.0.1',
+    '127.0.0.256',
+    '0.0.0.0',
+    '[::2]',
+    'mylocalhost',
+    '10.0.0.1',
+  ])('%s is not', (name) => {
     expect(isLoopbackHostname(name)).toBe(false)
   })
 })
@@ -28,13 +53,26 @@ describe('the default policy (loopback only)', () => {
   const policy = createOriginPolicy({ boundHost: '127.0.0.1' })
 
   it('grants CORS to loopback origins on any port, echoing the origin', () => {
-    for (const origin of ['http://localhost:5173', 'http://127.0.0.1:3000', 'http://[::1]:8080', 'https://app.localhost', 'http://localhost']) {
+    for (const origin of [
+      'http://localhost:5173',
+      'http://127.0.0.1:3000',
+      'http://[::1]:8080',
+      'https://app.localhost',
+      'http://localhost',
+    ]) {
       expect(policy.corsOriginFor(origin), origin).toBe(origin)
     }
   })
 
   it('grants nothing to other origins, `null` and odd schemes', () => {
-    for (const origin of ['https://evil.test', 'http://localhost.evil.test', 'null', 'file://', 'chrome-extension://abc', 'http://192.168.1.5:4010']) {
+    for (const origin of [
+      'https://evil.test',
+      'http://localhost.evil.test',
+      'null',
+      'file://',
+      'chrome-extension://abc',
+      'http://192.168.1.5:4010',
+    ]) {
       expect(policy.corsOriginFor(origin), origin).toBeUndefined()
       expect(policy.allowsOrigin(origin), origin).toBe(false)
     }
@@ -47,7 +85,15 @@ describe('the default policy (loopback only)', () => {
   })
 
   it('accepts loopback names, IP literals and the bound host as Host; refuses other names (DNS rebinding)', () => {
-    for (const host of ['localhost:4010', '127.0.0.1:4010', '[::1]:4010', 'sendbox.localhost', '192.168.1.5:4010', '[fe80::1]:4010', '127.0.0.1']) {
+    for (const host of [
+      'localhost:4010',
+      '127.0.0.1:4010',
+      '[::1]:4010',
+      'sendbox.localhost',
+      '192.168.1.5:4010',
+      '[fe80::1]:4010',
+      '127.0.0.1',
+    ]) {
       expect(policy.allowsHost(host), host).toBe(true)
     }
     for (const host of ['evil.test', 'evil.test:4010', 'localhost.evil.test', '', 'a b']) {

@@ -110,7 +110,9 @@ export function parseCorsOrigin(value: string): string {
   if (value === '*') return value
   const origin = normalizeOrigin(value.trim())
   if (origin === undefined || new URL(value.trim()).pathname.length > 1) {
-    throw new Error(`--cors-origin must be an origin like http://app.test:3000 (scheme, host, optional port) or *, got "${value}"`)
+    throw new Error(
+      `--cors-origin must be an origin like http://app.test:3000 (scheme, host, optional port) or *, got "${value}"`,
+    )
   }
   return origin
 }
@@ -119,7 +121,9 @@ export function parseCorsOrigin(value: string): string {
 export function parseAllowedHost(value: string): string {
   const name = value.trim().toLowerCase().replace(/\.$/, '')
   if (!/^\.?[a-z0-9_]([a-z0-9\-_.]*[a-z0-9_])?$/.test(name) && !isIpv6Literal(name)) {
-    throw new Error(`--allowed-host must be a host name like my-box.lan (or .example.test for it and its subdomains), got "${value}"`)
+    throw new Error(
+      `--allowed-host must be a host name like my-box.lan (or .example.test for it and its subdomains), got "${value}"`,
+    )
   }
   return name
 }

@@ -12,11 +12,18 @@ import { isControlPath, resolveBaseUrl } from '../http/base-url.js'
 import { bearerToken, offeredAdminToken } from '../http/credentials.js'
 import { createDispatcher, type Dispatch } from '../http/index.js'
 import type { Sandbox } from '../index.js'
-import { closeAfterAnswer, corsHeaders, pipelinedAfterClose, preflightHeaders, refuse, sendJson, writeAnswer } from './answer-write.js'
+import {
+  closeAfterAnswer,
+  corsHeaders,
+  pipelinedAfterClose,
+  preflightHeaders,
+  refuse,
+  sendJson,
+  writeAnswer,
+} from './answer-write.js'
 import { announcesBody, MAX_BODY_PIECES, NO_BODY, readBody } from './body-read.js'
 import { boundedMemo } from './bounded-memo.js'
 import { createOriginPolicy, type OriginPolicy } from './origin-policy.js'
-
 
 /** Methods a Fetch `Request` cannot carry (fetch forbids them); answered 400 by the transport. */
 const FORBIDDEN_METHODS = new Set(['TRACE', 'TRACK', 'CONNECT'])
@@ -31,19 +38,27 @@ const JSON_CONTENT_TYPE = /^application\/json[ \t]*(?:;|$)/i
  * the API path, no admin token when one is set under `/__sandbox`): then its body is not read —
  * a keyless client cannot make the server buffer anything.
  */
-function refusedFromHeaders(sandbox: Sandbox, apiPrefix: string, control: boolean, pathname: string, req: IncomingMessage): boolean {
+function refusedFromHeaders(
+  sandbox: Sandbox,
+  apiPrefix: string,
+  control: boolean,
+  pathname: string,
+  req: IncomingMessage,
+): boolean {
   if (!control && (pathname === apiPrefix || pathname.startsWith(`${apiPrefix}/`))) {
     const token = bearerToken(req.headers.authorization)
     return token === undefined || sandbox.authenticate(token) === undefined
   }
   if (control && (sandbox.adminToken !== undefined || sandbox.teamTokens.length > 0)) {
-    const given = offeredAdminToken((name) => { const value = req.headers[name]; return typeof value === 'string' ? value : undefined })
+    const given = offeredAdminToken((name) => {
+      const value = req.headers[name]
+      return typeof value === 'string' ? value : undefined
+    })
     const admin = given !== undefined && sandbox.adminToken !== undefined && sameSecret(given, sandbox.adminToken)
     return given === undefined || (!admin && teamViewer(sandbox.teamTokens, given) === undefined)
   }
   return false
 }
-
 
 /**
  * The request the dispatcher gets from this transport. A class, not an object literal with a
@@ -79,7 +94,6 @@ class ListenerRequest implements WireRequest {
     this.#controller?.abort(goneReason())
   }
 }
-
 
 /** A request target as the handlers see it: parsed on the sandbox's origin, its path, and its URL without the fragment. */
 interface Target {
@@ -170,7 +184,11 @@ interface Outcome {
  * the answer is out, so a long-poll can drop its waiter.
  */
 export function createRequestListener(sandbox: Sandbox, options: ListenerOptions | ((entry: RequestLog) => void) = {}) {
-  const { onRequest, policy = createOriginPolicy(), dispatch = createDispatcher(sandbox) } = typeof options === 'function' ? { onRequest: options } : options
+  const {
+    onRequest,
+    policy = createOriginPolicy(),
+    dispatch = createDispatcher(sandbox),
+  } = typeof options === 'function' ? { onRequest: options } : options
   const origin = new URL(sandbox.baseUrl).origin
   // Request targets parsed once per distinct path (clients repeat theirs): a URL parse was ~1 %
   // of a request's CPU. Bounded (cleared when full; long paths not kept). The URL is shared by
@@ -208,13 +226,25 @@ export function createRequestListener(sandbox: Sandbox, options: ListenerOptions
       failed(error, req, res, cors, outcome)
     } finally {
       if (outcome.watched !== undefined) answered(req.socket, outcome.watched)
-      if (!outcome.aborted) onRequest?.({ method: req.method ?? 'GET', path: req.url ?? '/', status: outcome.status, ms: performance.now() - started })
+      if (!outcome.aborted)
+        onRequest?.({
+          method: req.method ?? 'GET',
+          path: req.url ?? '/',
+          status: outcome.status,
+          ms: performance.now() - started,
+        })
     }
   }
 }
 
 /** Runs one request through the checks, the body read and the handlers, and writes the answer. */
-async function answer(context: ListenerContext, req: IncomingMessage, res: ServerResponse, cors: Readonly<Record<string, string>>, outcome: Outcome): Promise<void> {
+async function answer(
+  context: ListenerContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  cors: Readonly<Record<string, string>>,
+  outcome: Outcome,
+): Promise<void> {
   const method = req.method ?? 'GET'
   const path = req.url ?? '/'
   const refused = refusedAtTheDoor(context.policy, req, res, cors)
@@ -236,7 +266,8 @@ async function answer(context: ListenerContext, req: IncomingMessage, res: Serve
     return
   }
   // Without a body (GET, HEAD) nothing is awaited: a request's awaits are a measurable part of its cost.
-  const read = method === 'GET' || method === 'HEAD' ? NO_READ : await bodyOf(context, req, res, cors, control, pathname)
+  const read =
+    method === 'GET' || method === 'HEAD' ? NO_READ : await bodyOf(context, req, res, cors, control, pathname)
   if (typeof read === 'number') {
     outcome.status = read
     return
@@ -248,7 +279,13 @@ async function answer(context: ListenerContext, req: IncomingMessage, res: Serve
     return
   }
   if (changesControls && read.body.length > 0 && req.headers['content-type'] === undefined) {
-    outcome.status = refuse(res, 400, 'invalid_content_type', 'Sandbox controls take JSON bodies only: send `Content-Type: application/json`.', cors, read.overflow)
+    outcome.status = refuse(
+      res,
+      'invalid_content_type',
+      'Sandbox controls take JSON bodies only: send `Content-Type: application/json`.',
+      cors,
+      read.overflow,
+    )
     return
   }
   const closeAfter = read.overflow || read.skipped
@@ -267,7 +304,13 @@ async function answer(context: ListenerContext, req: IncomingMessage, res: Serve
   attachBufferedBody(request, read.body)
   const result: Answer | undefined = await context.dispatch(request, target.url)
   if (!result) {
-    outcome.status = refuse(res, 404, 'not_found', `Nothing at ${method} ${path.split('?')[0].slice(0, 200)}. The API is under /v1 (for example POST /v1/email/send); sandbox controls are under /__sandbox.`, cors, closeAfter)
+    outcome.status = refuse(
+      res,
+      'not_found',
+      `Nothing at ${method} ${path.split('?')[0].slice(0, 200)}. The API is under /v1 (for example POST /v1/email/send); sandbox controls are under /__sandbox.`,
+      cors,
+      closeAfter,
+    )
     return
   }
   outcome.status = result.status
@@ -280,35 +323,76 @@ async function answer(context: ListenerContext, req: IncomingMessage, res: Serve
  * Host that does not name this server (DNS rebinding), a method fetch cannot carry, a preflight
  * (answered 204), a target that is not a path.
  */
-function refusedAtTheDoor(policy: OriginPolicy, req: IncomingMessage, res: ServerResponse, cors: Readonly<Record<string, string>>): number | undefined {
+function refusedAtTheDoor(
+  policy: OriginPolicy,
+  req: IncomingMessage,
+  res: ServerResponse,
+  cors: Readonly<Record<string, string>>,
+): number | undefined {
   const method = req.method ?? 'GET'
   const host = req.headers.host
   if (host === undefined ? req.httpVersionMajor === 1 && req.httpVersionMinor >= 1 : !policy.allowsHost(host)) {
     return host === undefined
-      ? refuse(res, 400, 'invalid_request', 'HTTP/1.1 requests must carry a Host header, like `Host: 127.0.0.1:4010`.', {}, true)
-      : refuse(res, 403, 'forbidden_host', `The Host header "${host.slice(0, 100)}" does not name this server. It answers loopback names (localhost, 127.0.0.1), IP addresses and its bound host; start it with \`--allowed-host NAME\` to add a name (this check stops DNS rebinding).`, {}, announcesBody(req))
+      ? refuse(
+          res,
+          'invalid_request',
+          'HTTP/1.1 requests must carry a Host header, like `Host: 127.0.0.1:4010`.',
+          {},
+          true,
+        )
+      : refuse(
+          res,
+          'forbidden_host',
+          `The Host header "${host.slice(0, 100)}" does not name this server. It answers loopback names (localhost, 127.0.0.1), IP addresses and its bound host; start it with \`--allowed-host NAME\` to add a name (this check stops DNS rebinding).`,
+          {},
+          announcesBody(req),
+        )
   }
   if (FORBIDDEN_METHODS.has(method)) {
-    return refuse(res, 400, 'invalid_request', `The ${method} method is not supported. The API uses GET, POST, PUT and DELETE.`, cors, announcesBody(req))
+    return refuse(
+      res,
+      'invalid_request',
+      `The ${method} method is not supported. The API uses GET, POST, PUT and DELETE.`,
+      cors,
+      announcesBody(req),
+    )
   }
   if (method === 'OPTIONS') {
     res.writeHead(204, preflightHeaders(policy, req))
     res.end()
     return 204
   }
-  if (!(req.url ?? '/').startsWith('/')) return refuse(res, 404, 'not_found', 'Request target must be a path.', cors, announcesBody(req))
+  if (!(req.url ?? '/').startsWith('/'))
+    return refuse(res, 'not_found', 'Request target must be a path.', cors, announcesBody(req))
   return undefined
 }
 
 /** A change to the sandbox controls from a page whose origin is not allowed, or with a form-style body: refused (the status), else undefined. */
-function refusedControlChange(policy: OriginPolicy, req: IncomingMessage, res: ServerResponse, cors: Readonly<Record<string, string>>): number | undefined {
+function refusedControlChange(
+  policy: OriginPolicy,
+  req: IncomingMessage,
+  res: ServerResponse,
+  cors: Readonly<Record<string, string>>,
+): number | undefined {
   const requestOrigin = req.headers.origin
   if (requestOrigin !== undefined && !policy.allowsOrigin(requestOrigin, req.headers.host)) {
-    return refuse(res, 403, 'forbidden_origin', `Pages from ${requestOrigin.slice(0, 100)} may not change the sandbox. Allowed: loopback origins (http://localhost:*, http://127.0.0.1:*) and those given with \`--cors-origin\`.`, cors, announcesBody(req))
+    return refuse(
+      res,
+      'forbidden_origin',
+      `Pages from ${requestOrigin.slice(0, 100)} may not change the sandbox. Allowed: loopback origins (http://localhost:*, http://127.0.0.1:*) and those given with \`--cors-origin\`.`,
+      cors,
+      announcesBody(req),
+    )
   }
   const contentType = req.headers['content-type']
   if (contentType !== undefined && !JSON_CONTENT_TYPE.test(contentType)) {
-    return refuse(res, 400, 'invalid_content_type', `Sandbox controls take JSON bodies only: send \`Content-Type: application/json\` (got "${contentType.slice(0, 100)}").`, cors, announcesBody(req))
+    return refuse(
+      res,
+      'invalid_content_type',
+      `Sandbox controls take JSON bodies only: send \`Content-Type: application/json\` (got "${contentType.slice(0, 100)}").`,
+      cors,
+      announcesBody(req),
+    )
   }
   return undefined
 }
@@ -321,18 +405,38 @@ const NO_READ = { body: NO_BODY, overflow: false, skipped: false }
  * headers (401: a keyless client cannot make the server buffer anything); a status when it was
  * refused here (too fragmented), `aborted` when the client went away mid-body.
  */
-async function bodyOf(context: ListenerContext, req: IncomingMessage, res: ServerResponse, cors: Readonly<Record<string, string>>, control: boolean, pathname: string): Promise<{ body: Uint8Array; overflow: boolean; skipped: boolean } | number | 'aborted'> {
-  if (announcesBody(req) && refusedFromHeaders(context.sandbox, context.apiPrefix, control, pathname, req)) return { body: NO_BODY, overflow: false, skipped: true }
+async function bodyOf(
+  context: ListenerContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  cors: Readonly<Record<string, string>>,
+  control: boolean,
+  pathname: string,
+): Promise<{ body: Uint8Array; overflow: boolean; skipped: boolean } | number | 'aborted'> {
+  if (announcesBody(req) && refusedFromHeaders(context.sandbox, context.apiPrefix, control, pathname, req))
+    return { body: NO_BODY, overflow: false, skipped: true }
   const read = await readBody(req)
   if (read.aborted) return 'aborted'
   if (read.fragmented) {
-    return refuse(res, 400, 'invalid_request', `The body arrived in more than ${MAX_BODY_PIECES.toLocaleString('en-US')} pieces (${read.body.length.toLocaleString('en-US')} bytes so far); send it in larger chunks.`, cors, true)
+    return refuse(
+      res,
+      'invalid_request',
+      `The body arrived in more than ${MAX_BODY_PIECES.toLocaleString('en-US')} pieces (${read.body.length.toLocaleString('en-US')} bytes so far); send it in larger chunks.`,
+      cors,
+      true,
+    )
   }
   return { body: read.body, overflow: read.overflow, skipped: false }
 }
 
 /** An error no check answered: the client gone mid-answer (nothing to say), else a 500 that names no internals. */
-function failed(error: unknown, req: IncomingMessage, res: ServerResponse, cors: Readonly<Record<string, string>>, outcome: Outcome): void {
+function failed(
+  error: unknown,
+  req: IncomingMessage,
+  res: ServerResponse,
+  cors: Readonly<Record<string, string>>,
+  outcome: Outcome,
+): void {
   if (res.socket === null || res.socket.destroyed || (error as NodeJS.ErrnoException).code === 'ECONNRESET') {
     // The client went away mid-answer: nothing to answer, no sandbox bug.
     outcome.aborted = true
@@ -341,6 +445,17 @@ function failed(error: unknown, req: IncomingMessage, res: ServerResponse, cors:
   }
   outcome.status = 500
   console.error(`[sendbox] unexpected server error on ${req.method ?? 'GET'} ${(req.url ?? '/').slice(0, 200)}:`, error)
-  if (!res.headersSent) sendJson(res, 500, { error: { code: 'internal_error', message: 'Unexpected sandbox failure. This is a bug in sendbox; stderr has the details.' } }, { ...cors, Connection: 'close' })
+  if (!res.headersSent)
+    sendJson(
+      res,
+      500,
+      {
+        error: {
+          code: 'internal_error',
+          message: 'Unexpected sandbox failure. This is a bug in sendbox; stderr has the details.',
+        },
+      },
+      { ...cors, Connection: 'close' },
+    )
   else res.destroy()
 }

@@ -17,7 +17,11 @@ async function shapeOf(response: Response) {
   response.headers.forEach((value, name) => {
     if (name !== 'date' && name !== 'x-ratelimit-reset' && name !== 'x-ratelimit-remaining') headers[name] = value
   })
-  return { status: response.status, headers, body: text.replace(/(msg|sub)_[A-Za-z0-9]{24}/g, '$1_ID').replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, 'TIME') }
+  return {
+    status: response.status,
+    headers,
+    body: text.replace(/(msg|sub)_[A-Za-z0-9]{24}/g, '$1_ID').replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, 'TIME'),
+  }
 }
 
 describe('the threaded transport (HTTP on a worker thread, the sandbox on the main thread)', () => {
@@ -33,19 +37,29 @@ describe('the threaded transport (HTTP on a worker thread, the sandbox on the ma
     singleSandbox = createSandbox(options)
     // A streamed answer (no JSON text): chunks written as they come, through both transports.
     for (const s of [sandbox, singleSandbox]) {
-      s.handlers.unshift(http.get('http://127.0.0.1:4010/__test/stream', () => {
-        const encoder = new TextEncoder()
-        let n = 0
-        return new HttpResponse(new ReadableStream({
-          async pull(controller) {
-            await new Promise((r) => setTimeout(r, 20))
-            if (n === 3) return controller.close()
-            controller.enqueue(encoder.encode(`chunk ${n++}\n`))
-          },
-        }), { headers: { 'content-type': 'text/plain' } })
-      }))
+      s.handlers.unshift(
+        http.get('http://127.0.0.1:4010/__test/stream', () => {
+          const encoder = new TextEncoder()
+          let n = 0
+          return new HttpResponse(
+            new ReadableStream({
+              async pull(controller) {
+                await new Promise((r) => setTimeout(r, 20))
+                if (n === 3) return controller.close()
+                controller.enqueue(encoder.encode(`chunk ${n++}\n`))
+              },
+            }),
+            { headers: { 'content-type': 'text/plain' } },
+          )
+        }),
+      )
     }
-    threaded = await startThreadedServer(sandbox, { port: 0, threads: 2, timeouts: TIMEOUTS, onRequest: (entry) => seen.push(entry) })
+    threaded = await startThreadedServer(sandbox, {
+      port: 0,
+      threads: 2,
+      timeouts: TIMEOUTS,
+      onRequest: (entry) => seen.push(entry),
+    })
     single = await startServer(singleSandbox, { port: 0, timeouts: TIMEOUTS })
   })
   afterAll(async () => {
@@ -57,15 +71,31 @@ describe('the threaded transport (HTTP on a worker thread, the sandbox on the ma
 
   it('answers what the single-thread server answers, request for request', async () => {
     const requests: Array<[string, string, RequestInit]> = [
-      ['send', '/v1/email/send', { method: 'POST', headers: auth, body: JSON.stringify({ to: 'ana@example.com', subject: 'Hi', html: '<p>Hi</p>' }) }],
+      [
+        'send',
+        '/v1/email/send',
+        {
+          method: 'POST',
+          headers: auth,
+          body: JSON.stringify({ to: 'ana@example.com', subject: 'Hi', html: '<p>Hi</p>' }),
+        },
+      ],
       ['invalid JSON', '/v1/email/send', { method: 'POST', headers: auth, body: '{"to":' }],
       ['validation', '/v1/email/send', { method: 'POST', headers: auth, body: JSON.stringify({ to: 'not-an-email' }) }],
       ['no key', '/v1/email/send', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }],
       ['list', '/v1/subscribers?limit=2', { headers: auth }],
-      ['create', '/v1/subscribers', { method: 'POST', headers: auth, body: JSON.stringify({ email: 'bo@example.com' }) }],
+      [
+        'create',
+        '/v1/subscribers',
+        { method: 'POST', headers: auth, body: JSON.stringify({ email: 'bo@example.com' }) },
+      ],
       ['missing', '/v1/subscribers/sub_nope', { headers: auth }],
       ['unknown route', '/v2/nothing', { headers: auth }],
-      ['preflight', '/v1/email/send', { method: 'OPTIONS', headers: { origin: 'http://localhost:3000', 'access-control-request-method': 'POST' } }],
+      [
+        'preflight',
+        '/v1/email/send',
+        { method: 'OPTIONS', headers: { origin: 'http://localhost:3000', 'access-control-request-method': 'POST' } },
+      ],
       ['forced fault', '/v1/subscribers', { headers: { ...auth, prefer: 'code=503' } }],
       ['health', '/__sandbox/health', {}],
       ['stream', '/__test/stream', {}],
@@ -79,31 +109,41 @@ describe('the threaded transport (HTTP on a worker thread, the sandbox on the ma
     expect(seen.some((e) => e.method === 'POST' && e.path === '/v1/email/send' && e.status === 200)).toBe(true)
   })
 
-  it.each(['threaded', 'single-thread'])('stops reading a body past the cap, answers payload_too_large and closes the connection (%s)', async (which) => {
-    const port = which === 'threaded' ? threaded.port : single.port
-    const head = `POST /v1/email/send HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`
-    // 64 MiB offered; the server reads 1 MiB + 1 byte, answers and closes. What the client got to
-    // write before the answer is that plus the kernel's socket buffers (a few MiB), never the whole.
-    const body = chunks(1024, 64 * 1024).flatMap((c) => [`${c.length.toString(16)}\r\n`, c, '\r\n'])
-    const result = await exchange(port, [head, ...body], { deadlineMs: 10_000 })
-    expect(result.status, `${result.raw.slice(0, 200)} closed ${result.closed} after ${result.ms} ms, ${result.written} bytes written`).toBe(400)
-    expect(JSON.parse(result.body).error.code).toBe('payload_too_large')
-    expect(result.closed).toBe(true)
-    expect(result.writtenAtResponse ?? Infinity, 'bytes sent before the answer').toBeLessThan(16 * MiB)
-  })
+  it.each(['threaded', 'single-thread'])(
+    'stops reading a body past the cap, answers payload_too_large and closes the connection (%s)',
+    async (which) => {
+      const port = which === 'threaded' ? threaded.port : single.port
+      const head = `POST /v1/email/send HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`
+      // 64 MiB offered; the server reads 1 MiB + 1 byte, answers and closes. What the client got to
+      // write before the answer is that plus the kernel's socket buffers (a few MiB), never the whole.
+      const body = chunks(1024, 64 * 1024).flatMap((c) => [`${c.length.toString(16)}\r\n`, c, '\r\n'])
+      const result = await exchange(port, [head, ...body], { deadlineMs: 10_000 })
+      expect(
+        result.status,
+        `${result.raw.slice(0, 200)} closed ${result.closed} after ${result.ms} ms, ${result.written} bytes written`,
+      ).toBe(400)
+      expect(JSON.parse(result.body).error.code).toBe('payload_too_large')
+      expect(result.closed).toBe(true)
+      expect(result.writtenAtResponse ?? Infinity, 'bytes sent before the answer').toBeLessThan(16 * MiB)
+    },
+  )
 
   it('answers 400 invalid_request below HTTP: a malformed request, and headers that never finish', async () => {
     const malformed = await exchange(threaded.port, ['GARBAGE\r\n\r\n'], { deadlineMs: 2_000 })
     expect(malformed.status).toBe(400)
     expect(JSON.parse(malformed.body).error.code).toBe('invalid_request')
-    const slow = await exchange(threaded.port, trickle('GET /v1/subscribers HTTP/1.1\r\nHost: 127.0.0.1\r\n', 100), { deadlineMs: 5_000 })
+    const slow = await exchange(threaded.port, trickle('GET /v1/subscribers HTTP/1.1\r\nHost: 127.0.0.1\r\n', 100), {
+      deadlineMs: 5_000,
+    })
     expect(slow.status).toBe(400)
     expect(slow.body).toContain('took too long')
     expect(slow.closed).toBe(true)
   })
 
   it('closes an idle keep-alive connection after its timeout', async () => {
-    const result = await exchange(threaded.port, ['GET /__sandbox/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'], { deadlineMs: 3_000 })
+    const result = await exchange(threaded.port, ['GET /__sandbox/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'], {
+      deadlineMs: 3_000,
+    })
     expect(result.status).toBe(200)
     expect(result.closed).toBe(true)
     expect(result.ms).toBeLessThan(2_000)
@@ -121,7 +161,9 @@ describe('shutting the threaded transport down', () => {
     expect(answer.status).toBe(200)
     const closedAt = performance.now()
     await closing
-    expect(performance.now() - closedAt, 'closed soon after the last answer, not keepAliveTimeout later').toBeLessThan(1_000)
+    expect(performance.now() - closedAt, 'closed soon after the last answer, not keepAliveTimeout later').toBeLessThan(
+      1_000,
+    )
     await expect(fetch(`${running.url}/__sandbox/health`)).rejects.toThrow()
     sandbox.dispose()
   })
@@ -129,7 +171,9 @@ describe('shutting the threaded transport down', () => {
   it('rejects with the OS error when the port is taken', async () => {
     const sandbox = createSandbox()
     const first = await startThreadedServer(sandbox, { port: 0, threads: 2 })
-    await expect(startThreadedServer(sandbox, { port: first.port, threads: 2 })).rejects.toMatchObject({ code: 'EADDRINUSE' })
+    await expect(startThreadedServer(sandbox, { port: first.port, threads: 2 })).rejects.toMatchObject({
+      code: 'EADDRINUSE',
+    })
     await first.close()
     sandbox.dispose()
   })

@@ -81,10 +81,15 @@ function startWorker(options: ThreadedServerOptions, setup: WorkerSetup): Worker
  * // … later
  * await running.close()
  */
-export async function startThreadedServer(sandbox: Sandbox, options: ThreadedServerOptions = {}): Promise<RunningTransport> {
+export async function startThreadedServer(
+  sandbox: Sandbox,
+  options: ThreadedServerOptions = {},
+): Promise<RunningTransport> {
   if ((options.threads ?? DEFAULT_THREADS) <= 1) return singleThread(sandbox, options)
   const worker = startWorker(options, workerSetup(sandbox, options))
-  const requests = new WorkerRequests(createDispatcher(sandbox), (message, transfer) => worker.postMessage(message, transfer))
+  const requests = new WorkerRequests(createDispatcher(sandbox), (message, transfer) =>
+    worker.postMessage(message, transfer),
+  )
   const bridge = new WorkerBridge(worker, requests, options)
   let bound: { port: number; url: string; address: AddressInfo }
   try {
@@ -159,7 +164,13 @@ class WorkerRequests {
     private readonly post: Post,
   ) {}
 
-  async answer(id: number, method: string, url: string, headers: HeaderPairs, body: Uint8Array | undefined): Promise<void> {
+  async answer(
+    id: number,
+    method: string,
+    url: string,
+    headers: HeaderPairs,
+    body: Uint8Array | undefined,
+  ): Promise<void> {
     const controller = new AbortController()
     this.inFlight.set(id, controller)
     try {
@@ -171,7 +182,8 @@ class WorkerRequests {
       const pairs: HeaderPairs = []
       forEachAnswerHeader(answer, (name, value) => pairs.push(name, value))
       const payload = bodyOf(answer)
-      if (typeof payload === 'string') return this.post({ t: 'answer', id, status: answer.status, headers: pairs, text: payload })
+      if (typeof payload === 'string')
+        return this.post({ t: 'answer', id, status: answer.status, headers: pairs, text: payload })
       this.readers.set(id, payload.getReader())
       // The request stays abortable while its body streams (see `pull`, which forgets it at the end).
       this.streaming.set(id, controller)
@@ -180,7 +192,13 @@ class WorkerRequests {
       // The worker's transport decides, as the single-thread server does: a gone client is no bug;
       // otherwise 500 internal_error and its line on stderr (with this error's stack).
       const name = error instanceof Error ? error.name : 'Error'
-      this.post({ t: 'error', id, name, message: error instanceof Error ? error.message : String(error), stack: error instanceof Error ? error.stack : undefined })
+      this.post({
+        t: 'error',
+        id,
+        name,
+        message: error instanceof Error ? error.message : String(error),
+        stack: error instanceof Error ? error.stack : undefined,
+      })
     } finally {
       this.inFlight.delete(id)
     }
@@ -206,7 +224,9 @@ class WorkerRequests {
 
   /** The client went away: the request's signal aborts. */
   abort(id: number): void {
-    ;(this.inFlight.get(id) ?? this.streaming.get(id))?.abort(new DOMException('The client closed the connection before the answer was sent.', 'AbortError'))
+    ;(this.inFlight.get(id) ?? this.streaming.get(id))?.abort(
+      new DOMException('The client closed the connection before the answer was sent.', 'AbortError'),
+    )
   }
 
   /** The worker stopped writing a streamed body. */
@@ -264,7 +284,11 @@ class WorkerBridge {
     })
   }
 
-  private route(message: FromWorker, listening: (bound: { port: number; url: string; address: AddressInfo }) => void, failed: (error: Error) => void): void {
+  private route(
+    message: FromWorker,
+    listening: (bound: { port: number; url: string; address: AddressInfo }) => void,
+    failed: (error: Error) => void,
+  ): void {
     switch (message.t) {
       case 'request':
         return void this.requests.answer(message.id, message.method, message.url, message.headers, message.body)

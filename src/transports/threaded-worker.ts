@@ -66,23 +66,27 @@ function streamedResponse(id: number, status: number, pairs: HeaderPairs): Respo
   return new Response(body, { status, headers: fetchHeaders(pairs) })
 }
 
+/** The request waiting for this answer, no longer waiting. */
+function takePending(id: number): Pending | undefined {
+  const waiting = pending.get(id)
+  pending.delete(id)
+  return waiting
+}
+
 port.on('message', (message: ToWorker) => {
   switch (message.t) {
     case 'answer': {
-      const waiting = pending.get(message.id)
-      pending.delete(message.id)
+      const waiting = takePending(message.id)
       waiting?.resolve({ status: message.status, headers: recordOf(message.headers), text: message.text })
       return
     }
     case 'none': {
-      const waiting = pending.get(message.id)
-      pending.delete(message.id)
+      const waiting = takePending(message.id)
       waiting?.resolve(undefined)
       return
     }
     case 'stream': {
-      const waiting = pending.get(message.id)
-      pending.delete(message.id)
+      const waiting = takePending(message.id)
       if (waiting) waiting.resolve(streamedResponse(message.id, message.status, message.headers))
       else post({ t: 'cancel', id: message.id })
       return
@@ -103,10 +107,13 @@ port.on('message', (message: ToWorker) => {
       return
     }
     case 'error': {
-      const waiting = pending.get(message.id)
-      pending.delete(message.id)
+      const waiting = takePending(message.id)
       // The same kind of error the single-thread server's dispatcher would have thrown.
-      waiting?.reject(message.name === 'AbortError' ? new DOMException(message.message, 'AbortError') : Object.assign(new Error(message.message), { name: message.name, stack: message.stack }))
+      waiting?.reject(
+        message.name === 'AbortError'
+          ? new DOMException(message.message, 'AbortError')
+          : Object.assign(new Error(message.message), { name: message.name, stack: message.stack }),
+      )
       return
     }
     case 'connections': {
@@ -145,7 +152,10 @@ function forward(request: WireRequest): Promise<Answer | undefined> {
     }
     pending.set(id, { resolve, reject })
     request.signal.addEventListener('abort', onAbort, { once: true })
-    post({ t: 'request', id, method: request.method, url: request.url, headers, body }, body ? [body.buffer as ArrayBuffer] : undefined)
+    post(
+      { t: 'request', id, method: request.method, url: request.url, headers, body },
+      body ? [body.buffer as ArrayBuffer] : undefined,
+    )
   })
 }
 

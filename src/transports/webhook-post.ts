@@ -24,12 +24,27 @@ function nodeHttpModules(): [NodeHttp, NodeHttp] | undefined {
 }
 
 /** Posts `body` to `url`; resolves with the status and at most `limit` bytes of the answer, within `timeoutMs`. */
-export async function postWebhookNode(url: string, headers: Record<string, string>, body: string, timeoutMs: number, limit: number): Promise<WebhookAnswer> {
+export async function postWebhookNode(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  timeoutMs: number,
+  limit: number,
+): Promise<WebhookAnswer> {
   const modules = nodeHttpModules()
-  return modules ? postWithNode(modules, url, headers, body, timeoutMs, limit) : postWithFetch(url, headers, body, timeoutMs, limit)
+  return modules
+    ? postWithNode(modules, url, headers, body, timeoutMs, limit)
+    : postWithFetch(url, headers, body, timeoutMs, limit)
 }
 
-function postWithNode([http, https]: [NodeHttp, NodeHttp], url: string, headers: Record<string, string>, body: string, timeoutMs: number, limit: number): Promise<WebhookAnswer> {
+function postWithNode(
+  [http, https]: [NodeHttp, NodeHttp],
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  timeoutMs: number,
+  limit: number,
+): Promise<WebhookAnswer> {
   return new Promise((resolve, reject) => {
     let settled = false
     const chunks: Buffer[] = []
@@ -44,19 +59,26 @@ function postWithNode([http, https]: [NodeHttp, NodeHttp], url: string, headers:
       else resolve({ status, excerpt: Buffer.concat(chunks).subarray(0, limit).toString('utf8') })
     }
     const module = url.startsWith('https:') ? https : http
-    const request = module.request(url, { method: 'POST', agent: false, headers: { ...headers, connection: 'close', 'content-length': String(Buffer.byteLength(body)) } }, (response) => {
-      const status = response.statusCode ?? 0
-      response.on('data', (chunk: Buffer) => {
-        if (size < limit) chunks.push(chunk)
-        size += chunk.length
-        if (size >= limit) finish(undefined, status)
-      })
-      response.on('end', () => finish(undefined, status))
-      response.on('error', () => finish(undefined, status))
-    })
+    const request = module.request(
+      url,
+      {
+        method: 'POST',
+        agent: false,
+        headers: { ...headers, connection: 'close', 'content-length': String(Buffer.byteLength(body)) },
+      },
+      (response) => {
+        const status = response.statusCode ?? 0
+        response.on('data', (chunk: Buffer) => {
+          if (size < limit) chunks.push(chunk)
+          size += chunk.length
+          if (size >= limit) finish(undefined, status)
+        })
+        response.on('end', () => finish(undefined, status))
+        response.on('error', () => finish(undefined, status))
+      },
+    )
     const deadline = setTimeout(() => finish(new WebhookPostError('timeout')), timeoutMs)
     request.on('error', () => finish(new WebhookPostError('network_error')))
     request.end(body)
   })
 }
-

@@ -12,29 +12,46 @@ import { startCli, type CliChild } from '../cli-child.js'
 describe('caps on long-polls and event streams (standalone)', () => {
   let cli: CliChild
   beforeAll(async () => {
-    cli = await startCli(['--no-ui', '--port', '0', '--delivery-ms', '0', '--max-waiters', '2', '--max-event-clients', '1'])
+    cli = await startCli([
+      '--no-ui',
+      '--port',
+      '0',
+      '--delivery-ms',
+      '0',
+      '--max-waiters',
+      '2',
+      '--max-event-clients',
+      '1',
+    ])
   })
   afterAll(() => cli?.kill())
 
   /** A request whose answer headers resolve it; `abort` hangs up. */
   const open = (path: string) => {
     let req!: ReturnType<typeof request>
-    const answered = new Promise<{ status: number; headers: Record<string, unknown>; body: Promise<string> }>((resolve, reject) => {
-      req = request(`${cli.origin}${path}`, { agent: false }, (res) => {
-        const body = new Promise<string>((done) => {
-          let text = ''
-          res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk)).on('end', () => done(text)).on('close', () => done(text))
+    const answered = new Promise<{ status: number; headers: Record<string, unknown>; body: Promise<string> }>(
+      (resolve, reject) => {
+        req = request(`${cli.origin}${path}`, { agent: false }, (res) => {
+          const body = new Promise<string>((done) => {
+            let text = ''
+            res
+              .setEncoding('utf8')
+              .on('data', (chunk: string) => (text += chunk))
+              .on('end', () => done(text))
+              .on('close', () => done(text))
+          })
+          resolve({ status: res.statusCode!, headers: res.headers, body })
         })
-        resolve({ status: res.statusCode!, headers: res.headers, body })
-      })
-      req.on('error', reject)
-      req.end()
-    })
+        req.on('error', reject)
+        req.end()
+      },
+    )
     // A request hung up before its answer rejects `answered`; where nobody awaits it, that is expected, not an unhandled rejection.
     answered.catch(() => {})
     return { answered, abort: () => req.destroy() }
   }
-  const health = async () => (await (await fetch(`${cli.origin}/__sandbox/health`)).json()) as { waiters: number; event_clients: number }
+  const health = async () =>
+    (await (await fetch(`${cli.origin}/__sandbox/health`)).json()) as { waiters: number; event_clients: number }
 
   it('holds --max-waiters waits, refuses the next with 503 + Retry-After, and answers it when a message already matches', async () => {
     const first = open('/__sandbox/messages/wait?channel=sms&to=%2B14155550001&timeout=30000')
@@ -43,9 +60,15 @@ describe('caps on long-polls and event streams (standalone)', () => {
     const third = await fetch(`${cli.origin}/__sandbox/messages/wait?channel=email&timeout=30000`)
     expect(third.status).toBe(503)
     expect(third.headers.get('retry-after')).toBe('5')
-    expect(await third.json()).toMatchObject({ error: { code: 'too_many_clients', message: expect.stringMatching(/--max-waiters/) } })
+    expect(await third.json()).toMatchObject({
+      error: { code: 'too_many_clients', message: expect.stringMatching(/--max-waiters/) },
+    })
 
-    await fetch(`${cli.origin}/v1/email/send`, { method: 'POST', headers: { Authorization: 'Bearer test_pro', 'Content-Type': 'application/json' }, body: JSON.stringify({ to: 'ana@example.com', subject: 'There already', html: '<p>x</p>' }) })
+    await fetch(`${cli.origin}/v1/email/send`, {
+      method: 'POST',
+      headers: { Authorization: 'Bearer test_pro', 'Content-Type': 'application/json' },
+      body: JSON.stringify({ to: 'ana@example.com', subject: 'There already', html: '<p>x</p>' }),
+    })
     const matching = await fetch(`${cli.origin}/__sandbox/messages/wait?channel=email&timeout=30000`)
     expect(matching.status).toBe(200)
     expect(await matching.json()).toMatchObject({ channel: 'email', email: { subject: 'There already' } })
@@ -63,9 +86,22 @@ describe('caps on long-polls and event streams (standalone)', () => {
     const refused = await fetch(`${cli.origin}/__sandbox/events`)
     expect(refused.status).toBe(503)
     expect(refused.headers.get('retry-after')).toBe('5')
-    expect(await refused.json()).toMatchObject({ error: { code: 'too_many_clients', message: expect.stringMatching(/--max-event-clients/) } })
+    expect(await refused.json()).toMatchObject({
+      error: { code: 'too_many_clients', message: expect.stringMatching(/--max-event-clients/) },
+    })
     stream.abort()
-    await expect.poll(async () => (await fetch(`${cli.origin}/__sandbox/events`, { signal: AbortSignal.timeout(2_000) }).then((r) => { void r.body?.cancel(); return r.status }).catch(() => 0)), { timeout: 5_000 }).toBe(200)
+    await expect
+      .poll(
+        async () =>
+          await fetch(`${cli.origin}/__sandbox/events`, { signal: AbortSignal.timeout(2_000) })
+            .then((r) => {
+              void r.body?.cancel()
+              return r.status
+            })
+            .catch(() => 0),
+        { timeout: 5_000 },
+      )
+      .toBe(200)
   })
 })
 

@@ -14,20 +14,38 @@ describe('the journal under a flood of keyless requests from a foreign page', ()
   })
   afterAll(() => cli?.kill())
 
-  const journal = async () => ((await (await fetch(`${cli.origin}/__sandbox/requests?limit=100`)).json()) as { data: Array<{ path: string; status: number; error_message: string | null }> }).data
+  const journal = async () =>
+    (
+      (await (await fetch(`${cli.origin}/__sandbox/requests?limit=100`)).json()) as {
+        data: Array<{ path: string; status: number; error_message: string | null }>
+      }
+    ).data
 
   it('keeps what was there, journals the flood once a second, and says how much it left out', async () => {
-    for (let i = 0; i < 5; i++) await fetch(`${cli.apiUrl}/subscribers`, { headers: { Authorization: 'Bearer test_pro' } })
-    const flood = Array.from({ length: 300 }, () => fetch(`${cli.apiUrl}/email/send`, { method: 'POST', headers: { Origin: 'https://evil.example', 'Content-Type': 'text/plain' }, body: 'x' }).then((r) => r.status))
+    for (let i = 0; i < 5; i++)
+      await fetch(`${cli.apiUrl}/subscribers`, { headers: { Authorization: 'Bearer test_pro' } })
+    const flood = Array.from({ length: 300 }, () =>
+      fetch(`${cli.apiUrl}/email/send`, {
+        method: 'POST',
+        headers: { Origin: 'https://evil.example', 'Content-Type': 'text/plain' },
+        body: 'x',
+      }).then((r) => r.status),
+    )
     expect(new Set(await Promise.all(flood))).toEqual(new Set([401]))
     let entries = await journal()
     expect(entries.filter((e) => e.path === '/v1/subscribers' && e.status === 200)).toHaveLength(5)
     expect(entries.filter((e) => e.path === '/v1/email/send').length).toBeLessThanOrEqual(3)
 
     await new Promise((resolve) => setTimeout(resolve, 1_100))
-    await fetch(`${cli.apiUrl}/email/send`, { method: 'POST', headers: { Origin: 'https://evil.example', 'Content-Type': 'text/plain' }, body: 'x' })
+    await fetch(`${cli.apiUrl}/email/send`, {
+      method: 'POST',
+      headers: { Origin: 'https://evil.example', 'Content-Type': 'text/plain' },
+      body: 'x',
+    })
     entries = await journal()
-    expect(entries[0].error_message).toMatch(/\d+ more unauthenticated requests from https:\/\/evil\.example were not journaled/)
+    expect(entries[0].error_message).toMatch(
+      /\d+ more unauthenticated requests from https:\/\/evil\.example were not journaled/,
+    )
 
     // Without an Origin (curl, test code), every keyless request is journaled as before.
     for (let i = 0; i < 3; i++) await fetch(`${cli.apiUrl}/email/send`, { method: 'POST' })

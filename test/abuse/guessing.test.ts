@@ -16,7 +16,9 @@ describe('guessing keys and the admin token', () => {
   afterAll(() => cli?.kill())
 
   const send = (key: string, origin?: string) =>
-    fetch(`${cli.apiUrl}/subscribers`, { headers: { Authorization: `Bearer ${key}`, ...(origin ? { Origin: origin } : {}) } })
+    fetch(`${cli.apiUrl}/subscribers`, {
+      headers: { Authorization: `Bearer ${key}`, ...(origin ? { Origin: origin } : {}) },
+    })
 
   it('locks the web pages of this machine out after 20 different wrong keys whatever their Origin (R5), right keys included', async () => {
     const statuses: number[] = []
@@ -27,14 +29,21 @@ describe('guessing keys and the admin token', () => {
     const right = await send('test_pro', 'https://yet-another.example')
     expect(right.status).toBe(429)
     expect(Number(right.headers.get('retry-after'))).toBeGreaterThanOrEqual(1)
-    expect(await right.json()).toMatchObject({ error: { code: 'rate_limit_exceeded', message: expect.stringMatching(/Too many wrong API keys/) } })
+    expect(await right.json()).toMatchObject({
+      error: { code: 'rate_limit_exceeded', message: expect.stringMatching(/Too many wrong API keys/) },
+    })
     // Wrong admin tokens from a page are refused the same way while the lockout lasts.
-    const admin = await fetch(`${cli.origin}/__sandbox/health`, { headers: { 'X-Sendbox-Admin-Token': 'guess-admin', Origin: 'https://evil.example' } })
+    const admin = await fetch(`${cli.origin}/__sandbox/health`, {
+      headers: { 'X-Sendbox-Admin-Token': 'guess-admin', Origin: 'https://evil.example' },
+    })
     expect(admin.status).toBe(429)
     // A local tool without an Origin is not affected and never counted.
     for (let i = 0; i < 30; i++) expect((await send(`local_${i}`)).status).toBe(401)
     expect((await send('test_pro')).status).toBe(200)
-    expect((await fetch(`${cli.origin}/__sandbox/health`, { headers: { 'X-Sendbox-Admin-Token': 'the-real-admin-token' } })).status).toBe(200)
+    expect(
+      (await fetch(`${cli.origin}/__sandbox/health`, { headers: { 'X-Sendbox-Admin-Token': 'the-real-admin-token' } }))
+        .status,
+    ).toBe(200)
   })
 })
 
@@ -46,12 +55,18 @@ describe('guessing the admin token', () => {
   afterAll(() => cli?.kill())
 
   it('counts different wrong admin tokens from web pages, and one wrong token sent again once', async () => {
-    const health = (token: string) => fetch(`${cli.origin}/__sandbox/health`, { headers: { 'X-Sendbox-Admin-Token': token, Origin: 'https://other-evil.example' } })
+    const health = (token: string) =>
+      fetch(`${cli.origin}/__sandbox/health`, {
+        headers: { 'X-Sendbox-Admin-Token': token, Origin: 'https://other-evil.example' },
+      })
     for (let i = 0; i < 40; i++) expect((await health('stale-token')).status).toBe(401)
     const statuses: number[] = []
     for (let i = 0; i < 22; i++) statuses.push((await health(`guess-${i}`)).status)
     expect(statuses.slice(0, 19).every((s) => s === 401)).toBe(true)
     expect(statuses.slice(19)).toEqual([429, 429, 429])
-    expect((await fetch(`${cli.origin}/__sandbox/health`, { headers: { 'X-Sendbox-Admin-Token': 'the-real-admin-token' } })).status).toBe(200)
+    expect(
+      (await fetch(`${cli.origin}/__sandbox/health`, { headers: { 'X-Sendbox-Admin-Token': 'the-real-admin-token' } }))
+        .status,
+    ).toBe(200)
   })
 })

@@ -19,14 +19,23 @@ interface Answer {
 }
 
 /** One request with any headers (fetch refuses to set Host or Origin). */
-function call(port: number, method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<Answer> {
+function call(
+  port: number,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: string,
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const request = http.request({ host: '127.0.0.1', port, method, path, headers: { host: `127.0.0.1:${port}`, ...headers }, agent: false }, (response) => {
-      let text = ''
-      response.setEncoding('utf8')
-      response.on('data', (chunk) => (text += chunk))
-      response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body: text }))
-    })
+    const request = http.request(
+      { host: '127.0.0.1', port, method, path, headers: { host: `127.0.0.1:${port}`, ...headers }, agent: false },
+      (response) => {
+        let text = ''
+        response.setEncoding('utf8')
+        response.on('data', (chunk) => (text += chunk))
+        response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body: text }))
+      },
+    )
     request.on('error', reject)
     request.end(body)
   })
@@ -54,7 +63,11 @@ describe('the default policy: loopback origins and hosts only', () => {
     const sent = await fetch(`${running.url}/v1/email/send`, {
       method: 'POST',
       headers: { authorization: 'Bearer test_pro', ...JSON_HEADERS },
-      body: JSON.stringify({ to: 'ana@example.com', subject: 'Reset your password', html: '<a href="https://app.test/reset?token=s3cret">reset</a>' }),
+      body: JSON.stringify({
+        to: 'ana@example.com',
+        subject: 'Reset your password',
+        html: '<a href="https://app.test/reset?token=s3cret">reset</a>',
+      }),
     })
     expect(sent.status).toBe(200)
   })
@@ -78,13 +91,21 @@ describe('the default policy: loopback origins and hosts only', () => {
   })
 
   it('answers a preflight from another site without any Access-Control-Allow-* header', async () => {
-    const preflight = { 'access-control-request-method': 'DELETE', 'access-control-request-headers': 'x-sendbox-admin-token' }
+    const preflight = {
+      'access-control-request-method': 'DELETE',
+      'access-control-request-headers': 'x-sendbox-admin-token',
+    }
     const foreign = await call(running.port, 'OPTIONS', '/__sandbox/messages', { origin: EVIL, ...preflight })
     expect(foreign.status).toBe(204)
     expect(Object.keys(foreign.headers).filter((name) => name.startsWith('access-control-allow'))).toEqual([])
-    const local = await call(running.port, 'OPTIONS', '/__sandbox/messages', { origin: 'http://127.0.0.1:3000', ...preflight })
+    const local = await call(running.port, 'OPTIONS', '/__sandbox/messages', {
+      origin: 'http://127.0.0.1:3000',
+      ...preflight,
+    })
     expect(local.headers['access-control-allow-origin']).toBe('http://127.0.0.1:3000')
-    expect(local.headers['access-control-allow-headers']).toBe('Authorization, Content-Type, Prefer, X-Sendbox-Admin-Token')
+    expect(local.headers['access-control-allow-headers']).toBe(
+      'Authorization, Content-Type, Prefer, X-Sendbox-Admin-Token',
+    )
   })
 
   it('refuses state changes from another origin (403 forbidden_origin): reset, delete, faults; the outbox stays', async () => {
@@ -125,7 +146,13 @@ describe('the default policy: loopback origins and hosts only', () => {
   })
 
   it('lets curl and test code (no Origin) and loopback pages change state', async () => {
-    const fault = await call(running.port, 'POST', '/__sandbox/faults', { origin: 'http://localhost:5173', ...JSON_HEADERS }, JSON.stringify({ status: 503, path: '/v1/nowhere' }))
+    const fault = await call(
+      running.port,
+      'POST',
+      '/__sandbox/faults',
+      { origin: 'http://localhost:5173', ...JSON_HEADERS },
+      JSON.stringify({ status: 503, path: '/v1/nowhere' }),
+    )
     expect(fault.status).toBe(200)
     const cleared = await call(running.port, 'DELETE', '/__sandbox/faults')
     expect(cleared.status).toBe(200)
@@ -145,7 +172,13 @@ describe('the default policy: loopback origins and hosts only', () => {
         expect(answer.body).not.toContain('s3cret')
       }
     }
-    for (const host of ['localhost', `localhost:${running.port}`, `[::1]:${running.port}`, 'sendbox.localhost', '127.0.0.1']) {
+    for (const host of [
+      'localhost',
+      `localhost:${running.port}`,
+      `[::1]:${running.port}`,
+      'sendbox.localhost',
+      '127.0.0.1',
+    ]) {
       expect((await call(running.port, 'GET', '/__sandbox/health', { host })).status, host).toBe(200)
     }
   })
@@ -158,18 +191,37 @@ describe('the default policy: loopback origins and hosts only', () => {
         expect(errorOf(answer).code).toBe('invalid_request')
       }
     }
-    const connect = await exchange(running.port, [`CONNECT 127.0.0.1:22 HTTP/1.1\r\nHost: 127.0.0.1:22\r\n\r\n`], { deadlineMs: 3_000 })
+    const connect = await exchange(running.port, [`CONNECT 127.0.0.1:22 HTTP/1.1\r\nHost: 127.0.0.1:22\r\n\r\n`], {
+      deadlineMs: 3_000,
+    })
     expect(connect.status).toBe(400)
     expect(JSON.parse(connect.body).error.code).toBe('invalid_request')
   })
 
   it('answers an unknown Expect with 400 invalid_request (not an empty 417); 100-continue still works', async () => {
-    const odd = await exchange(running.port, [`POST /v1/sms/send HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer test_pro\r\nContent-Type: application/json\r\nContent-Length: 2\r\nExpect: 200-ok\r\nOrigin: http://localhost:3000\r\n\r\n`], { deadlineMs: 3_000 })
+    const odd = await exchange(
+      running.port,
+      [
+        `POST /v1/sms/send HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer test_pro\r\nContent-Type: application/json\r\nContent-Length: 2\r\nExpect: 200-ok\r\nOrigin: http://localhost:3000\r\n\r\n`,
+      ],
+      { deadlineMs: 3_000 },
+    )
     expect(odd.status).toBe(400)
     expect(odd.raw).toMatch(/Access-Control-Allow-Origin: http:\/\/localhost:3000/i)
-    expect(JSON.parse(odd.body).error).toMatchObject({ code: 'invalid_request', message: expect.stringMatching(/Expect/) })
+    expect(JSON.parse(odd.body).error).toMatchObject({
+      code: 'invalid_request',
+      message: expect.stringMatching(/Expect/),
+    })
     const body = JSON.stringify({ to: '+14155550123', message: 'hi' })
-    const normal = await exchange(running.port, [`POST /v1/sms/send HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer test_pro\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`, { pauseMs: 100 }, body], { deadlineMs: 3_000 })
+    const normal = await exchange(
+      running.port,
+      [
+        `POST /v1/sms/send HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer test_pro\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`,
+        { pauseMs: 100 },
+        body,
+      ],
+      { deadlineMs: 3_000 },
+    )
     expect(normal.raw).toMatch(/^HTTP\/1\.1 100 Continue/)
     expect(normal.raw).toMatch(/HTTP\/1\.1 200 OK/)
   })
@@ -177,14 +229,24 @@ describe('the default policy: loopback origins and hosts only', () => {
   it('answers an HTTP/1.1 request without Host with 400 invalid_request and a JSON body; HTTP/1.0 needs none', async () => {
     const missing = await exchange(running.port, ['GET /__sandbox/health HTTP/1.1\r\n\r\n'], { deadlineMs: 3_000 })
     expect(missing.status).toBe(400)
-    expect(JSON.parse(missing.body).error).toMatchObject({ code: 'invalid_request', message: expect.stringMatching(/Host/) })
+    expect(JSON.parse(missing.body).error).toMatchObject({
+      code: 'invalid_request',
+      message: expect.stringMatching(/Host/),
+    })
     const old = await exchange(running.port, ['GET /__sandbox/health HTTP/1.0\r\n\r\n'], { deadlineMs: 3_000 })
     expect(old.status).toBe(200)
   })
 
   it('answers 401 to a keyless 6 MB upload from its headers, before reading the body, and closes the connection', async () => {
     const total = 6 * 1024 * 1024
-    const result = await exchange(running.port, [`POST /v1/email/send HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${total}\r\n\r\n`, ...Array.from({ length: total / 65_536 }, () => Buffer.alloc(65_536, 0x61))], { deadlineMs: 5_000 })
+    const result = await exchange(
+      running.port,
+      [
+        `POST /v1/email/send HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${total}\r\n\r\n`,
+        ...Array.from({ length: total / 65_536 }, () => Buffer.alloc(65_536, 0x61)),
+      ],
+      { deadlineMs: 5_000 },
+    )
     expect(result.status).toBe(401)
     expect(JSON.parse(result.body).error.code).toBe('unauthorized')
     expect(result.closed).toBe(true)
@@ -197,14 +259,22 @@ describe('faults bounded (issue 11: 200,000 faults slowed every request 30×; 1 
     const sandbox = createSandbox({ baseUrl: 'http://127.0.0.1:4010/v1' })
     const running = await startServer(sandbox, { port: 0 })
     try {
-      const arm = (spec: unknown) => fetch(`${running.url}/__sandbox/faults`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify(spec) })
+      const arm = (spec: unknown) =>
+        fetch(`${running.url}/__sandbox/faults`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify(spec) })
       const huge = await arm({ status: 503, path: `/${'a'.repeat(1024 * 1024 - 100)}` })
       expect(huge.status).toBe(400)
-      expect((await huge.json()).error).toMatchObject({ code: 'invalid_parameter', param: 'path', message: expect.stringMatching(/at most 1024 characters/) })
+      expect((await huge.json()).error).toMatchObject({
+        code: 'invalid_parameter',
+        param: 'path',
+        message: expect.stringMatching(/at most 1024 characters/),
+      })
       for (let i = 0; i < 1_000; i++) sandbox.faults.add({ status: 503, path: `/v1/${String(i).padStart(1019, '0')}` })
       const over = await arm({ status: 503 })
       expect(over.status).toBe(400)
-      expect((await over.json()).error).toMatchObject({ code: 'invalid_parameter', message: expect.stringMatching(/1000 faults are armed already/) })
+      expect((await over.json()).error).toMatchObject({
+        code: 'invalid_parameter',
+        message: expect.stringMatching(/1000 faults are armed already/),
+      })
       const listed = await fetch(`${running.url}/__sandbox/faults`)
       expect(listed.status).toBe(200)
       expect((await listed.json()).data).toHaveLength(1_000)
@@ -224,11 +294,24 @@ describe('an admin token is checked from the headers too', () => {
     const readAtAnswer = bytesReadAtAnswer(running.server)
     try {
       const total = 6 * 1024 * 1024
-      const result = await exchange(running.port, [`POST /__sandbox/faults HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nX-Sendbox-Admin-Token: adm_wrong\r\nContent-Length: ${total}\r\n\r\n`, ...Array.from({ length: total / 65_536 }, () => Buffer.alloc(65_536, 0x61))], { deadlineMs: 5_000 })
+      const result = await exchange(
+        running.port,
+        [
+          `POST /__sandbox/faults HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nX-Sendbox-Admin-Token: adm_wrong\r\nContent-Length: ${total}\r\n\r\n`,
+          ...Array.from({ length: total / 65_536 }, () => Buffer.alloc(65_536, 0x61)),
+        ],
+        { deadlineMs: 5_000 },
+      )
       expect(result.status).toBe(401)
       expect(result.closed).toBe(true)
       expect(readAtAnswer[0]).toBeLessThan(1024 * 1024)
-      const ok = await call(running.port, 'POST', '/__sandbox/faults', { 'x-sendbox-admin-token': 'adm_secret', ...JSON_HEADERS }, JSON.stringify({ status: 503, path: '/v1/x' }))
+      const ok = await call(
+        running.port,
+        'POST',
+        '/__sandbox/faults',
+        { 'x-sendbox-admin-token': 'adm_secret', ...JSON_HEADERS },
+        JSON.stringify({ status: 503, path: '/v1/x' }),
+      )
       expect(ok.status).toBe(200)
     } finally {
       await running.close()
@@ -240,7 +323,11 @@ describe('an admin token is checked from the headers too', () => {
 describe('flags: --cors-origin and --allowed-host', () => {
   it('--cors-origin grants that origin (state changes included); * grants every origin', async () => {
     const sandbox = createSandbox({ baseUrl: 'http://127.0.0.1:4010/v1' })
-    const listed = await startServer(sandbox, { port: 0, corsOrigins: ['https://app.test'], allowedHosts: ['my-box.lan', '.dev.test'] })
+    const listed = await startServer(sandbox, {
+      port: 0,
+      corsOrigins: ['https://app.test'],
+      allowedHosts: ['my-box.lan', '.dev.test'],
+    })
     const any = await startServer(sandbox, { port: 0, corsOrigins: ['*'] })
     try {
       const ok = await call(listed.port, 'GET', '/__sandbox/health', { origin: 'https://app.test' })
@@ -275,20 +362,31 @@ describe('every request is answered: streams, disconnects, crashes', () => {
     const gate = new Promise<void>((resolve) => (release = resolve))
     // Tiny handlers ahead of the sandbox's own: a stream whose end waits for the test, a long-poll, a crash.
     sandbox.handlers.unshift(
-      mswHttp.get(`${origin}/__sandbox/test/stream`, () => new HttpResponse(new ReadableStream<Uint8Array>({
-        async start(controller) {
-          controller.enqueue(new TextEncoder().encode('event: first\n\n'))
-          await gate
-          controller.enqueue(new TextEncoder().encode('event: second\n\n'))
-          controller.close()
-        },
-      }), { headers: { 'content-type': 'text/event-stream' } })),
-      mswHttp.get(`${origin}/__sandbox/test/wait`, ({ request }) => new Promise<Response>((resolve) => {
-        request.signal.addEventListener('abort', () => {
-          onAbort((request.signal.reason as Error).name)
-          resolve(HttpResponse.json({ dropped: true }))
-        })
-      })),
+      mswHttp.get(
+        `${origin}/__sandbox/test/stream`,
+        () =>
+          new HttpResponse(
+            new ReadableStream<Uint8Array>({
+              async start(controller) {
+                controller.enqueue(new TextEncoder().encode('event: first\n\n'))
+                await gate
+                controller.enqueue(new TextEncoder().encode('event: second\n\n'))
+                controller.close()
+              },
+            }),
+            { headers: { 'content-type': 'text/event-stream' } },
+          ),
+      ),
+      mswHttp.get(
+        `${origin}/__sandbox/test/wait`,
+        ({ request }) =>
+          new Promise<Response>((resolve) => {
+            request.signal.addEventListener('abort', () => {
+              onAbort((request.signal.reason as Error).name)
+              resolve(HttpResponse.json({ dropped: true }))
+            })
+          }),
+      ),
       mswHttp.post(`${origin}/__sandbox/test/crash`, () => {
         throw new Error('boom after the body was read')
       }),
@@ -310,19 +408,31 @@ describe('every request is answered: streams, disconnects, crashes', () => {
     expect(new TextDecoder().decode(first.value)).toBe('event: first\n\n')
     release()
     let rest = ''
-    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) rest += new TextDecoder().decode(chunk.value)
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read())
+      rest += new TextDecoder().decode(chunk.value)
     expect(rest).toBe('event: second\n\n')
   })
 
   it('aborts request.signal when the client goes away before the answer (a long-poll drops its waiter)', async () => {
-    const result = exchange(running.port, ['GET /__sandbox/test/wait HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'], { deadlineMs: 150 })
+    const result = exchange(running.port, ['GET /__sandbox/test/wait HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'], {
+      deadlineMs: 150,
+    })
     expect((await result).status).toBeUndefined()
-    const reason = await Promise.race([waiterAborted, new Promise<string>((resolve) => setTimeout(() => resolve('not aborted'), 2_000))])
+    const reason = await Promise.race([
+      waiterAborted,
+      new Promise<string>((resolve) => setTimeout(() => resolve('not aborted'), 2_000)),
+    ])
     expect(reason).toBe('AbortError')
   })
 
   it('answers a client that half-closes after its request, even when the answer comes later (Prefer: delay)', async () => {
-    const result = await exchange(running.port, ['GET /v1/subscribers?limit=1 HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer test_pro\r\nPrefer: code=404, delay=50\r\n\r\n'], { end: true, deadlineMs: 3_000 })
+    const result = await exchange(
+      running.port,
+      [
+        'GET /v1/subscribers?limit=1 HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer test_pro\r\nPrefer: code=404, delay=50\r\n\r\n',
+      ],
+      { end: true, deadlineMs: 3_000 },
+    )
     expect(result.status).toBe(404)
     expect(JSON.parse(result.body).error.code).toBe('not_found')
     expect(result.closed).toBe(true)
@@ -335,7 +445,10 @@ describe('every request is answered: streams, disconnects, crashes', () => {
       expect(answer.status).toBe(500)
       expect(errorOf(answer).code).toBe('internal_error')
       expect(answer.body).not.toMatch(/boom|at /)
-      expect(errors).toHaveBeenCalledWith(expect.stringMatching(/unexpected server error on POST \/__sandbox\/test\/crash/), expect.any(Error))
+      expect(errors).toHaveBeenCalledWith(
+        expect.stringMatching(/unexpected server error on POST \/__sandbox\/test\/crash/),
+        expect.any(Error),
+      )
     } finally {
       errors.mockRestore()
     }

@@ -32,7 +32,11 @@ export interface Pause {
  * waits for `drain`), then half-closes when `end` is set, and collects what the server sends until
  * it closes the connection or `deadlineMs` passes. With `readAfterMs`, nothing is read before then.
  */
-export function exchange(port: number, parts: Array<string | Buffer | Pause>, options: { end?: boolean; deadlineMs: number; readAfterMs?: number }): Promise<Exchange> {
+export function exchange(
+  port: number,
+  parts: Array<string | Buffer | Pause>,
+  options: { end?: boolean; deadlineMs: number; readAfterMs?: number },
+): Promise<Exchange> {
   return new Promise((resolve) => {
     const socket = net.connect(port, '127.0.0.1')
     if (options.readAfterMs !== undefined) {
@@ -53,7 +57,15 @@ export function exchange(port: number, parts: Array<string | Buffer | Pause>, op
       const raw = Buffer.concat(received).toString('latin1')
       const status = /^HTTP\/1\.[01] (\d{3})/.exec(raw)?.[1]
       const split = raw.indexOf('\r\n\r\n')
-      resolve({ raw, status: status ? Number(status) : undefined, body: split >= 0 ? raw.slice(split + 4) : '', closed, ms: performance.now() - started, written, writtenAtResponse })
+      resolve({
+        raw,
+        status: status ? Number(status) : undefined,
+        body: split >= 0 ? raw.slice(split + 4) : '',
+        closed,
+        ms: performance.now() - started,
+        written,
+        writtenAtResponse,
+      })
     }
     const deadline = setTimeout(() => finish(false), options.deadlineMs)
     socket.on('data', (chunk) => {
@@ -71,7 +83,11 @@ export function exchange(port: number, parts: Array<string | Buffer | Pause>, op
         }
         const ok = socket.write(part)
         written += typeof part === 'string' ? Buffer.byteLength(part, 'latin1') : part.length
-        if (!ok) await new Promise<void>((r) => { socket.once('drain', r); socket.once('close', r) })
+        if (!ok)
+          await new Promise<void>((r) => {
+            socket.once('drain', r)
+            socket.once('close', r)
+          })
       }
       if (options.end && !socket.destroyed) socket.end()
     })

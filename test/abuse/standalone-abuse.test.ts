@@ -72,21 +72,39 @@ afterAll(async () => {
 describe('the standalone server under abuse', () => {
   it('a truncated body (Content-Length 100, 10 bytes, then FIN): no answer, connection closed, nothing captured', async () => {
     const before = sandbox.outbox.size
-    const result = await exchange(running.port, [HEAD(['POST /v1/sms/send HTTP/1.1', ...SEND_HEADERS, 'Content-Length: 100']), '{"to":"+1'], { end: true, deadlineMs: 5_000 })
+    const result = await exchange(
+      running.port,
+      [HEAD(['POST /v1/sms/send HTTP/1.1', ...SEND_HEADERS, 'Content-Length: 100']), '{"to":"+1'],
+      { end: true, deadlineMs: 5_000 },
+    )
     expect(result.closed).toBe(true)
     expect(result.status === undefined || result.status === 400).toBe(true)
     expect(sandbox.outbox.size).toBe(before)
   })
 
   it('a Content-Length larger than the body, then silence: the request timeout closes the connection', async () => {
-    const result = await exchange(running.port, [HEAD(['POST /v1/sms/send HTTP/1.1', ...SEND_HEADERS, 'Content-Length: 1000']), '{"to":"+14155550123",'], { deadlineMs: 8_000 })
+    const result = await exchange(
+      running.port,
+      [HEAD(['POST /v1/sms/send HTTP/1.1', ...SEND_HEADERS, 'Content-Length: 1000']), '{"to":"+14155550123",'],
+      { deadlineMs: 8_000 },
+    )
     expect(result.closed).toBe(true)
     expect(result.ms).toBeLessThan(TIMEOUTS.requestMs + 2_000)
   })
 
   it('invalid chunked encoding: 400 with the error object, connection closed', async () => {
-    for (const body of ['zz\r\nabc\r\n', '5\r\nabc\r\n0\r\n\r\n', '-1\r\n', 'ffffffffffffffffff\r\n', '3;ext=\u0001\r\nabc\r\n0\r\n\r\n']) {
-      const result = await exchange(running.port, [HEAD(['POST /v1/sms/send HTTP/1.1', ...SEND_HEADERS, 'Transfer-Encoding: chunked']), body], { deadlineMs: 5_000 })
+    for (const body of [
+      'zz\r\nabc\r\n',
+      '5\r\nabc\r\n0\r\n\r\n',
+      '-1\r\n',
+      'ffffffffffffffffff\r\n',
+      '3;ext=\u0001\r\nabc\r\n0\r\n\r\n',
+    ]) {
+      const result = await exchange(
+        running.port,
+        [HEAD(['POST /v1/sms/send HTTP/1.1', ...SEND_HEADERS, 'Transfer-Encoding: chunked']), body],
+        { deadlineMs: 5_000 },
+      )
       expect(result.closed, JSON.stringify(body)).toBe(true)
       expect(result.status, JSON.stringify(body)).toBe(400)
       expect(errorShapeProblem(JSON.parse(result.body))).toBeUndefined()
@@ -95,16 +113,26 @@ describe('the standalone server under abuse', () => {
 
   it('malformed requests (smuggling, bad lengths, garbage): 400 or closed, never a 5xx', async () => {
     const requests = [
-      HEAD(['POST /v1/sms/send HTTP/1.1', ...SEND_HEADERS, 'Content-Length: 5', 'Transfer-Encoding: chunked']) + '0\r\n\r\n',
+      HEAD(['POST /v1/sms/send HTTP/1.1', ...SEND_HEADERS, 'Content-Length: 5', 'Transfer-Encoding: chunked']) +
+        '0\r\n\r\n',
       HEAD(['POST /v1/sms/send HTTP/1.1', ...SEND_HEADERS, 'Content-Length: -1']),
       HEAD(['POST /v1/sms/send HTTP/1.1', ...SEND_HEADERS, 'Content-Length: 5', 'Content-Length: 6']) + '{}',
       HEAD(['POST /v1/sms/send HTTP/1.1', ...SEND_HEADERS, 'Content-Length: 1e3']),
-      HEAD(['GET /v1/subscribers HTTP/1.1', 'Host: 127.0.0.1', 'Authorization: Bearer test_pro', 'X-Bad\u0000Header: 1']),
+      HEAD([
+        'GET /v1/subscribers HTTP/1.1',
+        'Host: 127.0.0.1',
+        'Authorization: Bearer test_pro',
+        'X-Bad\u0000Header: 1',
+      ]),
       HEAD(['GET /v1/subscribers HTTP/9.9', 'Host: 127.0.0.1']),
       HEAD(['G\u00e9T /v1/subscribers HTTP/1.1', 'Host: 127.0.0.1']),
       '\u0016\u0003\u0001\u0002\u0000\u0001\u0000\u01fc\u0003\u0003', // a TLS ClientHello on the plain port
       `GET /${'a'.repeat(70_000)} HTTP/1.1\r\n\r\n`,
-      HEAD(['GET /v1/subscribers HTTP/1.1', 'Host: 127.0.0.1', ...Array.from({ length: 3_000 }, (_, i) => `X-H${i}: ${i}`)]),
+      HEAD([
+        'GET /v1/subscribers HTTP/1.1',
+        'Host: 127.0.0.1',
+        ...Array.from({ length: 3_000 }, (_, i) => `X-H${i}: ${i}`),
+      ]),
     ]
     for (const request of requests) {
       const result = await exchange(running.port, [request], { deadlineMs: 5_000 })
@@ -128,7 +156,14 @@ describe('the standalone server under abuse', () => {
     const before = rssMb()
     for (let round = 0; round < 3; round++) {
       const total = 10 * MiB
-      const result = await exchange(running.port, [HEAD(['POST /v1/email/send HTTP/1.1', ...SEND_HEADERS, `Content-Length: ${total}`]), ...chunks(total / (64 * 1024), 64 * 1024)], { deadlineMs: 10_000 })
+      const result = await exchange(
+        running.port,
+        [
+          HEAD(['POST /v1/email/send HTTP/1.1', ...SEND_HEADERS, `Content-Length: ${total}`]),
+          ...chunks(total / (64 * 1024), 64 * 1024),
+        ],
+        { deadlineMs: 10_000 },
+      )
       expect(result.status).toBe(400)
       expect(JSON.parse(result.body).error.code).toBe('payload_too_large')
       expect(result.closed).toBe(true)
@@ -142,7 +177,11 @@ describe('the standalone server under abuse', () => {
   it('a 10 MB chunked body (no Content-Length): rejected the same way', async () => {
     const chunk = Buffer.concat([Buffer.from('10000\r\n'), Buffer.alloc(0x10000, 0x61), Buffer.from('\r\n')])
     const parts = Array.from({ length: 160 }, () => chunk)
-    const result = await exchange(running.port, [HEAD(['POST /v1/email/send HTTP/1.1', ...SEND_HEADERS, 'Transfer-Encoding: chunked']), ...parts, '0\r\n\r\n'], { deadlineMs: 10_000 })
+    const result = await exchange(
+      running.port,
+      [HEAD(['POST /v1/email/send HTTP/1.1', ...SEND_HEADERS, 'Transfer-Encoding: chunked']), ...parts, '0\r\n\r\n'],
+      { deadlineMs: 10_000 },
+    )
     expect(result.status).toBe(400)
     expect(JSON.parse(result.body).error.code).toBe('payload_too_large')
     expect(result.closed).toBe(true)
@@ -156,11 +195,26 @@ describe('the standalone server under abuse', () => {
     const total = 10 * MiB
     const cases: Array<[number, string, string[]]> = [
       [400, 'payload_too_large', ['POST /v1/email/send HTTP/1.1', ...SEND_HEADERS, `Content-Length: ${total}`]],
-      [401, 'unauthorized', ['POST /v1/email/send HTTP/1.1', 'Host: 127.0.0.1', 'Content-Type: application/json', `Content-Length: ${total}`]],
+      [
+        401,
+        'unauthorized',
+        [
+          'POST /v1/email/send HTTP/1.1',
+          'Host: 127.0.0.1',
+          'Content-Type: application/json',
+          `Content-Length: ${total}`,
+        ],
+      ],
     ]
     for (const [status, code, head] of cases) {
-      const result = await exchange(running.port, [HEAD(head), ...chunks(total / (64 * 1024), 64 * 1024)], { deadlineMs: 10_000, readAfterMs: 400 })
-      expect(result.status, `${code}: ${result.written} bytes written, closed ${result.closed} after ${Math.round(result.ms)} ms`).toBe(status)
+      const result = await exchange(running.port, [HEAD(head), ...chunks(total / (64 * 1024), 64 * 1024)], {
+        deadlineMs: 10_000,
+        readAfterMs: 400,
+      })
+      expect(
+        result.status,
+        `${code}: ${result.written} bytes written, closed ${result.closed} after ${Math.round(result.ms)} ms`,
+      ).toBe(status)
       expect(JSON.parse(result.body).error.code).toBe(code)
       expect(result.closed).toBe(true)
     }
@@ -169,15 +223,27 @@ describe('the standalone server under abuse', () => {
   it('a request pipelined behind an answer that closes the connection is neither run, answered nor logged', async () => {
     const own = createSandbox({ baseUrl: 'http://127.0.0.1:4010/v1' })
     const logged: string[] = []
-    const server = await startServer(own, { port: 0, onRequest: (entry) => logged.push(`${entry.status} ${entry.method} ${entry.path}`) })
+    const server = await startServer(own, {
+      port: 0,
+      onRequest: (entry) => logged.push(`${entry.status} ${entry.method} ${entry.path}`),
+    })
     try {
       const send = JSON.stringify({ to: 'ana@example.com', subject: 'pipelined', text: 'x' })
       const pipelined = HEAD(['POST /v1/email/send HTTP/1.1', ...SEND_HEADERS, `Content-Length: ${send.length}`]) + send
       for (const first of [
-        HEAD(['POST /v1/email/send HTTP/1.1', 'Host: 127.0.0.1', 'Content-Type: application/json', 'Content-Length: 10']) + '0123456789',
+        HEAD([
+          'POST /v1/email/send HTTP/1.1',
+          'Host: 127.0.0.1',
+          'Content-Type: application/json',
+          'Content-Length: 10',
+        ]) + '0123456789',
         HEAD(['POST /v1/email/send HTTP/1.1', ...SEND_HEADERS, `Content-Length: ${2 * MiB}`]) + 'x'.repeat(2 * MiB),
       ]) {
-        const result = await exchange(server.port, [first, pipelined, pipelined.replace('Content-Type', 'Expect: nonsense\r\nContent-Type')], { deadlineMs: 5_000 })
+        const result = await exchange(
+          server.port,
+          [first, pipelined, pipelined.replace('Content-Type', 'Expect: nonsense\r\nContent-Type')],
+          { deadlineMs: 5_000 },
+        )
         expect(result.raw.match(/HTTP\/1\.1 \d{3}/g), 'one answer on the connection').toHaveLength(1)
         expect(result.closed).toBe(true)
       }
@@ -194,7 +260,9 @@ describe('the standalone server under abuse', () => {
     const result = await exchange(running.port, [head, ...chunks(4 * 1024, 64 * 1024)], { deadlineMs: 10_000 })
     expect(result.status).toBe(400)
     expect(result.closed).toBe(true)
-    expect(result.written, 'the server stopped taking bytes before the client ran out').toBeLessThan(4 * 1024 * 64 * 1024)
+    expect(result.written, 'the server stopped taking bytes before the client ran out').toBeLessThan(
+      4 * 1024 * 64 * 1024,
+    )
     expect(result.ms).toBeLessThan(LINGER_MS + 3_000)
   })
 
@@ -206,23 +274,41 @@ describe('the standalone server under abuse', () => {
     // Each request asks for a 1.5 s delay, so all of them are in flight together; connecting in
     // waves of 250 only spares the listen backlog (511).
     for (let wave = 0; wave < count / 250; wave++) {
-      await Promise.all(Array.from({ length: 250 }, (_, j) => new Promise<void>((resolve, reject) => {
-        const socket = net.connect(running.port, '127.0.0.1', () => resolve())
-        socket.once('error', reject)
-        sockets.push(socket)
-        answers.push(new Promise<number>((done) => {
-          let text = ''
-          socket.on('data', (d) => {
-            text += d.toString('latin1')
-            if (/\r\n\r\n[\s\S]*\}$/.test(text)) done(Number(/^HTTP\/1\.1 (\d+)/.exec(text)?.[1]))
-          })
-          socket.on('close', () => done(Number(/^HTTP\/1\.1 (\d+)/.exec(text)?.[1] ?? 0)))
-        }))
-        socket.write(HEAD([`GET /v1/subscribers?limit=1&i=${wave * 250 + j} HTTP/1.1`, 'Host: 127.0.0.1', 'Authorization: Bearer test_enterprise', 'Prefer: delay=1500']))
-      })))
+      await Promise.all(
+        Array.from(
+          { length: 250 },
+          (_, j) =>
+            new Promise<void>((resolve, reject) => {
+              const socket = net.connect(running.port, '127.0.0.1', () => resolve())
+              socket.once('error', reject)
+              sockets.push(socket)
+              answers.push(
+                new Promise<number>((done) => {
+                  let text = ''
+                  socket.on('data', (d) => {
+                    text += d.toString('latin1')
+                    if (/\r\n\r\n[\s\S]*\}$/.test(text)) done(Number(/^HTTP\/1\.1 (\d+)/.exec(text)?.[1]))
+                  })
+                  socket.on('close', () => done(Number(/^HTTP\/1\.1 (\d+)/.exec(text)?.[1] ?? 0)))
+                }),
+              )
+              socket.write(
+                HEAD([
+                  `GET /v1/subscribers?limit=1&i=${wave * 250 + j} HTTP/1.1`,
+                  'Host: 127.0.0.1',
+                  'Authorization: Bearer test_enterprise',
+                  'Prefer: delay=1500',
+                ]),
+              )
+            }),
+        ),
+      )
     }
     rssLog.push(['1,000 requests in flight', rssMb()])
-    const statuses = (await Promise.all(answers)).reduce<Record<number, number>>((acc, s) => ({ ...acc, [s]: (acc[s] ?? 0) + 1 }), {})
+    const statuses = (await Promise.all(answers)).reduce<Record<number, number>>(
+      (acc, s) => ({ ...acc, [s]: (acc[s] ?? 0) + 1 }),
+      {},
+    )
     expect(statuses).toEqual({ 200: count })
     // 1,000 answers that each waited 1.5 s, in seconds rather than 1,500 s: they were in flight together.
     expect(performance.now() - started).toBeLessThan(8_000)

@@ -38,9 +38,14 @@ function tinyChunkUpload(authorization: string | undefined): Promise<{ status: n
     socket.on('error', () => undefined) // EPIPE / ECONNRESET once the server hangs up: expected
     socket.on('close', () => {
       const split = received.indexOf('\r\n\r\n')
-      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(received)?.[1] ?? 0), body: split >= 0 ? received.slice(split + 4) : '' })
+      resolve({
+        status: Number(/^HTTP\/1\.1 (\d{3})/.exec(received)?.[1] ?? 0),
+        body: split >= 0 ? received.slice(split + 4) : '',
+      })
     })
-    socket.write(`POST /v1/email/send HTTP/1.1\r\nHost: 127.0.0.1\r\n${authorization ? `Authorization: ${authorization}\r\n` : ''}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`)
+    socket.write(
+      `POST /v1/email/send HTTP/1.1\r\nHost: 127.0.0.1\r\n${authorization ? `Authorization: ${authorization}\r\n` : ''}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`,
+    )
     let sent = 0
     const pump = () => {
       while (sent < BODY_BYTES && !socket.destroyed) {

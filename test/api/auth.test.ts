@@ -24,7 +24,10 @@ describe('authentication', () => {
   })
 
   it('accepts the scheme in any case', async () => {
-    const res = await api.call('POST', '/email/send', send, { authorization: 'bEaReR test_pro', 'content-type': 'application/json' })
+    const res = await api.call('POST', '/email/send', send, {
+      authorization: 'bEaReR test_pro',
+      'content-type': 'application/json',
+    })
     expect(res.status).toBe(200)
   })
 
@@ -39,7 +42,11 @@ describe('authentication', () => {
   })
 
   it('every default key works with its plan limit in the headers', async () => {
-    for (const [key, limit] of [['test_starter', '100'], ['test_pro', '1000'], ['test_enterprise', '10000']]) {
+    for (const [key, limit] of [
+      ['test_starter', '100'],
+      ['test_pro', '1000'],
+      ['test_enterprise', '10000'],
+    ]) {
       const res = await api.call('GET', '/subscribers', undefined, auth(key))
       expect(res.status).toBe(200)
       expect(res.headers.get('x-ratelimit-limit')).toBe(limit)

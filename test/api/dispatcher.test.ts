@@ -17,16 +17,20 @@ interface Raw {
 
 function send(port: number, method: string, path: string, headers: string[], body?: string): Promise<Raw> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, method, path, headers: ['Host', `127.0.0.1:${port}`, ...headers] }, (res) => {
-      let text = ''
-      res.setEncoding('utf8')
-      res.on('data', (chunk: string) => (text += chunk))
-      res.on('end', () => {
-        const pairs: Array<[string, string]> = []
-        for (let i = 0; i < res.rawHeaders.length; i += 2) pairs.push([res.rawHeaders[i].toLowerCase(), res.rawHeaders[i + 1]])
-        resolve({ status: res.statusCode!, headers: pairs, body: text })
-      })
-    })
+    const req = httpRequest(
+      { host: '127.0.0.1', port, method, path, headers: ['Host', `127.0.0.1:${port}`, ...headers] },
+      (res) => {
+        let text = ''
+        res.setEncoding('utf8')
+        res.on('data', (chunk: string) => (text += chunk))
+        res.on('end', () => {
+          const pairs: Array<[string, string]> = []
+          for (let i = 0; i < res.rawHeaders.length; i += 2)
+            pairs.push([res.rawHeaders[i].toLowerCase(), res.rawHeaders[i + 1]])
+          resolve({ status: res.statusCode!, headers: pairs, body: text })
+        })
+      },
+    )
     req.on('error', reject)
     req.end(body)
   })
@@ -45,7 +49,10 @@ function comparable(raw: Raw) {
       .filter(([name]) => name !== 'date' && name !== 'x-ratelimit-reset')
       // A length follows the body's unscrubbed text (a journal's durations change it): each side's
       // must be its own body's, and the bodies are compared scrubbed.
-      .map(([name, value]) => [name, name === 'content-length' && Number(value) === Buffer.byteLength(raw.body) ? 'its body\'s length' : scrub(value)])
+      .map(([name, value]) => [
+        name,
+        name === 'content-length' && Number(value) === Buffer.byteLength(raw.body) ? "its body's length" : scrub(value),
+      ])
       .sort(([a], [b]) => a.localeCompare(b)),
     body: scrub(raw.body),
   }
@@ -54,7 +61,12 @@ function comparable(raw: Raw) {
 const KEY = ['Authorization', 'Bearer test_pro']
 const JSON_BODY = ['Content-Type', 'application/json']
 const cases: Array<[string, string, string[], string?]> = [
-  ['POST', '/v1/email/send', [...KEY, ...JSON_BODY], JSON.stringify({ to: 'ana@example.com', subject: 'Hi', html: '<p>Your code is 123456</p>' })],
+  [
+    'POST',
+    '/v1/email/send',
+    [...KEY, ...JSON_BODY],
+    JSON.stringify({ to: 'ana@example.com', subject: 'Hi', html: '<p>Your code is 123456</p>' }),
+  ],
   ['POST', '/v1/email/send', [...KEY, ...JSON_BODY], '{not json'],
   ['POST', '/v1/email/send', [...KEY, 'Content-Type', 'text/plain'], '{}'],
   ['POST', '/v1/sms/send', [...KEY, ...JSON_BODY], JSON.stringify({ to: '+14155550123', message: 'hello' })],
@@ -102,7 +114,8 @@ describe('the dispatcher and msw getResponse answer byte for byte alike', () => 
       expect(comparable(a), `${method} ${path}`).toEqual(comparable(b))
     }
     // Both journals saw the same requests (durations differ, and with them the length).
-    const journal = async (port: number) => comparable(await send(port, 'GET', '/__sandbox/requests?limit=100', [])).body
+    const journal = async (port: number) =>
+      comparable(await send(port, 'GET', '/__sandbox/requests?limit=100', [])).body
     expect(await journal(direct.running.port)).toEqual(await journal(viaMsw.running.port))
   })
 
@@ -122,12 +135,23 @@ describe('the dispatcher and msw getResponse answer byte for byte alike', () => 
   })
 
   it('sees the path the handlers see: `//host/__sandbox/...` is a path of this origin outside the API and the controls', async () => {
-    const before = JSON.parse((await send(direct.running.port, 'GET', '/__sandbox/messages?limit=1', [])).body).pagination.total
-    await send(direct.running.port, 'POST', '/v1/sms/send', [...KEY, ...JSON_BODY], JSON.stringify({ to: '+14155550123', message: 'kept' }))
-    const answer = await send(direct.running.port, 'DELETE', '//evil.test/__sandbox/messages', ['Origin', 'http://evil.test'])
+    const before = JSON.parse((await send(direct.running.port, 'GET', '/__sandbox/messages?limit=1', [])).body)
+      .pagination.total
+    await send(
+      direct.running.port,
+      'POST',
+      '/v1/sms/send',
+      [...KEY, ...JSON_BODY],
+      JSON.stringify({ to: '+14155550123', message: 'kept' }),
+    )
+    const answer = await send(direct.running.port, 'DELETE', '//evil.test/__sandbox/messages', [
+      'Origin',
+      'http://evil.test',
+    ])
     expect(answer.status).toBe(404)
     expect(JSON.parse(answer.body).error.code).toBe('not_found')
-    const after = JSON.parse((await send(direct.running.port, 'GET', '/__sandbox/messages?limit=1', [])).body).pagination.total
+    const after = JSON.parse((await send(direct.running.port, 'GET', '/__sandbox/messages?limit=1', [])).body)
+      .pagination.total
     expect(after).toBe(before + 1)
   })
 })

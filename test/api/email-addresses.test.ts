@@ -14,14 +14,25 @@ const INVALID = [
   ['top-level label ending with -', 'u@example.co-'],
 ] as const
 
-const VALID = [`${'a'.repeat(64)}@example.com`, `ana@${'a'.repeat(63)}.com`, 'u@ex-ample.com', 'u@x--y.example.co', "o'neil+tag@sub.example.io"]
+const VALID = [
+  `${'a'.repeat(64)}@example.com`,
+  `ana@${'a'.repeat(63)}.com`,
+  'u@ex-ample.com',
+  'u@x--y.example.co',
+  "o'neil+tag@sub.example.io",
+]
 
 describe('email addresses', () => {
   it.each(INVALID)('%s is invalid_email (to, from.email, subscriber email)', async (_name, address) => {
     const email = await api.call('POST', '/email/send', { to: address, subject: 'Hi', html: 'x' })
     expect(email.status).toBe(400)
     expect((await email.json()).error).toMatchObject({ code: 'invalid_email', param: 'to' })
-    const from = await api.call('POST', '/email/send', { to: 'ana@example.com', subject: 'Hi', html: 'x', from: { email: address } })
+    const from = await api.call('POST', '/email/send', {
+      to: 'ana@example.com',
+      subject: 'Hi',
+      html: 'x',
+      from: { email: address },
+    })
     expect((await from.json()).error).toMatchObject({ code: 'invalid_email', param: 'from.email' })
     const subscriber = await api.call('POST', '/subscribers', { email: address })
     expect((await subscriber.json()).error).toMatchObject({ code: 'invalid_email', param: 'email' })

@@ -8,7 +8,10 @@ import { auth, fakeClock, inProcess, standalone } from '../helpers.js'
  * standalone alike, and the number rules say the right thing at their edges.
  */
 
-const errorOf = async (res: Response): Promise<{ status: number; code?: string; message: string; param?: string }> => ({ status: res.status, ...((await res.json()) as { error: { code: string; message: string; param?: string } }).error })
+const errorOf = async (res: Response): Promise<{ status: number; code?: string; message: string; param?: string }> => ({
+  status: res.status,
+  ...((await res.json()) as { error: { code: string; message: string; param?: string } }).error,
+})
 
 /** URLs near the real routes that are unknown paths: case, trailing slash, escapes, doubled slashes. */
 const UNKNOWN: Array<[string, string]> = [
@@ -49,14 +52,21 @@ describe.each(['in-process', 'standalone'] as const)('exact paths (%s)', (mode) 
   afterAll(() => close())
 
   const send = (method: string, path: string, headers: Record<string, string> = auth()) =>
-    fetch(`${origin}${path}`, { method, headers, body: method === 'GET' ? undefined : JSON.stringify({ to: '+14155550123', message: 'x' }) })
+    fetch(`${origin}${path}`, {
+      method,
+      headers,
+      body: method === 'GET' ? undefined : JSON.stringify({ to: '+14155550123', message: 'x' }),
+    })
 
   it.each(UNKNOWN)('%s %s is an unknown path: 404 not_found with a key', async (method, path) => {
     expect(await errorOf(await send(method, path))).toMatchObject({ status: 404, code: 'not_found' })
   })
 
   it.each(UNKNOWN)('%s %s is an unknown path: 401 without a key', async (method, path) => {
-    expect(await errorOf(await send(method, path, { 'content-type': 'application/json' }))).toMatchObject({ status: 401, code: 'unauthorized' })
+    expect(await errorOf(await send(method, path, { 'content-type': 'application/json' }))).toMatchObject({
+      status: 401,
+      code: 'unauthorized',
+    })
   })
 
   it('the exact paths still answer', async () => {
@@ -76,7 +86,14 @@ describe.each(['in-process', 'standalone'] as const)('exact paths (%s)', (mode) 
   })
 
   it('malformed escapes under any casing never answer 500 (/V1/%zz, /__SANDBOX/%zz, /__sandbox/%zz)', async () => {
-    for (const path of ['/V1/%zz', '/__SANDBOX/%zz', '/__sandbox/%zz', '/v1/%zz', '/__sandbox/messages/%zz', '/v1/__sandbox/%zz']) {
+    for (const path of [
+      '/V1/%zz',
+      '/__SANDBOX/%zz',
+      '/__sandbox/%zz',
+      '/v1/%zz',
+      '/__sandbox/messages/%zz',
+      '/v1/__sandbox/%zz',
+    ]) {
       const res = await fetch(`${origin}${path}`, { headers: auth() }).catch(() => undefined)
       // In-process, a path outside the sandbox's trees is not intercepted at all (no handler); never a 500.
       if (res) expect(res.status, path).toBeLessThan(500)
@@ -106,7 +123,10 @@ describe.each(['in-process', 'standalone'] as const)('exact paths (%s)', (mode) 
       expect(e.message).toMatch(/whole number from 1 to 100/)
     }
     for (const page of ['0', '1.0', '1e1', '-1', '']) {
-      expect(await errorOf(await send('GET', `/v1/subscribers?page=${page}`)), page).toMatchObject({ status: 400, param: 'page' })
+      expect(await errorOf(await send('GET', `/v1/subscribers?page=${page}`)), page).toMatchObject({
+        status: 400,
+        param: 'page',
+      })
     }
   })
 
@@ -124,7 +144,8 @@ describe('a forced 429 carries the Retry-After a real 429 would carry at that in
   async function forcedThenReal(force: (sandbox: ReturnType<typeof createSandbox>) => Record<string, string>) {
     const clock = fakeClock(Date.UTC(2026, 10, 21, 12, 0, 0) + 300)
     const sandbox = createSandbox({ now: clock.now, apiKeys: { k_one: 'starter' }, limits: { starter: 2 } })
-    const call = (headers: Record<string, string>) => getResponse(sandbox.handlers, new Request(`${sandbox.baseUrl}/subscribers`, { headers })) as Promise<Response>
+    const call = (headers: Record<string, string>) =>
+      getResponse(sandbox.handlers, new Request(`${sandbox.baseUrl}/subscribers`, { headers })) as Promise<Response>
     try {
       expect((await call(auth('k_one'))).status).toBe(200)
       clock.advance(20_000)
@@ -142,9 +163,11 @@ describe('a forced 429 carries the Retry-After a real 429 would carry at that in
   })
 
   it('a fault with status 429 says the same as a real 429', async () => {
-    expect(await forcedThenReal((sandbox) => {
-      sandbox.faults.add({ status: 429, times: 1 })
-      return {}
-    })).toEqual(['40', '40'])
+    expect(
+      await forcedThenReal((sandbox) => {
+        sandbox.faults.add({ status: 429, times: 1 })
+        return {}
+      }),
+    ).toEqual(['40', '40'])
   })
 })

@@ -13,7 +13,9 @@ describe('a relative baseUrl (item 8)', () => {
 
   it('is a clear error in Node, not "Invalid URL"', () => {
     expect(() => createSandbox({ baseUrl: '/api/v1' })).toThrow(TypeError)
-    expect(() => createSandbox({ baseUrl: '/api/v1' })).toThrow(/baseUrl "\/api\/v1" is relative.*browser \(setupWorker\).*absolute URL, like "http:\/\/localhost\/api\/v1"/)
+    expect(() => createSandbox({ baseUrl: '/api/v1' })).toThrow(
+      /baseUrl "\/api\/v1" is relative.*browser \(setupWorker\).*absolute URL, like "http:\/\/localhost\/api\/v1"/,
+    )
   })
 
   it('resolves against the page in a browser (setupWorker), controls included', async () => {
@@ -21,11 +23,21 @@ describe('a relative baseUrl (item 8)', () => {
     ;(globalThis as { location?: unknown }).location = { origin: 'http://localhost:5173' }
     const sandbox = createSandbox({ baseUrl: '/api/v1' })
     try {
-      const sent = await getResponse(sandbox.handlers, new Request('http://localhost:5173/api/v1/sms/send', { method: 'POST', headers: auth(), body: JSON.stringify({ to: '+14155550123', message: 'hi' }) }))
+      const sent = await getResponse(
+        sandbox.handlers,
+        new Request('http://localhost:5173/api/v1/sms/send', {
+          method: 'POST',
+          headers: auth(),
+          body: JSON.stringify({ to: '+14155550123', message: 'hi' }),
+        }),
+      )
       expect(sent?.status).toBe(200)
       const health = await getResponse(sandbox.handlers, new Request('http://localhost:5173/__sandbox/health'))
       expect(health?.status).toBe(200)
-      const doc = (await (await getResponse(sandbox.handlers, new Request('http://localhost:5173/__sandbox/openapi.json')))!.json()) as { servers: Array<{ url: string }> }
+      const doc = (await (await getResponse(
+        sandbox.handlers,
+        new Request('http://localhost:5173/__sandbox/openapi.json'),
+      ))!.json()) as { servers: Array<{ url: string }> }
       expect(doc.servers[0].url).toBe('/api/v1')
     } finally {
       sandbox.dispose()
@@ -33,7 +45,7 @@ describe('a relative baseUrl (item 8)', () => {
   })
 })
 
-describe('a user handler that read the body before the sandbox\'s (item 10)', () => {
+describe("a user handler that read the body before the sandbox's (item 10)", () => {
   it('answers a clear 500 saying the body was already read by another handler', async () => {
     const sandbox = createSandbox()
     const server = setupServer(
@@ -45,7 +57,11 @@ describe('a user handler that read the body before the sandbox\'s (item 10)', ()
     )
     server.listen({ onUnhandledRequest: 'error' })
     try {
-      const res = await fetch(`${sandbox.baseUrl}/email/send`, { method: 'POST', headers: auth(), body: JSON.stringify({ to: 'ana@example.com', subject: 'Hi', html: 'x' }) })
+      const res = await fetch(`${sandbox.baseUrl}/email/send`, {
+        method: 'POST',
+        headers: auth(),
+        body: JSON.stringify({ to: 'ana@example.com', subject: 'Hi', html: 'x' }),
+      })
       expect(res.status).toBe(500)
       const { error } = (await res.json()) as { error: { code: string; message: string } }
       expect(error.code).toBe('internal_error')
@@ -61,14 +77,23 @@ describe('a user handler that read the body before the sandbox\'s (item 10)', ()
 describe('HEAD (item 12)', () => {
   it('answers like GET, without a body, in-process and standalone', async () => {
     const sandbox = createSandbox()
-    const inProcess = await getResponse(sandbox.handlers, new Request(`${sandbox.baseUrl}/subscribers`, { method: 'HEAD', headers: auth() }))
+    const inProcess = await getResponse(
+      sandbox.handlers,
+      new Request(`${sandbox.baseUrl}/subscribers`, { method: 'HEAD', headers: auth() }),
+    )
     expect(inProcess?.status).toBe(200)
     expect(inProcess?.headers.get('x-ratelimit-limit')).toBe('1000')
     expect(inProcess?.body).toBeNull()
-    const unknown = await getResponse(sandbox.handlers, new Request(`${sandbox.baseUrl}/nothing`, { method: 'HEAD', headers: auth() }))
+    const unknown = await getResponse(
+      sandbox.handlers,
+      new Request(`${sandbox.baseUrl}/nothing`, { method: 'HEAD', headers: auth() }),
+    )
     expect(unknown?.status).toBe(404)
     expect(unknown?.body).toBeNull()
-    const control = await getResponse(sandbox.handlers, new Request(`${new URL(sandbox.baseUrl).origin}/__sandbox/health`, { method: 'HEAD' }))
+    const control = await getResponse(
+      sandbox.handlers,
+      new Request(`${new URL(sandbox.baseUrl).origin}/__sandbox/health`, { method: 'HEAD' }),
+    )
     expect(control?.status).toBe(200)
     expect(control?.body).toBeNull()
     sandbox.dispose()
@@ -94,7 +119,14 @@ describe('the default clock (item 9)', () => {
     vi.useFakeTimers()
     vi.setSystemTime(new Date('2031-02-03T04:05:06Z'))
     try {
-      const res = await getResponse(sandbox.handlers, new Request(`${sandbox.baseUrl}/sms/send`, { method: 'POST', headers: auth(), body: JSON.stringify({ to: '+14155550123', message: 'hi' }) }))
+      const res = await getResponse(
+        sandbox.handlers,
+        new Request(`${sandbox.baseUrl}/sms/send`, {
+          method: 'POST',
+          headers: auth(),
+          body: JSON.stringify({ to: '+14155550123', message: 'hi' }),
+        }),
+      )
       expect(res?.status).toBe(200)
       expect(sandbox.outbox.list()[0].created_at).toBe('2031-02-03T04:05:06.000Z')
       expect(res?.headers.get('x-ratelimit-reset')).toBe(String(Date.UTC(2031, 1, 3, 4, 6, 6) / 1000))
@@ -109,8 +141,13 @@ describe('reset scope (item 11)', () => {
     const sandbox = createSandbox()
     try {
       await expect(sandbox.reset('everything' as never)).rejects.toThrow(TypeError)
-      await expect(sandbox.reset('everything' as never)).rejects.toThrow(/subscribers, messages, limits, faults, journal/)
-      const res = await getResponse(sandbox.handlers, new Request(`${new URL(sandbox.baseUrl).origin}/__sandbox/reset?scope=everything`, { method: 'POST' }))
+      await expect(sandbox.reset('everything' as never)).rejects.toThrow(
+        /subscribers, messages, limits, faults, journal/,
+      )
+      const res = await getResponse(
+        sandbox.handlers,
+        new Request(`${new URL(sandbox.baseUrl).origin}/__sandbox/reset?scope=everything`, { method: 'POST' }),
+      )
       expect(res?.status).toBe(400)
     } finally {
       sandbox.dispose()
@@ -124,7 +161,11 @@ describe('CORS preflight (item 12)', () => {
     try {
       const pre = await fetch(`${server.running.url}/__sandbox/messages`, {
         method: 'OPTIONS',
-        headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-sendbox-admin-token' },
+        headers: {
+          origin: 'http://localhost:5173',
+          'access-control-request-method': 'GET',
+          'access-control-request-headers': 'x-sendbox-admin-token',
+        },
       })
       expect(pre.status).toBe(204)
       expect(pre.headers.get('access-control-allow-headers') ?? '').toMatch(/X-Sendbox-Admin-Token/i)

@@ -40,7 +40,9 @@ describe('live controls over HTTP', () => {
 
   it('a thousand waiters are held at once and each is dropped when its client hangs up', async () => {
     const controllers = Array.from({ length: 1000 }, () => new AbortController())
-    const pending = controllers.map((c) => fetch(`${controls()}/messages/wait?channel=email&timeout=60000`, { signal: c.signal }).catch(() => 'aborted'))
+    const pending = controllers.map((c) =>
+      fetch(`${controls()}/messages/wait?channel=email&timeout=60000`, { signal: c.signal }).catch(() => 'aborted'),
+    )
     await until(() => server.sandbox.outbox.waiting === 1000)
     for (const c of controllers) c.abort()
     expect(new Set(await Promise.all(pending))).toEqual(new Set(['aborted']))
@@ -50,7 +52,9 @@ describe('live controls over HTTP', () => {
   it('GET /events streams captures and status steps as Server-Sent Events', async () => {
     const events: Array<{ event: string; data: { type: string } }> = []
     const response = await new Promise<IncomingMessage>((resolve, reject) => {
-      httpRequest(`${controls()}/events`, { headers: { accept: 'text/event-stream' } }, resolve).on('error', reject).end()
+      httpRequest(`${controls()}/events`, { headers: { accept: 'text/event-stream' } }, resolve)
+        .on('error', reject)
+        .end()
     })
     expect(response.statusCode).toBe(200)
     expect(response.headers['content-type']).toMatch(/^text\/event-stream/)
@@ -70,7 +74,9 @@ describe('live controls over HTTP', () => {
     await until(() => server.sandbox.events.size > 0)
     await sendSms('+14155550188', 'hello')
     await until(() => events.some((e) => e.event === 'message.status'))
-    expect(events.map((e) => e.event)).toEqual(expect.arrayContaining(['message.captured', 'request', 'message.status']))
+    expect(events.map((e) => e.event)).toEqual(
+      expect.arrayContaining(['message.captured', 'request', 'message.status']),
+    )
     for (const e of events) expect(e.data.type).toBe(e.event)
     response.destroy()
     await until(() => server.sandbox.events.size === 0)

@@ -12,11 +12,20 @@ const requests: Array<[string, string, unknown?, Record<string, string>?]> = [
   ['POST', '/email/send', { to: ['a@b.co'], subject: 'Hi', html: 'x' }],
   ['POST', '/email/send', '{not json'],
   ['POST', '/email/send', '[1,2]'],
-  ['POST', '/email/send', { to: 'a@b.co', subject: 'Hi', html: 'x' }, { authorization: 'Bearer test_pro', 'content-type': 'text/plain' }],
+  [
+    'POST',
+    '/email/send',
+    { to: 'a@b.co', subject: 'Hi', html: 'x' },
+    { authorization: 'Bearer test_pro', 'content-type': 'text/plain' },
+  ],
   ['POST', '/email/send', undefined],
   ['POST', '/sms/send', { to: '+14155550123', message: 'hello', from: 'Acme' }],
   ['POST', '/sms/send', { to: '+1', message: 'hello' }],
-  ['POST', '/whatsapp/send', { to: '+14155550123', template: 'order_update', language: 'en_US', parameters: { a: 'b' } }],
+  [
+    'POST',
+    '/whatsapp/send',
+    { to: '+14155550123', template: 'order_update', language: 'en_US', parameters: { a: 'b' } },
+  ],
   ['POST', '/whatsapp/send', { to: '+14155550123', template: 'Bad', language: 'en' }],
   ['POST', '/subscribers', { email: 'ana@example.com', first_name: 'Ana', tags: ['x', 'x'] }],
   ['POST', '/subscribers', { email: 'ANA@example.com' }],
@@ -64,7 +73,8 @@ describe('parity: standalone server and in-process answer identically', () => {
       const label = `${method} ${path}`
       expect(viaHttp.status, label).toBe(viaMsw.status)
       expect(normalise(await viaHttp.text()), label).toEqual(normalise(await viaMsw.text()))
-      for (const name of apiHeaders) expect(viaHttp.headers.get(name), `${label} ${name}`).toBe(viaMsw.headers.get(name))
+      for (const name of apiHeaders)
+        expect(viaHttp.headers.get(name), `${label} ${name}`).toBe(viaMsw.headers.get(name))
     }
   })
 
@@ -86,15 +96,23 @@ describe('standalone transport', () => {
   it('answers CORS preflights without auth and exposes the rate-limit headers', async () => {
     const pre = await fetch(`${server.base}/email/send`, {
       method: 'OPTIONS',
-      headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type, prefer' },
+      headers: {
+        origin: 'http://localhost:5173',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization, content-type, prefer',
+      },
     })
     expect(pre.status).toBe(204)
     // A loopback origin on another port gets the grant, echoed (not `*`): see test/browser/cors.test.ts for other origins.
     expect(pre.headers.get('access-control-allow-origin')).toBe('http://localhost:5173')
     expect(pre.headers.get('vary')).toMatch(/Origin/)
-    expect(pre.headers.get('access-control-allow-headers')).toMatch(/Authorization.*Content-Type.*Prefer.*X-Sendbox-Admin-Token/)
+    expect(pre.headers.get('access-control-allow-headers')).toMatch(
+      /Authorization.*Content-Type.*Prefer.*X-Sendbox-Admin-Token/,
+    )
     const res = await fetch(`${server.base}/subscribers`, { headers: { ...auth(), origin: 'http://localhost:5173' } })
-    expect(res.headers.get('access-control-expose-headers')).toMatch(/Retry-After.*X-RateLimit-Limit.*X-RateLimit-Remaining.*X-RateLimit-Reset/)
+    expect(res.headers.get('access-control-expose-headers')).toMatch(
+      /Retry-After.*X-RateLimit-Limit.*X-RateLimit-Remaining.*X-RateLimit-Reset/,
+    )
   })
 
   it('answers paths outside /v1 and /__sandbox with the API error object', async () => {
@@ -104,7 +122,11 @@ describe('standalone transport', () => {
   })
 
   it('stops reading a body over 1 MiB, answers payload_too_large and closes the connection', async () => {
-    const res = await fetch(`${server.base}/email/send`, { method: 'POST', headers: auth(), body: 'x'.repeat(3 * 1024 * 1024) })
+    const res = await fetch(`${server.base}/email/send`, {
+      method: 'POST',
+      headers: auth(),
+      body: 'x'.repeat(3 * 1024 * 1024),
+    })
     expect(res.status).toBe(400)
     expect((await res.json()).error.code).toBe('payload_too_large')
     expect((await fetch(`${server.base}/subscribers`, { headers: auth() })).status).toBe(200)

@@ -9,7 +9,8 @@ beforeEach(async () => {
   await api.sandbox.reset()
 })
 
-const list = (key = 'test_starter', headers: Record<string, string> = {}) => api.call('GET', '/subscribers', undefined, { ...auth(key), ...headers })
+const list = (key = 'test_starter', headers: Record<string, string> = {}) =>
+  api.call('GET', '/subscribers', undefined, { ...auth(key), ...headers })
 
 describe('plan rate limits', () => {
   it('admits exactly the Starter limit, then answers 429 with Retry-After', async () => {

@@ -16,21 +16,44 @@ describe('content type and JSON', () => {
   ])('rejects a %s Content-Type with invalid_content_type', async (_name, contentType) => {
     const headers: Record<string, string> = { authorization: 'Bearer test_pro' }
     if (contentType) headers['content-type'] = contentType
-    expect(await errorOf(await api.call('POST', '/email/send', valid, headers))).toMatchObject({ status: 400, code: 'invalid_content_type' })
+    expect(await errorOf(await api.call('POST', '/email/send', valid, headers))).toMatchObject({
+      status: 400,
+      code: 'invalid_content_type',
+    })
   })
 
   it('accepts parameters and any case on the media type', async () => {
-    for (const contentType of ['application/json; charset=utf-8', 'Application/JSON', 'application/json;charset=UTF-8']) {
-      expect((await api.call('POST', '/email/send', valid, { authorization: 'Bearer test_pro', 'content-type': contentType })).status).toBe(200)
+    for (const contentType of [
+      'application/json; charset=utf-8',
+      'Application/JSON',
+      'application/json;charset=UTF-8',
+    ]) {
+      expect(
+        (
+          await api.call('POST', '/email/send', valid, {
+            authorization: 'Bearer test_pro',
+            'content-type': contentType,
+          })
+        ).status,
+      ).toBe(200)
     }
   })
 
-  it.each(['{', '{"to":', "{'to':'x'}", '{"a":1,}', 'undefined'])('rejects malformed JSON %j with invalid_json', async (body) => {
-    expect(await errorOf(await api.call('POST', '/email/send', body))).toMatchObject({ status: 400, code: 'invalid_json' })
-  })
+  it.each(['{', '{"to":', "{'to':'x'}", '{"a":1,}', 'undefined'])(
+    'rejects malformed JSON %j with invalid_json',
+    async (body) => {
+      expect(await errorOf(await api.call('POST', '/email/send', body))).toMatchObject({
+        status: 400,
+        code: 'invalid_json',
+      })
+    },
+  )
 
   it.each(['[]', '"text"', '42', 'null', 'true'])('rejects a JSON %s that is not an object', async (body) => {
-    expect(await errorOf(await api.call('POST', '/email/send', body))).toMatchObject({ status: 400, code: 'invalid_json' })
+    expect(await errorOf(await api.call('POST', '/email/send', body))).toMatchObject({
+      status: 400,
+      code: 'invalid_json',
+    })
   })
 
   it('answers a POST or PUT without a body with invalid_json, whatever the Content-Type', async () => {
@@ -43,7 +66,11 @@ describe('content type and JSON', () => {
 
   it('rejects bodies over 1 MiB with payload_too_large, before the content type', async () => {
     const big = JSON.stringify({ to: 'ana@example.com', subject: 'Hi', html: 'x'.repeat(1024 * 1024) })
-    expect(await errorOf(await api.call('POST', '/email/send', big, { authorization: 'Bearer test_pro', 'content-type': 'text/plain' }))).toMatchObject({ status: 400, code: 'payload_too_large' })
+    expect(
+      await errorOf(
+        await api.call('POST', '/email/send', big, { authorization: 'Bearer test_pro', 'content-type': 'text/plain' }),
+      ),
+    ).toMatchObject({ status: 400, code: 'payload_too_large' })
     // Just under the limit is fine.
     const fits = JSON.stringify({ to: 'ana@example.com', subject: 'Hi', html: 'x'.repeat(1024 * 1024 - 100) })
     expect((await api.call('POST', '/email/send', fits)).status).toBe(200)

@@ -22,11 +22,17 @@ async function claimant(handlers: HttpHandler[], method: string, url: string): P
   const request = new Request(url, { method })
   const claiming: string[] = []
   for (const handler of handlers) {
-    if (await handler.test({ request })) claiming.push(handler instanceof RouteHandler ? (handler.label ?? `catch-all ${handler.info.header.split(' ')[1]}`) : handler.info.header)
+    if (await handler.test({ request }))
+      claiming.push(
+        handler instanceof RouteHandler
+          ? (handler.label ?? `catch-all ${handler.info.header.split(' ')[1]}`)
+          : handler.info.header,
+      )
   }
   const routes = claiming.filter((c) => !c.startsWith('catch-all'))
   const catchAlls = claiming.filter((c) => c.startsWith('catch-all'))
-  if (routes.length > 1 || catchAlls.length > 1) throw new Error(`${method} ${url} is claimed by ${claiming.join(', ')}`)
+  if (routes.length > 1 || catchAlls.length > 1)
+    throw new Error(`${method} ${url} is claimed by ${claiming.join(', ')}`)
   return claiming[0] ?? 'none'
 }
 
@@ -83,7 +89,10 @@ describe('the parse override claims exactly what each route intends', () => {
   })
 
   it('msw passes the params our parse found to the resolver, percent-decoded', async () => {
-    const response = await getResponse(sandbox.handlers, new Request(`${O}/v1/subscribers/sub%20%C3%A9`, { headers: auth() }))
+    const response = await getResponse(
+      sandbox.handlers,
+      new Request(`${O}/v1/subscribers/sub%20%C3%A9`, { headers: auth() }),
+    )
     expect(response?.status).toBe(404)
     expect(((await response!.json()) as { error: { message: string } }).error.message).toContain('"sub é"')
   })
@@ -126,13 +135,19 @@ describe('two sandboxes on one origin (/v1 and /v2)', () => {
     v2.dispose()
   })
 
-  it('each answers its own controls under <baseUrl>/__sandbox; the origin\'s /__sandbox is the first one\'s', async () => {
+  it("each answers its own controls under <baseUrl>/__sandbox; the origin's /__sandbox is the first one's", async () => {
     const server = setupServer(...v1.handlers, ...v2.handlers)
     server.listen({ onUnhandledRequest: 'error' })
     try {
-      const send = (base: string) => fetch(`${base}/sms/send`, { method: 'POST', headers: auth(), body: JSON.stringify({ to: '+14155550123', message: base }) })
+      const send = (base: string) =>
+        fetch(`${base}/sms/send`, {
+          method: 'POST',
+          headers: auth(),
+          body: JSON.stringify({ to: '+14155550123', message: base }),
+        })
       expect((await send('https://api.example.com/v2')).status).toBe(200)
-      const count = async (url: string) => ((await (await fetch(url)).json()) as { pagination: { total: number } }).pagination.total
+      const count = async (url: string) =>
+        ((await (await fetch(url)).json()) as { pagination: { total: number } }).pagination.total
       expect(await count('https://api.example.com/v2/__sandbox/messages')).toBe(1)
       expect(await count('https://api.example.com/v1/__sandbox/messages')).toBe(0)
       expect(await count('https://api.example.com/__sandbox/messages')).toBe(0) // v1's: first in the list

@@ -16,8 +16,10 @@ beforeEach(async () => {
 })
 
 const sms = (to = '+14155550123', message = 'Your code is 482913') => api.call('POST', '/sms/send', { to, message })
-const email = (to = 'ana@example.com', html = '<h1>Reset</h1><a href="https://app.example.com/reset?t=1&amp;u=2">reset</a>') =>
-  api.call('POST', '/email/send', { to, subject: 'Reset your password', html })
+const email = (
+  to = 'ana@example.com',
+  html = '<h1>Reset</h1><a href="https://app.example.com/reset?t=1&amp;u=2">reset</a>',
+) => api.call('POST', '/email/send', { to, subject: 'Reset your password', html })
 const json = async (res: Response) => ({ status: res.status, body: (await res.json()) as Record<string, any> })
 
 describe('GET /__sandbox/messages', () => {
@@ -25,7 +27,13 @@ describe('GET /__sandbox/messages', () => {
     await email()
     const { body } = await json(await fetch(`${C}/messages`))
     const [item] = body.data
-    expect(item).toMatchObject({ channel: 'email', text_truncated: false, links: ['https://app.example.com/reset?t=1&u=2'], links_total: 1, email: { subject: 'Reset your password' } })
+    expect(item).toMatchObject({
+      channel: 'email',
+      text_truncated: false,
+      links: ['https://app.example.com/reset?t=1&u=2'],
+      links_total: 1,
+      email: { subject: 'Reset your password' },
+    })
     expect(item.request).toBeUndefined()
     expect(item.email.html).toBeUndefined()
   })
@@ -50,8 +58,14 @@ describe('GET /__sandbox/messages', () => {
     expect(await total('q=482913')).toBe(1)
     expect(await total('subject=reset')).toBe(1)
     expect(await total('template=order_update')).toBe(0)
-    expect(await json(await fetch(`${C}/messages?since=tomorrow`))).toMatchObject({ status: 400, body: { error: { code: 'invalid_parameter', param: 'since' } } })
-    expect(await json(await fetch(`${C}/messages?q=${'x'.repeat(1025)}`))).toMatchObject({ status: 400, body: { error: { param: 'q' } } })
+    expect(await json(await fetch(`${C}/messages?since=tomorrow`))).toMatchObject({
+      status: 400,
+      body: { error: { code: 'invalid_parameter', param: 'since' } },
+    })
+    expect(await json(await fetch(`${C}/messages?q=${'x'.repeat(1025)}`))).toMatchObject({
+      status: 400,
+      body: { error: { param: 'q' } },
+    })
   })
 })
 
@@ -82,15 +96,27 @@ describe('GET /__sandbox/messages/wait', () => {
   })
 
   it('rejects a timeout out of range and unknown filter values, naming the parameter', async () => {
-    for (const [query, param] of [['timeout=60001', 'timeout'], ['timeout=-1', 'timeout'], ['timeout=1.5', 'timeout'], ['channel=fax', 'channel'], ['since=soon', 'since'], ['status=lost', 'status']]) {
-      expect(await json(await fetch(`${C}/messages/wait?${query}`)), query).toMatchObject({ status: 400, body: { error: { code: 'invalid_parameter', param } } })
+    for (const [query, param] of [
+      ['timeout=60001', 'timeout'],
+      ['timeout=-1', 'timeout'],
+      ['timeout=1.5', 'timeout'],
+      ['channel=fax', 'channel'],
+      ['since=soon', 'since'],
+      ['status=lost', 'status'],
+    ]) {
+      expect(await json(await fetch(`${C}/messages/wait?${query}`)), query).toMatchObject({
+        status: 400,
+        body: { error: { code: 'invalid_parameter', param } },
+      })
     }
   })
 
   it('drops a waiter whose client went away', async () => {
     expect(api.sandbox.outbox.waiting).toBe(0)
     const controller = new AbortController()
-    const waiting = fetch(`${C}/messages/wait?channel=whatsapp&timeout=60000`, { signal: controller.signal }).catch((error: Error) => error)
+    const waiting = fetch(`${C}/messages/wait?channel=whatsapp&timeout=60000`, { signal: controller.signal }).catch(
+      (error: Error) => error,
+    )
     await vi.waitFor(() => expect(api.sandbox.outbox.waiting).toBe(1))
     controller.abort()
     expect(((await waiting) as Error).name).toBe('AbortError')
@@ -176,24 +202,33 @@ describe('GET /__sandbox/events', () => {
   // Under msw 3 msw reads a mocked response body as fast as it is produced (into the client's
   // Response), so the stream never sees a slow reader in-process; the standalone server does
   // (test/abuse). docs/decisions/msw-parse.md, "msw 3".
-  it.skipIf(process.env.SENDBOX_MSW_MAJOR === '3')('drops a client that does not read, instead of buffering without limit', async () => {
-    await vi.waitFor(() => expect(api.sandbox.events.size).toBe(0))
-    const before = api.sandbox.events.size
-    const response = await fetch(`${C}/events`)
-    expect(api.sandbox.events.size).toBe(before + 1)
-    // Not reading, while 6 MB of events happen (six 1 MB ones: a stand-in for a burst of big captures).
-    for (let i = 0; i < 6 && api.sandbox.events.size > before; i++) api.sandbox.events.emit({ type: 'reset', scope: 'x'.repeat(1_000_000) })
-    await vi.waitFor(() => expect(api.sandbox.events.size).toBe(before))
-    const text = await response.text()
-    expect(text).toMatch(/: dropped: this client read too slowly/)
-  })
+  it.skipIf(process.env.SENDBOX_MSW_MAJOR === '3')(
+    'drops a client that does not read, instead of buffering without limit',
+    async () => {
+      await vi.waitFor(() => expect(api.sandbox.events.size).toBe(0))
+      const before = api.sandbox.events.size
+      const response = await fetch(`${C}/events`)
+      expect(api.sandbox.events.size).toBe(before + 1)
+      // Not reading, while 6 MB of events happen (six 1 MB ones: a stand-in for a burst of big captures).
+      for (let i = 0; i < 6 && api.sandbox.events.size > before; i++)
+        api.sandbox.events.emit({ type: 'reset', scope: 'x'.repeat(1_000_000) })
+      await vi.waitFor(() => expect(api.sandbox.events.size).toBe(before))
+      const text = await response.text()
+      expect(text).toMatch(/: dropped: this client read too slowly/)
+    },
+  )
 })
 
 describe('/__sandbox/clock', () => {
   it('GET tells the time; POST advances, freezes and resets it', async () => {
     const { body: start } = await json(await fetch(`${C}/clock`))
     expect(start).toMatchObject({ offset_ms: 0, frozen: false, controllable: true })
-    const post = (body: unknown) => fetch(`${C}/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    const post = (body: unknown) =>
+      fetch(`${C}/clock`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
     const { body: frozen } = await json(await post({ freeze: true, advance_ms: 3_600_000 }))
     expect(frozen.frozen).toBe(true)
     expect(Date.parse(frozen.now) - Date.parse(start.now)).toBeGreaterThanOrEqual(3_600_000)
@@ -210,12 +245,20 @@ describe('/__sandbox/clock', () => {
     [{ reset: false }, 'invalid_parameter', 'reset'],
     [{ speed: 2 }, 'unknown_parameter', 'speed'],
   ])('POST %j is 400 %s naming %s', async (body, code, param) => {
-    const res = await fetch(`${C}/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    const res = await fetch(`${C}/clock`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    })
     expect(await json(res)).toMatchObject({ status: 400, body: { error: { code, param } } })
   })
 
   it('POST {} is 400 missing_parameter', async () => {
-    const res = await fetch(`${C}/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
+    const res = await fetch(`${C}/clock`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    })
     expect(await json(res)).toMatchObject({ status: 400, body: { error: { code: 'missing_parameter' } } })
   })
 })
@@ -225,13 +268,18 @@ describe('DELETE /__sandbox/messages/{id}, GET /__sandbox/keys', () => {
     const { message_id } = (await (await sms()).json()) as { message_id: string }
     expect((await json(await fetch(`${C}/messages/${message_id}`, { method: 'DELETE' }))).status).toBe(200)
     expect((await json(await fetch(`${C}/messages/${message_id}`))).status).toBe(404)
-    expect(await json(await fetch(`${C}/messages/${message_id}`, { method: 'DELETE' }))).toMatchObject({ status: 404, body: { error: { code: 'not_found' } } })
+    expect(await json(await fetch(`${C}/messages/${message_id}`, { method: 'DELETE' }))).toMatchObject({
+      status: 404,
+      body: { error: { code: 'not_found' } },
+    })
   })
 
   it('lists the keys: test_ keys in full, plan, limit and use', async () => {
     await api.call('GET', '/subscribers', undefined, auth('test_starter'))
     const { body } = await json(await fetch(`${C}/keys`))
-    expect(body.data).toContainEqual(expect.objectContaining({ key: 'test_starter', plan: 'starter', plan_name: 'Starter', limit: 100, used: 1 }))
+    expect(body.data).toContainEqual(
+      expect.objectContaining({ key: 'test_starter', plan: 'starter', plan_name: 'Starter', limit: 100, used: 1 }),
+    )
   })
 })
 
@@ -241,8 +289,16 @@ describe('GET /__sandbox/messages/{id}/html', () => {
     const guarded = direct({ adminToken: 'adm_token_1', baseUrl: 'https://guarded.example.com/v1' })
     const fetch = async (url: string) => (await getResponse(guarded.sandbox.handlers, new Request(url)))!
     try {
-      const a = (await (await guarded.call('POST', '/email/send', { to: 'a@example.com', subject: 'A', html: '<img src="https://tracker.example.com/p.gif"><p>A</p>' })).json()) as { message_id: string }
-      const b = (await (await guarded.call('POST', '/email/send', { to: 'b@example.com', subject: 'B', html: '<p>B</p>' })).json()) as { message_id: string }
+      const a = (await (
+        await guarded.call('POST', '/email/send', {
+          to: 'a@example.com',
+          subject: 'A',
+          html: '<img src="https://tracker.example.com/p.gif"><p>A</p>',
+        })
+      ).json()) as { message_id: string }
+      const b = (await (
+        await guarded.call('POST', '/email/send', { to: 'b@example.com', subject: 'B', html: '<p>B</p>' })
+      ).json()) as { message_id: string }
       const base = 'https://guarded.example.com/__sandbox/messages'
       const token = guarded.sandbox.outbox.previewToken(a.message_id)!
       expect((await fetch(`${base}/${a.message_id}/html`)).status).toBe(401)
@@ -253,7 +309,9 @@ describe('GET /__sandbox/messages/{id}/html', () => {
       expect(csp).toMatch(/^sandbox; default-src 'none'; img-src data: cid:;/)
       expect(csp).toMatch(/base-uri 'none'; frame-ancestors 'self'/)
       expect(preview.headers.get('x-content-type-options')).toBe('nosniff')
-      expect((await fetch(`${base}/${a.message_id}/html?token=${token}&remote=1`)).headers.get('content-security-policy')).toMatch(/img-src data: cid: https: http:/)
+      expect(
+        (await fetch(`${base}/${a.message_id}/html?token=${token}&remote=1`)).headers.get('content-security-policy'),
+      ).toMatch(/img-src data: cid: https: http:/)
       // The token is this message's: not another's, and not the other controls'.
       expect((await fetch(`${base}/${b.message_id}/html?token=${token}`)).status).toBe(401)
       expect((await fetch(`${base}/${a.message_id}?token=${token}`)).status).toBe(401)

@@ -24,7 +24,9 @@ describe('POST /email/send', () => {
   })
 
   it('gives every message a unique id', async () => {
-    const ids = await Promise.all(Array.from({ length: 50 }, async () => (await (await api.call('POST', '/email/send', valid)).json()).message_id))
+    const ids = await Promise.all(
+      Array.from({ length: 50 }, async () => (await (await api.call('POST', '/email/send', valid)).json()).message_id),
+    )
     expect(new Set(ids).size).toBe(50)
   })
 
@@ -39,7 +41,10 @@ describe('POST /email/send', () => {
   })
 
   it('requires from.email when from is given', async () => {
-    expect(await error({ ...valid, from: { name: 'Acme' } })).toMatchObject({ code: 'missing_parameter', param: 'from.email' })
+    expect(await error({ ...valid, from: { name: 'Acme' } })).toMatchObject({
+      code: 'missing_parameter',
+      param: 'from.email',
+    })
   })
 
   it.each(['ana@', 'ana', '@example.com', 'ana@example', '', 'a b@example.com', `${'a'.repeat(250)}@example.com`])(
@@ -50,7 +55,10 @@ describe('POST /email/send', () => {
   )
 
   it('rejects an invalid from.email as invalid_email', async () => {
-    expect(await error({ ...valid, from: { email: 'nope' } })).toMatchObject({ code: 'invalid_email', param: 'from.email' })
+    expect(await error({ ...valid, from: { email: 'nope' } })).toMatchObject({
+      code: 'invalid_email',
+      param: 'from.email',
+    })
   })
 
   it('takes a single recipient: an array is invalid_parameter', async () => {
@@ -60,7 +68,10 @@ describe('POST /email/send', () => {
 
   it('limits the subject to 1..998 code points', async () => {
     expect(await error({ ...valid, subject: '' })).toMatchObject({ code: 'invalid_parameter', param: 'subject' })
-    expect(await error({ ...valid, subject: 'x'.repeat(999) })).toMatchObject({ code: 'invalid_parameter', param: 'subject' })
+    expect(await error({ ...valid, subject: 'x'.repeat(999) })).toMatchObject({
+      code: 'invalid_parameter',
+      param: 'subject',
+    })
     // 998 emoji are 1,996 UTF-16 units but 998 code points: accepted.
     expect((await api.call('POST', '/email/send', { ...valid, subject: '😀'.repeat(998) })).status).toBe(200)
   })
@@ -77,7 +88,10 @@ describe('POST /email/send', () => {
 
   it('names unknown fields, top level and inside from', async () => {
     expect(await error({ ...valid, cc: 'bo@example.com' })).toMatchObject({ code: 'unknown_parameter', param: 'cc' })
-    expect(await error({ ...valid, from: { email: 'a@b.co', foo: 1 } })).toMatchObject({ code: 'unknown_parameter', param: 'from.foo' })
+    expect(await error({ ...valid, from: { email: 'a@b.co', foo: 1 } })).toMatchObject({
+      code: 'unknown_parameter',
+      param: 'from.foo',
+    })
   })
 
   it('reports the first problem in the contract order: unknown → missing → field rules', async () => {

@@ -11,7 +11,11 @@ describe('POST /sms/send', () => {
   it('accepts a valid SMS with the send result shape', async () => {
     const res = await post({ ...valid, from: 'Acme' })
     expect(res.status).toBe(200)
-    expect(await res.json()).toMatchObject({ success: true, status: 'queued', message_id: expect.stringMatching(/^msg_/) })
+    expect(await res.json()).toMatchObject({
+      success: true,
+      status: 'queued',
+      message_id: expect.stringMatching(/^msg_/),
+    })
   })
 
   it.each(['14155550123', '+1415555', '+1234567890123456', '+1 415 555 0123', '', '+14155550123x'])(
@@ -45,11 +49,20 @@ describe('POST /sms/send', () => {
   })
 
   it('requires to and message', async () => {
-    expect((await (await post({ message: 'x' })).json()).error).toMatchObject({ code: 'missing_parameter', param: 'to' })
-    expect((await (await post({ to: '+14155550123' })).json()).error).toMatchObject({ code: 'missing_parameter', param: 'message' })
+    expect((await (await post({ message: 'x' })).json()).error).toMatchObject({
+      code: 'missing_parameter',
+      param: 'to',
+    })
+    expect((await (await post({ to: '+14155550123' })).json()).error).toMatchObject({
+      code: 'missing_parameter',
+      param: 'message',
+    })
   })
 
   it('rejects an array of recipients', async () => {
-    expect((await (await post({ ...valid, to: ['+14155550123'] })).json()).error).toMatchObject({ code: 'invalid_parameter', param: 'to' })
+    expect((await (await post({ ...valid, to: ['+14155550123'] })).json()).error).toMatchObject({
+      code: 'invalid_parameter',
+      param: 'to',
+    })
   })
 })

@@ -7,7 +7,12 @@ type Whatsapp = { whatsapp: { parameters: Record<string, string> } }
 const api = inProcess()
 afterAll(() => api.dispose())
 
-const valid = { to: '+447700900123', template: 'order_update', language: 'en_US', parameters: { name: 'Ana', order: '#42' } }
+const valid = {
+  to: '+447700900123',
+  template: 'order_update',
+  language: 'en_US',
+  parameters: { name: 'Ana', order: '#42' },
+}
 const post = (body: unknown) => api.call('POST', '/whatsapp/send', body)
 const errorOf = async (body: unknown) => (await (await post(body)).json()).error
 
@@ -34,14 +39,23 @@ describe('POST /whatsapp/send', () => {
   })
 
   it('wants parameters to be an object of strings', async () => {
-    expect(await errorOf({ ...valid, parameters: ['a'] })).toMatchObject({ code: 'invalid_parameter', param: 'parameters' })
-    expect(await errorOf({ ...valid, parameters: { n: 1 } })).toMatchObject({ code: 'invalid_parameter', param: 'parameters.n' })
+    expect(await errorOf({ ...valid, parameters: ['a'] })).toMatchObject({
+      code: 'invalid_parameter',
+      param: 'parameters',
+    })
+    expect(await errorOf({ ...valid, parameters: { n: 1 } })).toMatchObject({
+      code: 'invalid_parameter',
+      param: 'parameters.n',
+    })
   })
 
   it('keeps a "__proto__" parameter as plain data and pollutes nothing', async () => {
-    const raw = '{"to":"+447700900123","template":"t","language":"en","parameters":{"__proto__":{"polluted":"yes"},"name":"Ana"}}'
+    const raw =
+      '{"to":"+447700900123","template":"t","language":"en","parameters":{"__proto__":{"polluted":"yes"},"name":"Ana"}}'
     expect((await post(raw)).status).toBe(400) // a nested object is not a string value
-    const ok = await post('{"to":"+447700900123","template":"t","language":"en","parameters":{"__proto__":"p","name":"Ana"}}')
+    const ok = await post(
+      '{"to":"+447700900123","template":"t","language":"en","parameters":{"__proto__":"p","name":"Ana"}}',
+    )
     expect(ok.status).toBe(200)
     const message = api.sandbox.outbox.get((await ok.json()).message_id) as Whatsapp
     expect(Object.keys(message.whatsapp.parameters)).toEqual(['__proto__', 'name'])
@@ -51,7 +65,10 @@ describe('POST /whatsapp/send', () => {
   it('requires to, template and language, in that order', async () => {
     expect(await errorOf({})).toMatchObject({ code: 'missing_parameter', param: 'to' })
     expect(await errorOf({ to: '+447700900123' })).toMatchObject({ code: 'missing_parameter', param: 'template' })
-    expect(await errorOf({ to: '+447700900123', template: 't' })).toMatchObject({ code: 'missing_parameter', param: 'language' })
+    expect(await errorOf({ to: '+447700900123', template: 't' })).toMatchObject({
+      code: 'missing_parameter',
+      param: 'language',
+    })
   })
 
   it('answers invalid_phone for a bad recipient', async () => {

@@ -13,10 +13,20 @@ async function create(body: unknown, key = 'test_pro') {
 
 describe('POST /subscribers', () => {
   it('creates a subscriber with every field of the contract', async () => {
-    const { status, body } = await create({ email: 'ana@example.com', phone: '+14155550123', first_name: 'Ana', tags: ['vip', 'news', 'vip'] })
+    const { status, body } = await create({
+      email: 'ana@example.com',
+      phone: '+14155550123',
+      first_name: 'Ana',
+      tags: ['vip', 'news', 'vip'],
+    })
     expect(status).toBe(200)
     expect(Object.keys(body)).toEqual(['id', 'email', 'phone', 'first_name', 'tags', 'created_at', 'updated_at'])
-    expect(body).toMatchObject({ email: 'ana@example.com', phone: '+14155550123', first_name: 'Ana', tags: ['vip', 'news'] })
+    expect(body).toMatchObject({
+      email: 'ana@example.com',
+      phone: '+14155550123',
+      first_name: 'Ana',
+      tags: ['vip', 'news'],
+    })
     expect(body.id).toMatch(/^sub_[A-Za-z0-9]{24}$/)
     expect(body.created_at).toBe(new Date(clock.now()).toISOString())
     expect(body.updated_at).toBe(body.created_at)
@@ -43,11 +53,23 @@ describe('POST /subscribers', () => {
   it('validates each field with its own code', async () => {
     expect((await create({ email: 'nope' })).body.error).toMatchObject({ code: 'invalid_email', param: 'email' })
     expect((await create({ phone: '555' })).body.error).toMatchObject({ code: 'invalid_phone', param: 'phone' })
-    expect((await create({ email: 'a@b.co', first_name: '' })).body.error).toMatchObject({ code: 'invalid_parameter', param: 'first_name' })
-    expect((await create({ email: 'a@b.co', tags: 'vip' })).body.error).toMatchObject({ code: 'invalid_parameter', param: 'tags' })
-    expect((await create({ email: 'a@b.co', tags: [''] })).body.error).toMatchObject({ code: 'invalid_parameter', param: 'tags[0]' })
+    expect((await create({ email: 'a@b.co', first_name: '' })).body.error).toMatchObject({
+      code: 'invalid_parameter',
+      param: 'first_name',
+    })
+    expect((await create({ email: 'a@b.co', tags: 'vip' })).body.error).toMatchObject({
+      code: 'invalid_parameter',
+      param: 'tags',
+    })
+    expect((await create({ email: 'a@b.co', tags: [''] })).body.error).toMatchObject({
+      code: 'invalid_parameter',
+      param: 'tags[0]',
+    })
     expect((await create({ email: 'a@b.co', tags: ['x'.repeat(65)] })).body.error.code).toBe('invalid_parameter')
-    expect((await create({ email: 'a@b.co', firstName: 'Ana' })).body.error).toMatchObject({ code: 'unknown_parameter', param: 'firstName' })
+    expect((await create({ email: 'a@b.co', firstName: 'Ana' })).body.error).toMatchObject({
+      code: 'unknown_parameter',
+      param: 'firstName',
+    })
   })
 
   it('counts the 100-tag limit before de-duplication', async () => {
@@ -68,13 +90,29 @@ describe('POST /subscribers', () => {
 
 describe('GET and PUT /subscribers/{id}', () => {
   it('fetches, updates partially, clears with null and bumps updated_at', async () => {
-    const { body: created } = await create({ email: 'ana@example.com', phone: '+14155550123', first_name: 'Ana', tags: ['a'] })
+    const { body: created } = await create({
+      email: 'ana@example.com',
+      phone: '+14155550123',
+      first_name: 'Ana',
+      tags: ['a'],
+    })
     expect(await (await api.call('GET', `/subscribers/${created.id}`)).json()).toEqual(created)
     clock.advance(5_000)
-    const res = await api.call('PUT', `/subscribers/${created.id}`, { first_name: 'Ana María', tags: ['b', 'b', 'c'], phone: null })
+    const res = await api.call('PUT', `/subscribers/${created.id}`, {
+      first_name: 'Ana María',
+      tags: ['b', 'b', 'c'],
+      phone: null,
+    })
     expect(res.status).toBe(200)
     const updated = await res.json()
-    expect(updated).toMatchObject({ id: created.id, email: 'ana@example.com', phone: null, first_name: 'Ana María', tags: ['b', 'c'], created_at: created.created_at })
+    expect(updated).toMatchObject({
+      id: created.id,
+      email: 'ana@example.com',
+      phone: null,
+      first_name: 'Ana María',
+      tags: ['b', 'c'],
+      created_at: created.created_at,
+    })
     expect(updated.updated_at).toBe(new Date(clock.now()).toISOString())
     expect(await (await api.call('GET', `/subscribers/${created.id}`)).json()).toEqual(updated)
   })
@@ -102,7 +140,10 @@ describe('GET and PUT /subscribers/{id}', () => {
   })
 
   it('answers 404 not_found for unknown ids', async () => {
-    for (const [method, body] of [['GET', undefined], ['PUT', { first_name: 'X' }]] as const) {
+    for (const [method, body] of [
+      ['GET', undefined],
+      ['PUT', { first_name: 'X' }],
+    ] as const) {
       const res = await api.call(method, '/subscribers/sub_doesnotexist', body)
       expect(res.status).toBe(404)
       expect((await res.json()).error.code).toBe('not_found')
@@ -129,17 +170,30 @@ describe('GET /subscribers', () => {
   })
 
   it('answers pages 0 when empty', async () => {
-    expect((await (await api.call('GET', '/subscribers')).json()).pagination).toEqual({ page: 1, limit: 20, total: 0, pages: 0 })
+    expect((await (await api.call('GET', '/subscribers')).json()).pagination).toEqual({
+      page: 1,
+      limit: 20,
+      total: 0,
+      pages: 0,
+    })
   })
 
-  it.each(['page=0', 'limit=0', 'limit=101', 'page=-1', 'page=1.5', 'limit=1e1', 'page=', 'limit=+5', 'page=abc', 'limit= 5'])(
-    'rejects %s as invalid_parameter, never clamps',
-    async (query) => {
-      const res = await api.call('GET', `/subscribers?${query}`)
-      expect(res.status).toBe(400)
-      expect((await res.json()).error.code).toBe('invalid_parameter')
-    },
-  )
+  it.each([
+    'page=0',
+    'limit=0',
+    'limit=101',
+    'page=-1',
+    'page=1.5',
+    'limit=1e1',
+    'page=',
+    'limit=+5',
+    'page=abc',
+    'limit= 5',
+  ])('rejects %s as invalid_parameter, never clamps', async (query) => {
+    const res = await api.call('GET', `/subscribers?${query}`)
+    expect(res.status).toBe(400)
+    expect((await res.json()).error.code).toBe('invalid_parameter')
+  })
 
   it('ignores unknown query parameters', async () => {
     expect((await api.call('GET', '/subscribers?sort=desc&page=1')).status).toBe(200)
@@ -150,7 +204,9 @@ describe('accounts', () => {
   it('keep subscribers apart: another account’s ids answer 404 and never count', async () => {
     const { body } = await create({ email: 'ana@example.com' }, 'test_pro')
     expect((await api.call('GET', `/subscribers/${body.id}`, undefined, auth('test_starter'))).status).toBe(404)
-    expect((await api.call('PUT', `/subscribers/${body.id}`, { first_name: 'X' }, auth('test_starter'))).status).toBe(404)
+    expect((await api.call('PUT', `/subscribers/${body.id}`, { first_name: 'X' }, auth('test_starter'))).status).toBe(
+      404,
+    )
     const list = await (await api.call('GET', '/subscribers', undefined, auth('test_starter'))).json()
     expect(list.pagination.total).toBe(0)
   })
@@ -170,7 +226,9 @@ describe('accounts', () => {
 
 describe('concurrency', () => {
   it('200 parallel creates give 200 unique ids and an exact total', async () => {
-    const results = await Promise.all(Array.from({ length: 200 }, (_, i) => create({ email: `p${i}@example.com` }, 'test_enterprise')))
+    const results = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => create({ email: `p${i}@example.com` }, 'test_enterprise')),
+    )
     expect(results.every((r) => r.status === 200)).toBe(true)
     expect(new Set(results.map((r) => r.body.id)).size).toBe(200)
     const list = await (await api.call('GET', '/subscribers?limit=1', undefined, auth('test_enterprise'))).json()

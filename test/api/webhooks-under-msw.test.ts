@@ -33,10 +33,17 @@ describe('webhooks when the receiver is an msw handler that answers with a body'
   })
 
   it('journals each attempt, retries the failed one and lets webhooks.idle() resolve', async () => {
-    const sent = await fetch(`${sandbox.baseUrl}/sms/send`, { method: 'POST', headers: auth(), body: JSON.stringify({ to: '+14155550123', message: 'hi' }) })
+    const sent = await fetch(`${sandbox.baseUrl}/sms/send`, {
+      method: 'POST',
+      headers: auth(),
+      body: JSON.stringify({ to: '+14155550123', message: 'hi' }),
+    })
     expect(sent.status).toBe(200)
     await sandbox.outbox.list()[0] // captured
-    const settled = await Promise.race([sandbox.webhooks!.idle().then(() => 'idle'), new Promise((r) => setTimeout(() => r('hung'), 3_000))])
+    const settled = await Promise.race([
+      sandbox.webhooks!.idle().then(() => 'idle'),
+      new Promise((r) => setTimeout(() => r('hung'), 3_000)),
+    ])
     expect(settled).toBe('idle')
     const attempts = sandbox.journal.list().filter((e) => e.kind === 'webhook')
     // sent and delivered, whichever arrived first failed once (the two posts run in parallel):

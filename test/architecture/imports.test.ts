@@ -11,7 +11,6 @@ import { ROOT, shippedSources } from './sources.js'
  * (`src/contract`) and the domain never import what sits above them.
  */
 
-
 /** Each source file's relative imports, resolved to files (`./x.js` → `./x.ts`, `./x.tsx`, `./x/index.ts`). */
 function importGraph(): Map<string, string[]> {
   const graph = new Map<string, string[]>()
@@ -24,7 +23,10 @@ function importGraph(): Map<string, string[]> {
         return [`${base}.ts`, `${base}.tsx`, join(base, 'index.ts')].find((candidate) => existsSync(candidate))
       })
       .filter((target): target is string => target !== undefined)
-    graph.set(relative(ROOT, file), targets.map((target) => relative(ROOT, target)))
+    graph.set(
+      relative(ROOT, file),
+      targets.map((target) => relative(ROOT, target)),
+    )
   }
   return graph
 }
@@ -101,7 +103,8 @@ describe('the import graph of the sources', () => {
     for (const [file, targets] of graph) {
       for (const [layer, forbidden] of BELOW) {
         if (!file.startsWith(layer)) continue
-        for (const target of targets) if (forbidden.some((above) => target.startsWith(above))) upward.push(`${file} → ${target}`)
+        for (const target of targets)
+          if (forbidden.some((above) => target.startsWith(above))) upward.push(`${file} → ${target}`)
       }
     }
     expect(upward).toEqual([])
@@ -110,7 +113,18 @@ describe('the import graph of the sources', () => {
 
 describe('cyclesOf', () => {
   it('finds a two-file cycle and a longer one, and nothing in a chain', () => {
-    const graph = new Map([['a', ['b']], ['b', ['a']], ['c', ['d']], ['d', ['e']], ['e', ['c']], ['f', ['g']], ['g', []]])
-    expect(cyclesOf(graph)).toEqual([['a', 'b'], ['c', 'd', 'e']])
+    const graph = new Map([
+      ['a', ['b']],
+      ['b', ['a']],
+      ['c', ['d']],
+      ['d', ['e']],
+      ['e', ['c']],
+      ['f', ['g']],
+      ['g', []],
+    ])
+    expect(cyclesOf(graph)).toEqual([
+      ['a', 'b'],
+      ['c', 'd', 'e'],
+    ])
   })
 })

@@ -19,8 +19,20 @@ const GENERATED = ['bench/tmp', 'bench/results/tmp']
 const VENDORED = ['test/fixtures/mcp-registry/']
 
 function trackedTextFiles(): string[] {
-  const listed = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', ...TOP, '.ci', 'Dockerfile', 'README.md'], { cwd: ROOT, encoding: 'utf8' })
-  return listed.split('\n').filter((file) => file !== '' && !VENDORED.some((dir) => file.startsWith(dir)) && (TEXT_FILE.test(file) || file.startsWith('.ci/') || file === 'Dockerfile') && existsSync(join(ROOT, file)))
+  const listed = execFileSync(
+    'git',
+    ['ls-files', '--cached', '--others', '--exclude-standard', ...TOP, '.ci', 'Dockerfile', 'README.md'],
+    { cwd: ROOT, encoding: 'utf8' },
+  )
+  return listed
+    .split('\n')
+    .filter(
+      (file) =>
+        file !== '' &&
+        !VENDORED.some((dir) => file.startsWith(dir)) &&
+        (TEXT_FILE.test(file) || file.startsWith('.ci/') || file === 'Dockerfile') &&
+        existsSync(join(ROOT, file)),
+    )
 }
 
 function exists(path: string): boolean {
@@ -30,14 +42,17 @@ function exists(path: string): boolean {
 
 function missingMentions(file: string): string[] {
   const missing: string[] = []
-  readFileSync(join(ROOT, file), 'utf8').split('\n').forEach((line, index) => {
-    if (line.includes('→')) return
-    for (const [, mention] of line.matchAll(MENTION)) {
-      const path = mention.replace(/\.$/, '')
-      if (path.endsWith('-') || GENERATED.some((dir) => path === dir || path.startsWith(`${dir}/`)) || exists(path)) continue
-      missing.push(`${file}:${index + 1} names ${path}, which does not exist`)
-    }
-  })
+  readFileSync(join(ROOT, file), 'utf8')
+    .split('\n')
+    .forEach((line, index) => {
+      if (line.includes('→')) return
+      for (const [, mention] of line.matchAll(MENTION)) {
+        const path = mention.replace(/\.$/, '')
+        if (path.endsWith('-') || GENERATED.some((dir) => path === dir || path.startsWith(`${dir}/`)) || exists(path))
+          continue
+        missing.push(`${file}:${index + 1} names ${path}, which does not exist`)
+      }
+    })
   return missing
 }
 

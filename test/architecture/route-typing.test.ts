@@ -35,10 +35,15 @@ afterAll(() => rmSync(FILE, { force: true }))
 describe('route declarations', () => {
   it('fail to compile exactly where the answer does not fit the declared response and status', () => {
     writeFileSync(FILE, SOURCE)
-    const config = ts.getParsedCommandLineOfConfigFile(join(ROOT, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} })!
+    const config = ts.getParsedCommandLineOfConfigFile(
+      join(ROOT, 'tsconfig.json'),
+      {},
+      { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} },
+    )!
     const program = ts.createProgram([FILE], { ...config.options, noEmit: true })
     const failing = new Set(
-      ts.getPreEmitDiagnostics(program)
+      ts
+        .getPreEmitDiagnostics(program)
         .filter((d) => d.file?.fileName === FILE)
         .map((d) => d.file!.getLineAndCharacterOfPosition(d.start!).line + 1),
     )

@@ -11,12 +11,12 @@ import { ROOT, shippedSources } from './sources.js'
 const MAX_FILE_LINES = 400
 const MAX_FUNCTION_LINES = 60
 
-
 /** A function's name as a reader finds it: its own, the variable, property or method it is assigned to. */
 function nameOf(node: ts.SignatureDeclaration): string {
   if (node.name) return node.name.getText()
   const parent = node.parent
-  if (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent)) return parent.name.getText()
+  if (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent))
+    return parent.name.getText()
   return '(anonymous)'
 }
 
@@ -25,7 +25,13 @@ export function oversized(file: string, text: string): Array<[string, number]> {
   const found: Array<[string, number]> = []
   const lines = text.split('\n').length
   if (lines > MAX_FILE_LINES) found.push([file, lines])
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, file.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS)
+  const source = ts.createSourceFile(
+    file,
+    text,
+    ts.ScriptTarget.Latest,
+    true,
+    file.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+  )
   const visit = (node: ts.Node) => {
     if (ts.isFunctionLike(node) && 'body' in node && node.body) {
       const from = source.getLineAndCharacterOfPosition(node.getStart()).line
@@ -48,7 +54,9 @@ function exceptions(): Set<string> {
 describe('sizes of the shipped sources', () => {
   it(`no file over ${MAX_FILE_LINES} lines and no function over ${MAX_FUNCTION_LINES}, but those docs/decisions/size-limits.md names`, () => {
     const allowed = exceptions()
-    const over = shippedSources().flatMap((path) => oversized(relative(ROOT, path), readFileSync(path, 'utf8'))).filter(([name]) => !allowed.has(name))
+    const over = shippedSources()
+      .flatMap((path) => oversized(relative(ROOT, path), readFileSync(path, 'utf8')))
+      .filter(([name]) => !allowed.has(name))
     expect(over).toEqual([])
   })
 

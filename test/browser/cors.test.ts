@@ -67,7 +67,9 @@ describe.skipIf(chromiumMissing)('CORS: a page from another localhost port calls
 
   it('lets the page read Retry-After and the error body of a 429, and the Prefer header through', async () => {
     const answer = await page.evaluate(async (base) => {
-      const response = await fetch(`${base}/v1/subscribers`, { headers: { Authorization: 'Bearer test_pro', Prefer: 'code=429' } })
+      const response = await fetch(`${base}/v1/subscribers`, {
+        headers: { Authorization: 'Bearer test_pro', Prefer: 'code=429' },
+      })
       return { status: response.status, retryAfter: response.headers.get('Retry-After'), body: await response.json() }
     }, api.url)
     expect(answer.status).toBe(429)

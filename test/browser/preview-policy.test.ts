@@ -85,14 +85,19 @@ describe.skipIf(chromiumMissing)('the email preview policy in headless Chromium'
     }
   })
 
-  it('may be framed by the sandbox\'s own pages only', async () => {
+  it("may be framed by the sandbox's own pages only", async () => {
     const page = await browser.newPage()
     try {
       await page.goto(`http://127.0.0.1:${previewPort}/frame.html`)
-      await expect.poll(async () => {
-        const frame = page.frames().find((f) => f.url().includes('/preview'))
-        return frame ? await frame.evaluate(() => document.body?.innerText ?? '').catch(() => '') : ''
-      }, { timeout: 3_000 }).toContain('Hello Ana')
+      await expect
+        .poll(
+          async () => {
+            const frame = page.frames().find((f) => f.url().includes('/preview'))
+            return frame ? await frame.evaluate(() => document.body?.innerText ?? '').catch(() => '') : ''
+          },
+          { timeout: 3_000 },
+        )
+        .toContain('Hello Ana')
       const foreign = await browser.newPage()
       try {
         // Same document, other origin (localhost is not 127.0.0.1): the frame stays empty.

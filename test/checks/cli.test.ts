@@ -15,7 +15,7 @@ function check(args: string[], input?: string) {
   return { code: run.status, stdout: run.stdout, stderr: run.stderr }
 }
 
-describe('sendbox check', () => {
+describe('sendbox check', { timeout: 90_000 }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'sendbox-check-'))
   const bad = join(dir, 'bad.html')
   const clean = join(dir, 'clean.html')
@@ -32,7 +32,10 @@ describe('sendbox check', () => {
 
   it('reads stdin with -, is stricter with --fail-on warning, and prints JSON with --json', () => {
     expect(check(['-'], BAD_EMAIL).code).toBe(1)
-    const strict = check(['--fail-on', 'warning', '-'], '<html lang="en"><a href="http://example.com/">Offer</a></html>')
+    const strict = check(
+      ['--fail-on', 'warning', '-'],
+      '<html lang="en"><a href="http://example.com/">Offer</a></html>',
+    )
     expect(strict.code).toBe(1)
     const report = JSON.parse(check(['--json', clean]).stdout) as CheckReport
     expect(report).toMatchObject({ channel: 'email', counts: { error: 0 } })
@@ -41,14 +44,20 @@ describe('sendbox check', () => {
   it('checks an SMS text, and an alphanumeric sender to +1 is an error', () => {
     const sms = check(['--channel', 'sms', '--text', 'It’s ready', '--json'])
     expect(sms.code).toBe(0)
-    expect((JSON.parse(sms.stdout) as CheckReport).checks[0]).toMatchObject({ id: 'sms.ucs2-character', character: '’' })
+    expect((JSON.parse(sms.stdout) as CheckReport).checks[0]).toMatchObject({
+      id: 'sms.ucs2-character',
+      character: '’',
+    })
     expect(check(['--channel', 'sms', '--text', 'Hi', '--from', 'ACME', '--to', '+14155550123']).code).toBe(1)
   })
 
   it('exits 2 on a usage error', () => {
     expect(check([]).code).toBe(2)
     expect(check(['--fail-on', 'info', clean]).code).toBe(2)
-    expect(check([join(dir, 'missing.html')])).toMatchObject({ code: 2, stderr: expect.stringContaining('cannot read') })
+    expect(check([join(dir, 'missing.html')])).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('cannot read'),
+    })
     expect(check(['--bogus', clean]).code).toBe(2)
   })
 })

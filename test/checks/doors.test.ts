@@ -8,14 +8,17 @@ import { BAD_EMAIL, CLEAN_EMAIL } from './fixtures.js'
 
 expect.extend(matchers)
 
-
 describe('checks in-process: sandbox.checks and the matcher', () => {
   const sandbox = createSandbox({ deliveryMs: 0 })
   afterAll(() => sandbox.dispose())
 
   it('sandbox.checks takes a message or its id, keeps the report, and rejects an unknown id', async () => {
     const { getResponse } = await import('msw')
-    const send = new Request(`${sandbox.baseUrl}/email/send`, { method: 'POST', headers: auth(), body: JSON.stringify({ to: 'ana@example.com', subject: 'Hi', html: BAD_EMAIL }) })
+    const send = new Request(`${sandbox.baseUrl}/email/send`, {
+      method: 'POST',
+      headers: auth(),
+      body: JSON.stringify({ to: 'ana@example.com', subject: 'Hi', html: BAD_EMAIL }),
+    })
     const { message_id: id } = (await (await getResponse(sandbox.handlers, send))!.json()) as { message_id: string }
     const message = sandbox.outbox.get(id)!
     const report = await sandbox.checks(message)
@@ -26,13 +29,19 @@ describe('checks in-process: sandbox.checks and the matcher', () => {
     // The matcher fails a test on the bad email, listing what remains.
     await expect(expect(message).toPassChecks()).rejects.toThrow(/links\.javascript/)
     await expect(expect(report).toPassChecks({ ignore: ['links'] })).resolves.toBeUndefined()
-    await expect(expect(report).toPassChecks({ severity: 'warning', ignore: ['links.javascript'] })).rejects.toThrow(/images\.missing-alt/)
+    await expect(expect(report).toPassChecks({ severity: 'warning', ignore: ['links.javascript'] })).rejects.toThrow(
+      /images\.missing-alt/,
+    )
     await expect(expect(report).not.toPassChecks()).resolves.toBeUndefined()
   })
 
   it('the matcher passes a clean email and refuses anything else with a message', async () => {
     const { getResponse } = await import('msw')
-    const send = new Request(`${sandbox.baseUrl}/email/send`, { method: 'POST', headers: auth(), body: JSON.stringify({ to: 'ana@example.com', subject: 'Hi', html: CLEAN_EMAIL }) })
+    const send = new Request(`${sandbox.baseUrl}/email/send`, {
+      method: 'POST',
+      headers: auth(),
+      body: JSON.stringify({ to: 'ana@example.com', subject: 'Hi', html: CLEAN_EMAIL }),
+    })
     const { message_id: id } = (await (await getResponse(sandbox.handlers, send))!.json()) as { message_id: string }
     await expect(sandbox.outbox.get(id)).toPassChecks({ severity: 'warning', ignore: ['compatibility'] })
     await expect(expect({ nope: true }).toPassChecks()).rejects.toThrow(/takes a captured message/)
@@ -45,10 +54,22 @@ describe('checks over HTTP: the client and the queue', () => {
   const gate = new Promise<void>((resolve) => (release = resolve))
   beforeAll(async () => {
     // An HTML checker that waits for the gate: four checks run, one waits, the next is refused.
-    server = await standalone({ maxQueuedChecks: 1, htmlChecker: async () => (await gate, { checks: [], clients: [] }) })
+    server = await standalone({
+      maxQueuedChecks: 1,
+      htmlChecker: async () => (await gate, { checks: [], clients: [] }),
+    })
   })
   afterAll(() => server.close())
-  const send = async (html: string) => ((await (await fetch(`${server.base}/email/send`, { method: 'POST', headers: auth(), body: JSON.stringify({ to: 'ana@example.com', subject: 'Hi', html }) })).json()) as { message_id: string }).message_id
+  const send = async (html: string) =>
+    (
+      (await (
+        await fetch(`${server.base}/email/send`, {
+          method: 'POST',
+          headers: auth(),
+          body: JSON.stringify({ to: 'ana@example.com', subject: 'Hi', html }),
+        })
+      ).json()) as { message_id: string }
+    ).message_id
 
   it('queues at most the bound and answers 503 with Retry-After past it; client.messages.checks returns the report', async () => {
     const ids = await Promise.all(Array.from({ length: 6 }, (_, i) => send(`<p>${i}</p>`)))

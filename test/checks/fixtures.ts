@@ -10,4 +10,5 @@ export const BAD_EMAIL = [
 ].join('\n')
 
 /** An email with nothing to say about at error or warning level. */
-export const CLEAN_EMAIL = '<!doctype html><html lang="en"><body><p>Hi Ana, <a href="https://app.example.com/verify?t=1">verify your address</a>.</p></body></html>'
+export const CLEAN_EMAIL =
+  '<!doctype html><html lang="en"><body><p>Hi Ana, <a href="https://app.example.com/verify?t=1">verify your address</a>.</p></body></html>'

@@ -3,18 +3,26 @@ import { checkReportSchema, type CheckReport } from '../../src/contract/checks.j
 import { auth, standalone } from '../helpers.js'
 import { BAD_EMAIL } from './fixtures.js'
 
-
 describe('GET /__sandbox/messages/{id}/checks on the standalone server', () => {
   let server: Awaited<ReturnType<typeof standalone>>
   const send = async (channel: string, body: unknown, key = 'test_pro') => {
-    const answer = await fetch(`${server.base}/${channel}/send`, { method: 'POST', headers: auth(key), body: JSON.stringify(body) })
+    const answer = await fetch(`${server.base}/${channel}/send`, {
+      method: 'POST',
+      headers: auth(key),
+      body: JSON.stringify(body),
+    })
     expect(answer.status).toBe(200)
     return ((await answer.json()) as { message_id: string }).message_id
   }
-  const checks = async (id: string, query = '', headers: Record<string, string> = {}) => fetch(`${server.running.url}/__sandbox/messages/${id}/checks${query}`, { headers })
+  const checks = async (id: string, query = '', headers: Record<string, string> = {}) =>
+    fetch(`${server.running.url}/__sandbox/messages/${id}/checks${query}`, { headers })
 
   beforeAll(async () => {
-    server = await standalone({ apiKeys: ['test_pro:pro:acme', 'test_starter:starter:globex'], teamTokens: [{ name: 'acme', token: 'team_acme_token_0001', accounts: ['acme'] }], adminToken: 'admin_token_0001' })
+    server = await standalone({
+      apiKeys: ['test_pro:pro:acme', 'test_starter:starter:globex'],
+      teamTokens: [{ name: 'acme', token: 'team_acme_token_0001', accounts: ['acme'] }],
+      adminToken: 'admin_token_0001',
+    })
   })
   afterAll(() => server.close())
   const admin = { authorization: 'Bearer admin_token_0001' }
@@ -25,9 +33,19 @@ describe('GET /__sandbox/messages/{id}/checks on the standalone server', () => {
     expect(answer.status).toBe(200)
     const report = checkReportSchema.parse(await answer.json())
     const ids = report.checks.map((c) => c.id)
-    for (const rule of ['compat.css-display-flex', 'images.missing-alt', 'links.javascript', 'links.http', 'links.text-mismatch']) expect(ids.filter((i) => i === rule)).toHaveLength(1)
+    for (const rule of [
+      'compat.css-display-flex',
+      'images.missing-alt',
+      'links.javascript',
+      'links.http',
+      'links.text-mismatch',
+    ])
+      expect(ids.filter((i) => i === rule)).toHaveLength(1)
     expect(report.checks.find((c) => c.id === 'compat.css-display-flex')!.clients).toContain('outlook.windows')
-    expect(report.checks.find((c) => c.id === 'links.javascript')).toMatchObject({ severity: 'error', location: { line: 4, column: 1 } })
+    expect(report.checks.find((c) => c.id === 'links.javascript')).toMatchObject({
+      severity: 'error',
+      location: { line: 4, column: 1 },
+    })
     expect(report.checks.filter((c) => c.category === 'spam').map((c) => c.severity)).toEqual(['info'])
     expect(report.counts.error).toBeGreaterThanOrEqual(1)
     expect(report.score).toBeLessThan(100)
@@ -45,13 +63,20 @@ describe('GET /__sandbox/messages/{id}/checks on the standalone server', () => {
   })
 
   it('flags a WhatsApp parameter with a line break', async () => {
-    const id = await send('whatsapp', { to: '+447700900123', template: 'order_update', language: 'en', parameters: { name: 'Ana\nMaria' } })
+    const id = await send('whatsapp', {
+      to: '+447700900123',
+      template: 'order_update',
+      language: 'en',
+      parameters: { name: 'Ana\nMaria' },
+    })
     const report = (await (await checks(id, '', admin)).json()) as CheckReport
-    expect(report.checks).toEqual([expect.objectContaining({ id: 'whatsapp.parameter-line-break', severity: 'error', parameter: 'name' })])
+    expect(report.checks).toEqual([
+      expect.objectContaining({ id: 'whatsapp.parameter-line-break', severity: 'error', parameter: 'name' }),
+    ])
     expect(report.score).toBe(75)
   })
 
-  it('answers 404 for an unknown id, and for another account\'s message to a team token', async () => {
+  it("answers 404 for an unknown id, and for another account's message to a team token", async () => {
     expect((await checks('msg_unknown', '', admin)).status).toBe(404)
     const theirs = await send('sms', { to: '+447700900123', message: 'globex' }, 'test_starter')
     const ours = await send('sms', { to: '+447700900123', message: 'acme' })

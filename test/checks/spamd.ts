@@ -18,13 +18,18 @@ function installed(command: string): boolean {
 
 /** Why spamd cannot run here, or undefined when it can. */
 export function spamdSkipReason(): string | undefined {
-  if (!installed('spamd') || !installed('spamc')) return 'spamd/spamc not installed (Debian: apt-get install --no-install-recommends spamassassin spamc spamd)'
+  if (!installed('spamd') || !installed('spamc'))
+    return 'spamd/spamc not installed (Debian: apt-get install --no-install-recommends spamassassin spamc spamd)'
   return undefined
 }
 
 export async function startSpamd(readyWithinMs = 60_000): Promise<Spamd> {
   const port = await freePort()
-  const child: ChildProcess = spawn('spamd', ['--listen', `127.0.0.1:${port}`, '--allowed-ips', '127.0.0.1', '-u', 'nobody', '-x', '-L', '-s', 'stderr'], { stdio: ['ignore', 'ignore', 'pipe'] })
+  const child: ChildProcess = spawn(
+    'spamd',
+    ['--listen', `127.0.0.1:${port}`, '--allowed-ips', '127.0.0.1', '-u', 'nobody', '-x', '-L', '-s', 'stderr'],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  )
   let log = ''
   child.stderr!.on('data', (chunk: Buffer) => {
     log = (log + chunk.toString()).slice(-4000)
@@ -38,7 +43,11 @@ export async function startSpamd(readyWithinMs = 60_000): Promise<Spamd> {
   const deadline = Date.now() + readyWithinMs
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`spamd exited (${child.exitCode}): ${log}`)
-    if (spawnSync('spamc', ['-d', '127.0.0.1', '-p', String(port), '-x', '-K'], { stdio: 'ignore', timeout: 5000 }).status === 0) return { host: '127.0.0.1', port, stop }
+    if (
+      spawnSync('spamc', ['-d', '127.0.0.1', '-p', String(port), '-x', '-K'], { stdio: 'ignore', timeout: 5000 })
+        .status === 0
+    )
+      return { host: '127.0.0.1', port, stop }
     await new Promise((resolve) => setTimeout(resolve, 250))
   }
   await stop()

@@ -7,7 +7,11 @@ import { startCli } from '../cli-child.js'
 const BIN = new URL('../../dist/bin/sendbox.js', import.meta.url).pathname
 
 function run(args: string[], env: Record<string, string> = {}) {
-  const result = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 15_000, env: { ...process.env, ...env } })
+  const result = spawnSync(process.execPath, [BIN, ...args], {
+    encoding: 'utf8',
+    timeout: 15_000,
+    env: { ...process.env, ...env },
+  })
   return { code: result.status, stdout: result.stdout, stderr: result.stderr }
 }
 
@@ -15,7 +19,18 @@ describe('sendbox CLI', () => {
   it('prints help generated from the flag table', () => {
     const { code, stdout } = run(['--help'])
     expect(code).toBe(0)
-    for (const flag of ['--port', '--host', '--api-key', '--limit', '--no-ui', '--seed', '--subscribers', '--delivery-ms', 'SENDBOX_PORT', 'SENDBOX_API_KEYS']) {
+    for (const flag of [
+      '--port',
+      '--host',
+      '--api-key',
+      '--limit',
+      '--no-ui',
+      '--seed',
+      '--subscribers',
+      '--delivery-ms',
+      'SENDBOX_PORT',
+      'SENDBOX_API_KEYS',
+    ]) {
       expect(stdout).toContain(flag)
     }
   })
@@ -80,7 +95,11 @@ describe('sendbox CLI', () => {
     const cli = await startCli(['--no-ui', '--port', '0', '--threads', '2', '--delivery-ms', '0'])
     const { child, apiUrl: base } = cli
     try {
-      const sent = await fetch(`${base}/sms/send`, { method: 'POST', headers: { authorization: 'Bearer test_pro', 'content-type': 'application/json' }, body: JSON.stringify({ to: '+14155550123', message: 'Your code is 482913' }) })
+      const sent = await fetch(`${base}/sms/send`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer test_pro', 'content-type': 'application/json' },
+        body: JSON.stringify({ to: '+14155550123', message: 'Your code is 482913' }),
+      })
       expect(sent.status).toBe(200)
       expect(sent.headers.get('x-ratelimit-limit')).toBe('1000')
       const origin = new URL(base).origin

@@ -23,18 +23,39 @@ function workdir(config?: unknown, name = 'sendbox.config.json'): string {
 
 /** Runs the built CLI in `cwd`; resolves with its exit code and output (never rejects). */
 async function run(args: string[], cwd: string, env: Record<string, string> = {}) {
-  const options = { cwd, encoding: 'utf8' as const, timeout: 15_000, env: { ...process.env, SENDBOX_API_KEYS: '', SENDBOX_PORT: '', SENDBOX_CONFIG: '', ...env } }
+  const options = {
+    cwd,
+    encoding: 'utf8' as const,
+    timeout: 15_000,
+    env: { ...process.env, SENDBOX_API_KEYS: '', SENDBOX_PORT: '', SENDBOX_CONFIG: '', ...env },
+  }
   return promisify(execFile)(process.execPath, [BIN, ...args], options).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-    (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
+    (error: { code: number; stdout: string; stderr: string }) => ({
+      code: error.code,
+      stdout: error.stdout,
+      stderr: error.stderr,
+    }),
   )
 }
 
 describe('sendbox.config.json', () => {
   it('is read from the working directory; flags beat the environment, which beats the file, which beats defaults', () => {
     const cwd = workdir({ port: 4100, host: '127.0.0.2', seed: 7, deliveryMs: 0 })
-    expect(parseCli([], {}, workdir())).toMatchObject({ port: 4010, host: '127.0.0.1', seed: 1, deliveryMs: 1000, configFile: undefined })
-    expect(parseCli([], {}, cwd)).toMatchObject({ port: 4100, host: '127.0.0.2', seed: 7, deliveryMs: 0, configFile: join(cwd, 'sendbox.config.json') })
+    expect(parseCli([], {}, workdir())).toMatchObject({
+      port: 4010,
+      host: '127.0.0.1',
+      seed: 1,
+      deliveryMs: 1000,
+      configFile: undefined,
+    })
+    expect(parseCli([], {}, cwd)).toMatchObject({
+      port: 4100,
+      host: '127.0.0.2',
+      seed: 7,
+      deliveryMs: 0,
+      configFile: join(cwd, 'sendbox.config.json'),
+    })
     expect(parseCli([], { SENDBOX_PORT: '4200' }, cwd)).toMatchObject({ port: 4200, seed: 7 })
     expect(parseCli(['--port', '4300'], { SENDBOX_PORT: '4200' }, cwd)).toMatchObject({ port: 4300, seed: 7 })
     expect(parseCli(['--seed', '9'], {}, cwd)).toMatchObject({ port: 4100, seed: 9 })
@@ -46,7 +67,9 @@ describe('sendbox.config.json', () => {
     expect(parseCli(['--config', join(other, 'ci.json')], {}, cwd).port).toBe(4500)
     expect(parseCli(['-c', join(other, 'ci.json')], {}, cwd).port).toBe(4500)
     expect(parseCli([], { SENDBOX_CONFIG: join(other, 'ci.json') }, cwd).port).toBe(4500)
-    expect(() => parseCli(['--config', 'missing.json'], {}, cwd)).toThrow(/config file .*missing\.json not found; check the --config path/)
+    expect(() => parseCli(['--config', 'missing.json'], {}, cwd)).toThrow(
+      /config file .*missing\.json not found; check the --config path/,
+    )
   })
 
   it('takes keys as a list or an object; --api-key or SENDBOX_API_KEYS replace them; limits merge per plan', () => {
@@ -58,16 +81,24 @@ describe('sendbox.config.json', () => {
     ])
     expect(settings.limits).toEqual({ pro: 50, enterprise: 20_000 })
     expect(parseCli(['--limit', 'pro=5'], {}, cwd).limits).toEqual({ pro: 5, enterprise: 20_000 })
-    expect(parseCli([], { SENDBOX_API_KEYS: 'env_key:starter' }, cwd).apiKeys).toEqual([{ key: 'env_key', plan: 'starter', account: expect.any(String) }])
-    expect(parseCli(['--api-key', 'flag_key:pro'], { SENDBOX_API_KEYS: 'env_key:starter' }, cwd).apiKeys?.map((k) => k.key)).toEqual(['flag_key'])
-    expect(parseCli([], {}, workdir({ apiKeys: { obj_key: 'pro:team' } })).apiKeys).toEqual([{ key: 'obj_key', plan: 'pro', account: 'team' }])
+    expect(parseCli([], { SENDBOX_API_KEYS: 'env_key:starter' }, cwd).apiKeys).toEqual([
+      { key: 'env_key', plan: 'starter', account: expect.any(String) },
+    ])
+    expect(
+      parseCli(['--api-key', 'flag_key:pro'], { SENDBOX_API_KEYS: 'env_key:starter' }, cwd).apiKeys?.map((k) => k.key),
+    ).toEqual(['flag_key'])
+    expect(parseCli([], {}, workdir({ apiKeys: { obj_key: 'pro:team' } })).apiKeys).toEqual([
+      { key: 'obj_key', plan: 'pro', account: 'team' },
+    ])
   })
 
-  it('resolves fixtures against the file\'s own directory, and `ui: false` means headless', () => {
+  it("resolves fixtures against the file's own directory, and `ui: false` means headless", () => {
     const cwd = workdir({ fixtures: 'data/subscribers.json', ui: false })
     expect(parseCli([], {}, join(cwd))).toMatchObject({ fixtures: join(cwd, 'data/subscribers.json'), ui: false })
     mkdirSync(join(cwd, 'sub'))
-    expect(parseCli(['--config', '../sendbox.config.json'], {}, join(cwd, 'sub')).fixtures).toBe(join(cwd, 'data/subscribers.json'))
+    expect(parseCli(['--config', '../sendbox.config.json'], {}, join(cwd, 'sub')).fixtures).toBe(
+      join(cwd, 'data/subscribers.json'),
+    )
   })
 
   it.each([
@@ -114,7 +145,9 @@ describe.concurrent('the CLI with a config file', () => {
     const cwd = workdir({ port: 'high' })
     const bad = await run(['keys'], cwd)
     expect(bad.code).toBe(2)
-    expect(bad.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^sendbox: .*sendbox\.config\.json: `port` must be a whole number/)])
+    expect(bad.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(/^sendbox: .*sendbox\.config\.json: `port` must be a whole number/),
+    ])
     expect(parseCli(['--help'], {}, cwd).command).toBe('help')
     expect(parseCli(['--version'], {}, cwd).command).toBe('version')
   })
@@ -127,7 +160,7 @@ describe.concurrent('the CLI with a config file', () => {
     expect(doc.servers[0].url).toBe('http://127.0.0.1:4321/v1')
   })
 
-  it('serves with the file\'s keys and settings', async () => {
+  it("serves with the file's keys and settings", async () => {
     const cwd = workdir({ port: 0, apiKeys: ['file_key:starter'], limits: { starter: 2 }, subscribers: 3, ui: true })
     const cli = await startCli([], { cwd })
     const base = cli.apiUrl

@@ -31,8 +31,16 @@ describe('settings: one schema for flags, env, config file, --help and docs/sett
   })
 
   it('the config file accepts exactly the settings that have a file key', () => {
-    const keys = Object.keys(configFileSchema.shape).filter((k) => k !== '$schema').sort()
-    const table = settingsTable().split('\n').slice(2).map((row) => row.split(' | ')[4]).filter((c) => c !== '').map((c) => c.replace(/`/g, '')).sort()
+    const keys = Object.keys(configFileSchema.shape)
+      .filter((k) => k !== '$schema')
+      .sort()
+    const table = settingsTable()
+      .split('\n')
+      .slice(2)
+      .map((row) => row.split(' | ')[4])
+      .filter((c) => c !== '')
+      .map((c) => c.replace(/`/g, ''))
+      .sort()
     expect(keys).toEqual(table)
     expect(keys).toContain('ui')
     expect(keys).toContain('apiKeys')

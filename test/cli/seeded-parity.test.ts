@@ -27,8 +27,15 @@ describe('seeded subscribers, bundled CLI against the library', () => {
     const lib = direct({ seed, subscribers: count })
     try {
       for (const key of KEYS) {
-        const overHttp = await allOf(async (path, k) => (await fetch(`${cli.apiUrl}${path}`, { headers: { authorization: `Bearer ${k}` } })).text(), key)
-        const inProcess = await allOf(async (path, k) => (await lib.call('GET', path, undefined, { authorization: `Bearer ${k}` })).text(), key)
+        const overHttp = await allOf(
+          async (path, k) =>
+            (await fetch(`${cli.apiUrl}${path}`, { headers: { authorization: `Bearer ${k}` } })).text(),
+          key,
+        )
+        const inProcess = await allOf(
+          async (path, k) => (await lib.call('GET', path, undefined, { authorization: `Bearer ${k}` })).text(),
+          key,
+        )
         expect(overHttp).toHaveLength(count)
         expect(overHttp).toEqual(inProcess)
       }

@@ -9,7 +9,11 @@ expect.extend(matchers)
 let cli: CliChild
 let client: SandboxClient
 const sms = (to: string, message: string) =>
-  fetch(`${cli.apiUrl}/sms/send`, { method: 'POST', headers: { authorization: 'Bearer test_pro', 'content-type': 'application/json' }, body: JSON.stringify({ to, message }) })
+  fetch(`${cli.apiUrl}/sms/send`, {
+    method: 'POST',
+    headers: { authorization: 'Bearer test_pro', 'content-type': 'application/json' },
+    body: JSON.stringify({ to, message }),
+  })
 
 beforeAll(async () => {
   cli = await startCli(['--no-ui', '--port', '0'])
@@ -26,8 +30,15 @@ describe('await expect(client).toHaveSent(…)', () => {
 
   it('fails after the timeout with the filter and the nearest misses', async () => {
     await sms('+14155550188', 'Hello there')
-    const failure = await (expect(client).toHaveSent({ channel: 'sms', to: '+14155550999' }, { timeout: 300 }) as unknown as Promise<void>).then(() => undefined, (e: Error) => e)
-    expect(failure?.message).toBe('expected an SMS to +14155550999 to have been sent; the last SMS went to +14155550188 "Hello there" (queued)')
+    const failure = await (
+      expect(client).toHaveSent({ channel: 'sms', to: '+14155550999' }, { timeout: 300 }) as unknown as Promise<void>
+    ).then(
+      () => undefined,
+      (e: Error) => e,
+    )
+    expect(failure?.message).toBe(
+      'expected an SMS to +14155550999 to have been sent; the last SMS went to +14155550188 "Hello there" (queued)',
+    )
   })
 
   it('counts with toHaveSentTimes, and looks once for .not and toHaveSentNothing', async () => {
@@ -35,6 +46,8 @@ describe('await expect(client).toHaveSent(…)', () => {
     await expect(client).toHaveSentTimes({ to: '+14155550123' }, 2)
     await expect(client).not.toHaveSent({ to: '+14155550777' })
     await expect(client).toHaveSentNothing({ channel: 'email' })
-    await expect(expect(client).toHaveSentNothing({ channel: 'sms' })).rejects.toThrow('expected no SMS, but 2 were sent')
+    await expect(expect(client).toHaveSentNothing({ channel: 'sms' })).rejects.toThrow(
+      'expected no SMS, but 2 were sent',
+    )
   })
 })

@@ -22,7 +22,11 @@ const transports: Record<string, (options: SandboxOptions) => Promise<Transport>
     const server = await standalone(options)
     return {
       call: (method, path, body, headers = auth()) =>
-        fetch(`${server.base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }),
+        fetch(`${server.base}${path}`, {
+          method,
+          headers,
+          body: body === undefined ? undefined : JSON.stringify(body),
+        }),
       close: server.close,
     }
   },
@@ -44,23 +48,51 @@ for (const [name, open] of Object.entries(transports)) {
 
     it('50 parallel full updates of one subscriber: every answer and the final record are whole, the last write wins, the email index follows', async () => {
       transport = await open({ now: tickingClock() })
-      const created = await (await transport.call('POST', '/subscribers', { email: 'start@example.com', phone: '+14155550000' })).json() as Subscriber
-      const record = (i: number) => ({ email: `u${i}@example.com`, phone: `+1415555${1000 + i}`, first_name: `Name ${i}`, tags: [`t${i}`, 'shared'] })
-      const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => transport!.call('PUT', `/subscribers/${created.id}`, record(i)).then(async (r) => ({ status: r.status, body: await r.json() as Subscriber }))))
+      const created = (await (
+        await transport.call('POST', '/subscribers', { email: 'start@example.com', phone: '+14155550000' })
+      ).json()) as Subscriber
+      const record = (i: number) => ({
+        email: `u${i}@example.com`,
+        phone: `+1415555${1000 + i}`,
+        first_name: `Name ${i}`,
+        tags: [`t${i}`, 'shared'],
+      })
+      const answers = await Promise.all(
+        Array.from({ length: 50 }, (_, i) =>
+          transport!
+            .call('PUT', `/subscribers/${created.id}`, record(i))
+            .then(async (r) => ({ status: r.status, body: (await r.json()) as Subscriber })),
+        ),
+      )
       expect(answers.every((a) => a.status === 200)).toBe(true)
       const whole = (s: Subscriber) => {
         const i = Number(/^u(\d+)@/.exec(s.email ?? '')?.[1])
-        return JSON.stringify({ email: s.email, phone: s.phone, first_name: s.first_name, tags: s.tags }) === JSON.stringify(record(i))
+        return (
+          JSON.stringify({ email: s.email, phone: s.phone, first_name: s.first_name, tags: s.tags }) ===
+          JSON.stringify(record(i))
+        )
       }
       for (const { body } of answers) expect(whole(body), JSON.stringify(body)).toBe(true)
-      const final = await (await transport.call('GET', `/subscribers/${created.id}`)).json() as Subscriber
+      const final = (await (await transport.call('GET', `/subscribers/${created.id}`)).json()) as Subscriber
       expect(whole(final)).toBe(true)
-      const latest = answers.map((a) => a.body).sort((a, b) => a.updated_at.localeCompare(b.updated_at)).at(-1)!
+      const latest = answers
+        .map((a) => a.body)
+        .sort((a, b) => a.updated_at.localeCompare(b.updated_at))
+        .at(-1)!
       const tied = answers.map((a) => a.body).filter((b) => b.updated_at === latest.updated_at)
-      expect(tied.some((b) => JSON.stringify(b) === JSON.stringify(final)), 'the final record is the last write').toBe(true)
+      expect(
+        tied.some((b) => JSON.stringify(b) === JSON.stringify(final)),
+        'the final record is the last write',
+      ).toBe(true)
       // The email index holds the winner's address only: every other one is free again.
       const winner = final.email
-      const claims = await Promise.all(Array.from({ length: 50 }, (_, i) => transport!.call('POST', '/subscribers', { email: `U${i}@example.com` }).then(async (r) => ({ email: `u${i}@example.com`, status: r.status, code: (await r.json()).error?.code }))))
+      const claims = await Promise.all(
+        Array.from({ length: 50 }, (_, i) =>
+          transport!
+            .call('POST', '/subscribers', { email: `U${i}@example.com` })
+            .then(async (r) => ({ email: `u${i}@example.com`, status: r.status, code: (await r.json()).error?.code })),
+        ),
+      )
       for (const claim of claims) {
         if (claim.email === winner) expect(claim).toMatchObject({ status: 400, code: 'duplicate_email' })
         else expect(claim.status, claim.email).toBe(200)
@@ -71,25 +103,52 @@ for (const [name, open] of Object.entries(transports)) {
 
     it('parallel partial updates of different fields all land', async () => {
       transport = await open({})
-      const created = await (await transport.call('POST', '/subscribers', { email: 'partial@example.com' })).json() as Subscriber
-      const patches = [{ first_name: 'Ana' }, { phone: '+14155550199' }, { tags: ['a', 'b', 'a'] }, { email: 'partial2@example.com' }]
-      const statuses = await Promise.all(patches.map((patch) => transport!.call('PUT', `/subscribers/${created.id}`, patch).then((r) => r.status)))
+      const created = (await (
+        await transport.call('POST', '/subscribers', { email: 'partial@example.com' })
+      ).json()) as Subscriber
+      const patches = [
+        { first_name: 'Ana' },
+        { phone: '+14155550199' },
+        { tags: ['a', 'b', 'a'] },
+        { email: 'partial2@example.com' },
+      ]
+      const statuses = await Promise.all(
+        patches.map((patch) => transport!.call('PUT', `/subscribers/${created.id}`, patch).then((r) => r.status)),
+      )
       expect(statuses).toEqual([200, 200, 200, 200])
-      const final = await (await transport.call('GET', `/subscribers/${created.id}`)).json() as Subscriber
-      expect(final).toMatchObject({ first_name: 'Ana', phone: '+14155550199', tags: ['a', 'b'], email: 'partial2@example.com' })
+      const final = (await (await transport.call('GET', `/subscribers/${created.id}`)).json()) as Subscriber
+      expect(final).toMatchObject({
+        first_name: 'Ana',
+        phone: '+14155550199',
+        tags: ['a', 'b'],
+        email: 'partial2@example.com',
+      })
     })
 
     it('50 parallel creates with one email (in different cases): exactly one succeeds, the rest are duplicate_email; another account is unaffected', async () => {
       transport = await open({})
       const variants = ['ana@example.com', 'Ana@Example.com', 'ANA@EXAMPLE.COM', 'aNa@example.COM']
-      const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => transport!.call('POST', '/subscribers', { email: variants[i % variants.length], first_name: `try ${i}` }).then(async (r) => ({ status: r.status, body: await r.json() }))))
+      const answers = await Promise.all(
+        Array.from({ length: 50 }, (_, i) =>
+          transport!
+            .call('POST', '/subscribers', { email: variants[i % variants.length], first_name: `try ${i}` })
+            .then(async (r) => ({ status: r.status, body: await r.json() })),
+        ),
+      )
       const won = answers.filter((a) => a.status === 200)
       expect(won).toHaveLength(1)
-      for (const lost of answers.filter((a) => a.status !== 200)) expect(lost).toMatchObject({ status: 400, body: { error: { code: 'duplicate_email', param: 'email' } } })
+      for (const lost of answers.filter((a) => a.status !== 200))
+        expect(lost).toMatchObject({ status: 400, body: { error: { code: 'duplicate_email', param: 'email' } } })
       const list = await (await transport.call('GET', '/subscribers')).json()
       expect(list.pagination.total).toBe(1)
       expect(list.data[0].id).toBe(won[0].body.id)
-      const other = await Promise.all(Array.from({ length: 10 }, () => transport!.call('POST', '/subscribers', { email: 'ana@example.com' }, auth('test_starter')).then((r) => r.status)))
+      const other = await Promise.all(
+        Array.from({ length: 10 }, () =>
+          transport!
+            .call('POST', '/subscribers', { email: 'ana@example.com' }, auth('test_starter'))
+            .then((r) => r.status),
+        ),
+      )
       expect(other.filter((s) => s === 200)).toHaveLength(1)
     })
 
@@ -97,14 +156,23 @@ for (const [name, open] of Object.entries(transports)) {
       transport = await open({ limits: { starter: 50 } })
       const requests = Array.from({ length: 120 }, (_, i) => {
         const kind = i % 4
-        if (kind === 0) return transport!.call('POST', '/sms/send', { to: '+14155550123', message: `m${i}` }, auth('test_starter'))
+        if (kind === 0)
+          return transport!.call('POST', '/sms/send', { to: '+14155550123', message: `m${i}` }, auth('test_starter'))
         if (kind === 1) return transport!.call('GET', '/subscribers', undefined, auth('test_starter'))
         if (kind === 2) return transport!.call('POST', '/email/send', { to: 'not-an-email' }, auth('test_starter'))
         return transport!.call('GET', '/nowhere', undefined, auth('test_starter'))
       })
-      const strangers = Array.from({ length: 30 }, () => transport!.call('GET', '/subscribers', undefined, auth('wrong_key')))
-      const others = Array.from({ length: 30 }, () => transport!.call('GET', '/subscribers', undefined, auth('test_pro')))
-      const [mine, theirs, pro] = await Promise.all([Promise.all(requests), Promise.all(strangers), Promise.all(others)])
+      const strangers = Array.from({ length: 30 }, () =>
+        transport!.call('GET', '/subscribers', undefined, auth('wrong_key')),
+      )
+      const others = Array.from({ length: 30 }, () =>
+        transport!.call('GET', '/subscribers', undefined, auth('test_pro')),
+      )
+      const [mine, theirs, pro] = await Promise.all([
+        Promise.all(requests),
+        Promise.all(strangers),
+        Promise.all(others),
+      ])
       const admitted = mine.filter((r) => r.status !== 429)
       expect(admitted).toHaveLength(50)
       const remaining = admitted.map((r) => Number(r.headers.get('x-ratelimit-remaining'))).sort((a, b) => a - b)
@@ -123,7 +191,13 @@ for (const [name, open] of Object.entries(transports)) {
 
     it('200 parallel creates: 200 unique ids, total exactly 200, every page in creation order', async () => {
       transport = await open({})
-      const answers = await Promise.all(Array.from({ length: 200 }, (_, i) => transport!.call('POST', '/subscribers', { email: `p${i}@example.com`, tags: [`n${i}`] }).then(async (r) => ({ status: r.status, body: await r.json() as Subscriber }))))
+      const answers = await Promise.all(
+        Array.from({ length: 200 }, (_, i) =>
+          transport!
+            .call('POST', '/subscribers', { email: `p${i}@example.com`, tags: [`n${i}`] })
+            .then(async (r) => ({ status: r.status, body: (await r.json()) as Subscriber })),
+        ),
+      )
       expect(answers.every((a) => a.status === 200)).toBe(true)
       const ids = new Set(answers.map((a) => a.body.id))
       expect(ids.size).toBe(200)

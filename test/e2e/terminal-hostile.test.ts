@@ -72,7 +72,11 @@ describe.skipIf(skip)('hostile content in a real terminal (tmux)', () => {
   })
 
   async function send(path: string, body: unknown) {
-    const response = await fetch(`${api}${path}`, { method: 'POST', headers: { authorization: 'Bearer test_pro', 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    const response = await fetch(`${api}${path}`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer test_pro', 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    })
     expect(response.status).toBe(200)
   }
 
@@ -80,7 +84,12 @@ describe.skipIf(skip)('hostile content in a real terminal (tmux)', () => {
     await until((s) => s.includes('No messages yet'), 'the UI to start')
     const title = tmux('display-message', '-p', '-t', SESSION, '#{pane_title}')
     await send('/sms/send', { to: '+14155550123', message: `Code 482913 ${HOSTILE_TEXT}` })
-    await send('/email/send', { to: 'ana@example.com', from: { email: 'x@acme.example', name: `Acme${HOSTILE.rlo}` }, subject: `Hi ${HOSTILE.osc0}${HOSTILE.csi} there`, html: hostileEmailHtml() })
+    await send('/email/send', {
+      to: 'ana@example.com',
+      from: { email: 'x@acme.example', name: `Acme${HOSTILE.rlo}` },
+      subject: `Hi ${HOSTILE.osc0}${HOSTILE.csi} there`,
+      html: hostileEmailHtml(),
+    })
     await until((s) => (s.match(/delivered/g) ?? []).length === 2, 'two delivered messages')
     keys('Enter', 'l')
     const detail = await until((s) => s.includes('── Links (5)'), 'the email with its links')

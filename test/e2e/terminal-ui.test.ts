@@ -28,7 +28,8 @@ if (skipReason) console.warn(`[terminal-ui e2e] skipped: ${skipReason}`)
 // sessions, and the server and the directory are removed after the test, even on failure.
 let socketDir = ''
 const SESSION = 'ui'
-const tmux = (...args: string[]) => execFileSync('tmux', ['-S', join(socketDir, 'tmux.sock'), ...args], { encoding: 'utf8' })
+const tmux = (...args: string[]) =>
+  execFileSync('tmux', ['-S', join(socketDir, 'tmux.sock'), ...args], { encoding: 'utf8' })
 const screen = () => tmux('capture-pane', '-p', '-t', SESSION)
 const keys = (...names: string[]) => {
   for (const name of names) tmux('send-keys', '-t', SESSION, name)
@@ -45,7 +46,8 @@ async function until(check: (text: string) => boolean, what: string, timeoutMs =
 }
 
 const LONG_LINK = `https://shop.example.com/account/reset-password?token=${'a1b2c3d4e5f6'.repeat(12)}&user=maria%40example.com&utm_source=email`
-const EMOJI_SMS = 'Hi 👋 Ana! 🎉 Your code is 482913 ✅ 日本語のテキスト and a 🚀 to the 🌕, every emoji two cells wide 😀😀😀'
+const EMOJI_SMS =
+  'Hi 👋 Ana! 🎉 Your code is 482913 ✅ 日本語のテキスト and a 🚀 to the 🌕, every emoji two cells wide 😀😀😀'
 const MULTI_SMS = ['First line of three', 'Second: your order #1042 shipped', 'Third: reply STOP to opt out']
 
 /** The body rows of a detail (under the `── Text` rule, above the next rule or the footer). */
@@ -106,7 +108,10 @@ describe.skipIf(skipReason !== undefined)('terminal UI in a real terminal (tmux)
 
   async function resize(columns: number, rows: number) {
     tmux('resize-window', '-t', SESSION, '-x', String(columns), '-y', String(rows))
-    return until((s) => s.split('\n').length >= rows - 1 && s.split('\n')[0].length <= columns && /\? help {2}q quit/.test(s), `a ${columns}×${rows} frame`)
+    return until(
+      (s) => s.split('\n').length >= rows - 1 && s.split('\n')[0].length <= columns && /\? help {2}q quit/.test(s),
+      `a ${columns}×${rows} frame`,
+    )
   }
 
   /** Opens the message whose list row contains `text`, from the top of the list. */
@@ -138,17 +143,24 @@ describe.skipIf(skipReason !== undefined)('terminal UI in a real terminal (tmux)
     expect(rows[0]).toMatch(/^sendbox \S+ {2}API /)
     expect(rows.filter((r) => /EMAIL \d+\s+SMS \d+/.test(r))).toHaveLength(1)
     expect(list).not.toContain('No messages yet')
-    expect(list).toMatch(/^› \d\d:\d\d:\d\d {2}SMS +\+14155550124 +First line of three ⏎ Second: your order #1042 shipped ⏎ Third: reply STOP to opt out +delivered/m)
+    expect(list).toMatch(
+      /^› \d\d:\d\d:\d\d {2}SMS +\+14155550124 +First line of three ⏎ Second: your order #1042 shipped ⏎ Third: reply STOP to opt out +delivered/m,
+    )
     expect(list).toMatch(/EMAIL\s+maria@example\.com\s+Reset your password\s+delivered/)
     expect(list).toMatch(/EMAIL 1\s+SMS 2\s+WHATSAPP 0\s+last message \d\d:\d\d:\d\d/)
 
-    for (const [columns, height] of [[160, 45], [80, 24]] as const) {
+    for (const [columns, height] of [
+      [160, 45],
+      [80, 24],
+    ] as const) {
       await resize(columns, height)
       const email = await open('Reset your password')
       expect(email).toMatch(/Subject\s+Reset your password/)
       expect(email).toContain('Password Reset')
       // The preview URL, wrapped under its label, read back whole (with its token).
-      expect(email.replace(/ *\n {10}/g, '')).toMatch(new RegExp(`Preview {3}http://127\\.0\\.0\\.1:${port}/__sandbox/messages/${emailId}/html\\?token=pvw_\\w+`))
+      expect(email.replace(/ *\n {10}/g, '')).toMatch(
+        new RegExp(`Preview {3}http://127\\.0\\.0\\.1:${port}/__sandbox/messages/${emailId}/html\\?token=pvw_\\w+`),
+      )
       keys('l')
       const links = await until((s) => s.includes('── Links (1)'), `the links at ${columns} columns`)
       expect(linksOf(links)).toEqual([LONG_LINK])

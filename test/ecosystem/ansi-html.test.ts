@@ -26,7 +26,10 @@ describe('docs:shots ANSI to HTML', () => {
 
   it('keeps one line per line, and a page with the title and the columns', () => {
     expect(lines('a\nb\n\n').split('\n')).toHaveLength(2)
-    const page = (ansiToHtml as (ansi: string, options: { title: string; columns: number }) => string)('x', { title: 'sendbox <ui>', columns: 80 })
+    const page = (ansiToHtml as (ansi: string, options: { title: string; columns: number }) => string)('x', {
+      title: 'sendbox <ui>',
+      columns: 80,
+    })
     expect(page).toContain('sendbox &lt;ui&gt;')
     expect(page).toContain('width: 80ch')
   })

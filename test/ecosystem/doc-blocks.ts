@@ -15,10 +15,22 @@ import { fileURLToPath } from 'node:url'
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 
 /** The pages whose blocks run: README.md and docs/*.md (decision pages have no runnable block). */
-export const DOC_PAGES: string[] = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).sort().map((name) => `docs/${name}`)]
+export const DOC_PAGES: string[] = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .sort()
+    .map((name) => `docs/${name}`),
+]
 
 /** Every markdown file whose relative links must resolve: the pages, and docs/decisions/*.md. */
-export const LINKED_PAGES: string[] = [...DOC_PAGES, ...readdirSync(join(ROOT, 'docs/decisions')).filter((name) => name.endsWith('.md')).sort().map((name) => `docs/decisions/${name}`)]
+export const LINKED_PAGES: string[] = [
+  ...DOC_PAGES,
+  ...readdirSync(join(ROOT, 'docs/decisions'))
+    .filter((name) => name.endsWith('.md'))
+    .sort()
+    .map((name) => `docs/decisions/${name}`),
+]
 
 /** Languages the tests run; other tagged blocks need `<!-- not run: … -->`. */
 export const RUN_LANGUAGES = ['ts', 'js', 'mjs', 'sh', 'json'] as const
@@ -50,11 +62,22 @@ export function blocksOf(page: string): DocBlock[] {
     if (!fence) continue
     const end = lines.findIndex((line, j) => j > i && line.trim() === '```')
     if (end < 0) throw new Error(`${page}:${i + 1}: a code block that is never closed`)
-    const code = lines.slice(i + 1, end).map((line) => line.slice(fence[1].length)).join('\n')
+    const code = lines
+      .slice(i + 1, end)
+      .map((line) => line.slice(fence[1].length))
+      .join('\n')
     const above = (lines[i - 1] ?? '').trim()
     const snippet = /^<!-- snippet: ([\w-]+)((?: [\w.-]+)*) -->$/.exec(above)
     const notRun = /^<!-- not run: (.*?) -->$/.exec(above)
-    found.push({ page, line: i + 1, lang: fence[2], code, kind: snippet?.[1], args: snippet?.[2].trim().split(' ').filter(Boolean) ?? [], notRun: notRun?.[1].trim() })
+    found.push({
+      page,
+      line: i + 1,
+      lang: fence[2],
+      code,
+      kind: snippet?.[1],
+      args: snippet?.[2].trim().split(' ').filter(Boolean) ?? [],
+      notRun: notRun?.[1].trim(),
+    })
     i = end
   }
   return found
@@ -64,5 +87,10 @@ export const allBlocks = (): DocBlock[] => DOC_PAGES.flatMap(blocksOf)
 
 /** `…` in an expected-output comment stands for anything. */
 export function pattern(expected: string): RegExp {
-  return new RegExp(`^${expected.split('…').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[\\s\\S]*')}$`)
+  return new RegExp(
+    `^${expected
+      .split('…')
+      .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('[\\s\\S]*')}$`,
+  )
 }

@@ -10,7 +10,12 @@ import { LINKED_PAGES, ROOT } from './doc-blocks.js'
  * not links; `http(s):` and `mailto:` links are not checked.
  */
 /** GitHub's id of a heading: lower case, punctuation but `-` and `_` dropped, spaces as `-`. */
-const slug = (heading: string) => heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-')
+const slug = (heading: string) =>
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-')
 
 function anchors(page: string): Set<string> {
   const text = readFileSync(join(ROOT, page), 'utf8').replace(/^\s*```[\s\S]*?^\s*```/gm, '')
@@ -24,7 +29,8 @@ function links(page: string): { target: string; line: number }[] {
     if (/^\s*```/.test(line)) fenced = !fenced
     if (fenced) return
     const prose = line.replace(/`[^`]*`/g, '')
-    for (const match of prose.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) found.push({ target: match[1], line: index + 1 })
+    for (const match of prose.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g))
+      found.push({ target: match[1], line: index + 1 })
   })
   return found
 }
@@ -40,7 +46,8 @@ describe('docs: relative links', () => {
         const file = path === '' ? page : normalize(join(dirname(page), path))
         checked++
         if (!existsSync(join(ROOT, file))) broken.push(`${page}:${line} → ${target}`)
-        else if (anchor !== undefined && file.endsWith('.md') && !anchors(file).has(anchor)) broken.push(`${page}:${line} → ${target} (no such heading)`)
+        else if (anchor !== undefined && file.endsWith('.md') && !anchors(file).has(anchor))
+          broken.push(`${page}:${line} → ${target} (no such heading)`)
       }
     }
     expect(broken).toEqual([])

@@ -7,7 +7,17 @@ import { getResponse } from 'msw'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createSandbox } from '../../src/index.js'
 import { CLI, startCli, type CliChild } from '../cli-child.js'
-import { allBlocks, blocksOf, DOC_PAGES, OUTPUT_LANGUAGES, pattern, ROOT, RUN_LANGUAGES, where, type DocBlock } from './doc-blocks.js'
+import {
+  allBlocks,
+  blocksOf,
+  DOC_PAGES,
+  OUTPUT_LANGUAGES,
+  pattern,
+  ROOT,
+  RUN_LANGUAGES,
+  where,
+  type DocBlock,
+} from './doc-blocks.js'
 import { freePort } from '../free-port.js'
 
 /**
@@ -69,7 +79,11 @@ const CURL_FAILS_ON_ERRORS = `curl() {
 }`
 
 /** The bash script for a block: its statements, each followed by a marker line on stdout. */
-function script(block: DocBlock, origin: string, serve: boolean): { text: string; expectations: (string | undefined)[] } {
+function script(
+  block: DocBlock,
+  origin: string,
+  serve: boolean,
+): { text: string; expectations: (string | undefined)[] } {
   const local = (command: string) =>
     command
       .replaceAll('http://127.0.0.1:4010', origin)
@@ -81,7 +95,9 @@ function script(block: DocBlock, origin: string, serve: boolean): { text: string
     let command = local(statement.command)
     if (serve && index === 0) {
       const port = new URL(origin).port
-      command = command.replace(`node ${JSON.stringify(CLI)}`, `node ${JSON.stringify(CLI)} --port ${port}`).replace('--host 0.0.0.0', '--host 127.0.0.1')
+      command = command
+        .replace(`node ${JSON.stringify(CLI)}`, `node ${JSON.stringify(CLI)} --port ${port}`)
+        .replace('--host 0.0.0.0', '--host 127.0.0.1')
       if (!/&\s*$/.test(command)) command = `${command} > sendbox-server.log 2>&1 &`
       command += `\nfor i in $(seq 1 300); do [ "$(command curl -s -o /dev/null -w '%{http_code}' ${origin}/__sandbox/health || true)" != 000 ] && break; sleep 0.1; done; kill -0 $! # the block's own server answered, not one that held the port`
     }
@@ -95,7 +111,10 @@ function script(block: DocBlock, origin: string, serve: boolean): { text: string
 async function runBlock(block: DocBlock, origin: string, serve: boolean): Promise<void> {
   const { text, expectations } = script(block, origin, serve)
   const cwd = mkdtempSync(join(tmpdir(), 'sendbox-doc-block-'))
-  const env = { ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('SENDBOX_'))), NO_COLOR: '1' }
+  const env = {
+    ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('SENDBOX_'))),
+    NO_COLOR: '1',
+  }
   const child = spawn('bash', ['-c', text], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
   let stdout = ''
   let stderr = ''
@@ -110,17 +129,30 @@ async function runBlock(block: DocBlock, origin: string, serve: boolean): Promis
   const outputs = stdout.split(`\n${MARK}\n`)
   const log = serve ? readFileSync(join(cwd, 'sendbox-server.log'), { encoding: 'utf8', flag: 'a+' }) : ''
   rmSync(cwd, { recursive: true, force: true })
-  expect(code, `${where(block)}: command ${outputs.length} of ${expectations.length} failed.\nstdout: ${stdout.slice(-2000)}\nstderr: ${stderr.slice(-2000)}\n${log.slice(-2000)}`).toBe(0)
+  expect(
+    code,
+    `${where(block)}: command ${outputs.length} of ${expectations.length} failed.\nstdout: ${stdout.slice(-2000)}\nstderr: ${stderr.slice(-2000)}\n${log.slice(-2000)}`,
+  ).toBe(0)
   expectations.forEach((expected, i) => {
-    if (expected !== undefined) expect(outputs[i].trim(), `${where(block)}, command ${i + 1}`).toMatch(pattern(expected))
+    if (expected !== undefined)
+      expect(outputs[i].trim(), `${where(block)}, command ${i + 1}`).toMatch(pattern(expected))
   })
 }
 
 describe('docs: every block runs, or says why not', () => {
   it('each tagged block is run by a docs test or carries <!-- not run: REASON -->', () => {
-    const unexplained = allBlocks().filter((block) => !(RUN_LANGUAGES as readonly string[]).includes(block.lang) && !OUTPUT_LANGUAGES.includes(block.lang) && !block.notRun)
+    const unexplained = allBlocks().filter(
+      (block) =>
+        !(RUN_LANGUAGES as readonly string[]).includes(block.lang) &&
+        !OUTPUT_LANGUAGES.includes(block.lang) &&
+        !block.notRun,
+    )
     expect(unexplained.map((block) => `${where(block)} (${block.lang})`)).toEqual([])
-    expect(allBlocks().filter((block) => block.notRun === '').map(where)).toEqual([])
+    expect(
+      allBlocks()
+        .filter((block) => block.notRun === '')
+        .map(where),
+    ).toEqual([])
   })
 
   it('no block holds a placeholder a user must edit before it runs', () => {
@@ -129,7 +161,8 @@ describe('docs: every block runs, or says why not', () => {
   })
 
   it('every JSON block parses', () => {
-    for (const block of allBlocks().filter((b) => b.lang === 'json' && !b.notRun)) expect(() => JSON.parse(block.code), where(block)).not.toThrow()
+    for (const block of allBlocks().filter((b) => b.lang === 'json' && !b.notRun))
+      expect(() => JSON.parse(block.code), where(block)).not.toThrow()
   })
 
   it('finds the shell blocks of the README and the pages', () => {
@@ -148,15 +181,19 @@ describe('docs: every sh block runs as written', () => {
 
   for (const block of shellBlocks) {
     const needs = block.args.find((arg) => /^node\d+\.\d+$/.test(arg))?.slice(4)
-    it.skipIf(needs !== undefined && !nodeAtLeast(needs))(`${where(block)}${block.kind === 'sh' && block.args.length ? ` (${block.args.join(' ')})` : ''}`, async () => {
-      if (block.args.includes('serve')) {
-        await runBlock(block, `http://127.0.0.1:${await freePort()}`, true)
-        return
-      }
-      const reset = await fetch(`${cli!.origin}/__sandbox/reset`, { method: 'POST' })
-      expect(reset.status).toBe(200)
-      await runBlock(block, cli!.origin, false)
-    }, 60_000)
+    it.skipIf(needs !== undefined && !nodeAtLeast(needs))(
+      `${where(block)}${block.kind === 'sh' && block.args.length ? ` (${block.args.join(' ')})` : ''}`,
+      async () => {
+        if (block.args.includes('serve')) {
+          await runBlock(block, `http://127.0.0.1:${await freePort()}`, true)
+          return
+        }
+        const reset = await fetch(`${cli!.origin}/__sandbox/reset`, { method: 'POST' })
+        expect(reset.status).toBe(200)
+        await runBlock(block, cli!.origin, false)
+      },
+      60_000,
+    )
   }
 })
 
@@ -173,7 +210,10 @@ describe('docs/settings.md: Config file', () => {
     // The file the example names ships with sendbox; a user copies it beside the config.
     mkdirSync(join(work, fixtures, '..'), { recursive: true })
     copyFileSync(join(ROOT, fixtures), join(work, fixtures))
-    const { stdout } = await run(process.execPath, [CLI, 'keys'], { cwd: work, env: { ...process.env, SENDBOX_API_KEYS: '', SENDBOX_CONFIG: '' } })
+    const { stdout } = await run(process.execPath, [CLI, 'keys'], {
+      cwd: work,
+      env: { ...process.env, SENDBOX_API_KEYS: '', SENDBOX_CONFIG: '' },
+    })
     expect(stdout).toMatch(/acme_live\s+Pro\s+50\/min/)
     expect(stdout).toMatch(/acme_bulk\s+Enterprise\s+20,000\/min\s+acme/)
     expect(stdout).toContain(`settings from ${join(work, 'sendbox.config.json')}`)
@@ -187,8 +227,15 @@ describe('docs: key masks', () => {
     expect(claims.length).toBe(3)
     const sandbox = createSandbox()
     try {
-      for (const [key] of claims) await getResponse(sandbox.handlers, new Request(`${sandbox.baseUrl}/subscribers`, { headers: { authorization: `Bearer ${key}` } }))
-      const shown = sandbox.journal.list().reverse().map((entry) => entry.key)
+      for (const [key] of claims)
+        await getResponse(
+          sandbox.handlers,
+          new Request(`${sandbox.baseUrl}/subscribers`, { headers: { authorization: `Bearer ${key}` } }),
+        )
+      const shown = sandbox.journal
+        .list()
+        .reverse()
+        .map((entry) => entry.key)
       expect(shown).toEqual(claims.map(([, mask]) => mask))
     } finally {
       sandbox.dispose()

@@ -58,7 +58,10 @@ beforeAll(() => {
   mkdirSync(DIR, { recursive: true })
   for (const snippet of all) {
     const preamble = snippet.names.map((name) => DECLARATIONS[name] ?? `unknown name ${name} (${snippet.where})`)
-    const body = snippet.kind === 'fragment' ? `${preamble.join('\n')}\nexport {}\n${snippet.code}\n` : `${snippet.code}\n${/^(import|export) /m.test(snippet.code) ? '' : 'export {}\n'}`
+    const body =
+      snippet.kind === 'fragment'
+        ? `${preamble.join('\n')}\nexport {}\n${snippet.code}\n`
+        : `${snippet.code}\n${/^(import|export) /m.test(snippet.code) ? '' : 'export {}\n'}`
     writeFileSync(join(DIR, snippet.file), body)
   }
 })
@@ -80,11 +83,25 @@ describe('docs snippets (README.md and docs/*.md)', () => {
   it('type-checks every TypeScript block as written (fragments with only their declared names)', async () => {
     const files = all.filter((s) => s.file.endsWith('.ts')).map((s) => s.file)
     const config = {
-      compilerOptions: { strict: true, noEmit: true, target: 'es2022', module: 'nodenext', lib: ['es2023', 'dom', 'dom.iterable'], types: ['node'], skipLibCheck: true, allowImportingTsExtensions: false },
+      compilerOptions: {
+        strict: true,
+        noEmit: true,
+        target: 'es2022',
+        module: 'nodenext',
+        lib: ['es2023', 'dom', 'dom.iterable'],
+        types: ['node'],
+        skipLibCheck: true,
+        allowImportingTsExtensions: false,
+      },
       files,
     }
     writeFileSync(join(DIR, 'tsconfig.json'), JSON.stringify(config))
-    const result = await run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', DIR], { cwd: ROOT }).then(() => '', (error: { stdout?: string }) => error.stdout ?? String(error))
+    const result = await run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', DIR], {
+      cwd: ROOT,
+    }).then(
+      () => '',
+      (error: { stdout?: string }) => error.stdout ?? String(error),
+    )
     // Name the page and line, not the scratch file.
     expect(all.reduce((text, snippet) => text.replaceAll(snippet.file, `${snippet.where} (block)`), result)).toBe('')
   }, 120_000)
@@ -98,9 +115,14 @@ describe('docs snippets (README.md and docs/*.md)', () => {
         writeFileSync(file, readFileSync(file, 'utf8').replaceAll('http://127.0.0.1:4010', cli.origin))
         env.SENDBOX_URL = cli.origin
       }
-      const outcome = await run(process.execPath, ['--import', 'tsx', join(DIR, snippet.file)], { cwd: ROOT, env, timeout: 60_000 }).then(
+      const outcome = await run(process.execPath, ['--import', 'tsx', join(DIR, snippet.file)], {
+        cwd: ROOT,
+        env,
+        timeout: 60_000,
+      }).then(
         () => 'exit 0',
-        (error: { code?: number; stderr?: string }) => `exit ${error.code}: ${error.stderr?.split('\n').slice(0, 8).join('\n')}`,
+        (error: { code?: number; stderr?: string }) =>
+          `exit ${error.code}: ${error.stderr?.split('\n').slice(0, 8).join('\n')}`,
       )
       expect(outcome, snippet.where).toBe('exit 0')
     }
@@ -110,7 +132,11 @@ describe('docs snippets (README.md and docs/*.md)', () => {
     const files = all.filter((s) => s.kind === 'vitest').map((s) => s.file)
     expect(files.length).toBeGreaterThan(0)
     writeFileSync(join(DIR, 'vitest.config.mjs'), `export default { test: { include: ${JSON.stringify(files)} } }\n`)
-    const { stdout } = await run(process.execPath, [join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--root', DIR, '--config', join(DIR, 'vitest.config.mjs')], { cwd: ROOT, env: { ...process.env, CI: 'true', NO_COLOR: '1', FORCE_COLOR: '0' } }).catch((error: { stdout?: string; stderr?: string }) => ({ stdout: `${error.stdout}\n${error.stderr}` }))
+    const { stdout } = await run(
+      process.execPath,
+      [join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--root', DIR, '--config', join(DIR, 'vitest.config.mjs')],
+      { cwd: ROOT, env: { ...process.env, CI: 'true', NO_COLOR: '1', FORCE_COLOR: '0' } },
+    ).catch((error: { stdout?: string; stderr?: string }) => ({ stdout: `${error.stdout}\n${error.stderr}` }))
     expect(stdout).toMatch(new RegExp(`Test Files\\s+\\S*${files.length} passed`))
   }, 120_000)
 })

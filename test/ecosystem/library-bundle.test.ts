@@ -11,7 +11,8 @@ import { describe, expect, it } from 'vitest'
  */
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const LIB = join(ROOT, 'dist/lib')
-if (!existsSync(join(LIB, 'index.js'))) throw new Error('dist/lib is missing: run `npm run build` (npm test does) before this suite')
+if (!existsSync(join(LIB, 'index.js')))
+  throw new Error('dist/lib is missing: run `npm run build` (npm test does) before this suite')
 
 const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, any> }
 const entry = (name: string, condition = 'import') => {
@@ -20,7 +21,8 @@ const entry = (name: string, condition = 'import') => {
 }
 const files = readdirSync(LIB).filter((f) => f.endsWith('.js'))
 const source = files.map((f) => readFileSync(join(LIB, f), 'utf8')).join('\n')
-const staticImports = (text: string) => [...text.matchAll(/^(?:import|export)\b[^;]*?from\s*"([^"]+)"|^import\s*"([^"]+)"/gm)].map((m) => m[1] ?? m[2])
+const staticImports = (text: string) =>
+  [...text.matchAll(/^(?:import|export)\b[^;]*?from\s*"([^"]+)"|^import\s*"([^"]+)"/gm)].map((m) => m[1] ?? m[2])
 const staticPackages = (text: string) => staticImports(text).filter((s) => !s.startsWith('./'))
 /**
  * What `sendbox`, `sendbox/server`, `sendbox/matchers` and `sendbox/client` load up front: those
@@ -33,12 +35,15 @@ function upFront(entries: string[]): string[] {
   const visit = (file: string) => {
     if (seen.has(file)) return
     seen.add(file)
-    for (const target of staticImports(readFileSync(join(LIB, file), 'utf8'))) if (target.startsWith('./')) visit(target.slice(2))
+    for (const target of staticImports(readFileSync(join(LIB, file), 'utf8')))
+      if (target.startsWith('./')) visit(target.slice(2))
   }
   entries.forEach(visit)
   return [...seen]
 }
-const core = upFront(['index.js', 'server.js', 'matchers.js', 'client.js']).map((f) => readFileSync(join(LIB, f), 'utf8')).join('\n')
+const core = upFront(['index.js', 'server.js', 'matchers.js', 'client.js'])
+  .map((f) => readFileSync(join(LIB, f), 'utf8'))
+  .join('\n')
 
 describe('the bundled library (dist/lib)', () => {
   it('is what "exports" names, for import and require', () => {
@@ -54,19 +59,32 @@ describe('the bundled library (dist/lib)', () => {
     }
   })
 
-  it('leaves msw, @msw/data, faker, html-to-text and htmlparser2 to node_modules, the last four loaded lazily', () => {
+  it('leaves msw, faker, html-to-text and htmlparser2 to node_modules, the last three loaded lazily, and @msw/data in a lazy chunk', () => {
     const packages = staticPackages(core)
     expect(new Set(packages)).toEqual(new Set(['msw', 'node:http']))
     // The MCP SDK only in the MCP chunk, which nothing imports statically; @playwright/test only in sendbox/playwright.
     const mcp = files.filter((f) => /^mcp-http-/.test(f))
     expect(mcp).toHaveLength(1)
-    expect(new Set(staticPackages(readFileSync(join(LIB, mcp[0]), 'utf8')).map((s) => s.split('/').slice(0, 2).join('/')))).toEqual(new Set(['@modelcontextprotocol/sdk']))
+    expect(
+      new Set(staticPackages(readFileSync(join(LIB, mcp[0]), 'utf8')).map((s) => s.split('/').slice(0, 2).join('/'))),
+    ).toEqual(new Set(['@modelcontextprotocol/sdk']))
     expect(core).toContain(`import("./${mcp[0]}")`)
     // Web-standard transport only: a browser bundle of `sendbox` (setupWorker) must resolve it.
     expect(readFileSync(join(LIB, mcp[0]), 'utf8')).not.toContain('server/stdio')
     expect(core).not.toMatch(new RegExp(`from\\s*"\\./${mcp[0]}"`))
-    expect(new Set(staticPackages(readFileSync(join(LIB, 'playwright.js'), 'utf8')))).toEqual(new Set(['@playwright/test']))
-    for (const lazy of ['@msw/data', '@faker-js/faker/locale/en', 'html-to-text', 'htmlparser2']) expect(source).toContain(`import("${lazy}")`)
+    expect(new Set(staticPackages(readFileSync(join(LIB, 'playwright.js'), 'utf8')))).toEqual(
+      new Set(['@playwright/test']),
+    )
+    for (const lazy of ['@faker-js/faker/locale/en', 'html-to-text', 'htmlparser2'])
+      expect(source).toContain(`import("${lazy}")`)
+    // @msw/data (and the few es-toolkit functions it uses) bundled in a chunk of its own, loaded by the first subscriber write.
+    const data = files.filter((f) =>
+      /class Collection\b|var Collection = class\b/.test(readFileSync(join(LIB, f), 'utf8')),
+    )
+    expect(data).toHaveLength(1)
+    expect(core).toContain(`import("./${data[0]}")`)
+    expect(upFront(['index.js', 'server.js', 'matchers.js', 'client.js'])).not.toContain(data[0])
+    expect(source).not.toMatch(/from\s*"es-toolkit|import\("@msw\/data"\)/)
     // msw itself is not in the bundle: the handlers extend the user's msw.
     expect(source).not.toMatch(/\bclass HttpHandler\b|\bvar HttpHandler = class\b/)
   })
@@ -84,7 +102,9 @@ describe('the bundled library (dist/lib)', () => {
         body: JSON.stringify({ to: 'ana@example.com', subject: 'Hi', html: '<p>Your code is 123456</p>' }),
       })
       expect(sent.status).toBe(200)
-      const list = (await (await fetch(`${running.url}/v1/subscribers?limit=5`, { headers: { authorization: 'Bearer test_pro' } })).json()) as { data: unknown[] }
+      const list = (await (
+        await fetch(`${running.url}/v1/subscribers?limit=5`, { headers: { authorization: 'Bearer test_pro' } })
+      ).json()) as { data: unknown[] }
       expect(list.data).toHaveLength(2)
       const inbox = await fetch(`${running.url}/__sandbox/ui/`)
       expect(inbox.status, 'the web inbox, found from a chunk of dist/lib').toBe(200)

@@ -15,7 +15,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const TSC = join(ROOT, 'node_modules/typescript/bin/tsc')
 const run = promisify(execFile)
-const env = { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false', SENDBOX_API_KEYS: '', SENDBOX_PORT: '', SENDBOX_CONFIG: '' }
+const env = {
+  ...process.env,
+  npm_config_update_notifier: 'false',
+  npm_config_fund: 'false',
+  npm_config_audit: 'false',
+  SENDBOX_API_KEYS: '',
+  SENDBOX_PORT: '',
+  SENDBOX_CONFIG: '',
+}
 
 const work = mkdtempSync(join(tmpdir(), 'sendbox-pack-'))
 const app = join(work, 'app')
@@ -31,13 +39,21 @@ let installError: string | undefined
 let strictListen = "{ onUnhandledRequest: 'error' }"
 
 function installedMswMajor(dir: string): number {
-  return Number((JSON.parse(readFileSync(join(dir, 'node_modules/msw/package.json'), 'utf8')) as { version: string }).version.split('.')[0])
+  return Number(
+    (JSON.parse(readFileSync(join(dir, 'node_modules/msw/package.json'), 'utf8')) as { version: string }).version.split(
+      '.',
+    )[0],
+  )
 }
 
 beforeAll(async () => {
-  if (!existsSync(join(ROOT, 'dist/bin/sendbox.js'))) throw new Error('dist/ is missing: run `npm run build` (npm test does) before this suite')
+  if (!existsSync(join(ROOT, 'dist/bin/sendbox.js')))
+    throw new Error('dist/ is missing: run `npm run build` (npm test does) before this suite')
   // --ignore-scripts: `npm test` has just built dist/; the pack must not rebuild it under other suites.
-  const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: ROOT, env })
+  const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], {
+    cwd: ROOT,
+    env,
+  })
   const [packed] = JSON.parse(stdout) as Array<{ filename: string; files: Array<{ path: string }> }>
   tarball = join(work, packed.filename)
   files = packed.files.map((f) => f.path)
@@ -48,12 +64,23 @@ beforeAll(async () => {
   writeFileSync(join(cjs, 'package.json'), JSON.stringify({ name: 'consumer-cjs', private: true }))
   try {
     // msw is a peer dependency: npm installs it beside sendbox, one copy for both.
-    await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball], { cwd: app, env, timeout: 120_000 })
-    await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball], { cwd: cjs, env, timeout: 120_000 })
+    await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball], {
+      cwd: app,
+      env,
+      timeout: 120_000,
+    })
+    await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball], {
+      cwd: cjs,
+      env,
+      timeout: 120_000,
+    })
     if (installedMswMajor(app) >= 3) strictListen = "{ onUnhandledFrame: 'error' }"
   } catch (error) {
-    installError = (error as { stderr?: string }).stderr?.split('\n').find((line) => /ENOTCACHED|ERR/.test(line)) ?? String(error)
-    console.warn(`[sendbox] skipping the install checks: the install of the tarball failed (${installError}). Run \`npm ci\` once with network so the npm cache holds every dependency.`)
+    installError =
+      (error as { stderr?: string }).stderr?.split('\n').find((line) => /ENOTCACHED|ERR/.test(line)) ?? String(error)
+    console.warn(
+      `[sendbox] skipping the install checks: the install of the tarball failed (${installError}). Run \`npm ci\` once with network so the npm cache holds every dependency.`,
+    )
   }
 }, 240_000)
 
@@ -61,8 +88,22 @@ afterAll(() => rmSync(work, { recursive: true, force: true }), 60_000)
 
 describe('npm pack', () => {
   it('ships the build, types, bin, fixtures and docs, and no sources or tests', () => {
-    expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'dist/bin/sendbox.js', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/transports/http-server.d.ts', 'fixtures/sample.json']))
-    expect(files.filter((f) => /\.test\.|^test\/|^examples\/|^scratch\/|^src\/|^handlers\/|\.ts$/.test(f) && !f.endsWith('.d.ts'))).toEqual([])
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'package.json',
+        'README.md',
+        'dist/bin/sendbox.js',
+        'dist/src/index.js',
+        'dist/src/index.d.ts',
+        'dist/src/transports/http-server.d.ts',
+        'fixtures/sample.json',
+      ]),
+    )
+    expect(
+      files.filter(
+        (f) => /\.test\.|^test\/|^examples\/|^scratch\/|^src\/|^handlers\/|\.ts$/.test(f) && !f.endsWith('.d.ts'),
+      ),
+    ).toEqual([])
   })
 
   it('has the metadata a registry and a resolver need', () => {
@@ -78,19 +119,28 @@ describe('npm pack', () => {
     for (const [entry, target] of Object.entries(manifest.exports as Record<string, string | Record<string, any>>)) {
       if (entry === '.' || typeof target === 'string') continue
       const types = (target.require ?? target).types as string
-      expect(manifest.typesVersions['*'][entry.slice(2)], `typesVersions for ${entry}`).toEqual([types.replace(/^\.\//, '')])
+      expect(manifest.typesVersions['*'][entry.slice(2)], `typesVersions for ${entry}`).toEqual([
+        types.replace(/^\.\//, ''),
+      ])
     }
     expect(manifest.dependencies.msw).toBeUndefined()
-    for (const [entry, target] of Object.entries(manifest.exports as Record<string, string | Record<string, unknown>>)) {
+    for (const [entry, target] of Object.entries(
+      manifest.exports as Record<string, string | Record<string, unknown>>,
+    )) {
       if (typeof target === 'string') continue
       // Entry points whose types name msw's have a CommonJS twin (`require`), so a CommonJS project
       // sees msw's CommonJS declarations on both sides; others are one ESM declaration.
       const conditions = ['.', './server'].includes(entry) ? ['import', 'require'] : undefined
-      if (conditions) expect(Object.keys(target), `exports["${entry}"]: import and require conditions`).toEqual(conditions)
-      const variants = (conditions ? conditions.map((c) => [c, target[c]]) : [['default', target]]) as Array<[string, { types: string; default: string }]>
+      if (conditions)
+        expect(Object.keys(target), `exports["${entry}"]: import and require conditions`).toEqual(conditions)
+      const variants = (conditions ? conditions.map((c) => [c, target[c]]) : [['default', target]]) as Array<
+        [string, { types: string; default: string }]
+      >
       for (const [condition, files_] of variants) {
         expect(Object.keys(files_)[0], `exports["${entry}"] (${condition}): "types" must come first`).toBe('types')
-        expect(files, `exports["${entry}"] (${condition})`).toEqual(expect.arrayContaining([files_.types.replace(/^\.\//, ''), files_.default.replace(/^\.\//, '')]))
+        expect(files, `exports["${entry}"] (${condition})`).toEqual(
+          expect.arrayContaining([files_.types.replace(/^\.\//, ''), files_.default.replace(/^\.\//, '')]),
+        )
       }
     }
   })
@@ -108,7 +158,12 @@ describe.concurrent('installed from the tarball into an empty folder', () => {
   it('serves with `npx sendbox --no-ui --port 0`', async (context) => {
     if (installError) context.skip()
     // Its own process group, so that npx and the node it starts stop together.
-    const child = spawn('npx', ['--offline', 'sendbox', '--no-ui', '--port', '0'], { cwd: app, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn('npx', ['--offline', 'sendbox', '--no-ui', '--port', '0'], {
+      cwd: app,
+      env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     try {
       const firstLine = await new Promise<string>((resolve, reject) => {
         let out = ''
@@ -156,15 +211,33 @@ server.close()
 sandbox.dispose()
 `
     writeFileSync(join(app, 'consumer.ts'), consumer)
-    writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({
-      compilerOptions: { noEmit: true, strict: true, skipLibCheck: true, target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', lib: ['es2022', 'dom'], types: [] },
-      files: ['consumer.ts'],
-    }))
+    writeFileSync(
+      join(app, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          noEmit: true,
+          strict: true,
+          skipLibCheck: true,
+          target: 'es2022',
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          lib: ['es2022', 'dom'],
+          types: [],
+        },
+        files: ['consumer.ts'],
+      }),
+    )
     // The types resolve through the package's "exports" the way a NodeNext project resolves them.
     await run(process.execPath, [TSC, '-p', '.'], { cwd: app, env }).catch((error: { stdout?: string }) => {
       throw new Error(`the consumer does not type-check against the installed package:\n${error.stdout}`)
     })
-    writeFileSync(join(app, 'consumer.mjs'), consumer.replace(', type CapturedMessage', '').replace(': CapturedMessage[]', '').replace(/^\/\/ @ts-expect-error.*\n.*\n/m, ''))
+    writeFileSync(
+      join(app, 'consumer.mjs'),
+      consumer
+        .replace(', type CapturedMessage', '')
+        .replace(': CapturedMessage[]', '')
+        .replace(/^\/\/ @ts-expect-error.*\n.*\n/m, ''),
+    )
     const { stdout } = await run(process.execPath, ['consumer.mjs'], { cwd: app, env })
     expect(JSON.parse(stdout)).toEqual({ status: 200, captured: 1, startServer: 'function' })
   }, 60_000)
@@ -172,7 +245,9 @@ sandbox.dispose()
   it('type-checks and runs in a CommonJS project (module nodenext): setupServer(...sandbox.handlers), startServer', async (context) => {
     if (installError) context.skip()
     // Before: TS2345 — msw's CommonJS HttpHandler (the consumer's) against its ESM one (ours).
-    writeFileSync(join(cjs, 'consumer.ts'), `
+    writeFileSync(
+      join(cjs, 'consumer.ts'),
+      `
 import { setupServer } from 'msw/node'
 import { createSandbox, type CapturedMessage } from 'sendbox'
 import { startServer } from 'sendbox/server'
@@ -195,11 +270,24 @@ async function main(): Promise<void> {
   console.log(JSON.stringify({ status: response.status, captured: captured.length, health: health.status }))
 }
 void main()
-`)
-    writeFileSync(join(cjs, 'tsconfig.json'), JSON.stringify({
-      compilerOptions: { strict: true, skipLibCheck: true, target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', lib: ['es2022', 'dom'], types: [], outDir: 'out' },
-      files: ['consumer.ts'],
-    }))
+`,
+    )
+    writeFileSync(
+      join(cjs, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          skipLibCheck: true,
+          target: 'es2022',
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          lib: ['es2022', 'dom'],
+          types: [],
+          outDir: 'out',
+        },
+        files: ['consumer.ts'],
+      }),
+    )
     await run(process.execPath, [TSC, '-p', '.'], { cwd: cjs, env }).catch((error: { stdout?: string }) => {
       throw new Error(`the CommonJS consumer does not type-check against the installed package:\n${error.stdout}`)
     })

@@ -19,13 +19,26 @@ const sms = { to: '+14155550123', message: 'hello' }
 const whatsapp = { to: '+14155550123', template: 'order_update', language: 'en_US' }
 const fault = { status: 503, path: '/v1/nothing' }
 
-type Row = [label: string, method: string, path: string, body: unknown, accept: boolean, headers?: Record<string, string>]
+type Row = [
+  label: string,
+  method: string,
+  path: string,
+  body: unknown,
+  accept: boolean,
+  headers?: Record<string, string>,
+]
 
 /** `{id}` in a path is replaced by a subscriber created before the table runs. */
 const TABLE: Row[] = [
   // POST /email/send
   ['email: valid', 'POST', '/v1/email/send', email, true],
-  ['email: from with name', 'POST', '/v1/email/send', { ...email, from: { email: 'shop@example.com', name: 'Shop' } }, true],
+  [
+    'email: from with name',
+    'POST',
+    '/v1/email/send',
+    { ...email, from: { email: 'shop@example.com', name: 'Shop' } },
+    true,
+  ],
   ['email: label ending with -', 'POST', '/v1/email/send', { ...email, to: 'u@example-.com' }, false],
   ['email: label starting with -', 'POST', '/v1/email/send', { ...email, to: 'u@-example.com' }, false],
   ['email: local part of 65', 'POST', '/v1/email/send', { ...email, to: `${'a'.repeat(65)}@example.com` }, false],
@@ -36,7 +49,13 @@ const TABLE: Row[] = [
   ['email: from without email', 'POST', '/v1/email/send', { ...email, from: { name: 'Shop' } }, false],
   ['email: empty subject', 'POST', '/v1/email/send', { ...email, subject: '' }, false],
   ['email: subject of 999', 'POST', '/v1/email/send', { ...email, subject: 'x'.repeat(999) }, false],
-  ['email: subject of 998 emoji (code points)', 'POST', '/v1/email/send', { ...email, subject: '🙂'.repeat(998) }, true],
+  [
+    'email: subject of 998 emoji (code points)',
+    'POST',
+    '/v1/email/send',
+    { ...email, subject: '🙂'.repeat(998) },
+    true,
+  ],
   ['email: empty html', 'POST', '/v1/email/send', { ...email, html: '' }, false],
   ['email: to as an array', 'POST', '/v1/email/send', { ...email, to: ['ana@example.com'] }, false],
   ['email: no body', 'POST', '/v1/email/send', undefined, false],
@@ -57,7 +76,13 @@ const TABLE: Row[] = [
   ['subscriber: phone, email null', 'POST', '/v1/subscribers', { email: null, phone: '+14155550199' }, true],
   ['subscriber: neither email nor phone', 'POST', '/v1/subscribers', { first_name: 'Bo' }, false],
   ['subscriber: email null alone', 'POST', '/v1/subscribers', { email: null }, false],
-  ['subscriber: 101 tags', 'POST', '/v1/subscribers', { phone: '+14155550198', tags: Array.from({ length: 101 }, (_, i) => `t${i}`) }, false],
+  [
+    'subscriber: 101 tags',
+    'POST',
+    '/v1/subscribers',
+    { phone: '+14155550198', tags: Array.from({ length: 101 }, (_, i) => `t${i}`) },
+    false,
+  ],
   ['subscriber: empty tag', 'POST', '/v1/subscribers', { phone: '+14155550197', tags: [''] }, false],
   ['subscriber: invalid email', 'POST', '/v1/subscribers', { email: 'u@example-.com' }, false],
   // PUT /subscribers/{id}
@@ -142,7 +167,12 @@ describe('the OpenAPI document judges requests as the server does (openapi-backe
   let subscriberId = ''
   beforeAll(async () => {
     await validator.init()
-    const created = await sandbox.call('POST', '/subscribers', { email: 'cy@example.com', phone: '+14155550100' }, { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' })
+    const created = await sandbox.call(
+      'POST',
+      '/subscribers',
+      { email: 'cy@example.com', phone: '+14155550100' },
+      { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+    )
     subscriberId = ((await created.json()) as { id: string }).id
   })
   afterAll(() => sandbox.dispose())

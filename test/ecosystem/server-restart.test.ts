@@ -22,7 +22,11 @@ describe('restarting the standalone server on the same port', () => {
         try {
           const health = await fetch(`${running.url}/__sandbox/health`)
           await health.text()
-          const sent = await fetch(`${running.url}/v1/sms/send`, { method: 'POST', headers: auth('k_restart'), body: JSON.stringify({ to: '+14155550123', message: `restart ${i}` }) })
+          const sent = await fetch(`${running.url}/v1/sms/send`, {
+            method: 'POST',
+            headers: auth('k_restart'),
+            body: JSON.stringify({ to: '+14155550123', message: `restart ${i}` }),
+          })
           expect(sent.status).toBe(200)
           await sent.text()
         } catch (error) {

@@ -114,7 +114,12 @@ const STACK_MARKERS = [/\n\s*at\s+\S/, /node:internal/, /file:\/\//, /\/work\//,
 /** A snapshot of the built-in prototypes: every own property and its value. */
 function prototypeSnapshot(): Map<string, unknown> {
   const snapshot = new Map<string, unknown>()
-  for (const [name, proto] of [['Object', Object.prototype], ['Array', Array.prototype], ['Function', Function.prototype], ['String', String.prototype]] as const) {
+  for (const [name, proto] of [
+    ['Object', Object.prototype],
+    ['Array', Array.prototype],
+    ['Function', Function.prototype],
+    ['String', String.prototype],
+  ] as const) {
     for (const key of Reflect.ownKeys(proto)) {
       const descriptor = Object.getOwnPropertyDescriptor(proto, key)!
       snapshot.set(`${name}.${String(key)}`, 'value' in descriptor ? descriptor.value : descriptor.get)
@@ -141,17 +146,28 @@ export function prototypeProblems(): string[] {
  * else, JSON, no stack trace, rate headers on authenticated /v1 answers, no prototype change)
  * and then against the case's oracle. Returns the problems found.
  */
-export function judge(fuzzCase: FuzzCase, response: WireResponse, allowedStatuses: ReadonlySet<number> = DOCUMENTED): string[] {
+export function judge(
+  fuzzCase: FuzzCase,
+  response: WireResponse,
+  allowedStatuses: ReadonlySet<number> = DOCUMENTED,
+): string[] {
   const problems: string[] = []
   const { status, text } = response
-  const options = fuzzCase.expect.kind === 'exact' ? [fuzzCase.expect] : fuzzCase.expect.kind === 'oneOf' ? fuzzCase.expect.options : []
+  const options =
+    fuzzCase.expect.kind === 'exact'
+      ? [fuzzCase.expect]
+      : fuzzCase.expect.kind === 'oneOf'
+        ? fuzzCase.expect.options
+        : []
   // A 5xx is fine only when the case asked for it (a fault or `Prefer: code=5xx`).
   const askedFor = status >= 500 && options.some((o) => o.status.includes(status))
   if (!allowedStatuses.has(status) && !askedFor) {
     problems.push(`undocumented status ${status}`)
   }
-  if (!/^application\/json\b/i.test(response.headers.get('content-type') ?? '')) problems.push(`content-type ${response.headers.get('content-type')}`)
-  for (const marker of STACK_MARKERS) if (marker.test(text)) problems.push(`stack trace or file path in the body (${marker})`)
+  if (!/^application\/json\b/i.test(response.headers.get('content-type') ?? ''))
+    problems.push(`content-type ${response.headers.get('content-type')}`)
+  for (const marker of STACK_MARKERS)
+    if (marker.test(text)) problems.push(`stack trace or file path in the body (${marker})`)
   let body: unknown
   try {
     body = JSON.parse(text)
@@ -166,7 +182,10 @@ export function judge(fuzzCase: FuzzCase, response: WireResponse, allowedStatuse
   // The path as the server sees it (`/v1/%2e%2e/__sandbox/x` is a control path).
   const pathname = new URL(`http://sandbox.invalid${fuzzCase.request.path}`).pathname
   // `/v1/__sandbox/...` is the sandbox's controls under its base URL (issue 14), not the API.
-  const apiPath = (pathname === '/v1' || pathname.startsWith('/v1/')) && pathname !== '/v1/__sandbox' && !pathname.startsWith('/v1/__sandbox/')
+  const apiPath =
+    (pathname === '/v1' || pathname.startsWith('/v1/')) &&
+    pathname !== '/v1/__sandbox' &&
+    !pathname.startsWith('/v1/__sandbox/')
   if (apiPath && status !== 401 && !parserAnswer && response.headers.get('x-ratelimit-limit') === null) {
     problems.push('authenticated /v1 answer without X-RateLimit-Limit')
   }
@@ -187,9 +206,14 @@ function oracleProblems(expect: ExactExpectation, status: number, body: unknown)
   if (!expect.status.includes(status)) return [`expected status ${expect.status.join('|')}, got ${status}`]
   if (status !== 200 && body !== undefined) {
     const error = (body as { error?: { code?: string; param?: string } }).error
-    if (expect.code && !expect.code.includes(error?.code ?? '')) problems.push(`expected code ${expect.code.join('|')}, got ${error?.code}`)
-    if (expect.param && 'exact' in expect.param && error?.param !== expect.param.exact) problems.push(`expected param ${JSON.stringify(expect.param.exact)}, got ${JSON.stringify(error?.param)}`)
-    if (expect.param && 'prefix' in expect.param && !(error?.param ?? '').startsWith(expect.param.prefix)) problems.push(`expected param starting ${JSON.stringify(expect.param.prefix)}, got ${JSON.stringify(error?.param)}`)
+    if (expect.code && !expect.code.includes(error?.code ?? ''))
+      problems.push(`expected code ${expect.code.join('|')}, got ${error?.code}`)
+    if (expect.param && 'exact' in expect.param && error?.param !== expect.param.exact)
+      problems.push(`expected param ${JSON.stringify(expect.param.exact)}, got ${JSON.stringify(error?.param)}`)
+    if (expect.param && 'prefix' in expect.param && !(error?.param ?? '').startsWith(expect.param.prefix))
+      problems.push(
+        `expected param starting ${JSON.stringify(expect.param.prefix)}, got ${JSON.stringify(error?.param)}`,
+      )
   }
   return problems
 }
@@ -201,9 +225,11 @@ export function errorShapeProblem(body: unknown): string | undefined {
   if (keys.length !== 1 || keys[0] !== 'error') return `error body has keys ${JSON.stringify(keys)}`
   const error = (body as { error: unknown }).error
   if (typeof error !== 'object' || error === null || Array.isArray(error)) return 'error is not an object'
-  for (const key of Object.keys(error)) if (!['code', 'message', 'param'].includes(key)) return `error has extra key ${JSON.stringify(key)}`
+  for (const key of Object.keys(error))
+    if (!['code', 'message', 'param'].includes(key)) return `error has extra key ${JSON.stringify(key)}`
   const { code, message, param } = error as Record<string, unknown>
-  if (typeof code !== 'string' || !/^[a-z][a-z0-9_]*$/.test(code)) return `error.code ${JSON.stringify(code)} is not snake_case`
+  if (typeof code !== 'string' || !/^[a-z][a-z0-9_]*$/.test(code))
+    return `error.code ${JSON.stringify(code)} is not snake_case`
   if (typeof message !== 'string' || message.length === 0) return 'error.message is not a non-empty string'
   if (param !== undefined && typeof param !== 'string') return 'error.param is not a string'
   return undefined
@@ -258,10 +284,20 @@ export function overTransport(fuzzCase: FuzzCase, wire: Wire['name']): FuzzCase 
   if (wire !== 'http') return fuzzCase
   fuzzCase = formStyleControl(fuzzCase)
   const url = new URL(`http://127.0.0.1${fuzzCase.request.path}`)
-  const size = fuzzCase.request.method.length + url.pathname.length + url.search.length + fuzzCase.request.headers.reduce((sum, [name, value]) => sum + name.length + value.length + 4, 0)
+  const size =
+    fuzzCase.request.method.length +
+    url.pathname.length +
+    url.search.length +
+    fuzzCase.request.headers.reduce((sum, [name, value]) => sum + name.length + value.length + 4, 0)
   if (size < MAX_HEADER_BYTES - 1024) return fuzzCase
-  if (size > MAX_HEADER_BYTES) return { ...fuzzCase, expect: TOO_LARGE, label: `${fuzzCase.label} (headers over 16 KiB)` }
-  const options = fuzzCase.expect.kind === 'oneOf' ? fuzzCase.expect.options : fuzzCase.expect.kind === 'exact' ? [fuzzCase.expect] : undefined
+  if (size > MAX_HEADER_BYTES)
+    return { ...fuzzCase, expect: TOO_LARGE, label: `${fuzzCase.label} (headers over 16 KiB)` }
+  const options =
+    fuzzCase.expect.kind === 'oneOf'
+      ? fuzzCase.expect.options
+      : fuzzCase.expect.kind === 'exact'
+        ? [fuzzCase.expect]
+        : undefined
   return { ...fuzzCase, expect: options ? { kind: 'oneOf', options: [...options, TOO_LARGE] } : fuzzCase.expect }
 }
 
@@ -279,10 +315,17 @@ function formStyleControl(fuzzCase: FuzzCase): FuzzCase {
   const pathname = new URL(`http://sandbox.invalid${path}`).pathname
   if (pathname !== '/__sandbox' && !pathname.startsWith('/__sandbox/')) return fuzzCase
   const given = headers.filter(([name]) => name.toLowerCase() === 'content-type').map(([, value]) => value.trim())
-  const contentType = given.length > 0 ? given.join(', ') : typeof body === 'string' ? 'text/plain;charset=UTF-8' : undefined
+  const contentType =
+    given.length > 0 ? given.join(', ') : typeof body === 'string' ? 'text/plain;charset=UTF-8' : undefined
   const size = body === undefined ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength
   const refused = contentType !== undefined ? !JSON_TYPE.test(contentType) : size > 0
-  return refused ? { ...fuzzCase, expect: { kind: 'exact', status: [400], code: ['invalid_content_type'] }, label: `${fuzzCase.label} (form-style body to a control)` } : fuzzCase
+  return refused
+    ? {
+        ...fuzzCase,
+        expect: { kind: 'exact', status: [400], code: ['invalid_content_type'] },
+        label: `${fuzzCase.label} (form-style body to a control)`,
+      }
+    : fuzzCase
 }
 
 /** A stable per-endpoint seed derived from a base seed. */
@@ -294,7 +337,12 @@ export function seedFor(base: number, name: string): number {
 
 /** Shortens a request for a failure message (bodies can be megabytes). */
 export function describeRequest(request: FuzzRequest): string {
-  const body = request.body === undefined ? '' : typeof request.body === 'string' ? request.body : `<${request.body.byteLength} bytes>`
+  const body =
+    request.body === undefined
+      ? ''
+      : typeof request.body === 'string'
+        ? request.body
+        : `<${request.body.byteLength} bytes>`
   const shown = body.length > 300 ? `${body.slice(0, 300)}…(${body.length} chars)` : body
   return `${request.method} ${request.path.length > 200 ? `${request.path.slice(0, 200)}…` : request.path} ${JSON.stringify(request.headers)} ${shown}`
 }
@@ -303,7 +351,12 @@ export function describeRequest(request: FuzzRequest): string {
  * Fuzzes one endpoint through one wire: a fresh sandbox, `runs` generated cases, each judged;
  * finally the server must still answer its health check. Never throws: a failure is reported.
  */
-export async function fuzzEndpoint(endpoint: EndpointFuzz, makeWire: (options: SandboxOptions) => Wire | Promise<Wire>, runs: number, baseSeed: number): Promise<FuzzReport> {
+export async function fuzzEndpoint(
+  endpoint: EndpointFuzz,
+  makeWire: (options: SandboxOptions) => Wire | Promise<Wire>,
+  runs: number,
+  baseSeed: number,
+): Promise<FuzzReport> {
   const wire = await makeWire(endpoint.options ?? {})
   const seed = seedFor(baseSeed, endpoint.name)
   const statuses: Record<number, number> = {}
@@ -312,25 +365,42 @@ export async function fuzzEndpoint(endpoint: EndpointFuzz, makeWire: (options: S
   try {
     await wire.sandbox.ready
     const context = endpoint.setup ? await endpoint.setup(wire) : EMPTY_CONTEXT
-    const property = fc.asyncProperty(endpoint.cases(context).map((c) => overTransport(c, wire.name)), async (fuzzCase) => {
-      const response = await wire.send(fuzzCase.request)
-      statuses[response.status] = (statuses[response.status] ?? 0) + 1
-      if (endpoint.after) await endpoint.after(wire)
-      const problems = judge(fuzzCase, response)
-      if (problems.length > 0) {
-        throw new Error(`[${fuzzCase.label}] ${problems.join('; ')}\n  request: ${describeRequest(fuzzCase.request)}\n  answer: ${response.status} ${response.text.slice(0, 400)}`)
-      }
-    })
+    const property = fc.asyncProperty(
+      endpoint.cases(context).map((c) => overTransport(c, wire.name)),
+      async (fuzzCase) => {
+        const response = await wire.send(fuzzCase.request)
+        statuses[response.status] = (statuses[response.status] ?? 0) + 1
+        if (endpoint.after) await endpoint.after(wire)
+        const problems = judge(fuzzCase, response)
+        if (problems.length > 0) {
+          throw new Error(
+            `[${fuzzCase.label}] ${problems.join('; ')}\n  request: ${describeRequest(fuzzCase.request)}\n  answer: ${response.status} ${response.text.slice(0, 400)}`,
+          )
+        }
+      },
+    )
     const result = await fc.check(property, { numRuns: runs, seed, endOnFailure: false, maxSkipsPerRun: 1000 })
     if (result.failed) {
       const cause = result.errorInstance instanceof Error ? result.errorInstance.message : String(result.errorInstance)
       failure = `${endpoint.name} over ${wire.name} failed after ${result.numRuns} runs (seed ${seed}, path ${result.counterexamplePath}):\n${cause}`
     }
-    const health = await wire.send({ method: 'GET', path: '/__sandbox/health', headers: endpoint.options?.adminToken ? [['authorization', `Bearer ${endpoint.options.adminToken}`]] : [] })
+    const health = await wire.send({
+      method: 'GET',
+      path: '/__sandbox/health',
+      headers: endpoint.options?.adminToken ? [['authorization', `Bearer ${endpoint.options.adminToken}`]] : [],
+    })
     if (health.status !== 200) failure = `${failure ?? ''}\nhealth check after fuzzing answered ${health.status}`
   } finally {
     await wire.dispose()
   }
   const total = Object.values(statuses).reduce((a, b) => a + b, 0)
-  return { endpoint: endpoint.name, wire: wire.name, runs: total, statuses, ms: Math.round(performance.now() - started), seed, failure }
+  return {
+    endpoint: endpoint.name,
+    wire: wire.name,
+    runs: total,
+    statuses,
+    ms: Math.round(performance.now() - started),
+    seed,
+    failure,
+  }
 }

@@ -12,10 +12,14 @@ const SEED = Number(process.env.FUZZ_SEED ?? 20261121)
 
 describe(`fuzzing over HTTP (${RUNS} cases per endpoint, seed ${SEED})`, () => {
   for (const endpoint of ENDPOINTS) {
-    it(endpoint.name, async () => {
-      const report = await fuzzEndpoint(endpoint, httpWire, RUNS, SEED)
-      expect(report.failure, report.failure).toBeUndefined()
-      expect(report.runs).toBeGreaterThanOrEqual(RUNS)
-    }, 60_000)
+    it(
+      endpoint.name,
+      async () => {
+        const report = await fuzzEndpoint(endpoint, httpWire, RUNS, SEED)
+        expect(report.failure, report.failure).toBeUndefined()
+        expect(report.runs).toBeGreaterThanOrEqual(RUNS)
+      },
+      60_000,
+    )
   }
 })

@@ -9,11 +9,15 @@ import { ENDPOINTS } from './endpoints.js'
  */
 const NOT_FUZZED: Record<string, string> = {
   'DELETE /__sandbox/messages/{id}': 'an id only: the same lookup as GET /__sandbox/messages/{id}, which is fuzzed',
-  'GET /__sandbox/messages/{id}/html': 'an id and a flag; its HTML and CSP are attacked in test/browser/preview-policy.test.ts',
+  'GET /__sandbox/messages/{id}/html':
+    'an id and a flag; its HTML and CSP are attacked in test/browser/preview-policy.test.ts',
   'GET /__sandbox/messages/{id}/preview': 'an id only, the lookup of GET /__sandbox/messages/{id}',
-  'GET /__sandbox/messages/{id}/checks': 'an id, an enum and a flag; hostile HTML and bodies are the checks suites\' (test/checks)',
-  'GET /__sandbox/messages/{id}/screenshot.png': 'an id, a bounded width, an enum and a flag, each refused in test/screenshots/screenshot.test.ts; a fuzz case that passed them would cost a Chromium render',
-  'GET /__sandbox/messages/wait': 'the outbox filters of GET /__sandbox/messages (fuzzed) plus a bounded timeout (test/api/sandbox-live.test.ts)',
+  'GET /__sandbox/messages/{id}/checks':
+    "an id, an enum and a flag; hostile HTML and bodies are the checks suites' (test/checks)",
+  'GET /__sandbox/messages/{id}/screenshot.png':
+    'an id, a bounded width, an enum and a flag, each refused in test/screenshots/screenshot.test.ts; a fuzz case that passed them would cost a Chromium render',
+  'GET /__sandbox/messages/wait':
+    'the outbox filters of GET /__sandbox/messages (fuzzed) plus a bounded timeout (test/api/sandbox-live.test.ts)',
   'GET /__sandbox/events': 'one enum filter; the stream is attacked in test/abuse/fan-out.test.ts',
   'POST /__sandbox/clock': 'four optional fields, each checked in test/api/sandbox-live.test.ts and the MCP tests',
   'POST /__sandbox/opt-outs': 'a number and an account, the checks of POST /__sandbox/inbound (fuzzed)',
@@ -27,11 +31,17 @@ const NOT_FUZZED: Record<string, string> = {
 describe('fuzz coverage of the route table', () => {
   it('fuzzes every route that takes input, or says why not', () => {
     const fuzzed = new Set(ENDPOINTS.map((e) => e.name))
-    const missing = ROUTES.filter((route) => route.body !== undefined || route.query !== undefined || route.path.includes('{'))
+    const missing = ROUTES.filter(
+      (route) => route.body !== undefined || route.query !== undefined || route.path.includes('{'),
+    )
       .map((route) => `${route.method} ${route.scope === 'api' ? `/v1${route.path}` : route.path}`)
       .filter((name) => !fuzzed.has(name) && NOT_FUZZED[name] === undefined)
-    expect(missing, 'routes that take input, neither fuzzed (test/fuzz/endpoints.ts) nor listed in NOT_FUZZED').toEqual([])
-    const stale = Object.keys(NOT_FUZZED).filter((name) => !ROUTES.some((r) => `${r.method} ${r.scope === 'api' ? `/v1${r.path}` : r.path}` === name))
+    expect(missing, 'routes that take input, neither fuzzed (test/fuzz/endpoints.ts) nor listed in NOT_FUZZED').toEqual(
+      [],
+    )
+    const stale = Object.keys(NOT_FUZZED).filter(
+      (name) => !ROUTES.some((r) => `${r.method} ${r.scope === 'api' ? `/v1${r.path}` : r.path}` === name),
+    )
     expect(stale, 'NOT_FUZZED names a route the table no longer has').toEqual([])
   })
 })

@@ -12,17 +12,43 @@ import net from 'node:net'
 import { createSandbox, type SandboxOptions } from '../../src/index.js'
 import { startServer, type RunningServer } from '../../src/transports/http-server.js'
 import { ENDPOINTS } from './endpoints.js'
-import { describeRequest, DOCUMENTED, EMPTY_CONTEXT, errorShapeProblem, FUZZ_SANDBOX, seedFor, type EndpointFuzz, type FuzzCase, type FuzzReport, type FuzzRequest, type Wire, type WireResponse } from './fuzz-kit.js'
+import {
+  describeRequest,
+  DOCUMENTED,
+  EMPTY_CONTEXT,
+  errorShapeProblem,
+  FUZZ_SANDBOX,
+  seedFor,
+  type EndpointFuzz,
+  type FuzzCase,
+  type FuzzReport,
+  type FuzzRequest,
+  type Wire,
+  type WireResponse,
+} from './fuzz-kit.js'
 import { seededRandom } from '../../src/domain/random.js'
 
 /** How a well-formed request is framed on the wire. */
 export type FramingShape = 'one write' | 'split writes' | '1-byte chunks' | 'random chunks'
 
 /** Ways to break a request. */
-export type BrokenShape = 'body cut short' | 'chunked body cut short' | 'headers cut short' | 'random header bytes' | 'random bytes' | 'lying chunk size'
+export type BrokenShape =
+  | 'body cut short'
+  | 'chunked body cut short'
+  | 'headers cut short'
+  | 'random header bytes'
+  | 'random bytes'
+  | 'lying chunk size'
 
 const FRAMINGS: FramingShape[] = ['one write', 'split writes', '1-byte chunks', 'random chunks']
-const BROKEN: BrokenShape[] = ['body cut short', 'chunked body cut short', 'headers cut short', 'random header bytes', 'random bytes', 'lying chunk size']
+const BROKEN: BrokenShape[] = [
+  'body cut short',
+  'chunked body cut short',
+  'headers cut short',
+  'random header bytes',
+  'random bytes',
+  'lying chunk size',
+]
 
 /** 1-byte chunks only for bodies the server reads whole in that shape (it refuses more than 65,536 pieces). */
 const MAX_TINY_CHUNKED = 16_384
@@ -38,7 +64,10 @@ interface RawAnswer {
 const prng = seededRandom
 
 /** The request's head and body as fetch would send them (same header merging, default Content-Type, URL serialisation). */
-function asFetchWould(request: FuzzRequest, port: number): { head: string[]; body: Buffer | undefined; target: string } {
+function asFetchWould(
+  request: FuzzRequest,
+  port: number,
+): { head: string[]; body: Buffer | undefined; target: string } {
   const url = new URL(`http://127.0.0.1:${port}${request.path}`)
   const merged = new Map<string, { name: string; values: string[] }>()
   for (const [name, value] of request.headers) {
@@ -47,9 +76,19 @@ function asFetchWould(request: FuzzRequest, port: number): { head: string[]; bod
     entry.values.push(value.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, ''))
     merged.set(key, entry)
   }
-  const body = request.body === undefined ? undefined : typeof request.body === 'string' ? Buffer.from(request.body, 'utf8') : Buffer.from(request.body)
-  if (typeof request.body === 'string' && !merged.has('content-type')) merged.set('content-type', { name: 'content-type', values: ['text/plain;charset=UTF-8'] })
-  const head = [`${request.method} ${url.pathname}${url.search} HTTP/1.1`, `Host: 127.0.0.1:${port}`, 'Connection: close']
+  const body =
+    request.body === undefined
+      ? undefined
+      : typeof request.body === 'string'
+        ? Buffer.from(request.body, 'utf8')
+        : Buffer.from(request.body)
+  if (typeof request.body === 'string' && !merged.has('content-type'))
+    merged.set('content-type', { name: 'content-type', values: ['text/plain;charset=UTF-8'] })
+  const head = [
+    `${request.method} ${url.pathname}${url.search} HTTP/1.1`,
+    `Host: 127.0.0.1:${port}`,
+    'Connection: close',
+  ]
   for (const { name, values } of merged.values()) head.push(`${name}: ${values.join(', ')}`)
   return { head, body, target: `${url.pathname}${url.search}` }
 }
@@ -58,7 +97,11 @@ function chunked(body: Buffer, size: (left: number) => number, extension: () => 
   const parts: Buffer[] = []
   for (let offset = 0; offset < body.length;) {
     const n = Math.max(1, Math.min(size(body.length - offset), body.length - offset))
-    parts.push(Buffer.from(`${n.toString(16)}${extension()}\r\n`, 'latin1'), body.subarray(offset, offset + n), Buffer.from('\r\n'))
+    parts.push(
+      Buffer.from(`${n.toString(16)}${extension()}\r\n`, 'latin1'),
+      body.subarray(offset, offset + n),
+      Buffer.from('\r\n'),
+    )
     offset += n
   }
   parts.push(Buffer.from('0\r\n\r\n'))
@@ -97,12 +140,33 @@ export function framed(request: FuzzRequest, port: number, shape: FramingShape, 
   const { head, body } = asFetchWould(request, port)
   const withBody = body !== undefined
   if (!withBody || shape === 'one write' || shape === 'split writes') {
-    const bytes = Buffer.concat([Buffer.from(`${[...head, ...(withBody ? [`content-length: ${body.length}`] : [])].join('\r\n')}\r\n\r\n`, 'latin1'), body ?? Buffer.alloc(0)])
+    const bytes = Buffer.concat([
+      Buffer.from(
+        `${[...head, ...(withBody ? [`content-length: ${body.length}`] : [])].join('\r\n')}\r\n\r\n`,
+        'latin1',
+      ),
+      body ?? Buffer.alloc(0),
+    ])
     return shape === 'split writes' ? splitAt(bytes, random, 1 + Math.floor(random() * 8)) : [bytes]
   }
   const start = Buffer.from(`${[...head, 'transfer-encoding: chunked'].join('\r\n')}\r\n\r\n`, 'latin1')
-  if (shape === '1-byte chunks') return [start, ...chunked(body, () => 1, () => '')]
-  return [start, ...chunked(body, () => 1 + Math.floor(random() * 4096), () => (random() < 0.2 ? ';ext=1' : ''))]
+  if (shape === '1-byte chunks')
+    return [
+      start,
+      ...chunked(
+        body,
+        () => 1,
+        () => '',
+      ),
+    ]
+  return [
+    start,
+    ...chunked(
+      body,
+      () => 1 + Math.floor(random() * 4096),
+      () => (random() < 0.2 ? ';ext=1' : ''),
+    ),
+  ]
 }
 
 /** The bytes of a broken request. */
@@ -114,11 +178,26 @@ export function broken(request: FuzzRequest, port: number, shape: BrokenShape, r
   switch (shape) {
     case 'body cut short': {
       const sent = Math.floor(random() * payload.length)
-      return [Buffer.from(`${[...line, `content-length: ${payload.length + 1 + Math.floor(random() * 1000)}`].join('\r\n')}\r\n\r\n`, 'latin1'), payload.subarray(0, sent)]
+      return [
+        Buffer.from(
+          `${[...line, `content-length: ${payload.length + 1 + Math.floor(random() * 1000)}`].join('\r\n')}\r\n\r\n`,
+          'latin1',
+        ),
+        payload.subarray(0, sent),
+      ]
     }
     case 'chunked body cut short': {
-      const writes = Buffer.concat(chunked(payload, () => 1 + Math.floor(random() * 64), () => ''))
-      return [Buffer.from(`${[...line, 'transfer-encoding: chunked'].join('\r\n')}\r\n\r\n`, 'latin1'), writes.subarray(0, Math.floor(random() * (writes.length - 5)))]
+      const writes = Buffer.concat(
+        chunked(
+          payload,
+          () => 1 + Math.floor(random() * 64),
+          () => '',
+        ),
+      )
+      return [
+        Buffer.from(`${[...line, 'transfer-encoding: chunked'].join('\r\n')}\r\n\r\n`, 'latin1'),
+        writes.subarray(0, Math.floor(random() * (writes.length - 5))),
+      ]
     }
     case 'headers cut short': {
       const text = Buffer.from(`${line.join('\r\n')}\r\n\r\n`, 'latin1')
@@ -131,13 +210,21 @@ export function broken(request: FuzzRequest, port: number, shape: BrokenShape, r
       const cut = Math.floor(random() * (target.length + 1))
       const lines = line.map((l) => Buffer.from(l, 'latin1'))
       lines[at] = Buffer.concat([target.subarray(0, cut), junk, target.subarray(cut)])
-      const headBytes = Buffer.concat([...lines.flatMap((l) => [l, Buffer.from('\r\n')]), Buffer.from(`content-length: ${payload.length}\r\n\r\n`)])
+      const headBytes = Buffer.concat([
+        ...lines.flatMap((l) => [l, Buffer.from('\r\n')]),
+        Buffer.from(`content-length: ${payload.length}\r\n\r\n`),
+      ])
       return [headBytes, payload]
     }
     case 'random bytes':
       return [Buffer.from(Array.from({ length: 1 + Math.floor(random() * 200) }, () => Math.floor(random() * 256)))]
     case 'lying chunk size':
-      return [Buffer.from(`${[...line, 'transfer-encoding: chunked'].join('\r\n')}\r\n\r\n`, 'latin1'), Buffer.from(`${(payload.length + 10).toString(16)}\r\n`), payload, Buffer.from('\r\n0\r\n\r\n')]
+      return [
+        Buffer.from(`${[...line, 'transfer-encoding: chunked'].join('\r\n')}\r\n\r\n`, 'latin1'),
+        Buffer.from(`${(payload.length + 10).toString(16)}\r\n`),
+        payload,
+        Buffer.from('\r\n0\r\n\r\n'),
+      ]
   }
 }
 
@@ -206,7 +293,11 @@ function sendRaw(port: number, parts: Buffer[]): Promise<RawAnswer> {
     socket.once('connect', async () => {
       for (const part of parts) {
         if (done || socket.destroyed) return
-        if (!socket.write(part)) await new Promise<void>((resume) => { socket.once('drain', resume); socket.once('close', resume) })
+        if (!socket.write(part))
+          await new Promise<void>((resume) => {
+            socket.once('drain', resume)
+            socket.once('close', resume)
+          })
       }
       if (!socket.destroyed) socket.end()
     })
@@ -214,7 +305,11 @@ function sendRaw(port: number, parts: Buffer[]): Promise<RawAnswer> {
 }
 
 /** The standalone server reached over raw sockets, every request framed in a shape drawn from `seed`. */
-export async function rawWire(options: SandboxOptions, seed: number, shapes: readonly FramingShape[] = FRAMINGS): Promise<Wire & { running: RunningServer }> {
+export async function rawWire(
+  options: SandboxOptions,
+  seed: number,
+  shapes: readonly FramingShape[] = FRAMINGS,
+): Promise<Wire & { running: RunningServer }> {
   const sandbox = createSandbox({ ...FUZZ_SANDBOX, baseUrl: 'http://127.0.0.1:4010/v1', ...options })
   const running = await startServer(sandbox, { port: 0 })
   const random = prng(seed)
@@ -223,11 +318,19 @@ export async function rawWire(options: SandboxOptions, seed: number, shapes: rea
     sandbox,
     running,
     send: async (request) => {
-      const size = request.body === undefined ? 0 : typeof request.body === 'string' ? Buffer.byteLength(request.body) : request.body.byteLength
+      const size =
+        request.body === undefined
+          ? 0
+          : typeof request.body === 'string'
+            ? Buffer.byteLength(request.body)
+            : request.body.byteLength
       const allowed = shapes.filter((shape) => shape !== '1-byte chunks' || size <= MAX_TINY_CHUNKED)
       const shape = allowed[Math.floor(random() * allowed.length)]
       const answer = await sendRaw(running.port, framed(request, running.port, shape, random))
-      if (!answer.response) throw new Error(`no answer to ${describeRequest(request)} framed as ${shape}: ${JSON.stringify(answer.raw.slice(0, 200))}`)
+      if (!answer.response)
+        throw new Error(
+          `no answer to ${describeRequest(request)} framed as ${shape}: ${JSON.stringify(answer.raw.slice(0, 200))}`,
+        )
       return answer.response
     },
     dispose: async () => {
@@ -263,7 +366,10 @@ export interface BrokenReport {
  */
 export async function fuzzBrokenShapes(runs: number, baseSeed: number): Promise<BrokenReport> {
   const sandbox = createSandbox({ ...FUZZ_SANDBOX, baseUrl: 'http://127.0.0.1:4010/v1' })
-  const running = await startServer(sandbox, { port: 0, timeouts: { headersMs: 2_000, requestMs: 4_000, checkIntervalMs: 250 } })
+  const running = await startServer(sandbox, {
+    port: 0,
+    timeouts: { headersMs: 2_000, requestMs: 4_000, checkIntervalMs: 250 },
+  })
   const report: BrokenReport = { runs: 0, answered: 0, nothingAsked: 0, unanswered: 0, unexplained5xx: 0, statuses: {} }
   const arbitraries = ENDPOINTS.filter((e: EndpointFuzz) => !e.setup && !e.options).map((e) => e.cases(EMPTY_CONTEXT))
   const brokenCase: fc.Arbitrary<BrokenCase> = fc.record({
@@ -284,13 +390,20 @@ export async function fuzzBrokenShapes(runs: number, baseSeed: number): Promise<
           return
         }
         report.unanswered++
-        throw new Error(`[${shape}] no answer; sent ${JSON.stringify(Buffer.concat(bytes).toString('latin1').slice(0, 300))}; got ${JSON.stringify(answer.raw.slice(0, 200))}`)
+        throw new Error(
+          `[${shape}] no answer; sent ${JSON.stringify(Buffer.concat(bytes).toString('latin1').slice(0, 300))}; got ${JSON.stringify(answer.raw.slice(0, 200))}`,
+        )
       }
       report.answered++
       const { status, text } = answer.response
       report.statuses[status] = (report.statuses[status] ?? 0) + 1
       const problems: string[] = []
-      const options = fuzzCase.expect.kind === 'exact' ? [fuzzCase.expect] : fuzzCase.expect.kind === 'oneOf' ? fuzzCase.expect.options : []
+      const options =
+        fuzzCase.expect.kind === 'exact'
+          ? [fuzzCase.expect]
+          : fuzzCase.expect.kind === 'oneOf'
+            ? fuzzCase.expect.options
+            : []
       // A 5xx is explained only when the request asked for one (a fault or `Prefer: code=5xx`).
       if (status >= 500 && (/"code":"internal_error"/.test(text) || !options.some((o) => o.status.includes(status)))) {
         report.unexplained5xx++
@@ -307,16 +420,23 @@ export async function fuzzBrokenShapes(runs: number, baseSeed: number): Promise<
         }
       }
       if (problems.length > 0) {
-        throw new Error(`[${shape}] ${problems.join('; ')}; sent ${JSON.stringify(Buffer.concat(bytes).toString('latin1').slice(0, 300))}; answer ${status} ${text.slice(0, 200)}`)
+        throw new Error(
+          `[${shape}] ${problems.join('; ')}; sent ${JSON.stringify(Buffer.concat(bytes).toString('latin1').slice(0, 300))}; answer ${status} ${text.slice(0, 200)}`,
+        )
       }
     })
-    const result = await fc.check(property, { numRuns: runs, seed: seedFor(baseSeed, 'broken shapes'), endOnFailure: true })
+    const result = await fc.check(property, {
+      numRuns: runs,
+      seed: seedFor(baseSeed, 'broken shapes'),
+      endOnFailure: true,
+    })
     if (result.failed) {
       const cause = result.errorInstance instanceof Error ? result.errorInstance.message : String(result.errorInstance)
       report.failure = `broken shapes failed after ${result.numRuns} runs (seed ${seedFor(baseSeed, 'broken shapes')}, path ${result.counterexamplePath}):\n${cause}`
     }
     const health = await fetch(`${running.url}/__sandbox/health`)
-    if (health.status !== 200) report.failure = `${report.failure ?? ''}\nhealth check after fuzzing answered ${health.status}`
+    if (health.status !== 200)
+      report.failure = `${report.failure ?? ''}\nhealth check after fuzzing answered ${health.status}`
   } finally {
     await running.close()
     sandbox.dispose()

@@ -19,20 +19,35 @@ const transports: Record<string, (options: SandboxOptions) => Promise<Transport>
   'in-process': async (options) => {
     const sb = inProcess(options)
     const origin = new URL(sb.base).origin
-    return { sandbox: sb.sandbox, call: sb.call, control: (path, init) => fetch(`${origin}${path}`, init), close: async () => sb.dispose() }
+    return {
+      sandbox: sb.sandbox,
+      call: sb.call,
+      control: (path, init) => fetch(`${origin}${path}`, init),
+      close: async () => sb.dispose(),
+    }
   },
   http: async (options) => {
     const server = await standalone(options)
     return {
       sandbox: server.sandbox,
-      call: (method, path, body, headers = auth()) => fetch(`${server.base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }),
+      call: (method, path, body, headers = auth()) =>
+        fetch(`${server.base}${path}`, {
+          method,
+          headers,
+          body: body === undefined ? undefined : JSON.stringify(body),
+        }),
       control: (path, init) => fetch(`${server.running.url}${path}`, init),
       close: server.close,
     }
   },
 }
 
-const KEYS = { acme_a: 'pro:acme', acme_b: 'starter:acme', globex_key: 'pro:globex', initech_key: 'enterprise' } as const
+const KEYS = {
+  acme_a: 'pro:acme',
+  acme_b: 'starter:acme',
+  globex_key: 'pro:globex',
+  initech_key: 'enterprise',
+} as const
 
 for (const [name, open] of Object.entries(transports)) {
   describe(`account isolation ${name}`, () => {
@@ -42,10 +57,12 @@ for (const [name, open] of Object.entries(transports)) {
       transport = undefined
     })
 
-    it('no key reads, updates, lists or counts another account\'s subscribers; their ids answer like unknown ones', async () => {
+    it("no key reads, updates, lists or counts another account's subscribers; their ids answer like unknown ones", async () => {
       transport = await open({ apiKeys: KEYS, subscribers: 3 })
       const t = transport
-      const created = await (await t.call('POST', '/subscribers', { email: 'ana@acme.test', first_name: 'Ana' }, auth('acme_a'))).json() as Subscriber
+      const created = (await (
+        await t.call('POST', '/subscribers', { email: 'ana@acme.test', first_name: 'Ana' }, auth('acme_a'))
+      ).json()) as Subscriber
       const acmeList = await (await t.call('GET', '/subscribers?limit=100', undefined, auth('acme_a'))).json()
       const acmeIds: string[] = acmeList.data.map((s: Subscriber) => s.id)
       expect(acmeList.pagination.total).toBe(4)
@@ -64,7 +81,12 @@ for (const [name, open] of Object.entries(transports)) {
           expect(a.error.code).toBe('not_found')
           // Indistinguishable from an id that never existed (only the echoed id differs).
           expect(a.error.message.replace(id, 'ID')).toBe(b.error.message.replace(`${id}x`, 'ID'))
-          const put = await t.call('PUT', `/subscribers/${id}`, { first_name: 'Mallory', email: 'mallory@evil.test' }, auth(outsider))
+          const put = await t.call(
+            'PUT',
+            `/subscribers/${id}`,
+            { first_name: 'Mallory', email: 'mallory@evil.test' },
+            auth(outsider),
+          )
           expect(put.status).toBe(404)
         }
       }
@@ -86,15 +108,29 @@ for (const [name, open] of Object.entries(transports)) {
         await t.call('POST', '/email/send', { to: 'ana@example.com', subject: key, html: '<p>x</p>' }, auth(key))
         await t.call('GET', '/subscribers', undefined, auth(key))
       }
-      for (const [key, expected] of [['acme_a', 4], ['globex_key', 2], ['initech_key', 2]] as const) {
+      for (const [key, expected] of [
+        ['acme_a', 4],
+        ['globex_key', 2],
+        ['initech_key', 2],
+      ] as const) {
         const account = accountOf(key)
-        const messages = await (await t.control(`/__sandbox/messages?account=${encodeURIComponent(account)}&limit=100`)).json()
+        const messages = await (
+          await t.control(`/__sandbox/messages?account=${encodeURIComponent(account)}&limit=100`)
+        ).json()
         expect(messages.pagination.total, key).toBe(expected)
         expect(messages.data.every((m: { account: string }) => m.account === account)).toBe(true)
-        const channelFiltered = await (await t.control(`/__sandbox/messages?account=${encodeURIComponent(account)}&channel=sms`)).json()
-        expect(channelFiltered.data.every((m: { account: string; channel: string }) => m.account === account && m.channel === 'sms')).toBe(true)
-        const journal = await (await t.control(`/__sandbox/requests?account=${encodeURIComponent(account)}&limit=100`)).json()
-        expect(journal.pagination.total, key).toBe(expected / 2 * 3)
+        const channelFiltered = await (
+          await t.control(`/__sandbox/messages?account=${encodeURIComponent(account)}&channel=sms`)
+        ).json()
+        expect(
+          channelFiltered.data.every(
+            (m: { account: string; channel: string }) => m.account === account && m.channel === 'sms',
+          ),
+        ).toBe(true)
+        const journal = await (
+          await t.control(`/__sandbox/requests?account=${encodeURIComponent(account)}&limit=100`)
+        ).json()
+        expect(journal.pagination.total, key).toBe((expected / 2) * 3)
         expect(journal.data.every((e: { account: string }) => e.account === account)).toBe(true)
       }
       // An account that does not exist, or a key given instead of an account, selects nothing.

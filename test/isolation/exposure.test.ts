@@ -21,7 +21,9 @@ describe('keys are masked everywhere the sandbox shows them', () => {
 
   it('journal, outbox, every /__sandbox answer and 401 messages hold no full key', async () => {
     const key = auth(SECRET)
-    const sent = await (await sb.call('POST', '/email/send', { to: 'ana@example.com', subject: 'Hi', html: '<p>x</p>' }, key)).json()
+    const sent = await (
+      await sb.call('POST', '/email/send', { to: 'ana@example.com', subject: 'Hi', html: '<p>x</p>' }, key)
+    ).json()
     await sb.call('POST', '/sms/send', { to: '+14155550123', message: 'hi' }, key)
     await sb.call('POST', '/whatsapp/send', { to: '+14155550123', template: 'order_update', language: 'en' }, key)
     await sb.call('POST', '/subscribers', { email: 'ana@example.com' }, key)
@@ -32,12 +34,24 @@ describe('keys are masked everywhere the sandbox shows them', () => {
     expect(refusedText).not.toContain(WRONG)
     const origin = new URL(sb.base).origin
     const texts = [refusedText]
-    for (const path of ['/__sandbox/messages?limit=100', `/__sandbox/messages/${sent.message_id}`, '/__sandbox/requests?limit=100', '/__sandbox/health', '/__sandbox/faults', '/__sandbox/openapi.json']) {
+    for (const path of [
+      '/__sandbox/messages?limit=100',
+      `/__sandbox/messages/${sent.message_id}`,
+      '/__sandbox/requests?limit=100',
+      '/__sandbox/health',
+      '/__sandbox/faults',
+      '/__sandbox/openapi.json',
+    ]) {
       const response = await fetch(`${origin}${path}`)
       expect(response.status, path).toBe(200)
       texts.push(await response.text())
     }
-    texts.push(JSON.stringify(sb.sandbox.journal.list()), JSON.stringify(sb.sandbox.outbox.list()), JSON.stringify(sb.sandbox.outbox.snapshot()), JSON.stringify(sb.sandbox.journal.snapshot()))
+    texts.push(
+      JSON.stringify(sb.sandbox.journal.list()),
+      JSON.stringify(sb.sandbox.outbox.list()),
+      JSON.stringify(sb.sandbox.outbox.snapshot()),
+      JSON.stringify(sb.sandbox.journal.snapshot()),
+    )
     for (const text of texts) {
       expect(text).not.toContain(SECRET)
       expect(text).not.toContain(WRONG)
@@ -85,7 +99,9 @@ describe('binding and the admin token', () => {
     expect(banner).not.toContain(SECRET)
     expect((await fetch(`${cli.apiUrl}/subscribers`, { headers: auth(SECRET) })).status).toBe(200)
     expect((await fetch(`${cli.apiUrl}/subscribers`, { headers: auth(WRONG) })).status).toBe(401)
-    expect((await fetch(`${cli.apiUrl}/email/send`, { method: 'POST', headers: auth(SECRET), body: '{"to":"x"}' })).status).toBe(400)
+    expect(
+      (await fetch(`${cli.apiUrl}/email/send`, { method: 'POST', headers: auth(SECRET), body: '{"to":"x"}' })).status,
+    ).toBe(400)
     expect((await fetch(`${cli.origin}/__sandbox/health`)).status).toBe(200)
     await new Promise((r) => setTimeout(r, 100))
     const log = cli.stdout().slice(banner.length)
@@ -102,8 +118,12 @@ describe('binding and the admin token', () => {
     const token = /admin token (\S+)/.exec(cli.stderr())?.[1]
     expect(token, cli.stderr()).toBeTruthy()
     expect((await fetch(`${cli.origin}/__sandbox/health`)).status).toBe(401)
-    expect((await fetch(`${cli.origin}/__sandbox/messages`, { headers: { authorization: 'Bearer test_pro' } })).status).toBe(401)
-    expect((await fetch(`${cli.origin}/__sandbox/health`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200)
+    expect(
+      (await fetch(`${cli.origin}/__sandbox/messages`, { headers: { authorization: 'Bearer test_pro' } })).status,
+    ).toBe(401)
+    expect(
+      (await fetch(`${cli.origin}/__sandbox/health`, { headers: { authorization: `Bearer ${token}` } })).status,
+    ).toBe(200)
     expect((await fetch(`${cli.origin}/__sandbox/reset`, { method: 'POST' })).status).toBe(401)
     // The API itself still answers to API keys.
     expect((await fetch(`${cli.apiUrl}/subscribers`, { headers: auth() })).status).toBe(200)
@@ -113,13 +133,35 @@ describe('binding and the admin token', () => {
     const cli = await startCli(['--no-ui', '--port', '0', '--admin-token', 'adm_s3cret_token'])
     children.push(cli)
     expect(cli.stderr()).not.toMatch(/warning/i)
-    for (const path of ['/__sandbox/health', '/__sandbox/messages', '/__sandbox/requests', '/__sandbox/faults', '/__sandbox/nothing']) {
+    for (const path of [
+      '/__sandbox/health',
+      '/__sandbox/messages',
+      '/__sandbox/requests',
+      '/__sandbox/faults',
+      '/__sandbox/nothing',
+    ]) {
       expect((await fetch(`${cli.origin}${path}`)).status, path).toBe(401)
-      expect((await fetch(`${cli.origin}${path}`, { headers: { authorization: 'Bearer adm_s3cret_tokex' } })).status, path).toBe(401)
+      expect(
+        (await fetch(`${cli.origin}${path}`, { headers: { authorization: 'Bearer adm_s3cret_tokex' } })).status,
+        path,
+      ).toBe(401)
     }
-    expect((await fetch(`${cli.origin}/__sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"status":500}' })).status).toBe(401)
-    expect((await fetch(`${cli.origin}/__sandbox/health`, { headers: { authorization: 'Bearer adm_s3cret_token' } })).status).toBe(200)
-    expect((await fetch(`${cli.origin}/__sandbox/health`, { headers: { 'x-sendbox-admin-token': 'adm_s3cret_token' } })).status).toBe(200)
+    expect(
+      (
+        await fetch(`${cli.origin}/__sandbox/faults`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{"status":500}',
+        })
+      ).status,
+    ).toBe(401)
+    expect(
+      (await fetch(`${cli.origin}/__sandbox/health`, { headers: { authorization: 'Bearer adm_s3cret_token' } })).status,
+    ).toBe(200)
+    expect(
+      (await fetch(`${cli.origin}/__sandbox/health`, { headers: { 'x-sendbox-admin-token': 'adm_s3cret_token' } }))
+        .status,
+    ).toBe(200)
     // No fault slipped in through the refused POST.
     expect((await fetch(`${cli.apiUrl}/subscribers`, { headers: auth() })).status).toBe(200)
   })

@@ -27,7 +27,7 @@ function validator() {
 }
 
 describe('server.json', () => {
-  it('is valid against the registry\'s published schema, and the schema catches a bad entry', () => {
+  it("is valid against the registry's published schema, and the schema catches a bad entry", () => {
     const validate = validator()
     expect(validate(SERVER_JSON), JSON.stringify(validate.errors)).toBe(true)
     expect(read('server.json').$schema).toBe(SCHEMA.$id)
@@ -42,7 +42,13 @@ describe('server.json', () => {
     // The registry checks an npm package's ownership by its package.json's mcpName.
     expect(SERVER_JSON.name).toBe(PACKAGE.mcpName)
     const [npm] = SERVER_JSON.packages
-    expect(npm).toMatchObject({ registryType: 'npm', identifier: PACKAGE.name, version: PACKAGE.version, runtimeHint: 'npx', transport: { type: 'stdio' } })
+    expect(npm).toMatchObject({
+      registryType: 'npm',
+      identifier: PACKAGE.name,
+      version: PACKAGE.version,
+      runtimeHint: 'npx',
+      transport: { type: 'stdio' },
+    })
     expect(npm.packageArguments?.map((a) => a.value ?? a.name)).toEqual(['mcp', '--url'])
     expect(npm.environmentVariables?.map((v) => v.name)).toEqual([envOf('admin-token')])
   })
@@ -64,7 +70,8 @@ describe('.mcp.json and .vscode/mcp.json', () => {
 
   const configs = {
     '.mcp.json': (read('.mcp.json') as { mcpServers: Record<string, { type: string; url: string }> }).mcpServers,
-    '.vscode/mcp.json': (read('.vscode/mcp.json') as { servers: Record<string, { type: string; url: string }> }).servers,
+    '.vscode/mcp.json': (read('.vscode/mcp.json') as { servers: Record<string, { type: string; url: string }> })
+      .servers,
   }
 
   for (const [file, servers] of Object.entries(configs)) {

@@ -17,7 +17,12 @@ export const SERVER_JSON = JSON.parse(readFileSync(resolve(import.meta.dirname, 
   name: string
   description: string
   version: string
-  packages: Array<{ identifier: string; version: string; environmentVariables?: Array<{ name: string }>; packageArguments?: Array<{ name?: string; value?: string }> }>
+  packages: Array<{
+    identifier: string
+    version: string
+    environmentVariables?: Array<{ name: string }>
+    packageArguments?: Array<{ name?: string; value?: string }>
+  }>
   _meta: { 'io.modelcontextprotocol.registry/publisher-provided': { tools: string[] } }
 }
 
@@ -35,12 +40,21 @@ export async function inProcessClient(options: SandboxOptions = {}) {
   await createMcpServer(sandboxAsClient(sandbox)).connect(serverSide)
   const client = new Client({ name: 'test', version: '1' })
   await client.connect(clientSide)
-  return { sandbox, client, close: async () => { await client.close(); sandbox.dispose() } }
+  return {
+    sandbox,
+    client,
+    close: async () => {
+      await client.close()
+      sandbox.dispose()
+    },
+  }
 }
 
 /** An MCP client on `origin`'s `/__sandbox/mcp`. */
 export async function httpClient(origin: string, headers: Record<string, string> = {}): Promise<Client> {
   const client = new Client({ name: 'test', version: '1' })
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${origin}/__sandbox/mcp`), { requestInit: { headers } }))
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${origin}/__sandbox/mcp`), { requestInit: { headers } }),
+  )
   return client
 }

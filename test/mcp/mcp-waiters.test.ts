@@ -22,18 +22,37 @@ describe('MCP waits and --max-waiters over HTTP', () => {
   })
   afterAll(() => cli?.kill())
 
-  const waiters = async () => ((await (await fetch(`${cli.origin}/__sandbox/health`)).json()) as { waiters: number }).waiters
+  const waiters = async () =>
+    ((await (await fetch(`${cli.origin}/__sandbox/health`)).json()) as { waiters: number }).waiters
 
   /** One `tools/call` of wait_for_message on its own socket; resolves with the answer when one comes. */
   const callWait = (id: number) => {
     let req!: ClientRequest
     const answered = new Promise<{ status: number; body: string }>((resolve, reject) => {
-      req = request(`${cli.origin}/__sandbox/mcp`, { method: 'POST', agent: false, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' } }, (res) => {
-        let body = ''
-        res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk)).on('end', () => resolve({ status: res.statusCode!, body }))
-      })
+      req = request(
+        `${cli.origin}/__sandbox/mcp`,
+        {
+          method: 'POST',
+          agent: false,
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        },
+        (res) => {
+          let body = ''
+          res
+            .setEncoding('utf8')
+            .on('data', (chunk: string) => (body += chunk))
+            .on('end', () => resolve({ status: res.statusCode!, body }))
+        },
+      )
       req.on('error', reject)
-      req.end(JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'wait_for_message', arguments: { to: `nobody${id}@example.com`, timeout: 60_000 } } }))
+      req.end(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id,
+          method: 'tools/call',
+          params: { name: 'wait_for_message', arguments: { to: `nobody${id}@example.com`, timeout: 60_000 } },
+        }),
+      )
     })
     answered.catch(() => {})
     return { answered, close: () => req.destroy() }
@@ -43,7 +62,13 @@ describe('MCP waits and --max-waiters over HTTP', () => {
     const calls = Array.from({ length: WAITS }, (_, i) => callWait(i + 1))
     // Every call past the cap is answered (a tool error, not a hang) while the first CAP are held.
     const settled = new Set<number>()
-    calls.forEach((c, i) => void c.answered.then(() => settled.add(i), () => {}))
+    calls.forEach(
+      (c, i) =>
+        void c.answered.then(
+          () => settled.add(i),
+          () => {},
+        ),
+    )
     await expect.poll(() => settled.size, { timeout: 270_000, interval: 500 }).toBe(WAITS - CAP)
     expect(await waiters()).toBe(CAP)
     const refused = await Promise.all(calls.filter((_, i) => settled.has(i)).map((c) => c.answered))
@@ -51,12 +76,16 @@ describe('MCP waits and --max-waiters over HTTP', () => {
     for (const { status, body } of refused) {
       // The tool's error naming the cap; on a machine too busy to read every body within the
       // server's request timeout (30 s), the transport's own 400 for that request instead.
-      const answer = status === 200 ? (JSON.parse(body) as { result: { isError: boolean; content: Array<{ text: string }> } }).result : undefined
+      const answer =
+        status === 200
+          ? (JSON.parse(body) as { result: { isError: boolean; content: Array<{ text: string }> } }).result
+          : undefined
       const kind = answer?.isError ? answer.content[0].text : `${status} ${body}`
       kinds.set(kind, (kinds.get(kind) ?? 0) + 1)
     }
     const capError = `${CAP} waits are held already (--max-waiters). Retry in a few seconds, or raise the cap.`
-    const tooSlow = '400 {"error":{"code":"invalid_request","message":"The request took too long to arrive; the connection is closed."}}'
+    const tooSlow =
+      '400 {"error":{"code":"invalid_request","message":"The request took too long to arrive; the connection is closed."}}'
     expect([...kinds.keys()].filter((kind) => kind !== capError && kind !== tooSlow)).toEqual([])
     expect(kinds.get(capError)).toBeGreaterThan(0)
 
@@ -67,7 +96,11 @@ describe('MCP waits and --max-waiters over HTTP', () => {
     // The server still answers waits as before.
     const again = callWait(WAITS + 1)
     await expect.poll(waiters).toBe(1)
-    await fetch(`${cli.apiUrl}/email/send`, { method: 'POST', headers: { authorization: 'Bearer test_pro', 'content-type': 'application/json' }, body: JSON.stringify({ to: `nobody${WAITS + 1}@example.com`, subject: 'Here', html: '<p>x</p>' }) })
+    await fetch(`${cli.apiUrl}/email/send`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer test_pro', 'content-type': 'application/json' },
+      body: JSON.stringify({ to: `nobody${WAITS + 1}@example.com`, subject: 'Here', html: '<p>x</p>' }),
+    })
     const { body } = await again.answered
     expect(JSON.parse(body).result.content[0].text).toMatch(/^message msg_\w+: email, outbound/)
     expect(await waiters()).toBe(0)
@@ -77,13 +110,17 @@ describe('MCP waits and --max-waiters over HTTP', () => {
 describe('MCP waits and the waiter cap in-process', () => {
   it('count as waiters, and one past the cap is an error naming it unless a message already matches', async () => {
     const { sandbox, client, close } = await inProcessClient({ maxWaiters: 2 })
-    const held = [1, 2].map((i) => client.callTool({ name: 'wait_for_message', arguments: { to: `w${i}@example.com`, timeout: 60_000 } }))
+    const held = [1, 2].map((i) =>
+      client.callTool({ name: 'wait_for_message', arguments: { to: `w${i}@example.com`, timeout: 60_000 } }),
+    )
     await expect.poll(() => sandbox.health().waiters).toBe(2)
     const third = await client.callTool({ name: 'wait_for_code', arguments: { to: 'w3@example.com', timeout: 60_000 } })
     expect(third.isError).toBe(true)
     expect(textOf(third)).toBe('2 waits are held already (--max-waiters). Retry in a few seconds, or raise the cap.')
     sandbox.inbound({ channel: 'sms', key: 'test_pro', from: '+14155550123', text: 'Your code is 123456' })
-    expect(textOf(await client.callTool({ name: 'wait_for_code', arguments: { direction: 'inbound', timeout: 60_000 } }))).toMatch(/^code: "123456"/)
+    expect(
+      textOf(await client.callTool({ name: 'wait_for_code', arguments: { direction: 'inbound', timeout: 60_000 } })),
+    ).toMatch(/^code: "123456"/)
     // Closing the MCP connection aborts its running tools: the held waits end.
     await close()
     await Promise.allSettled(held)

@@ -34,9 +34,16 @@ function statements(code: string): Array<{ command: string; expected?: string }>
 }
 
 /** Runs a block in bash (`set -euo pipefail`, curl failing on an HTTP error) against `origin`. */
-async function runBlock(code: string, origin: string): Promise<{ status: number | null; outputs: string[]; stderr: string; expected: (string | undefined)[] }> {
+async function runBlock(
+  code: string,
+  origin: string,
+): Promise<{ status: number | null; outputs: string[]; stderr: string; expected: (string | undefined)[] }> {
   const list = statements(code)
-  const script = ['set -euo pipefail', 'curl() { command curl --fail-with-body "$@"; }', ...list.flatMap((s) => [s.command.replaceAll('http://127.0.0.1:4010', origin), `printf '\\n${MARK}\\n'`])].join('\n')
+  const script = [
+    'set -euo pipefail',
+    'curl() { command curl --fail-with-body "$@"; }',
+    ...list.flatMap((s) => [s.command.replaceAll('http://127.0.0.1:4010', origin), `printf '\\n${MARK}\\n'`]),
+  ].join('\n')
   const cwd = mkdtempSync(join(tmpdir(), 'sendbox-skill-'))
   const child = spawn('bash', ['-c', script], { cwd, stdio: ['ignore', 'pipe', 'pipe'] })
   let stdout = ''
@@ -62,8 +69,11 @@ describe('the Agent Skill skills/sendbox/SKILL.md', () => {
   })
 
   it('teaches the workflow and names only tools the server has', () => {
-    for (const step of ['Trigger the app', 'Wait', 'Read the code or the link', 'Assert', 'Check the message']) expect(text).toContain(`**${step}`)
-    const named = [...new Set([...text.matchAll(/`([a-z]+(?:_[a-z]+)+)`/g)].map((m) => m[1]))].filter((name) => /^(?:list|get|wait|simulate|replay|add|clear|advance|reset|check)_/.test(name))
+    for (const step of ['Trigger the app', 'Wait', 'Read the code or the link', 'Assert', 'Check the message'])
+      expect(text).toContain(`**${step}`)
+    const named = [...new Set([...text.matchAll(/`([a-z]+(?:_[a-z]+)+)`/g)].map((m) => m[1]))].filter((name) =>
+      /^(?:list|get|wait|simulate|replay|add|clear|advance|reset|check)_/.test(name),
+    )
     expect(named.length).toBeGreaterThanOrEqual(12)
     expect(named.filter((name) => !MCP_TOOLS.includes(name))).toEqual([])
     expect(text).toContain('untrusted data')
@@ -79,14 +89,19 @@ describe('the Agent Skill skills/sendbox/SKILL.md', () => {
     const blocks = blocksOf(PAGE).filter((block) => block.lang === 'sh')
     it('has the blocks', () => expect(blocks.length).toBeGreaterThanOrEqual(4))
     for (const block of blocks) {
-      it(where(block), async () => {
-        expect((await fetch(`${cli.origin}/__sandbox/reset`, { method: 'POST' })).status).toBe(200)
-        const { status, outputs, stderr, expected } = await runBlock(block.code, cli.origin)
-        expect(status, `${where(block)}\nstdout: ${outputs.join('|')}\nstderr: ${stderr}`).toBe(0)
-        expected.forEach((want, i) => {
-          if (want !== undefined) expect(outputs[i].trim(), `${where(block)}, command ${i + 1}`).toMatch(pattern(want))
-        })
-      }, 60_000)
+      it(
+        where(block),
+        async () => {
+          expect((await fetch(`${cli.origin}/__sandbox/reset`, { method: 'POST' })).status).toBe(200)
+          const { status, outputs, stderr, expected } = await runBlock(block.code, cli.origin)
+          expect(status, `${where(block)}\nstdout: ${outputs.join('|')}\nstderr: ${stderr}`).toBe(0)
+          expected.forEach((want, i) => {
+            if (want !== undefined)
+              expect(outputs[i].trim(), `${where(block)}, command ${i + 1}`).toMatch(pattern(want))
+          })
+        },
+        60_000,
+      )
     }
   })
 })

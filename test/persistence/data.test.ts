@@ -2,7 +2,18 @@ import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { MIGRATIONS } from '../../src/storage/schema.js'
-import { copyOfRunningStore, json, KEY, node24Script, runToExit, scratch, dataServers, sendEmail, sha, stop } from './helpers.js'
+import {
+  copyOfRunningStore,
+  json,
+  KEY,
+  node24Script,
+  runToExit,
+  scratch,
+  dataServers,
+  sendEmail,
+  sha,
+  stop,
+} from './helpers.js'
 
 /**
  * `--data FILE` through the public surface: the built CLI under Node 24, over HTTP, restarted,
@@ -15,11 +26,41 @@ describe('--data keeps the sandbox across restarts', () => {
     const file = join(scratch(), 'sandbox.db')
     const first = await start(file, ['--delivery-ms', '0'])
     const sent = await json(sendEmail(first.apiUrl, 'Welcome'))
-    const subscriber = await json(fetch(`${first.apiUrl}/subscribers`, { method: 'POST', headers: KEY, body: JSON.stringify({ email: 'kept@example.com', tags: ['vip'] }) }))
-    await json(fetch(`${first.apiUrl}/subscribers/${subscriber.id}`, { method: 'PUT', headers: KEY, body: JSON.stringify({ first_name: 'Kept' }) }))
-    await json(fetch(`${first.origin}/__sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ status: 503, times: 3, path: '/v1/sms/send' }) }))
-    await json(fetch(`${first.origin}/__sandbox/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance_ms: 86_400_000 }) }))
-    await json(fetch(`${first.origin}/__sandbox/inbound`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ channel: 'sms', key: 'test_pro', from: '+14155550123', text: 'STOP' }) }))
+    const subscriber = await json(
+      fetch(`${first.apiUrl}/subscribers`, {
+        method: 'POST',
+        headers: KEY,
+        body: JSON.stringify({ email: 'kept@example.com', tags: ['vip'] }),
+      }),
+    )
+    await json(
+      fetch(`${first.apiUrl}/subscribers/${subscriber.id}`, {
+        method: 'PUT',
+        headers: KEY,
+        body: JSON.stringify({ first_name: 'Kept' }),
+      }),
+    )
+    await json(
+      fetch(`${first.origin}/__sandbox/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ status: 503, times: 3, path: '/v1/sms/send' }),
+      }),
+    )
+    await json(
+      fetch(`${first.origin}/__sandbox/clock`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ advance_ms: 86_400_000 }),
+      }),
+    )
+    await json(
+      fetch(`${first.origin}/__sandbox/inbound`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ channel: 'sms', key: 'test_pro', from: '+14155550123', text: 'STOP' }),
+      }),
+    )
     const before = {
       messages: await json(fetch(`${first.origin}/__sandbox/messages`)),
       subscribers: await json(fetch(`${first.apiUrl}/subscribers?limit=100`, { headers: KEY })),
@@ -39,22 +80,39 @@ describe('--data keeps the sandbox across restarts', () => {
     expect(subscribers).toEqual(before.subscribers)
     expect(subscribers.data.find((s: { id: string }) => s.id === subscriber.id).first_name).toBe('Kept')
     // The default accounts keep their ids (the salt is in the store), so the key still owns them.
-    expect((await json(fetch(`${second.apiUrl}/subscribers/${subscriber.id}`, { headers: KEY }))).email).toBe('kept@example.com')
-    expect((await json(fetch(`${second.origin}/__sandbox/requests`))).data.slice(-before.requests.data.length)).toEqual(before.requests.data)
+    expect((await json(fetch(`${second.apiUrl}/subscribers/${subscriber.id}`, { headers: KEY }))).email).toBe(
+      'kept@example.com',
+    )
+    expect((await json(fetch(`${second.origin}/__sandbox/requests`))).data.slice(-before.requests.data.length)).toEqual(
+      before.requests.data,
+    )
     expect(await json(fetch(`${second.origin}/__sandbox/faults`))).toEqual(before.faults)
     expect(await json(fetch(`${second.origin}/__sandbox/opt-outs`))).toEqual(before.optOuts)
     const clock = await json(fetch(`${second.origin}/__sandbox/clock`))
     expect(clock.offset_ms).toBeGreaterThanOrEqual(86_400_000 - 5_000)
     // A kept fault still counts down: its three answers, then the send goes through.
-    const sms = () => fetch(`${second.apiUrl}/sms/send`, { method: 'POST', headers: KEY, body: JSON.stringify({ to: '+14155550100', message: 'hi' }) })
-    expect([(await sms()).status, (await sms()).status, (await sms()).status, (await sms()).status]).toEqual([503, 503, 503, 200])
+    const sms = () =>
+      fetch(`${second.apiUrl}/sms/send`, {
+        method: 'POST',
+        headers: KEY,
+        body: JSON.stringify({ to: '+14155550100', message: 'hi' }),
+      })
+    expect([(await sms()).status, (await sms()).status, (await sms()).status, (await sms()).status]).toEqual([
+      503, 503, 503, 200,
+    ])
   }, 60_000)
 
   it('a message still in its lifecycle at the stop finishes it after the restart', async () => {
     const file = join(scratch(), 'sandbox.db')
     const first = await start(file, ['--delivery-ms', '600'])
     const { message_id: delivered } = await json(sendEmail(first.apiUrl, 'Later'))
-    const { message_id: bounced } = await json(fetch(`${first.apiUrl}/email/send`, { method: 'POST', headers: KEY, body: JSON.stringify({ to: 'bounce@sendbox.test', subject: 'x', html: '<p>x</p>' }) }))
+    const { message_id: bounced } = await json(
+      fetch(`${first.apiUrl}/email/send`, {
+        method: 'POST',
+        headers: KEY,
+        body: JSON.stringify({ to: 'bounce@sendbox.test', subject: 'x', html: '<p>x</p>' }),
+      }),
+    )
     await stop(first)
     const second = await start(file, ['--delivery-ms', '600'])
     const statusOf = async (id: string) => (await json(fetch(`${second.origin}/__sandbox/messages/${id}`))).status
@@ -68,38 +126,73 @@ describe('--data keeps the sandbox across restarts', () => {
     const ids: string[] = []
     // Sixty sends, twenty at a time, and subscribers beside them; the kill comes right after the last answer.
     for (let round = 0; round < 3; round++) {
-      const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => json(sendEmail(first.apiUrl, `r${round}-${i}`))))
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => json(sendEmail(first.apiUrl, `r${round}-${i}`))),
+      )
       ids.push(...answers.map((a) => a.message_id))
     }
-    const created = await json(fetch(`${first.apiUrl}/subscribers`, { method: 'POST', headers: KEY, body: JSON.stringify({ phone: '+14155550111' }) }))
+    const created = await json(
+      fetch(`${first.apiUrl}/subscribers`, {
+        method: 'POST',
+        headers: KEY,
+        body: JSON.stringify({ phone: '+14155550111' }),
+      }),
+    )
     first.child.kill('SIGKILL')
     await first.exited
     const second = await start(file)
-    const kept = (await json(fetch(`${second.origin}/__sandbox/messages?limit=100`))).data.map((m: { message_id: string }) => m.message_id)
+    const kept = (await json(fetch(`${second.origin}/__sandbox/messages?limit=100`))).data.map(
+      (m: { message_id: string }) => m.message_id,
+    )
     expect(kept.length).toBe(60)
     expect(new Set(kept)).toEqual(new Set(ids))
     expect((await fetch(`${second.apiUrl}/subscribers/${created.id}`, { headers: KEY })).status).toBe(200)
-    expect(node24Script(`import { DatabaseSync } from 'node:sqlite'; console.log(new DatabaseSync(process.argv[1]).prepare('PRAGMA integrity_check').get().integrity_check)`, [copyOfRunningStore(file)]).trim()).toBe('ok')
+    expect(
+      node24Script(
+        `import { DatabaseSync } from 'node:sqlite'; console.log(new DatabaseSync(process.argv[1]).prepare('PRAGMA integrity_check').get().integrity_check)`,
+        [copyOfRunningStore(file)],
+      ).trim(),
+    ).toBe('ok')
   }, 60_000)
 
   it('reset, DELETE /__sandbox/messages and the outbox cap act on the store', async () => {
     const file = join(scratch(), 'sandbox.db')
     const first = await start(file, ['--max-messages', '5', '--subscribers', '2'])
     for (let i = 0; i < 12; i++) await sendEmail(first.apiUrl, `m${i}`)
-    const rows = (table: string) => Number(node24Script(`import { DatabaseSync } from 'node:sqlite'; console.log(new DatabaseSync(process.argv[1], { readOnly: true }).prepare('SELECT count(*) AS n FROM ${table}').get().n)`, [copyOfRunningStore(file)]))
+    const rows = (table: string) =>
+      Number(
+        node24Script(
+          `import { DatabaseSync } from 'node:sqlite'; console.log(new DatabaseSync(process.argv[1], { readOnly: true }).prepare('SELECT count(*) AS n FROM ${table}').get().n)`,
+          [copyOfRunningStore(file)],
+        ),
+      )
     await new Promise((r) => setTimeout(r, 300))
     expect(rows('messages')).toBe(5)
     expect((await fetch(`${first.origin}/__sandbox/messages`, { method: 'DELETE' })).status).toBeLessThan(300)
     await new Promise((r) => setTimeout(r, 300))
     expect(rows('messages')).toBe(0)
-    await fetch(`${first.apiUrl}/subscribers`, { method: 'POST', headers: KEY, body: JSON.stringify({ email: 'gone@example.com' }) })
+    await fetch(`${first.apiUrl}/subscribers`, {
+      method: 'POST',
+      headers: KEY,
+      body: JSON.stringify({ email: 'gone@example.com' }),
+    })
     const seeded = rows('subscribers') - 1
-    expect((await fetch(`${first.origin}/__sandbox/reset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(200)
+    expect(
+      (
+        await fetch(`${first.origin}/__sandbox/reset`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{}',
+        })
+      ).status,
+    ).toBe(200)
     await new Promise((r) => setTimeout(r, 300))
     expect(rows('subscribers')).toBe(seeded)
     await stop(first)
     const second = await start(file, ['--max-messages', '5', '--subscribers', '2'])
-    const emails = (await json(fetch(`${second.apiUrl}/subscribers?limit=100`, { headers: KEY }))).data.map((s: { email: string }) => s.email)
+    const emails = (await json(fetch(`${second.apiUrl}/subscribers?limit=100`, { headers: KEY }))).data.map(
+      (s: { email: string }) => s.email,
+    )
     expect(emails).not.toContain('gone@example.com')
   }, 60_000)
 })
@@ -107,15 +200,25 @@ describe('--data keeps the sandbox across restarts', () => {
 describe('--data refuses what it must not touch', () => {
   const refused = (file: string) => runToExit(['--port', '0', '--no-ui', '--data', file])
 
-  it('a file that is not a store, another program\'s database and a newer store: one line each, the file untouched', () => {
+  it("a file that is not a store, another program's database and a newer store: one line each, the file untouched", () => {
     const dir = scratch()
     const text = join(dir, 'notes.txt')
     writeFileSync(text, 'my notes, not a database\n'.repeat(20))
     const other = join(dir, 'other.db')
-    node24Script(`import { DatabaseSync } from 'node:sqlite'; const db = new DatabaseSync(process.argv[1]); db.exec("CREATE TABLE t (x); INSERT INTO t VALUES (1)"); db.close()`, [other])
+    node24Script(
+      `import { DatabaseSync } from 'node:sqlite'; const db = new DatabaseSync(process.argv[1]); db.exec("CREATE TABLE t (x); INSERT INTO t VALUES (1)"); db.close()`,
+      [other],
+    )
     const newer = join(dir, 'newer.db')
-    node24Script(`import { DatabaseSync } from 'node:sqlite'; const db = new DatabaseSync(process.argv[1]); db.exec("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT); PRAGMA application_id = ${0x53424f58}; PRAGMA user_version = 99"); db.close()`, [newer])
-    for (const [file, says] of [[text, 'is not a sendbox store'], [other, 'of another program'], [newer, 'newer sendbox']] as const) {
+    node24Script(
+      `import { DatabaseSync } from 'node:sqlite'; const db = new DatabaseSync(process.argv[1]); db.exec("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT); PRAGMA application_id = ${0x53424f58}; PRAGMA user_version = 99"); db.close()`,
+      [newer],
+    )
+    for (const [file, says] of [
+      [text, 'is not a sendbox store'],
+      [other, 'of another program'],
+      [newer, 'newer sendbox'],
+    ] as const) {
       const hash = sha(file)
       const { code, stderr } = refused(file)
       expect(code).toBe(2)
@@ -130,19 +233,49 @@ describe('--data refuses what it must not touch', () => {
 
   it('an older store (version 1) is migrated in place and keeps its rows', async () => {
     const file = join(scratch(), 'old.db')
-    const message = { message_id: 'msg_old1', channel: 'sms', direction: 'outbound', account: 'acct_old', plan: 'pro', key: 't…o', to: '+14155550100', request: { to: '+14155550100', message: 'from v1' }, text: 'from v1', links: [], images: [], codes: [], sms: { text: 'from v1', from: null, encoding: 'GSM-7', units: 7, characters: 7, segments: 1 }, status: 'delivered', reason: null, status_history: [{ status: 'queued', at: '2026-01-01T00:00:00.000Z' }, { status: 'sent', at: '2026-01-01T00:00:01.000Z' }, { status: 'delivered', at: '2026-01-01T00:00:02.000Z' }], created_at: '2026-01-01T00:00:00.000Z' }
-    node24Script(`
+    const message = {
+      message_id: 'msg_old1',
+      channel: 'sms',
+      direction: 'outbound',
+      account: 'acct_old',
+      plan: 'pro',
+      key: 't…o',
+      to: '+14155550100',
+      request: { to: '+14155550100', message: 'from v1' },
+      text: 'from v1',
+      links: [],
+      images: [],
+      codes: [],
+      sms: { text: 'from v1', from: null, encoding: 'GSM-7', units: 7, characters: 7, segments: 1 },
+      status: 'delivered',
+      reason: null,
+      status_history: [
+        { status: 'queued', at: '2026-01-01T00:00:00.000Z' },
+        { status: 'sent', at: '2026-01-01T00:00:01.000Z' },
+        { status: 'delivered', at: '2026-01-01T00:00:02.000Z' },
+      ],
+      created_at: '2026-01-01T00:00:00.000Z',
+    }
+    node24Script(
+      `
       import { DatabaseSync } from 'node:sqlite'
       const db = new DatabaseSync(process.argv[1])
       db.exec(process.argv[2])
       db.exec("PRAGMA application_id = ${0x53424f58}; PRAGMA user_version = 1")
       db.prepare("INSERT INTO meta VALUES ('seeded', '2026-01-01'), ('account_salt', 'abcdefabcdefabcdefabcdefabcdef00')").run()
       db.prepare('INSERT INTO messages VALUES (?, ?, ?, ?, ?, NULL, ?)').run('msg_old1', 'acct_old', 'sms', 'delivered', '2026-01-01T00:00:00.000Z', process.argv[3])
-      db.close()`, [file, MIGRATIONS[0], JSON.stringify(message)])
+      db.close()`,
+      [file, MIGRATIONS[0], JSON.stringify(message)],
+    )
     const cli = await start(file)
     expect((await json(fetch(`${cli.origin}/__sandbox/messages/msg_old1`))).text).toBe('from v1')
     await stop(cli)
-    expect(node24Script(`import { DatabaseSync } from 'node:sqlite'; const db = new DatabaseSync(process.argv[1]); console.log(db.prepare('PRAGMA user_version').get().user_version, db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'webhook_attempts'").get().n)`, [file]).trim()).toBe(`${MIGRATIONS.length} 1`)
+    expect(
+      node24Script(
+        `import { DatabaseSync } from 'node:sqlite'; const db = new DatabaseSync(process.argv[1]); console.log(db.prepare('PRAGMA user_version').get().user_version, db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'webhook_attempts'").get().n)`,
+        [file],
+      ).trim(),
+    ).toBe(`${MIGRATIONS.length} 1`)
   }, 60_000)
 
   it('a second sandbox on the same store is refused at start; the first goes on', async () => {
@@ -202,22 +335,31 @@ describe('--data on a full disk (a 512 KiB tmpfs)', () => {
       expect(failed!.body.error.message).toMatch(/could not write its store .*undone/)
       expect(JSON.stringify(failed!.body)).not.toMatch(/\n\s+at /)
       // The failed send is not in the outbox; every accepted one is.
-      const listed = (await json(fetch(`${cli.origin}/__sandbox/messages?limit=100`))).data.map((m: { email: { subject: string } }) => m.email.subject)
+      const listed = (await json(fetch(`${cli.origin}/__sandbox/messages?limit=100`))).data.map(
+        (m: { email: { subject: string } }) => m.email.subject,
+      )
       expect(listed).not.toContain(failed!.subject)
       const accepted = answers.filter((a) => a.status === 200).map((a) => a.subject)
       expect(new Set(listed)).toEqual(new Set(accepted))
       // Still answering: reads, and a small subscriber write fails or succeeds cleanly.
       expect((await fetch(`${cli.origin}/__sandbox/health`)).status).toBe(200)
-      const small = await fetch(`${cli.apiUrl}/subscribers`, { method: 'POST', headers: KEY, body: JSON.stringify({ email: 'small@example.com' }) })
+      const small = await fetch(`${cli.apiUrl}/subscribers`, {
+        method: 'POST',
+        headers: KEY,
+        body: JSON.stringify({ email: 'small@example.com' }),
+      })
       expect([200, 500]).toContain(small.status)
       await stop(cli)
       // A full disk at start is one clear line naming the file.
       const full = runToExit(['--port', '0', '--no-ui', '--subscribers', '0', '--data', file])
-      if (full.code !== 0) expect(full.stderr.trim()).toMatch(new RegExp(`^sendbox: cannot use ${file} as the store: .*full`))
+      if (full.code !== 0)
+        expect(full.stderr.trim()).toMatch(new RegExp(`^sendbox: cannot use ${file} as the store: .*full`))
       // Nothing answered 200 is lost: after the restart (on a freed disk) every accepted send is there.
       execFileSync('mount', ['-o', 'remount,size=8m', mount])
       const restarted = await start(file, ['--subscribers', '0'])
-      const kept = (await json(fetch(`${restarted.origin}/__sandbox/messages?limit=100`))).data.map((m: { email: { subject: string } }) => m.email.subject)
+      const kept = (await json(fetch(`${restarted.origin}/__sandbox/messages?limit=100`))).data.map(
+        (m: { email: { subject: string } }) => m.email.subject,
+      )
       expect(new Set(kept)).toEqual(new Set(accepted))
       await stop(restarted)
     } finally {
@@ -229,7 +371,8 @@ describe('--data on a full disk (a 512 KiB tmpfs)', () => {
 describe('the in-process option `data`', () => {
   it('createSandbox({ data }) keeps subscribers and messages across sandboxes; without it node:sqlite is never loaded', () => {
     const file = join(scratch(), 'in-process.db')
-    const out = node24Script(`
+    const out = node24Script(
+      `
       import { setupServer } from 'msw/node'
       const { createSandbox } = await import('./dist/lib/index.js')
       const sqliteLoaded = () => process.moduleLoadList.some((m) => /sqlite/.test(m))
@@ -250,8 +393,15 @@ describe('the in-process option `data`', () => {
       const account = second.accountOf('test_pro')
       console.log(JSON.stringify({ loadedWithout, loadedWith: sqliteLoaded(), subject: second.outbox.get(sent.message_id)?.email.subject, emails: second.subscribers.all(account).map((s) => s.email) }))
       second.dispose()
-    `, [file])
-    expect(JSON.parse(out.trim().split('\n').at(-1)!)).toEqual({ loadedWithout: false, loadedWith: true, subject: 'kept', emails: ['kept@example.com'] })
+    `,
+      [file],
+    )
+    expect(JSON.parse(out.trim().split('\n').at(-1)!)).toEqual({
+      loadedWithout: false,
+      loadedWith: true,
+      subject: 'kept',
+      emails: ['kept@example.com'],
+    })
   }, 60_000)
 })
 
@@ -261,7 +411,10 @@ describe('the store holds what the caps keep, no more', () => {
     const cli = await start(file, ['--max-messages', '7', '--max-requests', '9', '--subscribers', '0'])
     for (let i = 0; i < 40; i++) await sendEmail(cli.apiUrl, `m${i}`)
     await stop(cli)
-    const counts = node24Script(`import { DatabaseSync } from 'node:sqlite'; const db = new DatabaseSync(process.argv[1], { readOnly: true }); console.log(['messages', 'journal'].map((t) => db.prepare('SELECT count(*) AS n FROM ' + t).get().n).join(' '))`, [file]).trim()
+    const counts = node24Script(
+      `import { DatabaseSync } from 'node:sqlite'; const db = new DatabaseSync(process.argv[1], { readOnly: true }); console.log(['messages', 'journal'].map((t) => db.prepare('SELECT count(*) AS n FROM ' + t).get().n).join(' '))`,
+      [file],
+    ).trim()
     expect(counts).toBe('7 9')
   }, 60_000)
 })

@@ -16,7 +16,10 @@ let node24: string | undefined
 
 /** The Node 24 binary (installed once from the npm registry by scripts/node-bin.sh). */
 export function nodeWithSqlite(): string {
-  node24 ??= execFileSync(join(ROOT, 'scripts/node-bin.sh'), ['24'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim()
+  node24 ??= execFileSync(join(ROOT, 'scripts/node-bin.sh'), ['24'], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  }).trim()
   return node24
 }
 
@@ -32,7 +35,12 @@ export function startWithData(file: string, args: string[] = [], env: Record<str
 /** Runs the CLI to its exit (a refused start): exit code and output. */
 export function runToExit(args: string[], node = nodeWithSqlite()): { code: number; stdout: string; stderr: string } {
   try {
-    const stdout = execFileSync(node, [join(ROOT, 'dist/bin/sendbox.js'), ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 15_000, env: { ...process.env, SENDBOX_DATA: '' } })
+    const stdout = execFileSync(node, [join(ROOT, 'dist/bin/sendbox.js'), ...args], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 15_000,
+      env: { ...process.env, SENDBOX_DATA: '' },
+    })
     return { code: 0, stdout, stderr: '' }
   } catch (error) {
     const failed = error as { status: number; stdout: string; stderr: string }
@@ -42,13 +50,20 @@ export function runToExit(args: string[], node = nodeWithSqlite()): { code: numb
 
 /** Runs a script under Node 24 (to make or read a store with node:sqlite directly). */
 export function node24Script(source: string, args: string[] = []): string {
-  return execFileSync(nodeWithSqlite(), ['--no-warnings', '--input-type=module', '-e', source, ...args], { encoding: 'utf8', cwd: ROOT })
+  return execFileSync(nodeWithSqlite(), ['--no-warnings', '--input-type=module', '-e', source, ...args], {
+    encoding: 'utf8',
+    cwd: ROOT,
+  })
 }
 
 export const KEY = { authorization: 'Bearer test_pro', 'content-type': 'application/json' }
 
 export async function sendEmail(api: string, subject: string, html = '<p>Your code is 123456</p>'): Promise<Response> {
-  return fetch(`${api}/email/send`, { method: 'POST', headers: KEY, body: JSON.stringify({ to: 'ana@example.com', subject, html }) })
+  return fetch(`${api}/email/send`, {
+    method: 'POST',
+    headers: KEY,
+    body: JSON.stringify({ to: 'ana@example.com', subject, html }),
+  })
 }
 
 export async function json<T = any>(response: Response | Promise<Response>): Promise<T> {

@@ -19,14 +19,20 @@ export async function startApp(apiUrl: string): Promise<{ url: string; close: ()
       const sent = await fetch(`${apiUrl}/email/send`, {
         method: 'POST',
         headers: { authorization: 'Bearer test_pro', 'content-type': 'application/json' },
-        body: JSON.stringify({ to: email, subject: 'Confirm your email', html: `<p>Welcome! <a href="${origin}/verify?token=${token}">Confirm</a></p>` }),
+        body: JSON.stringify({
+          to: email,
+          subject: 'Confirm your email',
+          html: `<p>Welcome! <a href="${origin}/verify?token=${token}">Confirm</a></p>`,
+        }),
       })
       res.writeHead(sent.ok ? 200 : 502, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: sent.ok }))
       return
     }
     if (url.pathname === '/verify') {
       const email = pending.get(url.searchParams.get('token') ?? '')
-      res.writeHead(email ? 200 : 404, { 'content-type': 'text/html' }).end(`<h1>${email ? `Verified ${email}` : 'Unknown link'}</h1>`)
+      res
+        .writeHead(email ? 200 : 404, { 'content-type': 'text/html' })
+        .end(`<h1>${email ? `Verified ${email}` : 'Unknown link'}</h1>`)
       return
     }
     res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html>

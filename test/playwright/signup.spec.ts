@@ -14,7 +14,12 @@ const test = base.extend<object, { app: string }>({
 })
 
 for (const n of [1, 2, 3, 4]) {
-  test(`sign-up ${n}: the emailed link verifies the address`, async ({ page, sandbox, sandboxWorker, app }, testInfo) => {
+  test(`sign-up ${n}: the emailed link verifies the address`, async ({
+    page,
+    sandbox,
+    sandboxWorker,
+    app,
+  }, testInfo) => {
     const to = sandbox.recipient('email')
     await page.goto(app)
     await page.fill('#email', to)
@@ -35,23 +40,43 @@ for (const n of [1, 2, 3, 4]) {
 }
 
 test('recipients are unique, and phone numbers look like phones', async ({ sandbox }) => {
-  const seen = new Set([sandbox.recipient('email'), sandbox.recipient('email'), sandbox.recipient('sms'), sandbox.recipient('whatsapp')])
+  const seen = new Set([
+    sandbox.recipient('email'),
+    sandbox.recipient('email'),
+    sandbox.recipient('sms'),
+    sandbox.recipient('whatsapp'),
+  ])
   expect(seen.size).toBe(4)
   expect(sandbox.recipient('sms')).toMatch(/^\+1415\d{7}$/)
 })
 
-test('the exported expect carries the sendbox matchers, field matchers inside a filter included', async ({ sandbox }) => {
+test('the exported expect carries the sendbox matchers, field matchers inside a filter included', async ({
+  sandbox,
+}) => {
   const to = sandbox.recipient('email')
   const sent = await fetch(`${sandbox.apiUrl}/email/send`, {
     method: 'POST',
     headers: { authorization: 'Bearer test_pro', 'content-type': 'application/json' },
-    body: JSON.stringify({ to, subject: 'Verify', html: '<p><a href="https://app.example/verify?t=1">Verify</a> code 482913</p>' }),
+    body: JSON.stringify({
+      to,
+      subject: 'Verify',
+      html: '<p><a href="https://app.example/verify?t=1">Verify</a> code 482913</p>',
+    }),
   })
   expect(sent.status).toBe(200)
-  await expect(sandbox.client).toHaveSent({ channel: 'email', to, links: expect.arrayContaining([expect.stringMatching(/\/verify\?t=1$/)]) })
+  await expect(sandbox.client).toHaveSent({
+    channel: 'email',
+    to,
+    links: expect.arrayContaining([expect.stringMatching(/\/verify\?t=1$/)]),
+  })
   await expect(sandbox.client).toHaveSentTimes({ to, codes: ['482913'] }, 1)
   await expect(sandbox.client).toHaveSentNothing({ to, subject: 'Other' })
   // A miss fails with the matcher's own message (the nearest misses), not a missing-method TypeError.
-  const miss = await expect(sandbox.client).toHaveSent({ to, subject: 'Never sent' }, { timeout: 200 }).then(() => 'passed', (error: Error) => error.message)
+  const miss = await expect(sandbox.client)
+    .toHaveSent({ to, subject: 'Never sent' }, { timeout: 200 })
+    .then(
+      () => 'passed',
+      (error: Error) => error.message,
+    )
   expect(miss).toMatch(/to have been sent/)
 })

@@ -30,7 +30,9 @@ describe('default account ids', () => {
     expect(salted('0123456789abcdef0123')).toBe(salted('0123456789abcdef0123'))
     expect(salted('0123456789abcdef0123')).not.toBe(salted('fedcba98765432100123'))
     expect(salted('0123456789abcdef0123')).toMatch(/^acct_[0-9a-f]{12}$/)
-    expect(() => createSandbox({ accountSalt: 'short' })).toThrow(/accountSalt must be a string of at least 16 characters/)
+    expect(() => createSandbox({ accountSalt: 'short' })).toThrow(
+      /accountSalt must be a string of at least 16 characters/,
+    )
   })
 
   it('leave seeded subscribers the same whatever the salt', async () => {

@@ -5,16 +5,27 @@ const api = inProcess()
 afterAll(() => api.dispose())
 beforeEach(() => api.sandbox.reset())
 
-const list = (headers: Record<string, string> = {}) => api.call('GET', '/subscribers', undefined, { ...auth(), ...headers })
+const list = (headers: Record<string, string> = {}) =>
+  api.call('GET', '/subscribers', undefined, { ...auth(), ...headers })
 const sms = () => api.call('POST', '/sms/send', { to: '+14155550123', message: 'hi' })
 const faults = (method: string, body?: unknown) =>
-  fetch(`${ORIGIN}/__sandbox/faults`, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) })
+  fetch(`${ORIGIN}/__sandbox/faults`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  })
 
 describe('faults', () => {
   it('answers the injected status with the default code, on the given path and method, `times` times', async () => {
     const res = await faults('POST', { status: 500, path: '/v1/sms/send', method: 'post', times: 2 })
     expect(res.status).toBe(200)
-    expect(await res.json()).toMatchObject({ id: expect.stringMatching(/^flt_/), status: 500, path: '/v1/sms/send', method: 'POST', remaining: 2 })
+    expect(await res.json()).toMatchObject({
+      id: expect.stringMatching(/^flt_/),
+      status: 500,
+      path: '/v1/sms/send',
+      method: 'POST',
+      remaining: 2,
+    })
     expect((await list()).status).toBe(200)
     const first = await sms()
     expect(first.status).toBe(500)
@@ -29,7 +40,13 @@ describe('faults', () => {
   it('uses the given code and maps statuses to their own codes', async () => {
     api.sandbox.faults.add({ status: 503, code: 'service_unavailable', times: 1 })
     expect((await (await list()).json()).error.code).toBe('service_unavailable')
-    for (const [status, code] of [[400, 'invalid_parameter'], [401, 'unauthorized'], [404, 'not_found'], [429, 'rate_limit_exceeded'], [502, 'internal_error']] as const) {
+    for (const [status, code] of [
+      [400, 'invalid_parameter'],
+      [401, 'unauthorized'],
+      [404, 'not_found'],
+      [429, 'rate_limit_exceeded'],
+      [502, 'internal_error'],
+    ] as const) {
       api.sandbox.faults.add({ status, times: 1 })
       const res = await list()
       expect(res.status).toBe(status)
@@ -48,7 +65,8 @@ describe('faults', () => {
       const sandbox = direct({ seed })
       sandbox.sandbox.faults.add({ status: 500, probability: 0.5 })
       const statuses: number[] = []
-      for (let i = 0; i < 40; i++) statuses.push((await sandbox.call('GET', '/subscribers', undefined, auth('test_enterprise'))).status)
+      for (let i = 0; i < 40; i++)
+        statuses.push((await sandbox.call('GET', '/subscribers', undefined, auth('test_enterprise'))).status)
       sandbox.dispose()
       return statuses
     }

@@ -50,7 +50,10 @@ describe('fixture files', () => {
   it('load subscribers per account or per key', async () => {
     const path = file('good.json', {
       subscribers: {
-        test_pro: [{ email: 'ana@example.com', first_name: 'Ana', tags: ['vip'] }, { phone: '+14155550123', id: 'sub_fixed1', created_at: '2026-01-02T03:04:05.000Z' }],
+        test_pro: [
+          { email: 'ana@example.com', first_name: 'Ana', tags: ['vip'] },
+          { phone: '+14155550123', id: 'sub_fixed1', created_at: '2026-01-02T03:04:05.000Z' },
+        ],
       },
     })
     const api = direct({ fixtures: loadFixtures(path) })
@@ -62,10 +65,22 @@ describe('fixture files', () => {
 
   it.each([
     ['not JSON', '{', /is not valid JSON/],
-    ['bad email', { subscribers: { acme: [{ email: 'ana@example.com' }, { email: 'nope' }] } }, /account "acme" record 1 field email/],
+    [
+      'bad email',
+      { subscribers: { acme: [{ email: 'ana@example.com' }, { email: 'nope' }] } },
+      /account "acme" record 1 field email/,
+    ],
     ['no contact', { subscribers: { acme: [{ first_name: 'Ana' }] } }, /account "acme" record 0.*email or a phone/],
-    ['unknown field', { subscribers: { acme: [{ email: 'a@b.co', firstName: 'Ana' }] } }, /account "acme" record 0.*firstName/],
-    ['duplicate email', { subscribers: { acme: [{ email: 'a@b.co' }, { email: 'A@b.co' }] } }, /record 1 field email: duplicate/],
+    [
+      'unknown field',
+      { subscribers: { acme: [{ email: 'a@b.co', firstName: 'Ana' }] } },
+      /account "acme" record 0.*firstName/,
+    ],
+    [
+      'duplicate email',
+      { subscribers: { acme: [{ email: 'a@b.co' }, { email: 'A@b.co' }] } },
+      /record 1 field email: duplicate/,
+    ],
     ['wrong top level', { people: [] }, /fixtures file/],
   ])('name the file, record and field when %s', (_name, content, message) => {
     const path = file(`bad-${_name.replace(/ /g, '-')}.json`, content)
@@ -75,11 +90,17 @@ describe('fixture files', () => {
 
   it('stop the server from starting with one clear line', () => {
     const path = file('cli-bad.json', { subscribers: { acme: [{ email: 'nope' }] } })
-    const result = spawnSync(process.execPath, [BIN, '--no-ui', '--port', '0', '--fixtures', path], { encoding: 'utf8', timeout: 10_000 })
+    const result = spawnSync(process.execPath, [BIN, '--no-ui', '--port', '0', '--fixtures', path], {
+      encoding: 'utf8',
+      timeout: 10_000,
+    })
     expect(result.status).toBe(2)
     expect(result.stderr).toMatch(new RegExp(`sendbox: fixtures file ${path}: account "acme" record 0 field email`))
     expect(result.stderr.trim().split('\n')).toHaveLength(1)
-    const missing = spawnSync(process.execPath, [BIN, '--no-ui', '--port', '0', '--fixtures', join(dir, 'nope.json')], { encoding: 'utf8', timeout: 10_000 })
+    const missing = spawnSync(process.execPath, [BIN, '--no-ui', '--port', '0', '--fixtures', join(dir, 'nope.json')], {
+      encoding: 'utf8',
+      timeout: 10_000,
+    })
     expect(missing.status).toBe(2)
     expect(missing.stderr).toMatch(/cannot read fixtures file .*nope\.json: ENOENT/)
   })

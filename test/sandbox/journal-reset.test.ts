@@ -16,17 +16,41 @@ describe('request journal', () => {
     const page = await (await control('GET', '/requests')).json()
     expect(page.pagination.total).toBe(3)
     const [unauth, bad, ok] = page.data
-    expect(ok).toMatchObject({ kind: 'api', method: 'POST', path: '/v1/email/send', status: 200, error_code: null, account: api.sandbox.accountOf('test_pro'), key: 't…o' })
+    expect(ok).toMatchObject({
+      kind: 'api',
+      method: 'POST',
+      path: '/v1/email/send',
+      status: 200,
+      error_code: null,
+      account: api.sandbox.accountOf('test_pro'),
+      key: 't…o',
+    })
     expect(ok.duration_ms).toBeGreaterThanOrEqual(0)
-    expect(bad).toMatchObject({ status: 400, error_code: 'invalid_phone', account: api.sandbox.accountOf('test_starter'), key: 'te…er' })
+    expect(bad).toMatchObject({
+      status: 400,
+      error_code: 'invalid_phone',
+      account: api.sandbox.accountOf('test_starter'),
+      key: 'te…er',
+    })
     expect(unauth).toMatchObject({ status: 401, error_code: 'unauthorized', account: null })
     expect(JSON.stringify(page)).not.toContain('test_enterprise_wrong')
     // The keys used never show; the 401's message (kept in error_message and response_body) names
     // the public default keys as a hint, which is not a key of this request.
-    const withoutHints = page.data.map(({ error_message: _m, response_body: _r, ...entry }: Record<string, unknown>) => entry)
+    const withoutHints = page.data.map(
+      ({ error_message: _m, response_body: _r, ...entry }: Record<string, unknown>) => entry,
+    )
     expect(JSON.stringify(withoutHints)).not.toMatch(/test_starter|test_pro\b/)
-    expect(bad).toMatchObject({ request_body: '{"to":"bad","message":"x"}', error_message: expect.stringContaining('`to` is not a valid phone number'), response_body: expect.stringContaining('"invalid_phone"') })
-    expect(ok).toMatchObject({ request_body: expect.stringContaining('ana@example.com'), error_message: null, response_body: null, query: null })
+    expect(bad).toMatchObject({
+      request_body: '{"to":"bad","message":"x"}',
+      error_message: expect.stringContaining('`to` is not a valid phone number'),
+      response_body: expect.stringContaining('"invalid_phone"'),
+    })
+    expect(ok).toMatchObject({
+      request_body: expect.stringContaining('ana@example.com'),
+      error_message: null,
+      response_body: null,
+      query: null,
+    })
   })
 
   it('is capped, oldest evicted first', async () => {
@@ -78,7 +102,9 @@ describe('admin token', () => {
   it('protects /__sandbox when configured', async () => {
     const locked = direct({ adminToken: 'sesame' })
     const health = (headers: Record<string, string>) =>
-      import('msw').then(({ getResponse }) => getResponse(locked.sandbox.handlers, new Request('https://api.sendbox.test/__sandbox/health', { headers })))
+      import('msw').then(({ getResponse }) =>
+        getResponse(locked.sandbox.handlers, new Request('https://api.sendbox.test/__sandbox/health', { headers })),
+      )
     expect((await health({}))!.status).toBe(401)
     expect((await health({ authorization: 'Bearer wrong' }))!.status).toBe(401)
     expect((await health({ authorization: 'Bearer sesame' }))!.status).toBe(200)

@@ -12,7 +12,11 @@ beforeEach(async () => {
   await api.sandbox.reset()
   await api.call('POST', '/sms/send', { to: '+14155550124', message: 'Your code is 111111' })
   await api.call('POST', '/sms/send', { to: '+14155550123', message: 'Your Acme code is 482913' })
-  await api.call('POST', '/email/send', { to: 'maria@example.com', subject: 'Reset your password', html: '<p><a href="https://acme.test/reset?token=abc&amp;u=1">Reset</a></p>' })
+  await api.call('POST', '/email/send', {
+    to: 'maria@example.com',
+    subject: 'Reset your password',
+    html: '<p><a href="https://acme.test/reset?token=abc&amp;u=1">Reset</a></p>',
+  })
 })
 
 describe.each([
@@ -23,7 +27,10 @@ describe.each([
     e(api.sandbox).toHaveSent({ channel: 'sms', to: '+14155550123' })
     e(api.sandbox).toHaveSent({ channel: 'sms', text: /code is \d{6}/ })
     e(api.sandbox).toHaveSent({ channel: 'sms', codes: ['482913'] })
-    e(api.sandbox).toHaveSent({ channel: 'email', links: e.arrayContaining([e.stringMatching(/\/reset\?token=abc&u=1$/)]) })
+    e(api.sandbox).toHaveSent({
+      channel: 'email',
+      links: e.arrayContaining([e.stringMatching(/\/reset\?token=abc&u=1$/)]),
+    })
     e(api.sandbox.outbox).toHaveSent({ subject: /password/i })
     e(api.sandbox).not.toHaveSent({ channel: 'whatsapp' })
   })

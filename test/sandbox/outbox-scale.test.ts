@@ -7,7 +7,8 @@ const api = inProcess({ maxMessages: 20, limits: { starter: 1_000_000, pro: 1_00
 afterAll(() => api.dispose())
 beforeEach(() => api.sandbox.reset())
 
-const sms = (key: string, to: string, message = 'Your code is 1234') => api.call('POST', '/sms/send', { to, message }, auth(key))
+const sms = (key: string, to: string, message = 'Your code is 1234') =>
+  api.call('POST', '/sms/send', { to, message }, auth(key))
 const page = async (query: string) => (await fetch(`${ORIGIN}/__sandbox/messages?${query}`)).json()
 
 describe('outbox caps, shared fairly between accounts', () => {
@@ -17,9 +18,17 @@ describe('outbox caps, shared fairly between accounts', () => {
     const pro = api.sandbox.accountOf('test_pro')
     const starter = api.sandbox.accountOf('test_starter')
     expect(api.sandbox.outbox.size).toBe(20)
-    expect(api.sandbox.outbox.list({ account: pro }).map((m) => m.text)).toEqual(['pro 4', 'pro 3', 'pro 2', 'pro 1', 'pro 0'])
+    expect(api.sandbox.outbox.list({ account: pro }).map((m) => m.text)).toEqual([
+      'pro 4',
+      'pro 3',
+      'pro 2',
+      'pro 1',
+      'pro 0',
+    ])
     // The flooder keeps its newest 15: its own oldest went first.
-    expect(api.sandbox.outbox.list({ account: starter }).map((m) => m.text)).toEqual(Array.from({ length: 15 }, (_, i) => `flood ${39 - i}`))
+    expect(api.sandbox.outbox.list({ account: starter }).map((m) => m.text)).toEqual(
+      Array.from({ length: 15 }, (_, i) => `flood ${39 - i}`),
+    )
     expect(api.sandbox.outbox.evicted).toBe(25)
   })
 
@@ -31,7 +40,12 @@ describe('outbox caps, shared fairly between accounts', () => {
 
 describe('outbox pages and counts from the indexes', () => {
   it('pages and totals match a filter over everything, for every narrowing filter', async () => {
-    for (let i = 0; i < 18; i++) await sms(i % 3 === 0 ? 'test_starter' : 'test_pro', `+1415555010${i % 4}`, `code ${i % 2 === 0 ? 'even' : 'odd'} ${i}`)
+    for (let i = 0; i < 18; i++)
+      await sms(
+        i % 3 === 0 ? 'test_starter' : 'test_pro',
+        `+1415555010${i % 4}`,
+        `code ${i % 2 === 0 ? 'even' : 'odd'} ${i}`,
+      )
     await api.call('POST', '/email/send', { to: 'Ana@Example.com', subject: 'Hello', html: '<p>Hi</p>' })
     const ids = api.sandbox.outbox.list().map((m) => m.message_id)
     api.sandbox.outbox.delete(ids[3])
@@ -53,13 +67,18 @@ describe('outbox pages and counts from the indexes', () => {
       for (const p of [1, 2, 3]) {
         const body = await page(`${query}&limit=4&page=${p}`)
         expect(body.pagination.total, query).toBe(expected.length)
-        expect(body.data.map((m: { message_id: string }) => m.message_id), `${query} page ${p}`).toEqual(expected.slice((p - 1) * 4, p * 4).map((m) => m.message_id))
+        expect(
+          body.data.map((m: { message_id: string }) => m.message_id),
+          `${query} page ${p}`,
+        ).toEqual(expected.slice((p - 1) * 4, p * 4).map((m) => m.message_id))
       }
     }
   })
 
   it('a thousand waits on one filter all resolve with the one message that matches', async () => {
-    const waits = Array.from({ length: 1_000 }, () => api.sandbox.outbox.waitFor({ q: `${'a'.repeat(50)}b` }, { timeout: 2_000 }))
+    const waits = Array.from({ length: 1_000 }, () =>
+      api.sandbox.outbox.waitFor({ q: `${'a'.repeat(50)}b` }, { timeout: 2_000 }),
+    )
     const other = api.sandbox.outbox.waitFor({ q: 'zzz' }, { timeout: 50 })
     await sms('test_pro', '+14155550100', 'a'.repeat(60))
     await sms('test_pro', '+14155550100', `${'a'.repeat(60)}b`)

@@ -10,9 +10,18 @@ const email = (to = 'ana@example.com', extra: Record<string, unknown> = {}) =>
   api.call('POST', '/email/send', { to, subject: `Hello ${to}`, html: '<h1>Hi</h1><p>Welcome</p>', ...extra })
 const sms = (to = '+14155550123', message = 'Your code is 1234') => api.call('POST', '/sms/send', { to, message })
 const whatsapp = (to = '+14155550123') =>
-  api.call('POST', '/whatsapp/send', { to, template: 'order_update', language: 'en_US', parameters: { name: 'Ana', order: '42' } })
+  api.call('POST', '/whatsapp/send', {
+    to,
+    template: 'order_update',
+    language: 'en_US',
+    parameters: { name: 'Ana', order: '42' },
+  })
 const control = (method: string, path: string, body?: unknown) =>
-  fetch(`${ORIGIN}/__sandbox${path}`, { method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined })
+  fetch(`${ORIGIN}/__sandbox${path}`, {
+    method,
+    headers: body ? { 'content-type': 'application/json' } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  })
 
 describe('outbox, in-process', () => {
   it('captures every accepted send with channel, account, plan, masked key and the body as sent', async () => {
@@ -27,8 +36,17 @@ describe('outbox, in-process', () => {
       key: 't…o',
       to: 'ana@example.com',
       status: 'queued',
-      request: { to: 'ana@example.com', subject: 'Hello ana@example.com', html: '<h1>Hi</h1><p>Welcome</p>', from: { email: 'news@acme.test', name: 'Acme' } },
-      email: { subject: 'Hello ana@example.com', from: { email: 'news@acme.test', name: 'Acme' }, html: '<h1>Hi</h1><p>Welcome</p>' },
+      request: {
+        to: 'ana@example.com',
+        subject: 'Hello ana@example.com',
+        html: '<h1>Hi</h1><p>Welcome</p>',
+        from: { email: 'news@acme.test', name: 'Acme' },
+      },
+      email: {
+        subject: 'Hello ana@example.com',
+        from: { email: 'news@acme.test', name: 'Acme' },
+        html: '<h1>Hi</h1><p>Welcome</p>',
+      },
     })
     expect(message.status_history).toEqual([{ status: 'queued', at: new Date(clock.now()).toISOString() }])
   })
@@ -41,9 +59,17 @@ describe('outbox, in-process', () => {
 
   it('stores SMS encoding and segments, and a WhatsApp preview', async () => {
     const s = await (await sms('+14155550123', 'Grüße aus Köln — bis später 😀')).json()
-    expect((api.sandbox.outbox.get(s.message_id) as { sms: unknown }).sms).toMatchObject({ text: 'Grüße aus Köln — bis später 😀', encoding: 'UCS-2', segments: 1 })
+    expect((api.sandbox.outbox.get(s.message_id) as { sms: unknown }).sms).toMatchObject({
+      text: 'Grüße aus Köln — bis später 😀',
+      encoding: 'UCS-2',
+      segments: 1,
+    })
     const g = await (await sms('+14155550123', 'x'.repeat(200))).json()
-    expect((api.sandbox.outbox.get(g.message_id) as { sms: unknown }).sms).toMatchObject({ encoding: 'GSM-7', units: 200, segments: 2 })
+    expect((api.sandbox.outbox.get(g.message_id) as { sms: unknown }).sms).toMatchObject({
+      encoding: 'GSM-7',
+      units: 200,
+      segments: 2,
+    })
     const w = await (await whatsapp()).json()
     expect((api.sandbox.outbox.get(w.message_id) as { whatsapp: unknown }).whatsapp).toEqual({
       template: 'order_update',
@@ -64,7 +90,10 @@ describe('outbox, in-process', () => {
     await email('bo@example.com')
     const all = api.sandbox.outbox.list()
     expect(all.map((m) => m.channel)).toEqual(['email', 'whatsapp', 'sms', 'email'])
-    expect(api.sandbox.outbox.list({ channel: 'email' }).map((m) => m.to)).toEqual(['bo@example.com', 'ana@example.com'])
+    expect(api.sandbox.outbox.list({ channel: 'email' }).map((m) => m.to)).toEqual([
+      'bo@example.com',
+      'ana@example.com',
+    ])
     expect(api.sandbox.outbox.list({ to: 'ANA@example.com' })).toHaveLength(1)
     expect(api.sandbox.outbox.list({ since })).toHaveLength(2)
     expect(api.sandbox.outbox.list({ account: api.sandbox.accountOf('test_starter') })).toHaveLength(0)
@@ -88,12 +117,19 @@ describe('outbox, in-process', () => {
     const capped = createSandbox({ maxMessages: 5, now: clock.now })
     const ids: string[] = []
     for (let i = 0; i < 8; i++) {
-      const req = new Request(`${capped.baseUrl}/sms/send`, { method: 'POST', headers: auth(), body: JSON.stringify({ to: '+14155550123', message: `m${i}` }) })
+      const req = new Request(`${capped.baseUrl}/sms/send`, {
+        method: 'POST',
+        headers: auth(),
+        body: JSON.stringify({ to: '+14155550123', message: `m${i}` }),
+      })
       ids.push((await (await getResponse(capped.handlers, req))!.json()).message_id)
     }
     expect(capped.outbox.list().map((m) => m.message_id)).toEqual(ids.slice(3).reverse())
     expect(capped.outbox.get(ids[0])).toBeUndefined()
-    const health = await (await getResponse(capped.handlers, new Request('https://api.sendbox.test/__sandbox/health')))!.json()
+    const health = await (await getResponse(
+      capped.handlers,
+      new Request('https://api.sendbox.test/__sandbox/health'),
+    ))!.json()
     expect(health).toMatchObject({ ok: true, messages: 5, messages_evicted: 3, max_messages: 5 })
     capped.dispose()
   })
@@ -110,9 +146,14 @@ describe('outbox over /__sandbox', () => {
     expect(page.pagination).toEqual({ page: 2, limit: 2, total: 5, pages: 3 })
     expect(page.data.map((m: { to: string }) => m.to)).toEqual(['u2@example.com', 'u1@example.com'])
     const since = new Date(clock.now() - 1).toISOString()
-    expect((await (await control('GET', `/messages?since=${encodeURIComponent(since)}`)).json()).pagination.total).toBe(2)
+    expect((await (await control('GET', `/messages?since=${encodeURIComponent(since)}`)).json()).pagination.total).toBe(
+      2,
+    )
     expect((await (await control('GET', `/messages?since=${clock.now()}`)).json()).pagination.total).toBe(1)
-    expect((await (await control('GET', `/messages?account=${api.sandbox.accountOf('test_pro')}&to=u0@example.com`)).json()).pagination.total).toBe(1)
+    expect(
+      (await (await control('GET', `/messages?account=${api.sandbox.accountOf('test_pro')}&to=u0@example.com`)).json())
+        .pagination.total,
+    ).toBe(1)
   })
 
   it('rejects bad filters with the error object', async () => {

@@ -13,7 +13,8 @@ const resetEmail = (to = 'maria@example.com') =>
     from: { email: 'security@acme.test', name: 'Acme Security' },
     html: '<h1>Reset Your Password</h1><p>Hi María, click <a href="https://acme.test/reset?token=a1b2c3&amp;uid=42">reset</a>.</p><img src="https://cdn.acme.test/logo.png" alt="Acme"><p>Your verification code: <b>582930</b></p>',
   })
-const otpSms = (to = '+14155550123', message = 'Your Acme code is 482913. Reply STOP to opt out.') => api.call('POST', '/sms/send', { to, message })
+const otpSms = (to = '+14155550123', message = 'Your Acme code is 482913. Reply STOP to opt out.') =>
+  api.call('POST', '/sms/send', { to, message })
 const whatsapp = (parameters: Record<string, string> = { 1: '731904' }, template = 'otp_login') =>
   api.call('POST', '/whatsapp/send', { to: '+14155550123', template, language: 'en', parameters })
 
@@ -30,9 +31,15 @@ describe('derived fields on every captured message', () => {
   })
 
   it('SMS: the text as sent, links in it, the OTP', async () => {
-    const { message_id } = await (await otpSms('+14155550123', 'Sign in with 482913 or tap https://acme.test/l/xyz.')).json()
+    const { message_id } = await (
+      await otpSms('+14155550123', 'Sign in with 482913 or tap https://acme.test/l/xyz.')
+    ).json()
     const message = api.sandbox.outbox.get(message_id)!
-    expect(message).toMatchObject({ channel: 'sms', text: 'Sign in with 482913 or tap https://acme.test/l/xyz.', links: ['https://acme.test/l/xyz'] })
+    expect(message).toMatchObject({
+      channel: 'sms',
+      text: 'Sign in with 482913 or tap https://acme.test/l/xyz.',
+      links: ['https://acme.test/l/xyz'],
+    })
     // No keyword, two numbers? No: one number (the URL is not read) in a short SMS.
     expect(message.codes).toEqual(['482913'])
   })
@@ -48,7 +55,11 @@ describe('derived fields on every captured message', () => {
   it('listed over HTTP too: GET /__sandbox/messages/{id} carries text, links and codes', async () => {
     const { message_id } = await (await otpSms()).json()
     const body = await (await fetch(`${new URL(api.base).origin}/__sandbox/messages/${message_id}`)).json()
-    expect(body).toMatchObject({ text: 'Your Acme code is 482913. Reply STOP to opt out.', links: [], codes: ['482913'] })
+    expect(body).toMatchObject({
+      text: 'Your Acme code is 482913. Reply STOP to opt out.',
+      links: [],
+      codes: ['482913'],
+    })
   })
 })
 
@@ -118,7 +129,14 @@ describe('waitFor', () => {
     const sandbox = createSandbox({ deliveryMs: 20 })
     await sandbox.ready
     const { getResponse } = await import('msw')
-    await getResponse(sandbox.handlers, new Request(`${sandbox.baseUrl}/sms/send`, { method: 'POST', headers: { authorization: 'Bearer test_pro', 'content-type': 'application/json' }, body: JSON.stringify({ to: '+14155550123', message: 'hi' }) }))
+    await getResponse(
+      sandbox.handlers,
+      new Request(`${sandbox.baseUrl}/sms/send`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer test_pro', 'content-type': 'application/json' },
+        body: JSON.stringify({ to: '+14155550123', message: 'hi' }),
+      }),
+    )
     const delivered = await sandbox.outbox.waitFor({ status: 'delivered' }, { timeout: 2_000 })
     expect(delivered.status_history.map((s) => s.status)).toEqual(['queued', 'sent', 'delivered'])
     sandbox.dispose()
@@ -128,9 +146,13 @@ describe('waitFor', () => {
     await otpSms('+14155550124')
     await otpSms('+447700900123')
     const before = process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length
-    const error = await api.sandbox.outbox.waitFor({ channel: 'sms', to: '+14155550123' }, { timeout: 50 }).catch((e: unknown) => e)
+    const error = await api.sandbox.outbox
+      .waitFor({ channel: 'sms', to: '+14155550123' }, { timeout: 50 })
+      .catch((e: unknown) => e)
     expect(error).toBeInstanceOf(WaitTimeoutError)
-    expect((error as Error).message).toMatch(/^no SMS to \+14155550123 in 50 ms; the last 2 SMS went to \+447700900123 .*, \+14155550124 /)
+    expect((error as Error).message).toMatch(
+      /^no SMS to \+14155550123 in 50 ms; the last 2 SMS went to \+447700900123 .*, \+14155550124 /,
+    )
     expect(process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length).toBeLessThanOrEqual(before)
   })
 
@@ -156,7 +178,14 @@ describe('clock', () => {
       if (event.type === 'message.status') steps.push(event.change.status)
     })
     const { getResponse } = await import('msw')
-    const res = await getResponse(sandbox.handlers, new Request(`${sandbox.baseUrl}/email/send`, { method: 'POST', headers: { authorization: 'Bearer test_pro', 'content-type': 'application/json' }, body: JSON.stringify({ to: 'bounce@sendbox.test', subject: 's', html: 'h' }) }))
+    const res = await getResponse(
+      sandbox.handlers,
+      new Request(`${sandbox.baseUrl}/email/send`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer test_pro', 'content-type': 'application/json' },
+        body: JSON.stringify({ to: 'bounce@sendbox.test', subject: 's', html: 'h' }),
+      }),
+    )
     const { message_id } = await res!.json()
     const before = sandbox.clock.now()
     const state = sandbox.clock.advance(120_000)
@@ -212,7 +241,9 @@ describe('events, delete, reset, byte budget, preview tokens', () => {
   })
 
   it('reset with an unknown scope is a TypeError naming the valid scopes', async () => {
-    await expect(api.sandbox.reset('everything' as never)).rejects.toThrow(/unknown scope "everything".*subscribers, messages, limits, faults, journal/)
+    await expect(api.sandbox.reset('everything' as never)).rejects.toThrow(
+      /unknown scope "everything".*subscribers, messages, limits, faults, journal/,
+    )
   })
 
   it('the outbox is bounded by bytes: the oldest are evicted first', async () => {
@@ -221,7 +252,14 @@ describe('events, delete, reset, byte budget, preview tokens', () => {
     const { getResponse } = await import('msw')
     const html = `<p>${'x'.repeat(100_000)}</p>`
     for (let i = 0; i < 10; i++) {
-      await getResponse(sandbox.handlers, new Request(`${sandbox.baseUrl}/email/send`, { method: 'POST', headers: { authorization: 'Bearer test_enterprise', 'content-type': 'application/json' }, body: JSON.stringify({ to: `u${i}@example.com`, subject: `n${i}`, html }) }))
+      await getResponse(
+        sandbox.handlers,
+        new Request(`${sandbox.baseUrl}/email/send`, {
+          method: 'POST',
+          headers: { authorization: 'Bearer test_enterprise', 'content-type': 'application/json' },
+          body: JSON.stringify({ to: `u${i}@example.com`, subject: `n${i}`, html }),
+        }),
+      )
     }
     expect(sandbox.outbox.bytes).toBeLessThanOrEqual(600_000)
     expect(sandbox.outbox.size).toBeLessThan(10)
@@ -244,14 +282,21 @@ describe('events, delete, reset, byte budget, preview tokens', () => {
 
 describe('admin token, in-process', () => {
   it('an empty or blank adminToken option is refused at construction (it would open every control)', () => {
-    for (const token of ['', '   ', 'two words']) expect(() => createSandbox({ adminToken: token })).toThrow(/adminToken:/)
+    for (const token of ['', '   ', 'two words'])
+      expect(() => createSandbox({ adminToken: token })).toThrow(/adminToken:/)
     expect(() => createSandbox({ adminToken: 'adm_ok' }).dispose()).not.toThrow()
   })
 })
 
 describe('HTML preview', () => {
   it('blocks remote content with a one-line banner inside the body, and ?remote=1 lifts both', async () => {
-    const { message_id } = await (await api.call('POST', '/email/send', { to: 'a@example.com', subject: 's', html: '<!doctype html><html><body><p>Hi</p><img src="https://t.test/p.png"></body></html>' })).json()
+    const { message_id } = await (
+      await api.call('POST', '/email/send', {
+        to: 'a@example.com',
+        subject: 's',
+        html: '<!doctype html><html><body><p>Hi</p><img src="https://t.test/p.png"></body></html>',
+      })
+    ).json()
     const origin = new URL(api.base).origin
     const blocked = await fetch(`${origin}/__sandbox/messages/${message_id}/html`)
     expect(blocked.headers.get('content-security-policy')).toContain('img-src data: cid;'.replace(';', ''))
@@ -260,7 +305,9 @@ describe('HTML preview', () => {
     expect(html).toContain(`href="/__sandbox/messages/${message_id}/html?remote=1"`)
     const allowed = await fetch(`${origin}/__sandbox/messages/${message_id}/html?remote=1`)
     expect(allowed.headers.get('content-security-policy')).toContain('https:')
-    expect(await allowed.text()).toBe('<!doctype html><html><body><p>Hi</p><img src="https://t.test/p.png"></body></html>')
+    expect(await allowed.text()).toBe(
+      '<!doctype html><html><body><p>Hi</p><img src="https://t.test/p.png"></body></html>',
+    )
   })
 })
 
@@ -268,7 +315,10 @@ describe('seeded subscribers and sandbox.ready (documented in the README)', () =
   it('HTTP requests wait for the seed by themselves; JS reads see it once ready resolves', async () => {
     const sandbox = createSandbox({ subscribers: 3 })
     const { getResponse } = await import('msw')
-    const res = await getResponse(sandbox.handlers, new Request(`${sandbox.baseUrl}/subscribers`, { headers: { authorization: 'Bearer test_pro' } }))
+    const res = await getResponse(
+      sandbox.handlers,
+      new Request(`${sandbox.baseUrl}/subscribers`, { headers: { authorization: 'Bearer test_pro' } }),
+    )
     expect((await res!.json()).pagination.total).toBe(3)
     await sandbox.ready
     expect(sandbox.subscribers.list(sandbox.accountOf('test_pro'), 1, 20).total).toBe(3)

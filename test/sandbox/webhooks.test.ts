@@ -19,7 +19,11 @@ async function receiver(failures: number) {
     req.setEncoding('utf8')
     req.on('data', (c) => (body += c))
     req.on('end', () => {
-      received.push({ body, signature: req.headers['x-sendbox-signature'] as string, attempt: req.headers['x-sendbox-attempt'] as string })
+      received.push({
+        body,
+        signature: req.headers['x-sendbox-signature'] as string,
+        attempt: req.headers['x-sendbox-attempt'] as string,
+      })
       const key = body
       const n = (attempts.get(key) ?? 0) + 1
       attempts.set(key, n)
@@ -42,12 +46,15 @@ describe('lifecycle webhooks', () => {
   it('a clock jump (sandbox.clock.advance) fires the webhooks of every step it makes due, in order', async () => {
     const own = await receiver(0)
     const api = direct({ deliveryMs: 60_000, webhook: { url: own.url } })
-    const first = (await (await api.call('POST', '/sms/send', { to: '+15005550001', message: 'one' })).json()).message_id
-    const second = (await (await api.call('POST', '/sms/send', { to: '+15005550006', message: 'two' })).json()).message_id
+    const first = (await (await api.call('POST', '/sms/send', { to: '+15005550001', message: 'one' })).json())
+      .message_id
+    const second = (await (await api.call('POST', '/sms/send', { to: '+15005550006', message: 'two' })).json())
+      .message_id
     const name = (id: string) => (id === first ? 'first' : id === second ? 'second' : '?')
     const fired: string[] = []
     api.sandbox.events.subscribe((event) => {
-      if (event.type === 'message.status') fired.push(`${name(event.message.message_id)} message.${event.change.status}`)
+      if (event.type === 'message.status')
+        fired.push(`${name(event.message.message_id)} message.${event.change.status}`)
     })
     api.sandbox.clock.advance(120_000)
     const expected = ['first message.sent', 'second message.sent', 'first message.failed', 'second message.delivered']
@@ -71,8 +78,22 @@ describe('lifecycle webhooks', () => {
     // Fired in order, posted concurrently: the receiver may see the second step first (a flake under load).
     const events = hook.received.map((r) => JSON.parse(r.body)).sort((a, b) => a.at.localeCompare(b.at))
     expect(events).toEqual([
-      { type: 'message.sent', message_id, channel: 'sms', status: 'sent', at: new Date(clock.now() - 1_000).toISOString() },
-      { type: 'message.failed', message_id, channel: 'sms', status: 'failed', reason: expect.stringMatching(/unreachable/), error_code: 'unreachable', at: new Date(clock.now()).toISOString() },
+      {
+        type: 'message.sent',
+        message_id,
+        channel: 'sms',
+        status: 'sent',
+        at: new Date(clock.now() - 1_000).toISOString(),
+      },
+      {
+        type: 'message.failed',
+        message_id,
+        channel: 'sms',
+        status: 'failed',
+        reason: expect.stringMatching(/unreachable/),
+        error_code: 'unreachable',
+        at: new Date(clock.now()).toISOString(),
+      },
     ])
     for (const r of hook.received) {
       expect(r.signature).toBe(`sha256=${createHmac('sha256', 's3cret').update(r.body).digest('hex')}`)
@@ -95,7 +116,10 @@ describe('webhook retries', () => {
     expect(flaky.received).toHaveLength(6)
     expect(flaky.received.map((r) => r.attempt).sort()).toEqual(['1', '1', '2', '2', '3', '3'])
     expect(performance.now() - started).toBeGreaterThanOrEqual(20 + 40)
-    const statuses = api.sandbox.journal.list().filter((e) => e.kind === 'webhook').map((e) => e.status)
+    const statuses = api.sandbox.journal
+      .list()
+      .filter((e) => e.kind === 'webhook')
+      .map((e) => e.status)
     expect(statuses.filter((s) => s === 503)).toHaveLength(4)
     expect(statuses.filter((s) => s === 200)).toHaveLength(2)
     api.dispose()

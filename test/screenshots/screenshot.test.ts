@@ -16,7 +16,8 @@ const DARK_AWARE = `<!doctype html><html><head><style>
 body{background:#ffffff;color:#111111;font:16px sans-serif}
 @media (prefers-color-scheme: dark){body{background:#101820;color:#f5f5f5}}
 </style></head><body><h1>Your order</h1><p>Thanks for shopping with us.</p></body></html>`
-const PLAIN = '<!doctype html><html><body style="font:16px sans-serif"><h1>Plain email</h1><p>No dark styles at all.</p></body></html>'
+const PLAIN =
+  '<!doctype html><html><body style="font:16px sans-serif"><h1>Plain email</h1><p>No dark styles at all.</p></body></html>'
 
 describe.skipIf(chromiumMissing)('screenshots of captured messages', () => {
   let server: Awaited<ReturnType<typeof standalone>>
@@ -25,15 +26,26 @@ describe.skipIf(chromiumMissing)('screenshots of captured messages', () => {
   const hits: string[] = []
 
   const send = async (channel: 'email' | 'sms', body: Record<string, unknown>): Promise<string> => {
-    const response = await fetch(`${server.base}/${channel}/send`, { method: 'POST', headers: auth(), body: JSON.stringify(body) })
+    const response = await fetch(`${server.base}/${channel}/send`, {
+      method: 'POST',
+      headers: auth(),
+      body: JSON.stringify(body),
+    })
     expect(response.status).toBe(200)
     return ((await response.json()) as { message_id: string }).message_id
   }
   const email = (html: string) => send('email', { to: 'ana@example.com', subject: 'Screenshot', html })
-  const shot = (id: string, query = '') => fetch(`${server.running.url}/__sandbox/messages/${id}/screenshot.png${query}`)
+  const shot = (id: string, query = '') =>
+    fetch(`${server.running.url}/__sandbox/messages/${id}/screenshot.png${query}`)
   const png = async (id: string, query = '') => {
     const response = await shot(id, query)
-    expect(response.status, await response.clone().text().catch(() => '')).toBe(200)
+    expect(
+      response.status,
+      await response
+        .clone()
+        .text()
+        .catch(() => ''),
+    ).toBe(200)
     expect(response.headers.get('content-type')).toBe('image/png')
     return new Uint8Array(await response.arrayBuffer())
   }
@@ -60,7 +72,7 @@ describe.skipIf(chromiumMissing)('screenshots of captured messages', () => {
     expect(pngSize(await png(id)).width).toBe(600) // an email's default
   }, 60_000)
 
-  it('dark applies the email\'s own dark styles; dark-forced inverts an email that has none', async () => {
+  it("dark applies the email's own dark styles; dark-forced inverts an email that has none", async () => {
     const aware = await email(DARK_AWARE)
     const light = await png(aware, '?width=375')
     const dark = await png(aware, '?width=375&scheme=dark')
@@ -129,7 +141,10 @@ describe.skipIf(chromiumMissing)('screenshots of captured messages', () => {
 
   it('stops its browser when the server closes', async () => {
     // Chromium runs as a child of this process while the renderer keeps it.
-    const browsers = () => execFileSync('ps', ['-o', 'comm=', '--ppid', String(process.pid)], { encoding: 'utf8' }).split('\n').filter((name) => /chrom/i.test(name))
+    const browsers = () =>
+      execFileSync('ps', ['-o', 'comm=', '--ppid', String(process.pid)], { encoding: 'utf8' })
+        .split('\n')
+        .filter((name) => /chrom/i.test(name))
     await png(await email(PLAIN), '?width=333')
     expect(browsers().length).toBeGreaterThan(0)
     const closing = server
@@ -153,7 +168,11 @@ describe('screenshots without Chromium', () => {
   })
 
   it('answers 501 not_available saying how to get one', async () => {
-    const sent = await fetch(`${server.base}/email/send`, { method: 'POST', headers: auth(), body: JSON.stringify({ to: 'ana@example.com', subject: 'x', html: '<p>x</p>' }) })
+    const sent = await fetch(`${server.base}/email/send`, {
+      method: 'POST',
+      headers: auth(),
+      body: JSON.stringify({ to: 'ana@example.com', subject: 'x', html: '<p>x</p>' }),
+    })
     const { message_id: id } = (await sent.json()) as { message_id: string }
     const response = await fetch(`${server.running.url}/__sandbox/messages/${id}/screenshot.png?width=375`)
     expect(response.status).toBe(501)

@@ -8,19 +8,36 @@ afterEach(() => {
   app = undefined
 })
 
-const TEMPLATES = { templates: [{ name: 'order_update', language: 'en', header: 'Order {{order}}', body: 'Hi {{name}}, it ships today.', footer: 'Shop', buttons: [{ text: 'Track', url: 'https://shop.test/t/{{order}}' }] }] }
+const TEMPLATES = {
+  templates: [
+    {
+      name: 'order_update',
+      language: 'en',
+      header: 'Order {{order}}',
+      body: 'Hi {{name}}, it ships today.',
+      footer: 'Shop',
+      buttons: [{ text: 'Track', url: 'https://shop.test/t/{{order}}' }],
+    },
+  ],
+}
 
 describe('terminal UI: conversations', () => {
   it('shows a WhatsApp template as the recipient reads it, and a reply marked as one', async () => {
     app = mountUi({ templates: TEMPLATES })
-    await app.send('whatsapp', { to: '+14155550123', template: 'order_update', language: 'en', parameters: { order: 'A-7', name: 'Ana' } })
+    await app.send('whatsapp', {
+      to: '+14155550123',
+      template: 'order_update',
+      language: 'en',
+      parameters: { order: 'A-7', name: 'Ana' },
+    })
     await app.waitFor((f) => f.includes('Hi Ana, it ships today.'))
     app.sandbox.inbound({ channel: 'sms', key: 'test_pro', from: '+14155550123', text: 'STOP' })
     await app.waitFor((f) => f.includes('↩ STOP'))
     await app.press('j')
     await app.press(KEYS.enter)
     const frame = await app.waitFor((f) => f.includes('As the recipient reads it'))
-    for (const line of ['Order A-7', 'Hi Ana, it ships today.', 'Shop', '[Track] https://shop.test/t/A-7']) expect(frame).toContain(line)
+    for (const line of ['Order A-7', 'Hi Ana, it ships today.', 'Shop', '[Track] https://shop.test/t/A-7'])
+      expect(frame).toContain(line)
   })
 
   it('opens a webhook attempt from the Requests tab with its signed headers', async () => {
@@ -56,7 +73,10 @@ describe('a request, traced', () => {
     app = mountUi({ rows: 50 })
     const id = await app.send('sms', { to: '+14155550123', message: 'hello' })
     const entry = app.sandbox.journal.list().find((e) => e.message_id === id)!
-    expect(entry.request_headers).toMatchObject({ authorization: expect.stringMatching(/^Bearer t…o$/), 'content-type': 'application/json' })
+    expect(entry.request_headers).toMatchObject({
+      authorization: expect.stringMatching(/^Bearer t…o$/),
+      'content-type': 'application/json',
+    })
     expect(JSON.stringify(entry)).not.toContain('test_pro')
     await app.press(KEYS.tab)
     await app.waitFor((f) => f.includes('/v1/sms/send'))

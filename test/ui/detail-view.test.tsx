@@ -100,7 +100,11 @@ describe('detail view', () => {
     expect(frame).toMatch(/From\s+Shop/)
     expect(frame).toMatch(/Encoding\s+UCS-2/)
     const start = frame.split('\n').findIndex((l) => l.startsWith('── Text'))
-    const body = frame.split('\n').slice(start + 1).filter((l) => l.trim() !== '').slice(0, -1)
+    const body = frame
+      .split('\n')
+      .slice(start + 1)
+      .filter((l) => l.trim() !== '')
+      .slice(0, -1)
     for (const line of body) expect(cellWidth(line)).toBeLessThanOrEqual(40)
     expect(body.join(' ').replace(/\s+/g, ' ')).toContain(text.replace(/\n/g, ' ').replace(/\s+/g, ' '))
   })
@@ -157,7 +161,10 @@ describe('detail view', () => {
     const url = `https://api.sendbox.test/__sandbox/messages/${id}/html?token=${app.sandbox.outbox.previewToken(id)}`
     expect(app.opened).toEqual([url])
     const frame = await app.waitFor((f) => f.includes('No browser to open here.'), 'the no-browser notice')
-    const footer = frame.split('\n').slice(frame.split('\n').findIndex((l) => l.startsWith('No browser'))).join('')
+    const footer = frame
+      .split('\n')
+      .slice(frame.split('\n').findIndex((l) => l.startsWith('No browser')))
+      .join('')
     expect(footer).toContain(url)
     // /__sandbox needs the admin token here, and the preview URL opens without it.
     expect((await fetch(`https://api.sendbox.test/__sandbox/messages/${id}`)).status).toBe(401)
@@ -224,14 +231,21 @@ describe('detail view', () => {
     expect(app.frame()).toMatch(/SMS  msg_\w+  queued/)
     app.clock.advance(1_000)
     app.sandbox.outbox.advance()
-    await app.waitFor((f) => /SMS  msg_\w+  sent/.test(f) && /sent\s+\d\d:\d\d:\d\d/.test(f), 'the sent step in the detail')
+    await app.waitFor(
+      (f) => /SMS  msg_\w+  sent/.test(f) && /sent\s+\d\d:\d\d:\d\d/.test(f),
+      'the sent step in the detail',
+    )
     app.sandbox.outbox.clear()
     await app.waitFor((f) => f.includes('no longer in the outbox'))
   })
 
   it('neutralises control characters from clients instead of passing them to the terminal', async () => {
     app = mountUi()
-    await app.send('email', { to: 'ana@example.com', subject: 'Hi\u001B[2J there\u001B]0;owned\u0007', html: '<p>ok\u001B[2J</p>' })
+    await app.send('email', {
+      to: 'ana@example.com',
+      subject: 'Hi\u001B[2J there\u001B]0;owned\u0007',
+      html: '<p>ok\u001B[2J</p>',
+    })
     await app.waitFor((f) => f.includes('Hi'))
     expect(app.ui.lastFrame()).not.toContain('\u001B[2J')
     expect(app.ui.lastFrame()).not.toContain('\u001B]0;')
@@ -242,12 +256,33 @@ describe('detail view', () => {
   })
 
   it('lets nothing from a message act on the terminal: the hostile payload list, in every field, in the list and the detail (issue 27)', async () => {
-    const PAYLOADS = ['\u001b]0;title\u0007', '\u001b]2;title\u001b\\', '\u001b]8;;https://attacker.test\u0007shown.test\u001b]8;;\u0007', '\u001b]52;c;cm0gLXJmIH4=\u0007', '\u001b[2J\u001b[H', '\u001bP1$r\u001b\\', '\u009b2J\u009d0;x\u0007', 'moc.\u202elive', 'ana\u3164\u3164', 'pay\u200bpal']
+    const PAYLOADS = [
+      '\u001b]0;title\u0007',
+      '\u001b]2;title\u001b\\',
+      '\u001b]8;;https://attacker.test\u0007shown.test\u001b]8;;\u0007',
+      '\u001b]52;c;cm0gLXJmIH4=\u0007',
+      '\u001b[2J\u001b[H',
+      '\u001bP1$r\u001b\\',
+      '\u009b2J\u009d0;x\u0007',
+      'moc.\u202elive',
+      'ana\u3164\u3164',
+      'pay\u200bpal',
+    ]
     const hostile = PAYLOADS.join(' ')
     app = mountUi({ columns: 160, rows: 60 })
-    await app.send('email', { to: 'ana@example.com', subject: `S ${hostile}`, from: { email: 'x@shop.test', name: `N ${hostile}` }, html: `<p>T ${hostile}</p><a href="https://acme.test/a\u001b]8;;https://attacker.test\u0007b">l</a><a href="https://acme.test/c\nrm -rf ~">m</a>` })
+    await app.send('email', {
+      to: 'ana@example.com',
+      subject: `S ${hostile}`,
+      from: { email: 'x@shop.test', name: `N ${hostile}` },
+      html: `<p>T ${hostile}</p><a href="https://acme.test/a\u001b]8;;https://attacker.test\u0007b">l</a><a href="https://acme.test/c\nrm -rf ~">m</a>`,
+    })
     await app.send('sms', { to: '+14155550123', message: `M ${hostile}` })
-    await app.send('whatsapp', { to: '+14155550123', template: 'order_update', language: 'en', parameters: { name: hostile } })
+    await app.send('whatsapp', {
+      to: '+14155550123',
+      template: 'order_update',
+      language: 'en',
+      parameters: { name: hostile },
+    })
     await app.waitFor((f) => f.includes('EMAIL 1   SMS 1   WHATSAPP 1'))
     /** What may reach the terminal: SGR colours, and OSC 8 hyperlinks whose target is plain. */
     const check = (raw: string, where: string) => {
@@ -256,7 +291,10 @@ describe('detail view', () => {
       for (const target of links) expect(target, where).not.toMatch(/[\u0000-\u001f\u007f-\u009f\s]/)
       const rest = withoutSgr.replace(/\u001b\]8;;[^\u0007\u001b]*\u0007/g, '')
       // eslint-disable-next-line no-control-regex
-      expect(rest.match(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u3164\u200b]/g) ?? [], where).toEqual([])
+      expect(
+        rest.match(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u3164\u200b]/g) ?? [],
+        where,
+      ).toEqual([])
     }
     check(app.ui.lastFrame() ?? '', 'the list')
     for (let i = 0; i < 3; i++) {
@@ -273,7 +311,11 @@ describe('detail view', () => {
 
   it('opens a hostile message (900 KB of non-breaking spaces) and shows its first screen, then its end', async () => {
     app = mountUi({ columns: 80, rows: 24 })
-    await app.send('email', { to: 'ana@example.com', subject: 'Hostile', html: `<p>start ${'\u00a0'.repeat(450_000)} end</p>` })
+    await app.send('email', {
+      to: 'ana@example.com',
+      subject: 'Hostile',
+      html: `<p>start ${'\u00a0'.repeat(450_000)} end</p>`,
+    })
     await app.waitFor((f) => f.includes('Hostile'))
     await app.press(KEYS.enter)
     expect(app.frame()).toContain('── Text (v: HTML source)')

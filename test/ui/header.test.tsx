@@ -12,11 +12,19 @@ const statusRow = (frame: string) => frame.split('\n').find((l) => /EMAIL \d+|EM
 describe('header', () => {
   it('shows the web inbox URL after the API URL when the row has room, and in the empty outbox always', async () => {
     app = mountUi({ columns: 160, rows: 30 })
-    let frame = await app.waitFor((f) => f.split('\n')[0].includes('Inbox'), 'the inbox URL in the header at 160 columns')
-    expect(frame.split('\n')[0]).toMatch(/API https:\/\/api\.sendbox\.test\/v1 {2}Inbox https:\/\/api\.sendbox\.test\/__sandbox\/ui\//)
+    let frame = await app.waitFor(
+      (f) => f.split('\n')[0].includes('Inbox'),
+      'the inbox URL in the header at 160 columns',
+    )
+    expect(frame.split('\n')[0]).toMatch(
+      /API https:\/\/api\.sendbox\.test\/v1 {2}Inbox https:\/\/api\.sendbox\.test\/__sandbox\/ui\//,
+    )
     app.close()
     app = mountUi({ columns: 80, rows: 24 })
-    frame = await app.waitFor((f) => f.includes('No messages yet') && f.split('\n')[0].length <= 80, 'the 80-column frame')
+    frame = await app.waitFor(
+      (f) => f.includes('No messages yet') && f.split('\n')[0].length <= 80,
+      'the 80-column frame',
+    )
     expect(frame.split('\n')[0]).not.toContain('Inbox')
     expect(frame.replace(/\s+/g, ' ')).toContain('Web inbox: https://api.sendbox.test/__sandbox/ui/')
   })
@@ -45,9 +53,13 @@ describe('header', () => {
     await app.waitFor((f) => f.includes('No messages yet'))
     expect(statusRow(app.frame())).not.toContain('clock')
     app.sandbox.clock.advance(2 * 3_600_000 + 5 * 60_000)
-    expect(statusRow(await app.waitFor((f) => f.includes('clock +'), 'the clock offset', 3_000))).toMatch(/^clock \+2h 5m\s+EMAIL 0/)
+    expect(statusRow(await app.waitFor((f) => f.includes('clock +'), 'the clock offset', 3_000))).toMatch(
+      /^clock \+2h 5m\s+EMAIL 0/,
+    )
     app.sandbox.clock.freeze(true)
-    expect(statusRow(await app.waitFor((f) => f.includes('frozen'), 'frozen', 3_000))).toMatch(/^clock \+2h [45]m frozen/)
+    expect(statusRow(await app.waitFor((f) => f.includes('frozen'), 'frozen', 3_000))).toMatch(
+      /^clock \+2h [45]m frozen/,
+    )
     app.sandbox.clock.reset()
     await app.waitFor((f) => !f.includes('clock +'), 'the clock back', 3_000)
   })

@@ -35,7 +35,12 @@ function expectClean(frame: string | undefined): void {
 describe('hostile message content in the terminal UI', () => {
   it('list and email detail: no sequence reaches the terminal, each shows as one marker', async () => {
     app = mountUi({ columns: 160, rows: 45 })
-    await app.send('email', { to: 'ana@example.com', from: { email: 'x@acme.example', name: `Acme${HOSTILE.rlo}` }, subject: `Hi ${HOSTILE.osc0}${HOSTILE.csi} there ${HOSTILE.filler}`, html: hostileEmailHtml() })
+    await app.send('email', {
+      to: 'ana@example.com',
+      from: { email: 'x@acme.example', name: `Acme${HOSTILE.rlo}` },
+      subject: `Hi ${HOSTILE.osc0}${HOSTILE.csi} there ${HOSTILE.filler}`,
+      html: hostileEmailHtml(),
+    })
     await app.waitFor((f) => f.includes('Hi '))
     expectClean(app.ui.lastFrame())
     expect(app.frame()).toContain(`Hi ${MARKER} there a${MARKER}b`)
@@ -75,7 +80,12 @@ describe('hostile message content in the terminal UI', () => {
   it('SMS text and WhatsApp parameters', async () => {
     app = mountUi({ columns: 80, rows: 24 })
     await app.send('sms', { to: '+14155550123', message: `Code 482913 ${HOSTILE_TEXT}` })
-    await app.send('whatsapp', { to: '+14155550199', template: 'order_update', language: 'en', parameters: { name: `Ana${HOSTILE.osc52}`, note: HOSTILE.rlo } })
+    await app.send('whatsapp', {
+      to: '+14155550199',
+      template: 'order_update',
+      language: 'en',
+      parameters: { name: `Ana${HOSTILE.osc52}`, note: HOSTILE.rlo },
+    })
     await app.waitFor((f) => f.includes('order_update'))
     expectClean(app.ui.lastFrame())
     await app.press(KEYS.enter)

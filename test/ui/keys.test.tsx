@@ -35,7 +35,9 @@ describe('keys', () => {
     await app.waitFor((f) => f.includes('test_pro  Pro  2/1,000 per min') && f.includes('Welcome aboard'))
     await app.press('r')
     // The question lists everything a reset clears (the contract's RESET_SCOPES), over two rows at 100 columns.
-    expect(app.frame().replace(/\s+/g, ' ')).toMatch(/Reset the sandbox\? Clears subscribers \(back to the seeded ones\), outbox, rate-limit windows, faults, request journal, opt-outs and webhook attempts\. y\/n/)
+    expect(app.frame().replace(/\s+/g, ' ')).toMatch(
+      /Reset the sandbox\? Clears subscribers \(back to the seeded ones\), outbox, rate-limit windows, faults, request journal, opt-outs and webhook attempts\. y\/n/,
+    )
     await app.press('x')
     expect(app.frame()).toContain('Did not reset.')
     expect(app.sandbox.outbox.size).toBe(1)
@@ -44,7 +46,7 @@ describe('keys', () => {
     expect(frame).toContain('No messages yet')
     expect(frame).toContain('test_pro  Pro  0/1,000 per min')
     expect(app.sandbox.journal.size).toBe(0)
-    const list = await (await app.call('GET', '/subscribers')).json() as { pagination: { total: number } }
+    const list = (await (await app.call('GET', '/subscribers')).json()) as { pagination: { total: number } }
     expect(list.pagination.total).toBe(2)
   })
 
@@ -66,7 +68,18 @@ describe('keys', () => {
     app = mountUi()
     await app.press('?')
     const frame = app.frame()
-    for (const text of ['Keys', 'Enter', 'open the selected message', 'Tab', CHANNEL_KEYS_LABEL, 'search recipient, sender, subject, text', 'clear the outbox (asks y/n)', 'reset the sandbox', 'cycle the status filter', 'errors only']) {
+    for (const text of [
+      'Keys',
+      'Enter',
+      'open the selected message',
+      'Tab',
+      CHANNEL_KEYS_LABEL,
+      'search recipient, sender, subject, text',
+      'clear the outbox (asks y/n)',
+      'reset the sandbox',
+      'cycle the status filter',
+      'errors only',
+    ]) {
       expect(frame).toContain(text)
     }
     // Taller than the screen: it scrolls, and any other key closes it.
@@ -83,14 +96,20 @@ describe('keys', () => {
     app = mountUi()
     app.resize(160, 30)
     await app.waitFor((f) => f.split('\n')[0].length > 100, 'a wide frame')
-    expect(app.frame()).toMatch(new RegExp(`↑↓ move {2}⏎ open {2}/ search {2}s status {2}${CHANNEL_KEYS_LABEL} channel {2}a account {2}O opt-outs {2}c clear {2}r reset {2}Tab requests\\s+\\? help {2}q quit`))
+    expect(app.frame()).toMatch(
+      new RegExp(
+        `↑↓ move {2}⏎ open {2}/ search {2}s status {2}${CHANNEL_KEYS_LABEL} channel {2}a account {2}O opt-outs {2}c clear {2}r reset {2}Tab requests\\s+\\? help {2}q quit`,
+      ),
+    )
     await app.press(KEYS.tab)
     expect(app.frame()).toMatch(/↑↓ move {2}⏎ open {2}e errors only {2}w API\/webhooks {2}Tab outbox/)
     await app.send('sms', SAMPLES.sms)
     await app.press(KEYS.tab)
     await app.waitFor((f) => f.includes('Your code'))
     await app.press(KEYS.enter)
-    expect(app.frame()).toMatch(/Esc back {2}Tab its request {2}R reply {2}↑↓ scroll {2}o browser {2}1-9 open link {2}y copy code/)
+    expect(app.frame()).toMatch(
+      /Esc back {2}Tab its request {2}R reply {2}↑↓ scroll {2}o browser {2}1-9 open link {2}y copy code/,
+    )
   })
 
   it('reads Esc and a key that arrive together (Alt+key, as tmux sends them) as Esc, then the key', async () => {
@@ -100,7 +119,10 @@ describe('keys', () => {
     await app.press(KEYS.enter)
     expect(app.frame()).toContain('Encoding')
     await app.press(`${KEYS.escape}j`)
-    await app.waitFor((f) => !f.includes('Encoding') && (f.split('\n').find((l) => l.startsWith('›')) ?? '').includes('number 2'), 'the list, one row down')
+    await app.waitFor(
+      (f) => !f.includes('Encoding') && (f.split('\n').find((l) => l.startsWith('›')) ?? '').includes('number 2'),
+      'the list, one row down',
+    )
     await app.press(KEYS.enter)
     await app.press(`${KEYS.escape}${KEYS.tab}`)
     await app.waitFor((f) => f.includes('ERROR CODE'), 'the requests view')

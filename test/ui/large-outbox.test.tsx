@@ -16,7 +16,9 @@ afterEach(() => {
 function fill(target: NonNullable<typeof app>, count: number) {
   const key = target.sandbox.keys.find((k) => k.key === 'test_pro')!
   for (let i = 0; i < count; i++) {
-    target.sandbox.outbox.capture(smsChannel.capture(key, { to: `+1415${String(i).padStart(7, '0')}`, message: `bulk message ${i}` }, {}, () => 1))
+    target.sandbox.outbox.capture(
+      smsChannel.capture(key, { to: `+1415${String(i).padStart(7, '0')}`, message: `bulk message ${i}` }, {}, () => 1),
+    )
   }
 }
 
@@ -32,9 +34,19 @@ describe('a large outbox', () => {
     expect(frame.split('\n').filter((l) => l.includes('bulk message')).length).toBe(22)
 
     for (let i = 0; i < 40; i++) await app.press('j')
-    expect(app.frame().split('\n').find((l) => l.startsWith('›'))).toContain('bulk message 9959')
+    expect(
+      app
+        .frame()
+        .split('\n')
+        .find((l) => l.startsWith('›')),
+    ).toContain('bulk message 9959')
     await app.press('G')
-    expect(app.frame().split('\n').find((l) => l.startsWith('›'))).toContain('bulk message 0')
+    expect(
+      app
+        .frame()
+        .split('\n')
+        .find((l) => l.startsWith('›')),
+    ).toContain('bulk message 0')
     // A search over 10,000 messages, typed key by key.
     expect(app.frame()).toContain('10,000 of 10,000')
     await app.press('/', 'n', 'e', 'e', 'd', 'l', 'e', KEYS.enter)
@@ -52,8 +64,11 @@ describe('a large outbox', () => {
     // A steady stream for ~0.8 s, ten requests in flight at a time.
     let sent = 0
     while (performance.now() - started < 800) {
-      await Promise.all(Array.from({ length: 10 }, () =>
-        app!.call('POST', '/sms/send', { to: '+14155550123', message: `burst ${sent++}` }, auth('test_pro'))))
+      await Promise.all(
+        Array.from({ length: 10 }, () =>
+          app!.call('POST', '/sms/send', { to: '+14155550123', message: `burst ${sent++}` }, auth('test_pro')),
+        ),
+      )
       // In-process fetch settles in microtasks only; real requests arrive as I/O, between which timers run.
       await new Promise((resolve) => setImmediate(resolve))
     }
@@ -63,7 +78,10 @@ describe('a large outbox', () => {
     console.log(`${sent} sends in ${elapsed.toFixed(0)} ms: ${redraws} redraws`)
     // 10 a second from the feed, plus the header's once-a-second clock and a leading redraw.
     expect(redraws).toBeLessThanOrEqual(Math.ceil(elapsed / 100) + Math.ceil(elapsed / 1000) + 2)
-    // ...and it stayed live during the stream, not only at the end.
-    expect(redraws).toBeGreaterThanOrEqual(4)
+    // ...and it stayed live during the stream, not only at the end: a frame showed a send before the last.
+    // (A count of redraws would be a timing assertion: a loaded machine's timers fire late.)
+    const last = `burst ${sent - 1}`
+    const during = app.ui.frames.slice(before).filter((f) => f.includes('burst ') && !f.includes(last))
+    expect(during.length).toBeGreaterThanOrEqual(1)
   })
 })

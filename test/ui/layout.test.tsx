@@ -26,7 +26,8 @@ describe('layout', () => {
   it('fits 80×24: one row short of the screen, no line wider than 80, long values cut with an ellipsis', async () => {
     app = mountUi({ columns: 80, rows: 24 })
     await app.send('email', LONG)
-    for (let i = 0; i < 30; i++) await app.send('sms', { to: `+1415555${String(i).padStart(4, '0')}`, message: `message ${i}` })
+    for (let i = 0; i < 30; i++)
+      await app.send('sms', { to: `+1415555${String(i).padStart(4, '0')}`, message: `message ${i}` })
     const frame = await app.waitFor((f) => f.includes('message 29'))
     const lines = frame.split('\n')
     expect(lines).toHaveLength(23)
@@ -79,7 +80,11 @@ describe('layout', () => {
     for (const line of lines.slice(0, -1)) expect(line).not.toMatch(/…$/)
   })
 
-  for (const [columns, rows] of [[60, 16], [50, 12], [40, 10]] as const) {
+  for (const [columns, rows] of [
+    [60, 16],
+    [50, 12],
+    [40, 10],
+  ] as const) {
     it(`at ${columns}×${rows} drops columns and shortens labels instead of overlapping`, async () => {
       app = mountUi({ columns, rows })
       await app.send('whatsapp', SAMPLES.whatsapp)

@@ -23,7 +23,9 @@ describe('outbox view', () => {
     expect(frame).toContain('test_starter  Starter  0/100 per min')
     expect(frame).toContain('test_pro  Pro  0/1,000 per min')
     expect(frame).toContain('test_enterprise  Enterprise  0/10,000 per min')
-    expect(frame).toMatch(new RegExp(`${CHANNELS.map((c) => `${CHANNEL_BADGES[c].label} 0`).join('\\s+')}\\s+last message —`))
+    expect(frame).toMatch(
+      new RegExp(`${CHANNELS.map((c) => `${CHANNEL_BADGES[c].label} 0`).join('\\s+')}\\s+last message —`),
+    )
   })
 
   it('masks configured keys in the header; only the public default test_ keys show in full', async () => {
@@ -80,7 +82,10 @@ describe('outbox view', () => {
     await app.waitFor((f) => /will fail\s+sent/.test(f) && /Welcome aboard\s+sent/.test(f), 'sent')
     app.clock.advance(1_000)
     app.sandbox.outbox.advance()
-    await app.waitFor((f) => /will fail\s+failed/.test(f) && /Welcome aboard\s+delivered/.test(f), 'failed and delivered')
+    await app.waitFor(
+      (f) => /will fail\s+failed/.test(f) && /Welcome aboard\s+delivered/.test(f),
+      'failed and delivered',
+    )
   })
 
   it('keeps the newest selected while on the top row, like tail -f', async () => {
@@ -195,7 +200,9 @@ describe('outbox view', () => {
     app.clock.advance(2_000)
     app.sandbox.outbox.advance()
     await app.send('sms', { to: '+14155550124', message: 'still queued' })
-    await app.waitFor((f) => /will fail\s+failed/.test(f) && /will arrive\s+delivered/.test(f) && f.includes('still queued'))
+    await app.waitFor(
+      (f) => /will fail\s+failed/.test(f) && /will arrive\s+delivered/.test(f) && f.includes('still queued'),
+    )
     const shown = (f: string) => ['will fail', 'will arrive', 'still queued'].filter((t) => f.includes(t))
     await app.press('s')
     expect(shown(app.frame())).toEqual(['still queued'])

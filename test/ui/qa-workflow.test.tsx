@@ -64,7 +64,12 @@ describe('terminal UI: QA without curl', () => {
   })
 
   it('a filters the Outbox by account, naming its key and plan; the help page names accounts and the webhook secret', async () => {
-    app = mountUi({ columns: 140, rows: 40, apiKeys: { north_key: 'pro:north', south_key: 'starter:south' }, webhook: { url: 'https://hooks.example.test/in', secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' } })
+    app = mountUi({
+      columns: 140,
+      rows: 40,
+      apiKeys: { north_key: 'pro:north', south_key: 'starter:south' },
+      webhook: { url: 'https://hooks.example.test/in', secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
+    })
     await app.send('sms', { to: '+14155550123', message: 'from north' }, 'north_key')
     await app.send('sms', { to: '+14155550124', message: 'from south' }, 'south_key')
     await app.waitFor((f) => f.includes('from south'))

@@ -112,6 +112,8 @@ describe('renderUi', () => {
     stdin.type('q')
     await tick()
     expect(console.error).toBe(original)
-    expect(stderr.output).toContain('sendbox: 1 console message(s) while the UI ran:\n[sendbox] unexpected server error: Error: boom')
+    expect(stderr.output).toContain(
+      'sendbox: 1 console message(s) while the UI ran:\n[sendbox] unexpected server error: Error: boom',
+    )
   })
 })

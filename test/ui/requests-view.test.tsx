@@ -24,7 +24,9 @@ describe('requests view', () => {
     frame = await app.waitFor((f) => f.includes('invalid_phone'))
     const lines = frame.split('\n')
     const failed = lines.findIndex((l) => l.includes('invalid_phone'))
-    expect(lines[failed]).toMatch(/^› #\d+\s+\d\d:\d\d:\d\d POST\s+\/v1\/sms\/send\s+400\s+\d+(\.\d)? ms\s+invalid_phone/)
+    expect(lines[failed]).toMatch(
+      /^› #\d+\s+\d\d:\d\d:\d\d POST\s+\/v1\/sms\/send\s+400\s+\d+(\.\d)? ms\s+invalid_phone/,
+    )
     expect(lines[failed + 1]).toContain('/v1/email/send')
     await app.press(KEYS.tab)
     expect(app.frame()).toContain('Welcome aboard')
@@ -43,7 +45,12 @@ describe('requests view', () => {
     // The list moves like the outbox.
     await app.press('j')
     expect(frame.split('\n').some((l) => l.startsWith('› ') && l.includes('500'))).toBe(true)
-    expect(app.frame().split('\n').find((l) => l.startsWith('› '))).toMatch(/GET\s+\/v1\/subscribers\?limit=2\s+200/)
+    expect(
+      app
+        .frame()
+        .split('\n')
+        .find((l) => l.startsWith('› ')),
+    ).toMatch(/GET\s+\/v1\/subscribers\?limit=2\s+200/)
   })
 })
 
@@ -67,7 +74,9 @@ describe('a request, opened', () => {
       account: 'acct_demo',
       key: 'test_…pro',
       request_body: JSON.stringify({ to: 'not-an-email', subject: 'Hi', html: '<p>x</p>' }),
-      response_body: JSON.stringify({ error: { code: 'invalid_email', message: 'The `to` field must be an email address.' } }),
+      response_body: JSON.stringify({
+        error: { code: 'invalid_email', message: 'The `to` field must be an email address.' },
+      }),
     })
     await app.waitFor((f) => f.includes('invalid_email'))
     await app.press(KEYS.enter)

@@ -32,7 +32,13 @@ export function plain(frame: string | undefined): string {
  * ink-testing-library at a given terminal size, with helpers to send through the API and to
  * wait for what the screen shows.
  */
-export function mountUi({ columns = 100, rows = 30, browser = true, realClock = false, ...options }: SandboxOptions & {
+export function mountUi({
+  columns = 100,
+  rows = 30,
+  browser = true,
+  realClock = false,
+  ...options
+}: SandboxOptions & {
   columns?: number
   rows?: number
   /** Whether the fake browser "opens" URLs (false: as on a machine without one). */
@@ -66,7 +72,11 @@ export function mountUi({ columns = 100, rows = 30, browser = true, realClock = 
   const frame = () => plain(ui.lastFrame())
 
   /** Waits until the screen shows what `check` wants (data reaches the UI batched, ~100 ms). */
-  async function waitFor(check: (frame: string) => boolean, what = 'the expected screen', timeoutMs = 3_000): Promise<string> {
+  async function waitFor(
+    check: (frame: string) => boolean,
+    what = 'the expected screen',
+    timeoutMs = 3_000,
+  ): Promise<string> {
     const deadline = performance.now() + timeoutMs
     for (;;) {
       const current = frame()
@@ -120,5 +130,10 @@ export const SAMPLES = {
     html: '<h1>Hello Ana</h1><p>Thanks for joining. <a href="https://example.com/start">Get started</a></p><ul><li>First step</li><li>Second step</li></ul><table><tr><th>Plan</th><th>Price</th></tr><tr><td>Pro</td><td>$10</td></tr></table>',
   },
   sms: { to: '+14155550123', message: 'Your code is 123456\nIt expires in 10 minutes.' },
-  whatsapp: { to: '+14155550199', template: 'order_update', language: 'en_US', parameters: { name: 'Ana', order: '#1042' } },
+  whatsapp: {
+    to: '+14155550199',
+    template: 'order_update',
+    language: 'en_US',
+    parameters: { name: 'Ana', order: '#1042' },
+  },
 } as const

@@ -43,12 +43,55 @@ function stubReport(id: string): CheckReport {
     score: 62,
     counts: { error: 1, warning: 4, info: 1 },
     checks: [
-      { id: 'compat.css-display-flex', severity: 'warning', category: 'compatibility', message: '`display: flex` is not supported by Outlook on Windows: the items stack.', location: { line: 5, column: 10, excerpt: '.row { display: flex; gap: 12px; }' }, clients: ['outlook.windows'], notes: ['Partial in Outlook.com'], url: 'https://www.caniemail.com/features/css-display-flex/' },
-      { id: 'compat.css-gap', severity: 'info', category: 'compatibility', message: '`gap` is partly supported.', location: { line: 5, column: 25, excerpt: 'gap: 12px;' }, clients: ['gmail.desktop-webmail'] },
-      { id: 'links.javascript', severity: 'error', category: 'links', message: 'A javascript: link <img src=x onerror="document.title=1">never works in mail.', location: { line: 11, column: 6, excerpt: '<a href="javascript:alert(1)">' }, link: 'javascript:alert(1)' },
-      { id: 'links.http', severity: 'warning', category: 'links', message: 'An http: link: use https.', location: { line: 11, column: 59, excerpt: '<a href="http://example.com/help">' }, link: 'http://example.com/help' },
-      { id: 'links.text-host-mismatch', severity: 'warning', category: 'links', message: 'The text names example.com, the link goes to tracker.example.net.', location: { line: 12, column: 6, excerpt: '<a href="https://tracker.example.net/c/1">' }, link: 'https://tracker.example.net/c/1' },
-      { id: 'images.alt', severity: 'warning', category: 'accessibility', message: 'An image without alt.', location: { line: 10, column: 51, excerpt: '<img src="data:image/gif…' } },
+      {
+        id: 'compat.css-display-flex',
+        severity: 'warning',
+        category: 'compatibility',
+        message: '`display: flex` is not supported by Outlook on Windows: the items stack.',
+        location: { line: 5, column: 10, excerpt: '.row { display: flex; gap: 12px; }' },
+        clients: ['outlook.windows'],
+        notes: ['Partial in Outlook.com'],
+        url: 'https://www.caniemail.com/features/css-display-flex/',
+      },
+      {
+        id: 'compat.css-gap',
+        severity: 'info',
+        category: 'compatibility',
+        message: '`gap` is partly supported.',
+        location: { line: 5, column: 25, excerpt: 'gap: 12px;' },
+        clients: ['gmail.desktop-webmail'],
+      },
+      {
+        id: 'links.javascript',
+        severity: 'error',
+        category: 'links',
+        message: 'A javascript: link <img src=x onerror="document.title=1">never works in mail.',
+        location: { line: 11, column: 6, excerpt: '<a href="javascript:alert(1)">' },
+        link: 'javascript:alert(1)',
+      },
+      {
+        id: 'links.http',
+        severity: 'warning',
+        category: 'links',
+        message: 'An http: link: use https.',
+        location: { line: 11, column: 59, excerpt: '<a href="http://example.com/help">' },
+        link: 'http://example.com/help',
+      },
+      {
+        id: 'links.text-host-mismatch',
+        severity: 'warning',
+        category: 'links',
+        message: 'The text names example.com, the link goes to tracker.example.net.',
+        location: { line: 12, column: 6, excerpt: '<a href="https://tracker.example.net/c/1">' },
+        link: 'https://tracker.example.net/c/1',
+      },
+      {
+        id: 'images.alt',
+        severity: 'warning',
+        category: 'accessibility',
+        message: 'An image without alt.',
+        location: { line: 10, column: 51, excerpt: '<img src="data:image/gif…' },
+      },
     ],
     clients: [
       { client: 'outlook.windows', supported: 50, counted: true },
@@ -61,7 +104,7 @@ function stubReport(id: string): CheckReport {
   return checkReportSchema.parse(report)
 }
 
-describe.skipIf(chromiumMissing)('the web inbox\'s Checks tab and dark previews', () => {
+describe.skipIf(chromiumMissing)("the web inbox's Checks tab and dark previews", () => {
   let sandbox: Sandbox
   let server: RunningServer
   let browser: Browser
@@ -75,7 +118,9 @@ describe.skipIf(chromiumMissing)('the web inbox\'s Checks tab and dark previews'
     browser = await launchChromium()
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
     if (!REAL_ROUTE) {
-      console.warn('[sendbox] the checks route is not in the route table yet: the Checks tab test reads a report of the contract\'s shape')
+      console.warn(
+        "[sendbox] the checks route is not in the route table yet: the Checks tab test reads a report of the contract's shape",
+      )
       await page.route('**/__sandbox/messages/*/checks*', (route) => {
         const asked = new URL(route.request().url())
         const messageId = decodeURIComponent(asked.pathname.split('/')[3]!)
@@ -104,14 +149,32 @@ describe.skipIf(chromiumMissing)('the web inbox\'s Checks tab and dark previews'
     const score = page.getByTestId('checks-score')
     await score.waitFor()
     expect(Number((await score.textContent())!.replace('/100', ''))).toBeGreaterThanOrEqual(0)
-    const groups = await page.locator('.check-group[data-category]').evaluateAll((sections) => sections.map((s) => s.getAttribute('data-category')))
-    const order = ['links', 'sender', 'template', 'encoding', 'spam', 'images', 'accessibility', 'size', 'compatibility']
+    const groups = await page
+      .locator('.check-group[data-category]')
+      .evaluateAll((sections) => sections.map((s) => s.getAttribute('data-category')))
+    const order = [
+      'links',
+      'sender',
+      'template',
+      'encoding',
+      'spam',
+      'images',
+      'accessibility',
+      'size',
+      'compatibility',
+    ]
     expect(groups.length).toBeGreaterThan(0)
     expect([...groups].sort((a, b) => order.indexOf(a!) - order.indexOf(b!))).toEqual(groups)
     // Within each category: errors, then warnings, then info.
-    const severities = await page.locator('.check-group[data-category]').evaluateAll((sections) =>
-      sections.map((s) => [...s.querySelectorAll('li.finding')].map((li) => ['error', 'warning', 'info'].findIndex((sev) => li.classList.contains(`sev-${sev}`)))),
-    )
+    const severities = await page
+      .locator('.check-group[data-category]')
+      .evaluateAll((sections) =>
+        sections.map((s) =>
+          [...s.querySelectorAll('li.finding')].map((li) =>
+            ['error', 'warning', 'info'].findIndex((sev) => li.classList.contains(`sev-${sev}`)),
+          ),
+        ),
+      )
     for (const list of severities) expect([...list].sort((a, b) => a - b)).toEqual(list)
     const javascript = page.locator('li.finding[data-check="links.javascript"]')
     await expect.poll(() => javascript.count()).toBeGreaterThan(0)
@@ -172,7 +235,8 @@ describe.skipIf(chromiumMissing)('the web inbox\'s Checks tab and dark previews'
     const frame = page.frameLocator('iframe[title="Email HTML preview"]')
     const background = () => frame.locator('body').evaluate((body) => getComputedStyle(body).backgroundColor)
     const rootFilter = () => frame.locator('html').evaluate((html) => getComputedStyle(html).filter)
-    const pick = (name: string) => page.getByRole('group', { name: 'Colour scheme' }).getByRole('button', { name, exact: true }).click()
+    const pick = (name: string) =>
+      page.getByRole('group', { name: 'Colour scheme' }).getByRole('button', { name, exact: true }).click()
     await pick('Light')
     await expect.poll(background).toBe('rgb(255, 255, 255)')
     await pick('Dark')
@@ -185,6 +249,9 @@ describe.skipIf(chromiumMissing)('the web inbox\'s Checks tab and dark previews'
     await expect.poll(background).toBe('rgb(15, 23, 32)')
     if (SCREENSHOTS) await page.screenshot({ path: join('docs/screenshots', 'dark-desktop.png') })
     // The three widths stay.
-    for (const width of ['Desktop', 'Tablet', 'Phone']) expect(await page.getByRole('group', { name: 'Preview width' }).getByRole('button', { name: width }).count()).toBe(1)
+    for (const width of ['Desktop', 'Tablet', 'Phone'])
+      expect(
+        await page.getByRole('group', { name: 'Preview width' }).getByRole('button', { name: width }).count(),
+      ).toBe(1)
   }, 60_000)
 })

@@ -3,11 +3,16 @@ import { describe, expect, it } from 'vitest'
 
 /** Issue 26 item 4: the two colour pairs that failed WCAG AA (4.5:1 for text) in the web inbox. */
 const css = readFileSync(new URL('../../src/ui/web/styles.css', import.meta.url), 'utf8')
-const [light, dark] = [css.slice(0, css.indexOf('@media (prefers-color-scheme: dark)')), css.slice(css.indexOf('@media (prefers-color-scheme: dark)'))]
+const [light, dark] = [
+  css.slice(0, css.indexOf('@media (prefers-color-scheme: dark)')),
+  css.slice(css.indexOf('@media (prefers-color-scheme: dark)')),
+]
 const variable = (block: string, name: string) => new RegExp(`${name}:\\s*(#[0-9a-f]{6})`, 'i').exec(block)![1]
 
 function luminance(hex: string): number {
-  const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4))
+  const [r, g, b] = [1, 3, 5]
+    .map((i) => parseInt(hex.slice(i, i + 2), 16) / 255)
+    .map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4))
   return 0.2126 * r + 0.7152 * g + 0.0722 * b
 }
 function contrast(a: string, b: string): number {

@@ -28,7 +28,18 @@ describe.skipIf(chromiumMissing)('web inbox: WhatsApp bubble and webhooks', () =
       baseUrl: 'http://127.0.0.1:4010/v1',
       deliveryMs: 0,
       webhook: { url: `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hooks` },
-      templates: { templates: [{ name: 'order_update', language: 'en', header: 'Order {{order}}', body: 'Hi {{name}}, your code is {{code}}.', footer: 'Shop', buttons: [{ text: 'Track', url: 'https://shop.test/t/{{order}}' }, 'Thanks'] }] },
+      templates: {
+        templates: [
+          {
+            name: 'order_update',
+            language: 'en',
+            header: 'Order {{order}}',
+            body: 'Hi {{name}}, your code is {{code}}.',
+            footer: 'Shop',
+            buttons: [{ text: 'Track', url: 'https://shop.test/t/{{order}}' }, 'Thanks'],
+          },
+        ],
+      },
     })
     server = await startServer(sandbox, { port: 0 })
     browser = await launchChromium()
@@ -42,7 +53,16 @@ describe.skipIf(chromiumMissing)('web inbox: WhatsApp bubble and webhooks', () =
   })
 
   it('shows the filled template as a chat bubble with its buttons, and a reply on the other side', async () => {
-    const sent = await fetch(`${server.url}/v1/whatsapp/send`, { method: 'POST', headers: { Authorization: 'Bearer test_pro', 'Content-Type': 'application/json' }, body: JSON.stringify({ to: '+14155550123', template: 'order_update', language: 'en', parameters: { order: 'A-7', name: 'Ana', code: '482913' } }) })
+    const sent = await fetch(`${server.url}/v1/whatsapp/send`, {
+      method: 'POST',
+      headers: { Authorization: 'Bearer test_pro', 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        to: '+14155550123',
+        template: 'order_update',
+        language: 'en',
+        parameters: { order: 'A-7', name: 'Ana', code: '482913' },
+      }),
+    })
     const { message_id } = (await sent.json()) as { message_id: string }
     await page.goto(`${server.url}/__sandbox/ui/#/messages/${message_id}`)
     const bubble = page.locator('.wa-bubble')
@@ -76,15 +96,22 @@ describe.skipIf(chromiumMissing)('web inbox: WhatsApp bubble and webhooks', () =
     await page.locator('table.webhooks tbody tr').first().waitFor()
     await page.getByRole('button', { name: first.event }).first().click()
     await page.locator('.webhook-detail pre[aria-label="Request headers"]').waitFor()
-    expect(await page.locator('.webhook-detail pre[aria-label="Request headers"]').first().textContent()).toContain('webhook-signature: v1,')
+    expect(await page.locator('.webhook-detail pre[aria-label="Request headers"]').first().textContent()).toContain(
+      'webhook-signature: v1,',
+    )
   })
 
   it('the email view: codes with copy buttons, a desktop preview of at least 600 px with presets; d deletes, y copies', async () => {
-    const sent = await fetch(`${server.url}/v1/email/send`, { method: 'POST', headers: { Authorization: 'Bearer test_pro', 'Content-Type': 'application/json' }, body: JSON.stringify({ to: 'maria@example.com', subject: 'Reset', html: '<p>Your code is 482913</p>' }) })
+    const sent = await fetch(`${server.url}/v1/email/send`, {
+      method: 'POST',
+      headers: { Authorization: 'Bearer test_pro', 'Content-Type': 'application/json' },
+      body: JSON.stringify({ to: 'maria@example.com', subject: 'Reset', html: '<p>Your code is 482913</p>' }),
+    })
     const { message_id } = (await sent.json()) as { message_id: string }
     await page.goto(`${server.url}/__sandbox/ui/#/messages/${message_id}`)
     await page.getByRole('button', { name: 'Copy code 482913' }).waitFor()
-    for (const preset of ['Desktop', 'Tablet', 'Phone']) await page.getByRole('button', { name: preset, exact: true }).waitFor()
+    for (const preset of ['Desktop', 'Tablet', 'Phone'])
+      await page.getByRole('button', { name: preset, exact: true }).waitFor()
     expect((await page.locator('.frame-wrap').boundingBox())!.width).toBeGreaterThanOrEqual(600)
     await page.getByRole('button', { name: 'Tablet', exact: true }).click()
     expect((await page.locator('.frame-wrap').boundingBox())!.width).toBe(768)
@@ -94,18 +121,29 @@ describe.skipIf(chromiumMissing)('web inbox: WhatsApp bubble and webhooks', () =
   })
 
   it('the first load fetches page 1 once, compressed, and not the journal', async () => {
-    for (let i = 0; i < 150; i++) await fetch(`${server.url}/v1/sms/send`, { method: 'POST', headers: { Authorization: 'Bearer test_enterprise', 'Content-Type': 'application/json' }, body: JSON.stringify({ to: '+14155550123', message: `Your code is ${100000 + i}. ${'Lorem ipsum '.repeat(20)}` }) })
+    for (let i = 0; i < 150; i++)
+      await fetch(`${server.url}/v1/sms/send`, {
+        method: 'POST',
+        headers: { Authorization: 'Bearer test_enterprise', 'Content-Type': 'application/json' },
+        body: JSON.stringify({
+          to: '+14155550123',
+          message: `Your code is ${100000 + i}. ${'Lorem ipsum '.repeat(20)}`,
+        }),
+      })
     const fresh = await browser.newPage({ viewport: { width: 1280, height: 800 } })
     const seen: Array<{ url: string; encoding: string | undefined }> = []
     fresh.on('response', (response) => {
       const url = new URL(response.url())
-      if (url.pathname === '/__sandbox/messages' || url.pathname === '/__sandbox/requests') seen.push({ url: `${url.pathname}${url.search}`, encoding: response.headers()['content-encoding'] })
+      if (url.pathname === '/__sandbox/messages' || url.pathname === '/__sandbox/requests')
+        seen.push({ url: `${url.pathname}${url.search}`, encoding: response.headers()['content-encoding'] })
     })
     await fresh.goto(`${server.url}/__sandbox/ui/`)
     await fresh.locator('.live-live').waitFor()
     await fresh.locator('#message-list [role=option]').first().waitFor()
     await fresh.waitForTimeout(500)
-    const pages = seen.filter((r) => r.url.startsWith('/__sandbox/messages') && !r.url.includes('limit=1&') && !r.url.endsWith('limit=1'))
+    const pages = seen.filter(
+      (r) => r.url.startsWith('/__sandbox/messages') && !r.url.includes('limit=1&') && !r.url.endsWith('limit=1'),
+    )
     expect(pages.map((r) => r.url)).toEqual(['/__sandbox/messages?page=1&limit=100'])
     expect(pages[0].encoding).toBe('gzip')
     expect(seen.filter((r) => r.url.startsWith('/__sandbox/requests'))).toEqual([])

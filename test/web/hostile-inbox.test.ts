@@ -29,7 +29,12 @@ describe.skipIf(chromiumMissing)('hostile content in the web inbox (Chromium)', 
     sandbox = createSandbox({ deliveryMs: 0 })
     server = await startServer(sandbox, { port: 0 })
     profile = mkdtempSync(join(tmpdir(), 'sendbox-web-hostile-'))
-    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, viewport: { width: 1280, height: 800 }, timeout: 20_000 })
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM_PATH,
+      args: CHROMIUM_ARGS,
+      viewport: { width: 1280, height: 800 },
+      timeout: 20_000,
+    })
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url })
     page = context.pages()[0] ?? (await context.newPage())
     page.on('pageerror', (error) => pageErrors.push(error.message))
@@ -42,7 +47,11 @@ describe.skipIf(chromiumMissing)('hostile content in the web inbox (Chromium)', 
   })
 
   const send = async (path: string, body: unknown) => {
-    const response = await fetch(`${server.url}/v1${path}`, { method: 'POST', headers: { Authorization: 'Bearer test_pro', 'Content-Type': 'application/json' }, body: JSON.stringify(body) })
+    const response = await fetch(`${server.url}/v1${path}`, {
+      method: 'POST',
+      headers: { Authorization: 'Bearer test_pro', 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    })
     expect(response.status).toBe(200)
   }
 
@@ -63,14 +72,21 @@ describe.skipIf(chromiumMissing)('hostile content in the web inbox (Chromium)', 
       expect(await row.locator('.cell.subject > bdi').count()).toBe(1)
     }
     // The override is shown as a marker (src/domain/safe-text.ts), not obeyed: "exe.txt" stays "exe.txt".
-    expect(await page.locator('.cell.subject > bdi', { hasText: 'Invoice' }).textContent()).toBe('Invoice \ufffdexe.txt due')
+    expect(await page.locator('.cell.subject > bdi', { hasText: 'Invoice' }).textContent()).toBe(
+      'Invoice \ufffdexe.txt due',
+    )
     // The sender's name and address are isolated apart: a name cannot reorder the address.
-    expect(await page.locator('.cell.subject .from bdi').allTextContents()).toEqual(['Acme \ufffdexe.txt', 'x@acme.example'])
+    expect(await page.locator('.cell.subject .from bdi').allTextContents()).toEqual([
+      'Acme \ufffdexe.txt',
+      'x@acme.example',
+    ])
 
     await rows.filter({ hasText: 'Invoice' }).click()
     await page.locator('#detail-title').waitFor()
     expect(await page.locator('#detail-title bdi').textContent()).toBe('Invoice \ufffdexe.txt due')
-    expect(await page.locator('.meta dd bdi').allTextContents()).toEqual(expect.arrayContaining(['Acme \ufffdexe.txt', 'x@acme.example']))
+    expect(await page.locator('.meta dd bdi').allTextContents()).toEqual(
+      expect.arrayContaining(['Acme \ufffdexe.txt', 'x@acme.example']),
+    )
     await page.getByRole('tab', { name: 'Text' }).click()
     expect(await page.locator('.text-body').getAttribute('dir')).toBe('auto')
     const text = (await page.locator('.text-body').textContent()) ?? ''
@@ -92,7 +108,11 @@ describe.skipIf(chromiumMissing)('hostile content in the web inbox (Chromium)', 
       // Serialized: no raw whitespace, control or bidi character in what is shown, opened or copied.
       expect(link).not.toMatch(/[\s\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/)
     }
-    const badges = async (hasText: string) => items.filter({ hasText }).locator('.link-warning').evaluateAll((spans) => spans.map((s) => [s.getAttribute('data-kind'), s.getAttribute('title')]))
+    const badges = async (hasText: string) =>
+      items
+        .filter({ hasText })
+        .locator('.link-warning')
+        .evaluateAll((spans) => spans.map((s) => [s.getAttribute('data-kind'), s.getAttribute('title')]))
     const userinfo = await badges('user@acme.example')
     expect(userinfo.map(([kind]) => kind)).toEqual(['userinfo'])
     expect(userinfo[0][1]).toContain('acme.example')
@@ -106,7 +126,8 @@ describe.skipIf(chromiumMissing)('hostile content in the web inbox (Chromium)', 
     expect(link).toBe('https://acme.example/reset?token=abc%1B]52;c;aGk=')
     await first.getByRole('button', { name: /^Copy/ }).click()
     await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(link)
-    if (process.env.SENDBOX_HOSTILE_SHOT) await page.screenshot({ path: process.env.SENDBOX_HOSTILE_SHOT, fullPage: true })
+    if (process.env.SENDBOX_HOSTILE_SHOT)
+      await page.screenshot({ path: process.env.SENDBOX_HOSTILE_SHOT, fullPage: true })
     expect(pageErrors).toEqual([])
   })
 })

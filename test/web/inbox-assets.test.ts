@@ -11,7 +11,7 @@ describe('web inbox files', () => {
   const get = (path: string, headers: Record<string, string> = {}) =>
     getResponse(sandbox.handlers, new Request(`http://127.0.0.1:4010${path}`, { headers }))
 
-  it('redirects /__sandbox/ui to the inbox, and leaves the origin\'s / alone in-process', async () => {
+  it("redirects /__sandbox/ui to the inbox, and leaves the origin's / alone in-process", async () => {
     const response = await get('/__sandbox/ui')
     expect(response?.status).toBe(302)
     expect(response?.headers.get('location')).toBe('/__sandbox/ui/')
@@ -53,13 +53,21 @@ describe('web inbox files', () => {
     expect(css.headers.get('content-type')).toBe('text/css; charset=utf-8')
     const again = (await get('/__sandbox/ui/app.js', { 'If-None-Match': js.headers.get('etag')! }))!
     expect(again.status).toBe(304)
-    const head = (await getResponse(sandbox.handlers, new Request('http://127.0.0.1:4010/__sandbox/ui/', { method: 'HEAD' })))!
+    const head = (await getResponse(
+      sandbox.handlers,
+      new Request('http://127.0.0.1:4010/__sandbox/ui/', { method: 'HEAD' }),
+    ))!
     expect(head.status).toBe(200)
     expect(head.headers.get('content-type')).toBe('text/html; charset=utf-8')
   })
 
   it('answers 404 in the API error shape for anything else under /__sandbox/ui/', async () => {
-    for (const path of ['/__sandbox/ui/nope.js', '/__sandbox/ui/assets.js', '/__sandbox/ui/__proto__', '/__sandbox/ui/../messages']) {
+    for (const path of [
+      '/__sandbox/ui/nope.js',
+      '/__sandbox/ui/assets.js',
+      '/__sandbox/ui/__proto__',
+      '/__sandbox/ui/../messages',
+    ]) {
       const response = (await get(path))!
       if (path.includes('..')) continue // normalised by URL to /__sandbox/messages: not ours
       expect(response.status, path).toBe(404)

@@ -63,7 +63,12 @@ describe.skipIf(chromiumMissing)('web inbox in Chromium', () => {
     sandbox = createSandbox({ baseUrl: 'http://127.0.0.1:4010/v1', deliveryMs: 200 })
     server = await startServer(sandbox, { port: 0 })
     profile = mkdtempSync(join(tmpdir(), 'sendbox-web-'))
-    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, viewport: VIEWS.desktop, timeout: 20_000 })
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM_PATH,
+      args: CHROMIUM_ARGS,
+      viewport: VIEWS.desktop,
+      timeout: 20_000,
+    })
     page = context.pages()[0] ?? (await context.newPage())
     page.on('pageerror', (error) => pageErrors.push(error.message))
     if (SCREENSHOTS) mkdirSync('docs/screenshots', { recursive: true })
@@ -76,7 +81,7 @@ describe.skipIf(chromiumMissing)('web inbox in Chromium', () => {
     if (profile) rmSync(profile, { recursive: true, force: true })
   })
 
-  it('opens from / and shows each channel\'s message within a second of the send, without reload', async () => {
+  it("opens from / and shows each channel's message within a second of the send, without reload", async () => {
     const response = await page.goto(`${server.url}/`)
     expect(page.url()).toBe(`${server.url}/__sandbox/ui/`)
     expect(response?.headers()['content-security-policy']).toContain("default-src 'self'")
@@ -84,18 +89,43 @@ describe.skipIf(chromiumMissing)('web inbox in Chromium', () => {
     await page.getByText('No messages yet.').waitFor()
 
     const sends: [string, () => Promise<string>, string][] = [
-      ['email', () => api('/email/send', {
-        to: 'ana@example.com',
-        from: { email: 'hello@shop.test', name: 'Shop' },
-        subject: 'Confirm your account',
-        html: `<!doctype html><html><body><h1>Welcome, Ana</h1><p>Your code is <b>482913</b>.</p><p><a href="https://shop.test/confirm?t=abc&amp;u=1">Confirm</a></p><img id="logo" src="${imageUrl}" alt="Shop logo" width="120"></body></html>`,
-      }), 'Confirm your account'],
-      ['sms', () => api('/sms/send', {
-        to: '+14155550123',
-        from: 'Shop',
-        message: 'Your Shop code is 482913. It expires in 10 minutes. Never share it with anyone, not even with our support team. If you did not ask for this code, ignore this message.',
-      }), 'Your Shop code is 482913'],
-      ['whatsapp', () => api('/whatsapp/send', { to: '+14155550199', template: 'order_shipped', language: 'en_US', parameters: { name: 'Ana', order: '#1042', tracking: '' } }, 'test_starter'), 'order_shipped'],
+      [
+        'email',
+        () =>
+          api('/email/send', {
+            to: 'ana@example.com',
+            from: { email: 'hello@shop.test', name: 'Shop' },
+            subject: 'Confirm your account',
+            html: `<!doctype html><html><body><h1>Welcome, Ana</h1><p>Your code is <b>482913</b>.</p><p><a href="https://shop.test/confirm?t=abc&amp;u=1">Confirm</a></p><img id="logo" src="${imageUrl}" alt="Shop logo" width="120"></body></html>`,
+          }),
+        'Confirm your account',
+      ],
+      [
+        'sms',
+        () =>
+          api('/sms/send', {
+            to: '+14155550123',
+            from: 'Shop',
+            message:
+              'Your Shop code is 482913. It expires in 10 minutes. Never share it with anyone, not even with our support team. If you did not ask for this code, ignore this message.',
+          }),
+        'Your Shop code is 482913',
+      ],
+      [
+        'whatsapp',
+        () =>
+          api(
+            '/whatsapp/send',
+            {
+              to: '+14155550199',
+              template: 'order_shipped',
+              language: 'en_US',
+              parameters: { name: 'Ana', order: '#1042', tracking: '' },
+            },
+            'test_starter',
+          ),
+        'order_shipped',
+      ],
     ]
     for (const [channel, send, text] of sends) {
       const started = Date.now()
@@ -107,7 +137,8 @@ describe.skipIf(chromiumMissing)('web inbox in Chromium', () => {
     // Newest first, each row marked unseen, counts per channel.
     await expect.poll(() => rows().first().textContent()).toContain('order_shipped')
     expect(await page.locator('#message-list .row.unseen').count()).toBe(3)
-    for (const label of ['Email 1', 'SMS 1', 'WhatsApp 1']) await page.getByRole('button', { name: new RegExp(`^${label.replace(' ', ' +')}`) }).waitFor()
+    for (const label of ['Email 1', 'SMS 1', 'WhatsApp 1'])
+      await page.getByRole('button', { name: new RegExp(`^${label.replace(' ', ' +')}`) }).waitFor()
     await shoot('inbox')
   })
 
@@ -141,7 +172,9 @@ describe.skipIf(chromiumMissing)('web inbox in Chromium', () => {
     expect(await link.getAttribute('href')).toBe('https://shop.test/confirm?t=abc&u=1')
     expect(await link.getAttribute('rel')).toBe('noopener noreferrer')
     await page.getByRole('tab', { name: 'Request' }).click()
-    expect(await page.locator('pre[aria-label="Request body"]').textContent()).toContain('"subject": "Confirm your account"')
+    expect(await page.locator('pre[aria-label="Request body"]').textContent()).toContain(
+      '"subject": "Confirm your account"',
+    )
     await page.getByRole('tab', { name: 'HTML' }).click()
     // Status history follows the lifecycle live.
     await expect.poll(() => page.locator('.history li').count(), { timeout: 3_000 }).toBe(3)
@@ -181,15 +214,24 @@ describe.skipIf(chromiumMissing)('web inbox in Chromium', () => {
     // Isolated, and the override itself shown as a marker (src/domain/safe-text.ts), not obeyed.
     expect(await page.locator('#detail-title bdi').textContent()).toBe('Invoice \ufffdgnp.exe')
     // The override stays inside the subject: the sender beside it in the row reads as sent.
-    expect(await rows().filter({ hasText: 'Invoice' }).locator('.cell.subject bdi').first().textContent()).toBe('Invoice \ufffdgnp.exe')
+    expect(await rows().filter({ hasText: 'Invoice' }).locator('.cell.subject bdi').first().textContent()).toBe(
+      'Invoice \ufffdgnp.exe',
+    )
     await page.getByRole('tab', { name: /^Links/ }).click()
     const items = page.locator('.links li')
     await expect.poll(() => items.count()).toBe(4)
     const shown = await page.locator('.links li a bdi').allTextContents()
     const hrefs = await page.locator('.links li a').evaluateAll((as) => as.map((a) => a.getAttribute('href')))
     expect(shown).toEqual(hrefs)
-    expect(shown).toEqual(['https://shop.test@evil.test/pay', 'https://xn--pple-43d.test/login', 'https://acme.test/ok', 'https://acme.test/ab'])
-    const warnings = await items.evaluateAll((lis) => lis.map((li) => li.querySelector('.link-warning')?.textContent ?? ''))
+    expect(shown).toEqual([
+      'https://shop.test@evil.test/pay',
+      'https://xn--pple-43d.test/login',
+      'https://acme.test/ok',
+      'https://acme.test/ab',
+    ])
+    const warnings = await items.evaluateAll((lis) =>
+      lis.map((li) => li.querySelector('.link-warning')?.textContent ?? ''),
+    )
     expect(warnings[0]).toMatch(/not the host: it goes to evil\.test/)
     expect(warnings[1]).toMatch(/punycode/)
     expect(warnings.slice(2)).toEqual(['', ''])
@@ -224,11 +266,14 @@ describe.skipIf(chromiumMissing)('web inbox in Chromium', () => {
     // re-fetch on reconnection can show it.
     server.server.closeAllConnections()
     const { getResponse } = await import('msw')
-    const sent = await getResponse(sandbox.handlers, new Request(`${sandbox.baseUrl}/email/send`, {
-      method: 'POST',
-      headers: { Authorization: 'Bearer test_pro', 'Content-Type': 'application/json' },
-      body: JSON.stringify({ to: 'late@example.com', subject: 'Sent while the page was away', html: '<p>late</p>' }),
-    }))
+    const sent = await getResponse(
+      sandbox.handlers,
+      new Request(`${sandbox.baseUrl}/email/send`, {
+        method: 'POST',
+        headers: { Authorization: 'Bearer test_pro', 'Content-Type': 'application/json' },
+        body: JSON.stringify({ to: 'late@example.com', subject: 'Sent while the page was away', html: '<p>late</p>' }),
+      }),
+    )
     const late = ((await sent!.json()) as { message_id: string }).message_id
     await page.locator('.live-down').waitFor({ timeout: 2_000 })
     await page.locator('.live-live').waitFor({ timeout: 5_000 })
@@ -240,7 +285,11 @@ describe.skipIf(chromiumMissing)('web inbox in Chromium', () => {
 
   it('lists the requests live, errors only on demand', async () => {
     await page.goto(`${server.url}/__sandbox/ui/#/requests`)
-    const bad = await fetch(`${server.url}/v1/sms/send`, { method: 'POST', headers: { Authorization: 'Bearer test_pro', 'Content-Type': 'application/json' }, body: '{"to":"+14155550123"}' })
+    const bad = await fetch(`${server.url}/v1/sms/send`, {
+      method: 'POST',
+      headers: { Authorization: 'Bearer test_pro', 'Content-Type': 'application/json' },
+      body: '{"to":"+14155550123"}',
+    })
     expect(bad.status).toBe(400)
     const list = page.locator('#request-list [role=option]')
     await list.filter({ hasText: 'missing_parameter' }).waitFor({ timeout: 5_000 })
@@ -257,12 +306,15 @@ describe.skipIf(chromiumMissing)('web inbox in Chromium', () => {
     await page.goto(`${server.url}/__sandbox/ui/#/controls`)
     const faultRows = page.locator('section[aria-labelledby=faults-title] tbody tr')
     await expect.poll(() => faultRows.count()).toBe(2)
-    const cells = async (row: number) => (await faultRows.nth(row).locator('td').allTextContents()).map((text) => text.trim())
+    const cells = async (row: number) =>
+      (await faultRows.nth(row).locator('td').allTextContents()).map((text) => text.trim())
     expect(await cells(0)).toEqual(['503', '—', 'any', '/v1/sms/send', 'any', '3'])
     expect(await cells(1)).toEqual(['500', '—', 'any', '/v1/email/send', 'any', '∞'])
     sandbox.faults.clear()
     // The reset scopes offered are the contract's, every one (the page's own list had fallen behind).
-    const scopes = await page.locator('select option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value))
+    const scopes = await page
+      .locator('select option')
+      .evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value))
     expect(scopes).toEqual(expect.arrayContaining(['all', ...RESET_SCOPES]))
   })
 
@@ -288,11 +340,18 @@ describe.skipIf(chromiumMissing)('web inbox in Chromium', () => {
     await page.goto('about:blank')
     const { getResponse } = await import('msw')
     for (let i = 0; i < 10_000; i += 500) {
-      await Promise.all(Array.from({ length: 500 }, (_, j) => getResponse(sandbox.handlers, new Request(`${sandbox.baseUrl}/sms/send`, {
-        method: 'POST',
-        headers: { Authorization: 'Bearer test_enterprise', 'Content-Type': 'application/json' },
-        body: JSON.stringify({ to: '+14155550123', message: `Bulk ${i + j}` }),
-      }))))
+      await Promise.all(
+        Array.from({ length: 500 }, (_, j) =>
+          getResponse(
+            sandbox.handlers,
+            new Request(`${sandbox.baseUrl}/sms/send`, {
+              method: 'POST',
+              headers: { Authorization: 'Bearer test_enterprise', 'Content-Type': 'application/json' },
+              body: JSON.stringify({ to: '+14155550123', message: `Bulk ${i + j}` }),
+            }),
+          ),
+        ),
+      )
       await sandbox.reset('limits')
     }
     expect(sandbox.outbox.size).toBe(10_000)
@@ -303,7 +362,9 @@ describe.skipIf(chromiumMissing)('web inbox in Chromium', () => {
     await page.locator('#message-list').evaluate((list) => {
       list.scrollTop = list.scrollHeight
     })
-    await rows().filter({ hasText: /Bulk 0(?!\d)/ }).waitFor({ timeout: 5_000 })
+    await rows()
+      .filter({ hasText: /Bulk 0(?!\d)/ })
+      .waitFor({ timeout: 5_000 })
     expect(await rows().count()).toBeLessThan(60)
     console.log(`[web inbox] 10,000 messages: first rows and the last one in ${Date.now() - started} ms`)
   }, 60_000) // the 10,000 sends take 10–15 s on two busy cores
@@ -318,7 +379,12 @@ function serverAndBrowser(options: SandboxOptions): { server: () => RunningServe
     await buildWebInboxOnce()
     server = await startServer(createSandbox({ baseUrl: 'http://127.0.0.1:4010/v1', ...options }), { port: 0 })
     profile = mkdtempSync(join(tmpdir(), 'sendbox-web-'))
-    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, viewport: VIEWS.desktop, timeout: 20_000 })
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM_PATH,
+      args: CHROMIUM_ARGS,
+      viewport: VIEWS.desktop,
+      timeout: 20_000,
+    })
   }, 60_000)
   afterAll(async () => {
     await context?.close()
@@ -345,7 +411,8 @@ describe.skipIf(chromiumMissing)('web inbox behind an admin token', () => {
       urls.push(request.url())
       const { pathname } = new URL(request.url())
       // The page's own calls (not its files, nor the preview the iframe loads with its preview token).
-      if (pathname.startsWith('/__sandbox/') && !pathname.startsWith('/__sandbox/ui/') && !pathname.endsWith('/html')) tokenHeaders.push(request.headers()['x-sendbox-admin-token'])
+      if (pathname.startsWith('/__sandbox/') && !pathname.startsWith('/__sandbox/ui/') && !pathname.endsWith('/html'))
+        tokenHeaders.push(request.headers()['x-sendbox-admin-token'])
     })
     await page.goto(`${server.url}/__sandbox/ui/`)
     const dialog = page.getByRole('dialog', { name: 'Admin or team token required' })
@@ -390,7 +457,11 @@ describe.skipIf(chromiumMissing)('web inbox with team tokens', () => {
     { name: 'north-qa', token: 'team_north_0123456789', accounts: ['north'], key: 'north_key' },
     { name: 'south-qa', token: 'team_south_0123456789', accounts: ['south'], key: 'south_key' },
   ]
-  const setup = serverAndBrowser({ apiKeys: { north_key: 'pro:north', south_key: 'pro:south' }, adminToken: 'adm_web_teams_01', teamTokens: TEAMS.map(({ name, token, accounts }) => ({ name, token, accounts })) })
+  const setup = serverAndBrowser({
+    apiKeys: { north_key: 'pro:north', south_key: 'pro:south' },
+    adminToken: 'adm_web_teams_01',
+    teamTokens: TEAMS.map(({ name, token, accounts }) => ({ name, token, accounts })),
+  })
   let server: RunningServer
   let context: BrowserContext
   beforeAll(() => {
@@ -398,7 +469,7 @@ describe.skipIf(chromiumMissing)('web inbox with team tokens', () => {
     context = setup.context()
   })
 
-  it('shows who is signed in and only their accounts\' messages, live', async () => {
+  it("shows who is signed in and only their accounts' messages, live", async () => {
     const pages: Page[] = []
     for (const team of TEAMS) {
       const page = await context.newPage()
@@ -408,21 +479,29 @@ describe.skipIf(chromiumMissing)('web inbox with team tokens', () => {
       await dialog.getByLabel('Admin or team token').fill(team.token)
       await dialog.getByRole('button', { name: 'Use token' }).click()
       await page.locator('.live-live').waitFor({ timeout: 5_000 })
-      await expect.poll(() => page.getByTestId('signed-in').textContent(), { timeout: 5_000 }).toBe(`Signed in as ${team.name} · ${team.accounts.join(', ')}`)
+      await expect
+        .poll(() => page.getByTestId('signed-in').textContent(), { timeout: 5_000 })
+        .toBe(`Signed in as ${team.name} · ${team.accounts.join(', ')}`)
       pages.push(page)
     }
     for (const team of TEAMS) {
       const response = await fetch(`${server.url}/v1/email/send`, {
         method: 'POST',
         headers: { Authorization: `Bearer ${team.key}`, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ to: `someone@${team.accounts[0]}.test`, subject: `For ${team.name} only`, html: '<p>x</p>' }),
+        body: JSON.stringify({
+          to: `someone@${team.accounts[0]}.test`,
+          subject: `For ${team.name} only`,
+          html: '<p>x</p>',
+        }),
       })
       expect(response.status).toBe(200)
     }
     for (const [i, page] of pages.entries()) {
       const mine = TEAMS[i]!
       const theirs = TEAMS[1 - i]!
-      await page.locator('#message-list [role=option]', { hasText: `For ${mine.name} only` }).waitFor({ timeout: 5_000 })
+      await page
+        .locator('#message-list [role=option]', { hasText: `For ${mine.name} only` })
+        .waitFor({ timeout: 5_000 })
       await page.waitForTimeout(200)
       expect(await page.locator('#message-list').textContent()).not.toContain(theirs.name)
       // The Requests page lists their own account's requests only.
@@ -438,8 +517,12 @@ describe.skipIf(chromiumMissing)('web inbox with team tokens', () => {
     const admin = { Authorization: 'Bearer adm_web_teams_01', 'Content-Type': 'application/json' }
     const page = context.pages().at(-2)! // the north-qa tab of the test above
     await page.goto(`${server.url}/__sandbox/ui/#/controls`)
-    await page.getByText('Clearing removes the captured messages of the accounts of north-qa (north).').waitFor({ timeout: 5_000 })
-    const scopes = await page.locator('section[aria-labelledby=reset-title] select option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value))
+    await page
+      .getByText('Clearing removes the captured messages of the accounts of north-qa (north).')
+      .waitFor({ timeout: 5_000 })
+    const scopes = await page
+      .locator('section[aria-labelledby=reset-title] select option')
+      .evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value))
     expect(scopes).toEqual(['all', 'messages', 'subscribers', 'faults', 'opt_outs'])
     // A fault armed from the form is the team's own: it carries its account, and fails only its requests.
     await page.locator('input[name=path]').fill('/v1/sms/send')
@@ -447,17 +530,32 @@ describe.skipIf(chromiumMissing)('web inbox with team tokens', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Arm fault' }).click()
     const faultRows = page.locator('section[aria-labelledby=faults-title] tbody tr')
     await expect.poll(() => faultRows.count()).toBe(1)
-    expect((await faultRows.first().locator('td').allTextContents()).map((t) => t.trim())).toEqual(['500', '—', 'any', '/v1/sms/send', 'north', '1'])
-    const sms = (key: string) => fetch(`${server.url}/v1/sms/send`, { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ to: '+14155550123', message: 'x' }) })
+    expect((await faultRows.first().locator('td').allTextContents()).map((t) => t.trim())).toEqual([
+      '500',
+      '—',
+      'any',
+      '/v1/sms/send',
+      'north',
+      '1',
+    ])
+    const sms = (key: string) =>
+      fetch(`${server.url}/v1/sms/send`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ to: '+14155550123', message: 'x' }),
+      })
     expect((await sms('south_key')).status).toBe(200)
     expect((await sms('north_key')).status).toBe(500)
     // Clearing the outbox from this tab leaves the other team's messages.
     await page.getByRole('button', { name: 'Clear outbox' }).click()
     await page.getByRole('dialog').getByRole('button', { name: 'Clear outbox' }).click()
     await page.getByText('Outbox cleared.').waitFor({ timeout: 5_000 })
-    const left = (await (await fetch(`${server.url}/__sandbox/messages`, { headers: admin })).json()).data as { account: string }[]
+    const left = (await (await fetch(`${server.url}/__sandbox/messages`, { headers: admin })).json()).data as {
+      account: string
+    }[]
     expect(left.length).toBeGreaterThan(0)
     expect(new Set(left.map((m) => m.account))).toEqual(new Set(['south']))
-    if (SCREENSHOTS) await page.screenshot({ path: join('docs/screenshots', 'team-token-controls-desktop.png'), fullPage: true })
+    if (SCREENSHOTS)
+      await page.screenshot({ path: join('docs/screenshots', 'team-token-controls-desktop.png'), fullPage: true })
   })
 })

@@ -23,18 +23,52 @@ describe('web inbox logic', () => {
   })
 
   it('tokenizes HTML without losing a character, even when it is broken', () => {
-    for (const html of ['<!doctype html><p class="a" data-x=\'1\' hidden>Hi &amp; <b>you</b></p><!-- c -->', '<a href="x', 'a < b > c', '<img src=x onerror=alert(1)//>', '<!-- open']) {
-      expect(tokenizeHtml(html).map((t) => t.text).join('')).toBe(html)
+    for (const html of [
+      '<!doctype html><p class="a" data-x=\'1\' hidden>Hi &amp; <b>you</b></p><!-- c -->',
+      '<a href="x',
+      'a < b > c',
+      '<img src=x onerror=alert(1)//>',
+      '<!-- open',
+    ]) {
+      expect(
+        tokenizeHtml(html)
+          .map((t) => t.text)
+          .join(''),
+      ).toBe(html)
     }
     const kinds = tokenizeHtml('<p class="a">x</p>').map((t) => `${t.kind}:${t.text}`)
-    expect(kinds).toEqual(['punct:<', 'tag:p', 'text: ', 'attr:class', 'punct:=', 'value:"a"', 'punct:>', 'text:x', 'punct:</', 'tag:p', 'punct:>'])
+    expect(kinds).toEqual([
+      'punct:<',
+      'tag:p',
+      'text: ',
+      'attr:class',
+      'punct:=',
+      'value:"a"',
+      'punct:>',
+      'text:x',
+      'punct:</',
+      'tag:p',
+      'punct:>',
+    ])
   })
 
   it('matches live messages against the list filters as the server would', () => {
     const message = {
-      message_id: 'msg_1', channel: 'email', account: 'acct_a', plan: 'pro', key: 'test_…ro', to: 'ana@example.com', request: { html: '<p>x</p>' },
-      status: 'queued', reason: null, status_history: [], created_at: new Date(0).toISOString(),
-      email: { from: { email: 'hello@shop.test', name: null }, subject: 'Confirm your account', html: '<p>x</p>' }, text: 'Your code is 123456', links: [], codes: ['123456'],
+      message_id: 'msg_1',
+      channel: 'email',
+      account: 'acct_a',
+      plan: 'pro',
+      key: 'test_…ro',
+      to: 'ana@example.com',
+      request: { html: '<p>x</p>' },
+      status: 'queued',
+      reason: null,
+      status_history: [],
+      created_at: new Date(0).toISOString(),
+      email: { from: { email: 'hello@shop.test', name: null }, subject: 'Confirm your account', html: '<p>x</p>' },
+      text: 'Your code is 123456',
+      links: [],
+      codes: ['123456'],
     } as unknown as CapturedMessage
     const summary = summarize(message)
     expect(summary).not.toHaveProperty('request')
@@ -44,16 +78,26 @@ describe('web inbox logic', () => {
     expect(q('channel=email&status=queued&account=acct_a')).toBe(true)
     expect(q('channel=sms')).toBe(false)
     expect(q('account=acct_b')).toBe(false)
-    for (const term of ['ANA@', 'shop.test', 'confirm', 'code is 1234']) expect(q(`q=${encodeURIComponent(term)}`), term).toBe(true)
+    for (const term of ['ANA@', 'shop.test', 'confirm', 'code is 1234'])
+      expect(q(`q=${encodeURIComponent(term)}`), term).toBe(true)
     expect(q('q=nowhere')).toBe(false)
     // The server's rule: every word, in any order (a live message must join the list the server would list).
-    for (const term of ['account confirm', 'ANA   shop', '123456 your code']) expect(q(`q=${encodeURIComponent(term)}`), term).toBe(true)
+    for (const term of ['account confirm', 'ANA   shop', '123456 your code'])
+      expect(q(`q=${encodeURIComponent(term)}`), term).toBe(true)
     expect(q(`q=${encodeURIComponent('confirm nowhere')}`)).toBe(false)
   })
 
   it('keeps the furthest status of a message whose step arrived while it was being fetched', () => {
-    const queued: StatusFields = { status: 'queued', reason: null, status_history: [{ status: 'queued', at: '2026-11-22T10:00:00.000Z' }] }
-    const sent: StatusFields = { status: 'sent', reason: null, status_history: [...queued.status_history, { status: 'sent', at: '2026-11-22T10:00:01.000Z' }] }
+    const queued: StatusFields = {
+      status: 'queued',
+      reason: null,
+      status_history: [{ status: 'queued', at: '2026-11-22T10:00:00.000Z' }],
+    }
+    const sent: StatusFields = {
+      status: 'sent',
+      reason: null,
+      status_history: [...queued.status_history, { status: 'sent', at: '2026-11-22T10:00:01.000Z' }],
+    }
     // The event came first; the fetched copy was read on the server before that step.
     const stepped = newerStatus(undefined, sent)
     expect(stepped).toEqual(sent)
@@ -73,9 +117,22 @@ describe('web inbox logic', () => {
     /** fetch answers held until `answer(n, items)`: the list's page 1 read on the server before the events. */
     function heldFetch() {
       const held: Array<(items: string[]) => void> = []
-      vi.stubGlobal('fetch', () => new Promise<Response>((resolve) => {
-        held.push((items) => resolve(new Response(JSON.stringify({ data: items.map((id) => ({ id })), pagination: { page: 1, limit: 100, total: items.length, pages: 1 } }))))
-      }))
+      vi.stubGlobal(
+        'fetch',
+        () =>
+          new Promise<Response>((resolve) => {
+            held.push((items) =>
+              resolve(
+                new Response(
+                  JSON.stringify({
+                    data: items.map((id) => ({ id })),
+                    pagination: { page: 1, limit: 100, total: items.length, pages: 1 },
+                  }),
+                ),
+              ),
+            )
+          }),
+      )
       return { answer: (n: number, items: string[]) => held[n](items), count: () => held.length }
     }
     const ids = (feed: PagedFeed<{ id: string }>) => feed.rows.map((row) => row?.id)

@@ -25,7 +25,14 @@ describe.skipIf(chromiumMissing)('web inbox: QA without curl', () => {
       res.end()
     })
     await new Promise<void>((r) => hook.listen(0, '127.0.0.1', r))
-    sandbox = createSandbox({ baseUrl: 'http://127.0.0.1:4010/v1', deliveryMs: 0, webhook: { url: `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hooks`, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' } })
+    sandbox = createSandbox({
+      baseUrl: 'http://127.0.0.1:4010/v1',
+      deliveryMs: 0,
+      webhook: {
+        url: `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hooks`,
+        secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+      },
+    })
     server = await startServer(sandbox, { port: 0 })
     browser = await launchChromium()
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
@@ -37,7 +44,16 @@ describe.skipIf(chromiumMissing)('web inbox: QA without curl', () => {
     await new Promise((r) => hook?.close(r))
   })
 
-  const sendSms = async (to: string, message: string) => ((await (await fetch(`${server.url}/v1/sms/send`, { method: 'POST', headers: { Authorization: 'Bearer test_pro', 'Content-Type': 'application/json' }, body: JSON.stringify({ to, message }) })).json()) as { message_id: string }).message_id
+  const sendSms = async (to: string, message: string) =>
+    (
+      (await (
+        await fetch(`${server.url}/v1/sms/send`, {
+          method: 'POST',
+          headers: { Authorization: 'Bearer test_pro', 'Content-Type': 'application/json' },
+          body: JSON.stringify({ to, message }),
+        })
+      ).json()) as { message_id: string }
+    ).message_id
 
   it('simulates STOP on an SMS, lists the reply by its sender, then removes the opt-out from Controls', async () => {
     const id = await sendSms('+14155550123', 'Your code is 123456')
@@ -81,7 +97,9 @@ describe.skipIf(chromiumMissing)('web inbox: QA without curl', () => {
     expect(await page.locator('#entry-title').textContent()).toContain(`#${n}`)
     await page.getByLabel('Kind').selectOption('webhook')
     await page.locator('#request-list .row').first().waitFor()
-    expect(await page.locator('#request-list .row .method').allTextContents()).toEqual(expect.arrayContaining(['POST↗']))
+    expect(await page.locator('#request-list .row .method').allTextContents()).toEqual(
+      expect.arrayContaining(['POST↗']),
+    )
     expect((await page.locator('#request-list .row .method').allTextContents()).every((m) => m === 'POST↗')).toBe(true)
     await page.goto(`${server.url}/__sandbox/ui/#/webhooks`)
     expect(await page.getByTestId('webhook-secret').textContent()).toBe('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw')

@@ -8,7 +8,9 @@ export function buildWebInboxOnce(): Promise<void> {
   built ??= (async () => {
     const assets = join('dist', 'web', 'assets.js')
     if (existsSync(assets) && statSync(assets).mtimeMs >= newestSource()) return
-    const { buildWebInbox } = (await import(join(process.cwd(), 'scripts/build-web.mjs'))) as { buildWebInbox(root: string, options?: { quiet?: boolean }): Promise<unknown> }
+    const { buildWebInbox } = (await import(join(process.cwd(), 'scripts/build-web.mjs'))) as {
+      buildWebInbox(root: string, options?: { quiet?: boolean }): Promise<unknown>
+    }
     await buildWebInbox(process.cwd(), { quiet: true })
   })()
   return built
@@ -28,4 +30,12 @@ function newestSource(): number {
 }
 
 /** The flags the web inbox tests run Chromium with: headless, no sandbox, no background traffic. */
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run']
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+]

@@ -44,7 +44,11 @@ function renderOutbox(messages: readonly CapturedMessage[]) {
 form.addEventListener('submit', async (event) => {
   event.preventDefault()
   const data = new FormData(form)
-  const { status, body } = await sendEmail(String(data.get('to')), String(data.get('subject')), String(data.get('html')))
+  const { status, body } = await sendEmail(
+    String(data.get('to')),
+    String(data.get('subject')),
+    String(data.get('html')),
+  )
   result.textContent = `${status} ${JSON.stringify(body)}`
 })
 

@@ -2,7 +2,12 @@ import { inspect } from 'node:util'
 import { describe, expect, it, vi } from 'vitest'
 import { copyFields, defineDerived, underived, type Derived } from './derived.js'
 
-const DERIVED: Derived = { text: 'Your code is 482913', links: ['https://shop.test/a'], images: ['https://shop.test/logo.png'], codes: ['482913'] }
+const DERIVED: Derived = {
+  text: 'Your code is 482913',
+  links: ['https://shop.test/a'],
+  images: ['https://shop.test/logo.png'],
+  codes: ['482913'],
+}
 
 function message(compute = vi.fn(() => DERIVED), eager = false) {
   const target: Record<string, unknown> = { message_id: 'msg_1', channel: 'email' }
@@ -107,7 +112,14 @@ describe('storedJson and reviveDerived (the --data store)', () => {
     expect(Object.keys(revived)).toEqual(['id', 'text', 'links', 'images', 'codes', 'after'])
     expect(revived.codes).toEqual(['123456'])
     expect(computed).toBe(1)
-    expect(JSON.parse(JSON.stringify(revived))).toEqual({ id: 'm1', text: 'hello 123456', links: ['https://a.test/'], images: [], codes: ['123456'], after: 1 })
+    expect(JSON.parse(JSON.stringify(revived))).toEqual({
+      id: 'm1',
+      text: 'hello 123456',
+      links: ['https://a.test/'],
+      images: [],
+      codes: ['123456'],
+      after: 1,
+    })
     // Derived already: written whole, read back as it is.
     expect(JSON.parse(storedJson(revived)).text).toBe('hello 123456')
     expect(reviveDerived(JSON.parse(storedJson(revived)) as Record<string, unknown>, compute).text).toBe('hello 123456')

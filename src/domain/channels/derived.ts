@@ -86,12 +86,22 @@ const ACCESSORS = Object.fromEntries(
 
 // console.log / util.inspect would print `[Getter/Setter]` for the accessors: show the values.
 const INSPECT = Symbol.for('nodejs.util.inspect.custom')
-function inspectPlain(this: Record<string, unknown>, _depth: number, options: object, inspect: (value: unknown, options: object) => string): string {
+function inspectPlain(
+  this: Record<string, unknown>,
+  _depth: number,
+  options: object,
+  inspect: (value: unknown, options: object) => string,
+): string {
   const plain: Record<string, unknown> = {}
   for (const name of Object.keys(this)) plain[name] = this[name]
   return inspect(plain, options)
 }
-const INSPECT_DESCRIPTOR: PropertyDescriptor = { value: inspectPlain, enumerable: false, configurable: true, writable: true }
+const INSPECT_DESCRIPTOR: PropertyDescriptor = {
+  value: inspectPlain,
+  enumerable: false,
+  configurable: true,
+  writable: true,
+}
 
 /**
  * Adds `text`, `links` and `codes` to `target` (at this point of its field order), computed by
@@ -105,7 +115,12 @@ export function defineDerived(target: object, compute: () => Derived, eager = fa
 }
 
 /** Reused for every message (its `value` set just before each use): no descriptor object per message. */
-const DERIVATION_DESCRIPTOR: PropertyDescriptor = { value: undefined, enumerable: false, configurable: true, writable: false }
+const DERIVATION_DESCRIPTOR: PropertyDescriptor = {
+  value: undefined,
+  enumerable: false,
+  configurable: true,
+  writable: false,
+}
 
 function attach(target: object, derivation: Derivation): void {
   // Two defineProperty calls with shared descriptors: an `Object.defineProperties` with a fresh
@@ -126,7 +141,8 @@ export function copyFields<T>(source: object): T {
   // Until a derived field is assigned somewhere, every message of this derivation still has all three accessors.
   const allAccessors = derivation !== undefined && !derivation.overwritten
   for (const name of Object.keys(source)) {
-    if (derivation !== undefined && FIELD_NAMES.has(name) && (allAccessors || isAccessor(source, name))) Object.defineProperty(copy, name, ACCESSORS[name as Field])
+    if (derivation !== undefined && FIELD_NAMES.has(name) && (allAccessors || isAccessor(source, name)))
+      Object.defineProperty(copy, name, ACCESSORS[name as Field])
     else copy[name] = (source as Record<string, unknown>)[name]
   }
   if (derivation !== undefined) attach(copy, derivation)
@@ -151,7 +167,8 @@ export function underived(message: object): boolean {
 export function storedJson(message: object): string {
   if (!underived(message)) return JSON.stringify(message)
   const plain: Record<string, unknown> = {}
-  for (const name of Object.keys(message)) plain[name] = FIELD_NAMES.has(name) && isAccessor(message, name) ? null : (message as Record<string, unknown>)[name]
+  for (const name of Object.keys(message))
+    plain[name] = FIELD_NAMES.has(name) && isAccessor(message, name) ? null : (message as Record<string, unknown>)[name]
   return JSON.stringify(plain)
 }
 
@@ -161,7 +178,8 @@ export function storedJson(message: object): string {
  * (redefining the parsed object's fields as accessors cost V8 a slow object per message).
  */
 export function reviveDerived<T extends Record<string, unknown>>(message: T, compute: () => Derived): T {
-  if (message.text !== null && message.links !== null && message.codes !== null && message.images !== null) return message
+  if (message.text !== null && message.links !== null && message.codes !== null && message.images !== null)
+    return message
   const copy: Record<string, unknown> = {}
   for (const name of Object.keys(message)) {
     if (FIELD_NAMES.has(name) && message[name] === null) Object.defineProperty(copy, name, ACCESSORS[name as Field])

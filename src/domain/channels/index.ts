@@ -34,5 +34,26 @@ export function revivedMessage(message: CapturedMessage): CapturedMessage {
 }
 
 export { emailChannel, smsChannel, whatsappChannel }
-export { CHANNEL_LABELS, CHANNEL_READINGS, readingOf, searchTextFor, searchTextOf, senderOf, summarize, summaryOf } from './readings.js'
-export type { CaptureContext, InboundReply, CaptureInput, CaptureInputOf, CaptureOutcome, ChannelDescriptor, ChannelReading, Readable, ReadableOf, Sender, SummaryOf } from './types.js'
+export {
+  CHANNEL_LABELS,
+  CHANNEL_READINGS,
+  readingOf,
+  searchTextFor,
+  searchTextOf,
+  senderOf,
+  summarize,
+  summaryOf,
+} from './readings.js'
+export type {
+  CaptureContext,
+  InboundReply,
+  CaptureInput,
+  CaptureInputOf,
+  CaptureOutcome,
+  ChannelDescriptor,
+  ChannelReading,
+  Readable,
+  ReadableOf,
+  Sender,
+  SummaryOf,
+} from './types.js'

@@ -5,12 +5,24 @@ import { whatsappChannel } from './whatsapp/capture.js'
 import type { CapturedMessage } from '../../contract/captured-message.js'
 
 const sender = { key: 'test_pro_key', plan: 'pro' as const, account: 'acme' }
-const lifecycle = { status: 'queued' as const, reason: null, status_history: [], created_at: '2026-11-25T00:00:00.000Z' }
+const lifecycle = {
+  status: 'queued' as const,
+  reason: null,
+  status_history: [],
+  created_at: '2026-11-25T00:00:00.000Z',
+}
 const whole = (input: { message: object }) => ({ ...input.message, ...lifecycle }) as unknown as CapturedMessage
 
 describe('channel readings (one for the server, the terminal UI and the web inbox)', () => {
   it('reads a summary exactly as the whole message: list line, sender and search text', () => {
-    const sms = whole(smsChannel.capture(sender, { to: '+15550001', message: 'one\n\nthree', from: 'ACME' }, { to: '+15550001', message: 'one\n\nthree', from: 'ACME' }, () => 1))
+    const sms = whole(
+      smsChannel.capture(
+        sender,
+        { to: '+15550001', message: 'one\n\nthree', from: 'ACME' },
+        { to: '+15550001', message: 'one\n\nthree', from: 'ACME' },
+        () => 1,
+      ),
+    )
     const listed = summarize(sms)
     expect(summaryOf(sms)).toBe('one ⏎  ⏎ three')
     expect(summaryOf(listed)).toBe(summaryOf(sms))
@@ -30,7 +42,14 @@ describe('channel readings (one for the server, the terminal UI and the web inbo
   it('lists at most 100 links, each cut once with its marker, and keeps a cut link as it is', () => {
     const long = `https://example.test/${'a'.repeat(3_000)}`
     const html = Array.from({ length: 120 }, (_, i) => `<a href="${long}${i}">x</a>`).join('')
-    const email = whole(emailChannel.capture(sender, { to: 'a@example.test', subject: 'S', html }, { to: 'a@example.test', subject: 'S', html }, () => 1))
+    const email = whole(
+      emailChannel.capture(
+        sender,
+        { to: 'a@example.test', subject: 'S', html },
+        { to: 'a@example.test', subject: 'S', html },
+        () => 1,
+      ),
+    )
     const listed = summarize(email)
     expect(listed.links).toHaveLength(100)
     expect(listed.links_total).toBe(120)

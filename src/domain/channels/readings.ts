@@ -4,7 +4,13 @@
  * imports the contract's constants and the channels' readings, nothing else at run time), so the
  * three cannot read a message differently.
  */
-import { CHANNELS, SUMMARY_LINK_LENGTH, SUMMARY_LINKS, SUMMARY_TEXT_LENGTH, type Channel } from '../../contract/constants.js'
+import {
+  CHANNELS,
+  SUMMARY_LINK_LENGTH,
+  SUMMARY_LINKS,
+  SUMMARY_TEXT_LENGTH,
+  type Channel,
+} from '../../contract/constants.js'
 import type { CapturedMessage, CapturedMessageSummary } from '../../contract/captured-message.js'
 import { emailReading } from './email/reading.js'
 import { smsReading } from './sms/reading.js'
@@ -19,7 +25,10 @@ export const CHANNEL_READINGS: { [C in Channel]: ChannelReading<C> } = {
 }
 
 /** Each channel's short human name (Email, SMS, WhatsApp). */
-export const CHANNEL_LABELS = Object.fromEntries(CHANNELS.map((c) => [c, CHANNEL_READINGS[c].label])) as Record<Channel, string>
+export const CHANNEL_LABELS = Object.fromEntries(CHANNELS.map((c) => [c, CHANNEL_READINGS[c].label])) as Record<
+  Channel,
+  string
+>
 
 /** The reading of a message's channel. */
 export function readingOf<C extends Channel>(message: ReadableOf<C>): ChannelReading<C> {
@@ -55,7 +64,9 @@ export function searchTextOf(message: Readable): string {
 export function searchTextFor(message: Readable): string {
   const r = readingOf(message)
   const m = message as never
-  return [message.to, r.from(m) ?? '', r.subject(m) ?? '', message.text, r.template(m) ?? '', ...r.searchExtras(m)].join('\n').toLowerCase()
+  return [message.to, r.from(m) ?? '', r.subject(m) ?? '', message.text, r.template(m) ?? '', ...r.searchExtras(m)]
+    .join('\n')
+    .toLowerCase()
 }
 
 const CUT_MARK = /^…\[\+[0-9]+ chars\]$/
@@ -78,8 +89,16 @@ function listed(urls: readonly string[]): string[] {
 /** A message as the list shows it: no request body, no HTML, the text and links bounded. */
 export function summarize(message: CapturedMessage): CapturedMessageSummary {
   // Without the request and the channel's whole part; the reading puts back the part a list carries.
-  const { request: _request, [message.channel]: _part, text, links, images, ...rest } = message as CapturedMessage & Record<string, unknown>
-  void _request; void _part
+  const {
+    request: _request,
+    [message.channel]: _part,
+    text,
+    links,
+    images,
+    ...rest
+  } = message as CapturedMessage & Record<string, unknown>
+  void _request
+  void _part
   const cut = text.length > SUMMARY_TEXT_LENGTH
   return {
     ...rest,

@@ -75,16 +75,28 @@ export interface ChannelReading<C extends Channel> {
  * discriminated by `channel`, and `CHANNEL_DESCRIPTORS` is a record over every channel: a new
  * channel is a compile error until it has a descriptor.
  */
-export type ChannelDescriptor<C extends Channel, Body> = CaptureDescriptor<C, Body> & (C extends InboundChannel
-  ? {
-    /** A simulated reply on this channel (`POST /__sandbox/inbound`): required on the contract's INBOUND_CHANNELS. */
-    receive(reply: InboundReply): CaptureInputOf<C>
-  }
-  : { receive?: never })
+export type ChannelDescriptor<C extends Channel, Body> = CaptureDescriptor<C, Body> &
+  (C extends InboundChannel
+    ? {
+        /** A simulated reply on this channel (`POST /__sandbox/inbound`): required on the contract's INBOUND_CHANNELS. */
+        receive(reply: InboundReply): CaptureInputOf<C>
+      }
+    : { receive?: never })
 
 interface CaptureDescriptor<C extends Channel, Body> extends ChannelReading<C> {
+  /**
+   * What the capture needs loaded first, or undefined once it is (the email's HTML tools, loaded by
+   * the first email rather than by every sandbox's `ready`): the send route awaits it before capturing.
+   */
+  prepare?(): Promise<void> | undefined
   /** The capture of an accepted send (throws an ApiError for a magic recipient refused at once). */
-  capture(sender: Sender, body: Body, raw: Record<string, unknown>, retryAfter: () => number, context?: CaptureContext): CaptureInputOf<C>
+  capture(
+    sender: Sender,
+    body: Body,
+    raw: Record<string, unknown>,
+    retryAfter: () => number,
+    context?: CaptureContext,
+  ): CaptureInputOf<C>
   /** Bytes the message holds in memory, roughly (UTF-16): what the outbox's byte budget counts. */
   weight(message: MessageOf<C>): number
   /** A message parsed back from a store made whole again (fields kept out of the store derived anew); absent: as parsed. */

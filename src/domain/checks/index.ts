@@ -28,7 +28,10 @@ export interface CheckOptions {
   signal?: AbortSignal
 }
 
-type ChannelChecker<C extends Channel> = (message: MessageOf<C>, options: CheckOptions) => Promise<{ checks: Check[]; clients?: ClientSupport[] }>
+type ChannelChecker<C extends Channel> = (
+  message: MessageOf<C>,
+  options: CheckOptions,
+) => Promise<{ checks: Check[]; clients?: ClientSupport[] }>
 
 /** One checker per channel: a channel missing here is a compile error. */
 export const CHANNEL_CHECKERS: { [C in Channel]: ChannelChecker<C> } = {

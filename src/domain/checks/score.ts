@@ -17,7 +17,9 @@ const NOT_FINDINGS: ReadonlySet<string> = new Set(['spam.not-configured'])
 export function countsForScore(check: Check, emailClients: readonly string[]): boolean {
   if (NOT_FINDINGS.has(check.id)) return false
   if (check.category !== 'compatibility' || emailClients.length === 0 || check.clients === undefined) return true
-  return check.clients.some((client) => emailClients.some((counted) => client === counted || client.startsWith(`${counted}.`)))
+  return check.clients.some((client) =>
+    emailClients.some((counted) => client === counted || client.startsWith(`${counted}.`)),
+  )
 }
 
 /** The score of a list of checks (see the module's comment). */
@@ -44,7 +46,15 @@ export function countsOf(checks: readonly Check[]): CheckReport['counts'] {
 const SEVERITY_ORDER: Record<CheckSeverity, number> = { error: 0, warning: 1, info: 2 }
 
 /** The report of a message's checks: errors first, then warnings, then info, each in the order found. */
-export function reportOf(input: { messageId: string; channel: Channel; checks: readonly Check[]; clients?: ClientSupport[]; emailClients: readonly string[]; checkedAt: number; liveLinks: boolean }): CheckReport {
+export function reportOf(input: {
+  messageId: string
+  channel: Channel
+  checks: readonly Check[]
+  clients?: ClientSupport[]
+  emailClients: readonly string[]
+  checkedAt: number
+  liveLinks: boolean
+}): CheckReport {
   const checks = [...input.checks].sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity])
   return {
     message_id: input.messageId,

@@ -26,7 +26,8 @@ export function parseSpamdTarget(value: string | SpamdTarget): SpamdTarget {
   if (typeof value !== 'string') return value
   const match = /^(?:\[([^\]]+)\]|([^:\s]+)):([0-9]{1,5})$/.exec(value.trim())
   const port = Number(match?.[3])
-  if (!match || port < 1 || port > 65535) throw new TypeError(`spamassassin must be HOST:PORT, like "127.0.0.1:783" (got ${JSON.stringify(value)}).`)
+  if (!match || port < 1 || port > 65535)
+    throw new TypeError(`spamassassin must be HOST:PORT, like "127.0.0.1:783" (got ${JSON.stringify(value)}).`)
   return { host: match[1] ?? match[2], port }
 }
 
@@ -37,7 +38,11 @@ export function parseEmailClients(value: readonly string[] | string | undefined)
 }
 
 /** The sandbox's check reports, configured from its options. */
-export function createCheckReports(outbox: { peek(id: string): CapturedMessage | undefined }, now: () => number, options: CheckSandboxOptions): CheckReports {
+export function createCheckReports(
+  outbox: { peek(id: string): CapturedMessage | undefined },
+  now: () => number,
+  options: CheckSandboxOptions,
+): CheckReports {
   const emailClients = parseEmailClients(options.emailClients)
   const spamassassin = options.spamassassin === undefined ? undefined : parseSpamdTarget(options.spamassassin)
   const htmlChecker = options.htmlChecker
@@ -49,10 +54,19 @@ export function createCheckReports(outbox: { peek(id: string): CapturedMessage |
 }
 
 /** `sandbox.checks(…)`: the report of a message given as itself or its id; rejects with 404 for an unknown id. */
-export async function reportFor(outbox: { peek(id: string): CapturedMessage | undefined }, reports: CheckReports, messageOrId: CapturedMessage | string, request: ReportRequest): Promise<CheckReport> {
+export async function reportFor(
+  outbox: { peek(id: string): CapturedMessage | undefined },
+  reports: CheckReports,
+  messageOrId: CapturedMessage | string,
+  request: ReportRequest,
+): Promise<CheckReport> {
   const id = typeof messageOrId === 'string' ? messageOrId : messageOrId.message_id
   const message = outbox.peek(id)
-  if (!message) throw new ApiError(404, 'not_found', `No captured message with id "${id}". It may have been cleared or evicted by the outbox cap.`)
+  if (!message)
+    throw new ApiError(
+      'not_found',
+      `No captured message with id "${id}". It may have been cleared or evicted by the outbox cap.`,
+    )
   return reports.report(message, request)
 }
 

@@ -4,9 +4,15 @@ import { linksInText } from '../extract.js'
 import { encodeSms } from '../sms-encoding.js'
 import { gsmReplacement, MAX_UCS2_FINDINGS, smsChecks } from './sms.js'
 
-function sms(text: string, options: { from?: string | null; to?: string; direction?: 'outbound' | 'inbound' } = {}): SmsMessage {
+function sms(
+  text: string,
+  options: { from?: string | null; to?: string; direction?: 'outbound' | 'inbound' } = {},
+): SmsMessage {
   return {
-    message_id: 'msg_1', direction: options.direction ?? 'outbound', to: options.to ?? '+447700900123', links: linksInText(text),
+    message_id: 'msg_1',
+    direction: options.direction ?? 'outbound',
+    to: options.to ?? '+447700900123',
+    links: linksInText(text),
     sms: { text, from: options.from ?? null, ...encodeSms(text) },
   } as unknown as SmsMessage
 }
@@ -18,13 +24,29 @@ describe('SMS checks', () => {
     const text = `Your code is ready, it’s 123456. ${'a'.repeat(60)}`
     const [check, ...rest] = smsChecks(sms(text))
     expect(rest.map((c) => c.id)).toEqual(['sms.segments'])
-    expect(check).toMatchObject({ id: 'sms.ucs2-character', severity: 'warning', category: 'encoding', character: '’', position: 22, replacement: "'" })
+    expect(check).toMatchObject({
+      id: 'sms.ucs2-character',
+      severity: 'warning',
+      category: 'encoding',
+      character: '’',
+      position: 22,
+      replacement: "'",
+    })
     expect(check.message).toContain('UCS-2')
     expect(check.message).toContain('GSM-7 in 1 segment instead of UCS-2 in 2')
   })
 
   it('replaces dashes, quotes, ellipsis and no-break spaces, and accented letters by their base letter', () => {
-    expect(['–', '—', '“', '”', '…', '\u00a0', 'á', 'ç'].map(gsmReplacement)).toEqual(['-', '-', '"', '"', '...', ' ', 'a', 'c'])
+    expect(['–', '—', '“', '”', '…', '\u00a0', 'á', 'ç'].map(gsmReplacement)).toEqual([
+      '-',
+      '-',
+      '"',
+      '"',
+      '...',
+      ' ',
+      'a',
+      'c',
+    ])
     expect(gsmReplacement('😀')).toBeUndefined()
   })
 
@@ -54,7 +76,9 @@ describe('SMS checks', () => {
   })
 
   it('warns on public shorteners, with or without a scheme, and on http links', () => {
-    const checks = smsChecks(sms('See bit.ly/abc or https://tinyurl.com/x and http://example.com/a, not https://bitly.example.com'))
+    const checks = smsChecks(
+      sms('See bit.ly/abc or https://tinyurl.com/x and http://example.com/a, not https://bitly.example.com'),
+    )
     expect(checks.map((c) => [c.id, c.link])).toEqual([
       ['sms.url-shortener', 'bit.ly/abc'],
       ['sms.url-shortener', 'https://tinyurl.com/x'],

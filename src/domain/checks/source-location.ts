@@ -22,7 +22,10 @@ export function sourceLocator(source: string): (offset: number) => SourceLocatio
     const lineStart = starts[low]!
     const lineEnd = low + 1 < starts.length ? starts[low + 1]! - 1 : source.length
     const from = Math.max(lineStart, at - 20)
-    const excerpt = source.slice(from, Math.min(lineEnd, from + 120)).replace(/\s+/g, ' ').trim()
+    const excerpt = source
+      .slice(from, Math.min(lineEnd, from + 120))
+      .replace(/\s+/g, ' ')
+      .trim()
     return { line: low + 1, column: at - lineStart + 1, excerpt }
   }
 }

@@ -5,14 +5,34 @@ import { whatsappChecks } from './whatsapp.js'
 
 const book = TemplateBook.from({
   templates: [
-    { name: 'order_update', language: 'en', body: 'Hi {{name}}, your order {{order}} has shipped.', buttons: [{ text: 'Track', url: 'https://shop.example.com/track/{{order}}' }] },
-    { name: 'link_button', language: 'en', body: 'Hi {{name}}', buttons: [{ text: 'Open', url: 'https://shop.example/{{link}}' }] },
+    {
+      name: 'order_update',
+      language: 'en',
+      body: 'Hi {{name}}, your order {{order}} has shipped.',
+      buttons: [{ text: 'Track', url: 'https://shop.example.com/track/{{order}}' }],
+    },
+    {
+      name: 'link_button',
+      language: 'en',
+      body: 'Hi {{name}}',
+      buttons: [{ text: 'Open', url: 'https://shop.example/{{link}}' }],
+    },
   ],
 })
 
 function whatsapp(parameters: Record<string, string>, template?: string): WhatsappMessage {
   const rendered = template ? book.render(template, 'en', parameters) : undefined
-  return { message_id: 'msg_1', direction: 'outbound', whatsapp: { template: template ?? 'any', language: 'en', parameters, preview: '', ...(rendered ? { rendered } : {}) } } as unknown as WhatsappMessage
+  return {
+    message_id: 'msg_1',
+    direction: 'outbound',
+    whatsapp: {
+      template: template ?? 'any',
+      language: 'en',
+      parameters,
+      preview: '',
+      ...(rendered ? { rendered } : {}),
+    },
+  } as unknown as WhatsappMessage
 }
 
 const ids = (message: WhatsappMessage) => whatsappChecks(message).map((c) => c.id)
@@ -21,12 +41,20 @@ describe('WhatsApp checks', () => {
   it('flags a parameter with a line break, without templates, naming the parameter', () => {
     const [check, ...rest] = whatsappChecks(whatsapp({ name: 'Ana\nMaria' }))
     expect(rest).toEqual([])
-    expect(check).toMatchObject({ id: 'whatsapp.parameter-line-break', severity: 'error', category: 'template', parameter: 'name' })
+    expect(check).toMatchObject({
+      id: 'whatsapp.parameter-line-break',
+      severity: 'error',
+      category: 'template',
+      parameter: 'name',
+    })
     expect(check.message).toContain('132018')
   })
 
   it('flags tabs and more than four consecutive spaces, not four', () => {
-    expect(ids(whatsapp({ a: 'x\ty', b: 'x     y', c: 'x    y' }))).toEqual(['whatsapp.parameter-tab', 'whatsapp.parameter-spaces'])
+    expect(ids(whatsapp({ a: 'x\ty', b: 'x     y', c: 'x    y' }))).toEqual([
+      'whatsapp.parameter-tab',
+      'whatsapp.parameter-spaces',
+    ])
   })
 
   it('flags a filled body over 1024 characters (with templates) and a value over it (without)', () => {

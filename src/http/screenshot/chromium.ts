@@ -11,9 +11,19 @@ import { ApiError } from '../../domain/errors.js'
 export const SYSTEM_CHROMIUM = '/usr/bin/chromium'
 
 /** The flags of a browser nobody sees: no sandbox (containers run as root), no GPU, no background traffic. */
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-features=LocalNetworkAccessChecks,BlockInsecurePrivateNetworkRequests,PrivateNetworkAccessSendPreflights']
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-features=LocalNetworkAccessChecks,BlockInsecurePrivateNetworkRequests,PrivateNetworkAccessSendPreflights',
+]
 
-const HOW_TO_GET_ONE = 'Install one (`apt-get install chromium`, or `npx playwright install chromium`) or point `CHROMIUM_PATH` at a Chrome or Chromium executable (`CHROMIUM_PATH=/path/to/chrome`), then ask again.'
+const HOW_TO_GET_ONE =
+  'Install one (`apt-get install chromium`, or `npx playwright install chromium`) or point `CHROMIUM_PATH` at a Chrome or Chromium executable (`CHROMIUM_PATH=/path/to/chrome`), then ask again.'
 
 /**
  * The package's name in a variable: a bundler (esbuild, Vite) leaves a non-literal import alone, so
@@ -27,7 +37,7 @@ function existsSync(path: string): boolean {
 }
 
 function notAvailable(why: string): ApiError {
-  return new ApiError(501, 'not_available', `Screenshots need headless Chromium: ${why} ${HOW_TO_GET_ONE}`)
+  return new ApiError('not_available', `Screenshots need headless Chromium: ${why} ${HOW_TO_GET_ONE}`)
 }
 
 /** playwright-core's `chromium`, or a 501 saying how to install it. */
@@ -43,7 +53,11 @@ async function chromiumType(): Promise<BrowserType> {
         // Not installed: answered below.
       }
     }
-    throw notAvailable(`the package playwright-core is not installed here (${String((error as Error).message).split('\n')[0].slice(0, 200)}); \`npm install playwright-core\` adds it.`)
+    throw notAvailable(
+      `the package playwright-core is not installed here (${String((error as Error).message)
+        .split('\n')[0]
+        .slice(0, 200)}); \`npm install playwright-core\` adds it.`,
+    )
   }
 }
 
@@ -51,7 +65,10 @@ async function chromiumType(): Promise<BrowserType> {
  * The Chromium to run: `CHROMIUM_PATH` when set (a 501 when nothing is there), else
  * {@link SYSTEM_CHROMIUM}, else the one `npx playwright install chromium` downloaded.
  */
-export function chromiumExecutable(type: Pick<BrowserType, 'executablePath'>, env: NodeJS.ProcessEnv = process.env): string {
+export function chromiumExecutable(
+  type: Pick<BrowserType, 'executablePath'>,
+  env: NodeJS.ProcessEnv = process.env,
+): string {
   const configured = env.CHROMIUM_PATH
   if (configured !== undefined && configured !== '') {
     if (existsSync(configured)) return configured
@@ -75,6 +92,10 @@ export async function launchChromium(): Promise<Browser> {
   try {
     return await type.launch({ executablePath, args: CHROMIUM_ARGS, timeout: 30_000 })
   } catch (error) {
-    throw notAvailable(`${executablePath} did not start (${String((error as Error).message).split('\n')[0].slice(0, 300)}).`)
+    throw notAvailable(
+      `${executablePath} did not start (${String((error as Error).message)
+        .split('\n')[0]
+        .slice(0, 300)}).`,
+    )
   }
 }

@@ -30,19 +30,31 @@ main{padding:16px 12px}
 
 /** Text as HTML text (element content and quoted attribute values alike). */
 export function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;')
 }
 
 function page(kind: 'sms' | 'wa', title: string, subtitle: string, content: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><style>${CSS}</style></head>` +
+  return (
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><style>${CSS}</style></head>` +
     `<body class="${kind}"><header>${escapeHtml(title)}<small>${escapeHtml(subtitle)}</small></header><main>${content}</main></body></html>`
+  )
 }
 
 /** An SMS as the recipient's messaging app shows it: the sender on top, the text in a bubble, its encoding and segments below. */
 export function smsPage(message: SmsMessage): string {
   const { sms } = message
   const meta = `${sms.encoding} · ${sms.segments} segment${sms.segments === 1 ? '' : 's'} · ${sms.characters} characters`
-  return page('sms', sms.from ?? 'Text message', `to ${message.to}`, `<div class="bubble">${escapeHtml(sms.text)}</div><div class="meta">${escapeHtml(meta)}</div>`)
+  return page(
+    'sms',
+    sms.from ?? 'Text message',
+    `to ${message.to}`,
+    `<div class="bubble">${escapeHtml(sms.text)}</div><div class="meta">${escapeHtml(meta)}</div>`,
+  )
 }
 
 /** A WhatsApp message as WhatsApp shows it: the filled template (header, body, footer, buttons) when known, else the preview line. */
@@ -54,9 +66,12 @@ export function whatsappPage(message: WhatsappMessage): string {
       `<div>${escapeHtml(rendered.body)}</div>` +
       (rendered.footer ? `<div class="foot">${escapeHtml(rendered.footer)}</div>` : '')
     : `<div>${escapeHtml(whatsapp.preview)}</div>`
-  const buttons = rendered && rendered.buttons.length > 0
-    ? `<div class="buttons">${rendered.buttons.map((button) => `<div class="button">${escapeHtml(button.text)}</div>`).join('')}</div>`
-    : ''
-  const subtitle = whatsapp.template ? `to ${message.to} · template ${whatsapp.template} (${whatsapp.language})` : `from ${whatsapp.from ?? message.to}`
+  const buttons =
+    rendered && rendered.buttons.length > 0
+      ? `<div class="buttons">${rendered.buttons.map((button) => `<div class="button">${escapeHtml(button.text)}</div>`).join('')}</div>`
+      : ''
+  const subtitle = whatsapp.template
+    ? `to ${message.to} · template ${whatsapp.template} (${whatsapp.language})`
+    : `from ${whatsapp.from ?? message.to}`
   return page('wa', 'WhatsApp', subtitle, `<div class="bubble">${bubble}</div>${buttons}`)
 }

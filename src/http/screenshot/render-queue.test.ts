@@ -52,7 +52,11 @@ describe('ImageCache', () => {
     cache.set('c', image(10))
     expect([cache.get('a'), cache.get('b'), cache.get('c')].map((i) => i?.byteLength)).toEqual([10, undefined, 10])
     cache.set('d', image(95))
-    expect([cache.get('a'), cache.get('c'), cache.get('d')].map((i) => i?.byteLength)).toEqual([undefined, undefined, 95])
+    expect([cache.get('a'), cache.get('c'), cache.get('d')].map((i) => i?.byteLength)).toEqual([
+      undefined,
+      undefined,
+      95,
+    ])
     cache.set('huge', image(101))
     expect(cache.get('huge')).toBeUndefined()
   })

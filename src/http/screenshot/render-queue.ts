@@ -27,7 +27,12 @@ export class RenderQueue<T> {
     const joined = this.running.get(key)
     if (joined) return joined
     if (this.waiting >= this.limit) {
-      throw new ApiError(503, 'too_many_clients', `${this.limit} screenshots are waiting for the one being rendered; this one was not queued. Retry in a few seconds.`, undefined, retryAfterHeader(this.retryAfter))
+      throw new ApiError(
+        'too_many_clients',
+        `${this.limit} screenshots are waiting for the one being rendered; this one was not queued. Retry in a few seconds.`,
+        undefined,
+        retryAfterHeader(this.retryAfter),
+      )
     }
     this.waiting++
     const result = this.tail.then(() => {

@@ -92,7 +92,12 @@ export class ScreenshotRenderer {
       browser.once('disconnected', () => {
         if (this.session === started) this.session = undefined
       })
-      const context = await browser.newContext({ javaScriptEnabled: false, deviceScaleFactor: 1, serviceWorkers: 'block', acceptDownloads: false })
+      const context = await browser.newContext({
+        javaScriptEnabled: false,
+        deviceScaleFactor: 1,
+        serviceWorkers: 'block',
+        acceptDownloads: false,
+      })
       await context.route('**/*', (route) => this.answer(route))
       return { browser, page: await context.newPage() }
     })()
@@ -106,9 +111,22 @@ export class ScreenshotRenderer {
   private answer(route: PlaywrightRoute): Promise<void> {
     const asked = route.request()
     const current = this.current
-    if (current && !current.served && asked.url() === DOCUMENT_URL && asked.isNavigationRequest() && asked.frame().parentFrame() === null) {
+    if (
+      current &&
+      !current.served &&
+      asked.url() === DOCUMENT_URL &&
+      asked.isNavigationRequest() &&
+      asked.frame().parentFrame() === null
+    ) {
       current.served = true
-      return route.fulfill({ status: 200, headers: { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': previewCsp({ remote: current.remote }) }, body: current.html })
+      return route.fulfill({
+        status: 200,
+        headers: {
+          'Content-Type': 'text/html; charset=utf-8',
+          'Content-Security-Policy': previewCsp({ remote: current.remote }),
+        },
+        body: current.html,
+      })
     }
     if (current?.remote && !asked.isNavigationRequest() && /^https?:/i.test(asked.url())) return route.continue()
     return route.abort('aborted')
@@ -120,7 +138,16 @@ export class ScreenshotRenderer {
     const { page } = await (this.session ??= this.start())
     let timer: ReturnType<typeof setTimeout> | undefined
     const timedOut = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new ApiError(504, 'render_timeout', `The screenshot took longer than ${this.timeoutMs / 1000} s and was abandoned (a very long message, or remote content that never loads: try without remote=1).`)), this.timeoutMs)
+      timer = setTimeout(
+        () =>
+          reject(
+            new ApiError(
+              'render_timeout',
+              `The screenshot took longer than ${this.timeoutMs / 1000} s and was abandoned (a very long message, or remote content that never loads: try without remote=1).`,
+            ),
+          ),
+        this.timeoutMs,
+      )
     })
     try {
       return await Promise.race([this.shoot(page, request), timedOut])
@@ -140,10 +167,21 @@ export class ScreenshotRenderer {
   private async shoot(page: Page, request: RenderRequest): Promise<Uint8Array<ArrayBuffer>> {
     await page.setViewportSize({ width: request.width, height: 600 })
     await page.emulateMedia({ colorScheme: request.scheme === 'dark' ? 'dark' : 'light' })
-    this.current = { html: request.scheme === 'dark-forced' ? withForcedDark(request.html) : request.html, remote: request.remote, served: false }
+    this.current = {
+      html: request.scheme === 'dark-forced' ? withForcedDark(request.html) : request.html,
+      remote: request.remote,
+      served: false,
+    }
     await page.goto(DOCUMENT_URL, { waitUntil: 'load', timeout: this.timeoutMs })
-    const height = await page.evaluate(() => Math.max(document.documentElement.scrollHeight, document.body?.scrollHeight ?? 0))
-    const clip = { x: 0, y: 0, width: request.width, height: Math.max(1, Math.min(SCREENSHOT_MAX_HEIGHT, Math.ceil(height))) }
+    const height = await page.evaluate(() =>
+      Math.max(document.documentElement.scrollHeight, document.body?.scrollHeight ?? 0),
+    )
+    const clip = {
+      x: 0,
+      y: 0,
+      width: request.width,
+      height: Math.max(1, Math.min(SCREENSHOT_MAX_HEIGHT, Math.ceil(height))),
+    }
     return new Uint8Array(await page.screenshot({ type: 'png', fullPage: true, clip, animations: 'disabled' }))
   }
 }

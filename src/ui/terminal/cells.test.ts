@@ -78,7 +78,7 @@ describe('wrapRows', () => {
     expect(rows.every((row) => row.length <= 30)).toBe(true)
   })
 
-  it('keeps every line of a multi-line text, blank lines too, and each line\'s case', () => {
+  it("keeps every line of a multi-line text, blank lines too, and each line's case", () => {
     expect(wrapRows('Password Reset\r\n\nSecond\rthird', 40)).toEqual(['Password Reset', '', 'Second', 'third'])
   })
 
@@ -97,7 +97,9 @@ describe('RowSource', () => {
     source.fill(10)
     expect(source.rows.length).toBeGreaterThanOrEqual(10)
     expect(source.done).toBe(false)
-    while (!source.fill(Infinity, 0.01)) { /* slices */ }
+    while (!source.fill(Infinity, 0.01)) {
+      /* slices */
+    }
     expect(source.rows.map((row) => row.map((s) => s.text).join(''))).toEqual(whole)
   })
 
@@ -107,14 +109,20 @@ describe('RowSource', () => {
     source.fill(Infinity)
     const rows = source.rows.map((row) => row.map((s) => s.text).join(''))
     expect(rows[0].startsWith(' 1 https://example.com/0/')).toBe(true)
-    const first = rows.slice(0, rows.findIndex((r, i) => i > 0 && r.startsWith(' 2 ')))
+    const first = rows.slice(
+      0,
+      rows.findIndex((r, i) => i > 0 && r.startsWith(' 2 ')),
+    )
     expect(first.map((r) => r.slice(3)).join('')).toBe(links[0])
     expect(source.rows.every((row) => row[1].link !== undefined && links.includes(row[1].link))).toBe(true)
     expect(source.anchors.get('links')).toBe(0)
   })
 
   it('highlights codes wherever a row holds them', () => {
-    const source = new RowSource([{ kind: 'text', text: 'Your code is 482913. Again: 482913', highlight: ['482913'] }], 80)
+    const source = new RowSource(
+      [{ kind: 'text', text: 'Your code is 482913. Again: 482913', highlight: ['482913'] }],
+      80,
+    )
     source.fill(Infinity)
     const marked = source.rows[0].filter((s) => s.background === 'yellow').map((s) => s.text)
     expect(marked).toEqual(['482913', '482913'])

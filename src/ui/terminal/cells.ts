@@ -22,7 +22,8 @@ const MAX_CLUSTERS = 4_096
 export function codePointWidth(cp: number): number {
   if (cp >= 0x20 && cp < 0x7f) return 1
   // Control characters and lone surrogates are shown as one cell ({@link printable}: a marker, a space, U+FFFD).
-  if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp === 0x2028 || cp === 0x2029 || (cp >= 0xd800 && cp <= 0xdfff)) return 1
+  if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp === 0x2028 || cp === 0x2029 || (cp >= 0xd800 && cp <= 0xdfff))
+    return 1
   const known = codePointWidths[cp]
   if (known !== 0) return known - 1
   const width = stringWidth(String.fromCodePoint(cp))

@@ -8,7 +8,10 @@ export type Style = Omit<Segment, 'text'>
 /** A labelled value, wrapped under itself in full (a detail never cuts a value). */
 export function field(label: string, value: string, width: number, style: Style = {}, link?: string): StyledLine[] {
   const rows = wrapRows(value, Math.max(10, width - LABEL_WIDTH))
-  return rows.map((row, i) => [seg((i === 0 ? label : '').padEnd(LABEL_WIDTH), { dim: true }), seg(row, { ...style, link })])
+  return rows.map((row, i) => [
+    seg((i === 0 ? label : '').padEnd(LABEL_WIDTH), { dim: true }),
+    seg(row, { ...style, link }),
+  ])
 }
 
 /** A section rule: `── Links (3) ─────`. */

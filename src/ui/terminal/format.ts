@@ -84,6 +84,8 @@ export function offsetText(ms: number): string {
   s -= h * 3_600
   const m = Math.floor(s / 60)
   s -= m * 60
-  const parts = [d ? `${d}d` : '', h ? `${h}h` : '', m ? `${m}m` : '', s || (!d && !h && !m) ? `${s}s` : ''].filter(Boolean)
+  const parts = [d ? `${d}d` : '', h ? `${h}h` : '', m ? `${m}m` : '', s || (!d && !h && !m) ? `${s}s` : ''].filter(
+    Boolean,
+  )
   return `${sign}${parts.slice(0, 2).join(' ')}`
 }

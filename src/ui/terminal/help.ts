@@ -19,7 +19,10 @@ export function helpLines(width: number): StyledLine[] {
       }
     }
   }
-  for (const note of ['The selection follows new messages while it is on the top row, like tail -f.', 'Copying uses OSC 52: in tmux, set -g set-clipboard on.']) {
+  for (const note of [
+    'The selection follows new messages while it is on the top row, like tail -f.',
+    'Copying uses OSC 52: in tmux, set -g set-clipboard on.',
+  ]) {
     for (const row of wrapRows(note, width)) lines.push([seg(row, { dim: true })])
   }
   return lines

@@ -11,9 +11,26 @@ import { windowOf } from './selection.js'
  * and the page's table is the generated one.
  */
 const ids = (n: number, prefix: string) => Array.from({ length: n }, (_, i) => `${prefix}${i}`)
-const MESSAGE = { id: 'msg_1', to: 'ana@example.com', channel: 'email' as const, htmlPreview: true, links: ['https://a.test/1'], codes: ['482913'], account: 'acct_1', party: 'ana@example.com', requestId: 1 }
+const MESSAGE = {
+  id: 'msg_1',
+  to: 'ana@example.com',
+  channel: 'email' as const,
+  htmlPreview: true,
+  links: ['https://a.test/1'],
+  codes: ['482913'],
+  account: 'acct_1',
+  party: 'ana@example.com',
+  requestId: 1,
+}
 /** `R` simulates a reply to an SMS or WhatsApp message only. */
-const SMS = { ...MESSAGE, id: 'msg_2', to: '+14155550123', channel: 'sms' as const, htmlPreview: false, party: '+14155550123' }
+const SMS = {
+  ...MESSAGE,
+  id: 'msg_2',
+  to: '+14155550123',
+  channel: 'sms' as const,
+  htmlPreview: false,
+  party: '+14155550123',
+}
 
 function contextFor(state: UiState): KeyContext {
   return {
@@ -30,7 +47,8 @@ function contextFor(state: UiState): KeyContext {
 
 /** A state where a group's keys work: the outbox (or the requests tab for `e`), a message page, a request page. */
 function stateFor(id: string, binding: Binding): UiState {
-  if (binding.group === 'Message') return { ...INITIAL_STATE, page: { kind: 'message', id: id === 'reply' ? SMS.id : 'msg_1' } }
+  if (binding.group === 'Message')
+    return { ...INITIAL_STATE, page: { kind: 'message', id: id === 'reply' ? SMS.id : 'msg_1' } }
   if (binding.group === 'Request') return { ...INITIAL_STATE, page: { kind: 'request', id: 1 } }
   if (binding.group === 'Opt-outs') return { ...INITIAL_STATE, page: { kind: 'opt-outs', back: { kind: 'list' } } }
   return id === 'errorsOnly' || id === 'requestKind' ? { ...INITIAL_STATE, tab: 'requests' } : INITIAL_STATE
@@ -49,8 +67,10 @@ describe('the key map', () => {
     expect(idle).toEqual([])
   })
 
-  it('the help page shows every binding, and every footer key is a binding\'s', () => {
-    const help = helpLines(200).map((row) => row.map((s) => s.text).join('')).join('\n')
+  it("the help page shows every binding, and every footer key is a binding's", () => {
+    const help = helpLines(200)
+      .map((row) => row.map((s) => s.text).join(''))
+      .join('\n')
     for (const binding of Object.values(BINDINGS) as Binding[]) {
       expect(help).toContain(binding.keys)
       expect(help).toContain(binding.help)

@@ -11,7 +11,9 @@ import { resetScopeText } from '../../contract/reset-scopes.js'
 
 /** `1`… the channels in the contract's order, then `0`: all of them. */
 const CHANNEL_KEY_LIST = [...CHANNELS.map((_, i) => String(i + 1)), '0']
-export const CHANNEL_KEYS: Readonly<Record<string, Channel | null>> = Object.fromEntries(CHANNEL_KEY_LIST.map((key, i) => [key, CHANNELS[i] ?? null]))
+export const CHANNEL_KEYS: Readonly<Record<string, Channel | null>> = Object.fromEntries(
+  CHANNEL_KEY_LIST.map((key, i) => [key, CHANNELS[i] ?? null]),
+)
 /** Those keys as the help and the footer name them: `1 2 3 0`. */
 export const CHANNEL_KEYS_LABEL = CHANNEL_KEY_LIST.join(' ')
 
@@ -32,32 +34,98 @@ export interface Binding {
 
 /** Every binding, in the help page's order. */
 export const BINDINGS = {
-  move: { group: 'Lists', keys: '↑ ↓  k j', short: '↑↓', help: 'move the selection (PgUp PgDn, g G or Home End for the ends)' },
+  move: {
+    group: 'Lists',
+    keys: '↑ ↓  k j',
+    short: '↑↓',
+    help: 'move the selection (PgUp PgDn, g G or Home End for the ends)',
+  },
   open: { group: 'Lists', keys: 'Enter  →', short: '⏎', help: 'open the selected message or request' },
-  tab: { group: 'Lists', keys: 'Tab', short: 'Tab', help: 'switch between Outbox and Requests; from a message, to its request (selected); from a request or webhook attempt, to its message' },
-  channel: { group: 'Lists', keys: CHANNEL_KEYS_LABEL, short: CHANNEL_KEYS_LABEL, help: `Outbox: show ${CHANNELS.map((c) => CHANNEL_LABELS[c].replace(/^Email$/, 'email')).join(', ')}, or all channels` },
-  status: { group: 'Lists', keys: 's', input: 's', help: `Outbox: cycle the status filter: ${MESSAGE_STATUSES.join(', ')}, all` },
-  search: { group: 'Lists', keys: '/', input: '/', help: 'Outbox: search recipient, sender, subject, text and template parameters (Enter keeps, Esc clears)' },
-  account: { group: 'Lists', keys: 'a', input: 'a', help: 'Outbox: cycle the account filter: each account (the header names its key and plan), then all' },
+  tab: {
+    group: 'Lists',
+    keys: 'Tab',
+    short: 'Tab',
+    help: 'switch between Outbox and Requests; from a message, to its request (selected); from a request or webhook attempt, to its message',
+  },
+  channel: {
+    group: 'Lists',
+    keys: CHANNEL_KEYS_LABEL,
+    short: CHANNEL_KEYS_LABEL,
+    help: `Outbox: show ${CHANNELS.map((c) => CHANNEL_LABELS[c].replace(/^Email$/, 'email')).join(', ')}, or all channels`,
+  },
+  status: {
+    group: 'Lists',
+    keys: 's',
+    input: 's',
+    help: `Outbox: cycle the status filter: ${MESSAGE_STATUSES.join(', ')}, all`,
+  },
+  search: {
+    group: 'Lists',
+    keys: '/',
+    input: '/',
+    help: 'Outbox: search recipient, sender, subject, text and template parameters (Enter keeps, Esc clears)',
+  },
+  account: {
+    group: 'Lists',
+    keys: 'a',
+    input: 'a',
+    help: 'Outbox: cycle the account filter: each account (the header names its key and plan), then all',
+  },
   errorsOnly: { group: 'Lists', keys: 'e', input: 'e', help: 'Requests: errors only, or all requests' },
-  requestKind: { group: 'Lists', keys: 'w', input: 'w', help: 'Requests: API requests only, webhook attempts only, or both' },
+  requestKind: {
+    group: 'Lists',
+    keys: 'w',
+    input: 'w',
+    help: 'Requests: API requests only, webhook attempts only, or both',
+  },
   clearFilters: { group: 'Lists', keys: 'Esc', help: 'clear the filters' },
   clear: { group: 'Lists', keys: 'c', input: 'c', help: 'clear the outbox (asks y/n)' },
   reset: { group: 'Lists', keys: 'r', input: 'r', help: `reset the sandbox: ${resetScopeText()} (asks y/n)` },
   scroll: { group: 'Message', keys: '↑ ↓  k j', short: '↑↓', help: 'scroll (PgUp PgDn or Space, g G)' },
-  browser: { group: 'Message', keys: 'o', input: 'o', help: 'open the email in the browser (prints the URL when there is none)' },
+  browser: {
+    group: 'Message',
+    keys: 'o',
+    input: 'o',
+    help: 'open the email in the browser (prints the URL when there is none)',
+  },
   openLink: { group: 'Message', keys: '1 … 9', short: '1-9', help: 'open link 1 to 9 in the browser' },
   copyCode: { group: 'Message', keys: 'y', input: 'y', help: 'copy the first code to the clipboard (OSC 52)' },
-  copyLink: { group: 'Message', keys: 'Y 1 … 9', short: 'Y', input: 'Y', help: 'copy link 1 to 9 to the clipboard (OSC 52)' },
-  source: { group: 'Message', keys: 'v', input: 'v', help: 'show the text, or the source (email HTML, the request as sent)' },
+  copyLink: {
+    group: 'Message',
+    keys: 'Y 1 … 9',
+    short: 'Y',
+    input: 'Y',
+    help: 'copy link 1 to 9 to the clipboard (OSC 52)',
+  },
+  source: {
+    group: 'Message',
+    keys: 'v',
+    input: 'v',
+    help: 'show the text, or the source (email HTML, the request as sent)',
+  },
   links: { group: 'Message', keys: 'l', input: 'l', help: 'jump to the links' },
-  checks: { group: 'Message', keys: 'c', input: 'c', help: 'the Checks page: score and checks of this message (c again: its text)' },
+  checks: {
+    group: 'Message',
+    keys: 'c',
+    input: 'c',
+    help: 'the Checks page: score and checks of this message (c again: its text)',
+  },
   delete: { group: 'Message', keys: 'd', input: 'd', help: 'delete this message (asks y/n)' },
-  reply: { group: 'Message', keys: 'R', input: 'R', help: 'simulate a reply to an SMS or WhatsApp message: type it, Enter sends (STOP opts the number out, START back in)' },
+  reply: {
+    group: 'Message',
+    keys: 'R',
+    input: 'R',
+    help: 'simulate a reply to an SMS or WhatsApp message: type it, Enter sends (STOP opts the number out, START back in)',
+  },
   back: { group: 'Message', keys: 'Esc  Backspace  ←', short: 'Esc', help: 'back to the list' },
   requestScroll: { group: 'Request', keys: '↑ ↓  k j', short: '↑↓', help: 'scroll' },
   requestBack: { group: 'Request', keys: 'Esc  Backspace  ←', short: 'Esc', help: 'back to the list' },
-  removeOptOut: { group: 'Opt-outs', keys: 'x', input: 'x', help: 'opt the selected number back in (as DELETE /__sandbox/opt-outs)' },
+  removeOptOut: {
+    group: 'Opt-outs',
+    keys: 'x',
+    input: 'x',
+    help: 'opt the selected number back in (as DELETE /__sandbox/opt-outs)',
+  },
   optOutsBack: { group: 'Opt-outs', keys: 'Esc  Backspace  ←', short: 'Esc', help: 'back to where you were' },
   optOuts: { group: 'Anywhere', keys: 'O', input: 'O', help: 'the numbers opted out (STOP replies), per account' },
   help: { group: 'Anywhere', keys: '?', input: '?', help: 'this help (any other key closes it)' },
@@ -67,24 +135,70 @@ export const BINDINGS = {
 export type BindingId = keyof typeof BINDINGS
 
 /** The character a one-character binding answers to. */
-export function inputOf(id: { [K in BindingId]: (typeof BINDINGS)[K] extends { input: string } ? K : never }[BindingId]): string {
+export function inputOf(
+  id: { [K in BindingId]: (typeof BINDINGS)[K] extends { input: string } ? K : never }[BindingId],
+): string {
   return BINDINGS[id].input
 }
 
 /** The footer's keys on each view, in the order shown, each with its short label. */
 export type FooterView = 'outbox' | 'requests' | 'message' | 'request' | 'opt-outs' | 'help'
 const FOOTER_IDS: Record<FooterView, ReadonlyArray<readonly [BindingId, string]>> = {
-  outbox: [['move', 'move'], ['open', 'open'], ['search', 'search'], ['status', 'status'], ['channel', 'channel'], ['account', 'account'], ['optOuts', 'opt-outs'], ['clear', 'clear'], ['reset', 'reset'], ['tab', 'requests']],
-  requests: [['move', 'move'], ['open', 'open'], ['errorsOnly', 'errors only'], ['requestKind', 'API/webhooks'], ['tab', 'outbox'], ['optOuts', 'opt-outs'], ['clear', 'clear outbox'], ['reset', 'reset']],
-  message: [['back', 'back'], ['tab', 'its request'], ['reply', 'reply'], ['scroll', 'scroll'], ['browser', 'browser'], ['openLink', 'open link'], ['copyCode', 'copy code'], ['copyLink', 'copy link'], ['source', 'source'], ['checks', 'checks'], ['delete', 'delete']],
-  request: [['requestBack', 'back'], ['requestScroll', 'scroll'], ['tab', 'its message / outbox']],
-  'opt-outs': [['optOutsBack', 'back'], ['move', 'move'], ['removeOptOut', 'opt back in']],
+  outbox: [
+    ['move', 'move'],
+    ['open', 'open'],
+    ['search', 'search'],
+    ['status', 'status'],
+    ['channel', 'channel'],
+    ['account', 'account'],
+    ['optOuts', 'opt-outs'],
+    ['clear', 'clear'],
+    ['reset', 'reset'],
+    ['tab', 'requests'],
+  ],
+  requests: [
+    ['move', 'move'],
+    ['open', 'open'],
+    ['errorsOnly', 'errors only'],
+    ['requestKind', 'API/webhooks'],
+    ['tab', 'outbox'],
+    ['optOuts', 'opt-outs'],
+    ['clear', 'clear outbox'],
+    ['reset', 'reset'],
+  ],
+  message: [
+    ['back', 'back'],
+    ['tab', 'its request'],
+    ['reply', 'reply'],
+    ['scroll', 'scroll'],
+    ['browser', 'browser'],
+    ['openLink', 'open link'],
+    ['copyCode', 'copy code'],
+    ['copyLink', 'copy link'],
+    ['source', 'source'],
+    ['checks', 'checks'],
+    ['delete', 'delete'],
+  ],
+  request: [
+    ['requestBack', 'back'],
+    ['requestScroll', 'scroll'],
+    ['tab', 'its message / outbox'],
+  ],
+  'opt-outs': [
+    ['optOutsBack', 'back'],
+    ['move', 'move'],
+    ['removeOptOut', 'opt back in'],
+  ],
   help: [],
 }
 
 /** A footer's keys: `[key as shown, label]`. */
 export function footerKeys(view: FooterView): ReadonlyArray<readonly [string, string]> {
-  if (view === 'help') return [['any key', 'closes the help'], [BINDINGS.scroll.short, 'scroll']]
+  if (view === 'help')
+    return [
+      ['any key', 'closes the help'],
+      [BINDINGS.scroll.short, 'scroll'],
+    ]
   return FOOTER_IDS[view].map(([id, label]) => {
     const binding: Binding = BINDINGS[id]
     return [binding.short ?? binding.keys, label] as const
@@ -105,7 +219,13 @@ export function keyHelp(): Array<[KeyGroup, Array<[string, string]>]> {
 export function keysTable(): string {
   const rows = ['| key | where | what it does |', '|---|---|---|']
   for (const [group, keys] of keyHelp()) {
-    for (const [key, what] of keys) rows.push(`| ${key.split(/\s{2,}/).map((k) => `\`${k}\``).join(' ')} | ${group.toLowerCase()} | ${what.replace(/\|/g, '\\|')} |`)
+    for (const [key, what] of keys)
+      rows.push(
+        `| ${key
+          .split(/\s{2,}/)
+          .map((k) => `\`${k}\``)
+          .join(' ')} | ${group.toLowerCase()} | ${what.replace(/\|/g, '\\|')} |`,
+      )
   }
   return rows.join('\n')
 }

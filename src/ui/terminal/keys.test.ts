@@ -5,7 +5,12 @@ import { windowOf } from './selection.js'
 // The key reducer on its own: no Ink, no React, no sandbox. A context is the facts of one render.
 const ids = (n: number, prefix = 'msg_') => Array.from({ length: n }, (_, i) => `${prefix}${i}`)
 
-function ctx(over: Partial<KeyContext> = {}, state: UiState = INITIAL_STATE, messages = ids(5), requests = ids(3, '')): KeyContext {
+function ctx(
+  over: Partial<KeyContext> = {},
+  state: UiState = INITIAL_STATE,
+  messages = ids(5),
+  requests = ids(3, ''),
+): KeyContext {
   return {
     outbox: windowOf(state.outbox, messages, (id) => id, 10),
     requests: windowOf(state.requests, requests, (id) => id, 10),
@@ -19,7 +24,11 @@ function ctx(over: Partial<KeyContext> = {}, state: UiState = INITIAL_STATE, mes
 }
 
 /** Presses keys one after another, each against a context rebuilt from the state so far. */
-function press(keys: Array<string | { [flag: string]: true }>, start: UiState = INITIAL_STATE, over: (s: UiState) => Partial<KeyContext> = () => ({})) {
+function press(
+  keys: Array<string | { [flag: string]: true }>,
+  start: UiState = INITIAL_STATE,
+  over: (s: UiState) => Partial<KeyContext> = () => ({}),
+) {
   let state = start
   const effects = []
   for (const k of keys) {
@@ -31,9 +40,22 @@ function press(keys: Array<string | { [flag: string]: true }>, start: UiState = 
   return { state, effects }
 }
 
-const MESSAGE = { id: 'msg_1', to: 'ana@example.com', channel: 'email' as const, htmlPreview: true, links: ['https://a.test/1', 'https://b.test/2'], codes: ['482913', '777'], account: 'acct_1', party: 'ana@example.com' }
+const MESSAGE = {
+  id: 'msg_1',
+  to: 'ana@example.com',
+  channel: 'email' as const,
+  htmlPreview: true,
+  links: ['https://a.test/1', 'https://b.test/2'],
+  codes: ['482913', '777'],
+  account: 'acct_1',
+  party: 'ana@example.com',
+}
 const onMessage: UiState = { ...INITIAL_STATE, page: { kind: 'message', id: 'msg_1' } }
-const messagePage = (s: UiState): Partial<KeyContext> => ({ message: MESSAGE, page: { rows: 100, height: 20, done: true, linksRow: 90 }, ...(s ? {} : {}) })
+const messagePage = (s: UiState): Partial<KeyContext> => ({
+  message: MESSAGE,
+  page: { rows: 100, height: 20, done: true, linksRow: 90 },
+  ...(s ? {} : {}),
+})
 
 describe('list keys', () => {
   it('j/k and arrows move, g/G jump, and the top row follows new arrivals', () => {
@@ -50,7 +72,9 @@ describe('list keys', () => {
   it('Enter opens the selected message; Esc, Backspace or ← goes back', () => {
     const { state } = press(['j', { return: true }])
     expect(state.page).toEqual({ kind: 'message', id: 'msg_1' })
-    for (const back of [{ escape: true }, { backspace: true }, { leftArrow: true }] as Array<{ [flag: string]: true }>) {
+    for (const back of [{ escape: true }, { backspace: true }, { leftArrow: true }] as Array<{
+      [flag: string]: true
+    }>) {
       expect(press([back], state, messagePage).state.page).toEqual({ kind: 'list' })
     }
   })
@@ -69,7 +93,12 @@ describe('list keys', () => {
     // Esc clears every filter at once.
     const filtered = press(['3', 's', '/', 'x', { return: true }]).state
     expect(filtered.view).toEqual({ channel: 'whatsapp', status: 'queued', query: 'x', account: null })
-    expect(press([{ escape: true }], filtered).state.view).toEqual({ channel: null, status: null, query: '', account: null })
+    expect(press([{ escape: true }], filtered).state.view).toEqual({
+      channel: null,
+      status: null,
+      query: '',
+      account: null,
+    })
   })
 
   it('/ types a search: text goes in (control characters neutralised), Backspace deletes, Enter keeps, Esc clears', () => {
@@ -100,7 +129,10 @@ describe('list keys', () => {
     const asked = press(['c'])
     expect(asked.state.confirm).toEqual({ kind: 'clear', count: 5 })
     expect(asked.effects).toEqual([])
-    expect(press(['n'], asked.state)).toMatchObject({ state: { confirm: null, notice: { text: 'Kept the outbox.' } }, effects: [] })
+    expect(press(['n'], asked.state)).toMatchObject({
+      state: { confirm: null, notice: { text: 'Kept the outbox.' } },
+      effects: [],
+    })
     expect(press(['y'], asked.state).effects).toEqual([{ type: 'clear-outbox' }])
     expect(press(['r', 'y']).effects).toEqual([{ type: 'reset' }])
     expect(press(['r', 'x']).state.notice?.text).toBe('Did not reset.')
@@ -143,11 +175,16 @@ describe('message keys', () => {
 
   it('o opens the email preview; 1–9 open link N; a missing link says so', () => {
     expect(press(['o'], onMessage, messagePage).effects).toEqual([{ type: 'open-preview', id: 'msg_1' }])
-    expect(press(['2'], onMessage, messagePage).effects).toEqual([{ type: 'open-url', url: 'https://b.test/2', label: 'link 2' }])
+    expect(press(['2'], onMessage, messagePage).effects).toEqual([
+      { type: 'open-url', url: 'https://b.test/2', label: 'link 2' },
+    ])
     const none = press(['7'], onMessage, messagePage)
     expect(none.effects).toEqual([])
     expect(none.state.notice).toEqual({ text: 'There is no link 7 (this message has 2).', tone: 'error' })
-    const sms = press(['o'], onMessage, () => ({ ...messagePage(onMessage), message: { ...MESSAGE, channel: 'sms', htmlPreview: false } }))
+    const sms = press(['o'], onMessage, () => ({
+      ...messagePage(onMessage),
+      message: { ...MESSAGE, channel: 'sms', htmlPreview: false },
+    }))
     expect(sms.effects).toEqual([])
     expect(sms.state.notice?.text).toMatch(/Only emails have an HTML preview/)
   })
@@ -162,7 +199,10 @@ describe('message keys', () => {
     const link = press(['2'], waiting.state, messagePage)
     expect(link.effects).toEqual([{ type: 'copy', text: 'https://b.test/2', label: 'link 2' }])
     expect(link.state.notice?.text).toBe('Copied link 2 to the clipboard (OSC 52): https://b.test/2')
-    expect(press(['q'], waiting.state, messagePage)).toMatchObject({ effects: [], state: { pendingCopyLink: false, notice: { text: 'Copy cancelled.' } } })
+    expect(press(['q'], waiting.state, messagePage)).toMatchObject({
+      effects: [],
+      state: { pendingCopyLink: false, notice: { text: 'Copy cancelled.' } },
+    })
     const noCodes = press(['y'], onMessage, () => ({ ...messagePage(onMessage), message: { ...MESSAGE, codes: [] } }))
     expect(noCodes.effects).toEqual([])
     expect(noCodes.state.notice?.text).toBe('No code found in this message.')
@@ -174,7 +214,10 @@ describe('message keys', () => {
     expect(press(['v'], source, messagePage).state.source).toBe(false)
     const asked = press(['d'], onMessage, messagePage)
     expect(asked.state.confirm).toEqual({ kind: 'delete', id: 'msg_1', to: 'ana@example.com' })
-    expect(press(['n'], asked.state, messagePage)).toMatchObject({ effects: [], state: { page: { kind: 'message' }, notice: { text: 'Kept the message.' } } })
+    expect(press(['n'], asked.state, messagePage)).toMatchObject({
+      effects: [],
+      state: { page: { kind: 'message' }, notice: { text: 'Kept the message.' } },
+    })
     const deleted = press(['y'], asked.state, messagePage)
     expect(deleted.effects).toEqual([{ type: 'delete-message', id: 'msg_1' }])
     expect(deleted.state.page).toEqual({ kind: 'list' })
@@ -188,20 +231,35 @@ describe('message keys', () => {
 })
 
 describe('QA keys (issue 33)', () => {
-  const sms = { ...MESSAGE, channel: 'sms' as const, htmlPreview: false, to: '+14155550123', party: '+14155550123', requestId: 2 }
+  const sms = {
+    ...MESSAGE,
+    channel: 'sms' as const,
+    htmlPreview: false,
+    to: '+14155550123',
+    party: '+14155550123',
+    requestId: 2,
+  }
   const onSms = (s: UiState): Partial<KeyContext> => ({ ...messagePage(s), message: sms })
 
   it('R types a reply on an SMS and Enter asks to simulate it; Esc cancels; an email has none', () => {
     const { state, effects } = press(['R', 'S', 'T', 'O', 'P', { return: true }], onMessage, onSms)
-    expect(effects).toEqual([{ type: 'simulate-reply', channel: 'sms', from: '+14155550123', account: 'acct_1', text: 'STOP' }])
+    expect(effects).toEqual([
+      { type: 'simulate-reply', channel: 'sms', from: '+14155550123', account: 'acct_1', text: 'STOP' },
+    ])
     expect(state.replying).toBeNull()
     expect(press(['R', 'x', { escape: true }], onMessage, onSms).effects).toEqual([])
     expect(press(['R'], onMessage, messagePage).state.notice?.text).toMatch(/email has no reply/)
   })
 
   it('O opens the opt-outs, x opts the selected number back in, Esc goes back', () => {
-    const optOuts = [{ account: 'acct_1', number: '+14155550123', keyword: 'STOP', at: '' }, { account: 'acct_2', number: '+14155550999', keyword: 'QUIT', at: '' }]
-    const { state, effects } = press(['O', 'j', 'x'], INITIAL_STATE, () => ({ optOuts, page: { rows: 5, height: 20, done: true } }))
+    const optOuts = [
+      { account: 'acct_1', number: '+14155550123', keyword: 'STOP', at: '' },
+      { account: 'acct_2', number: '+14155550999', keyword: 'QUIT', at: '' },
+    ]
+    const { state, effects } = press(['O', 'j', 'x'], INITIAL_STATE, () => ({
+      optOuts,
+      page: { rows: 5, height: 20, done: true },
+    }))
     expect(effects).toEqual([{ type: 'remove-opt-out', account: 'acct_2', number: '+14155550999' }])
     expect(state.page.kind).toBe('opt-outs')
     expect(press([{ escape: true }], state).state.page).toEqual({ kind: 'list' })
@@ -210,10 +268,19 @@ describe('QA keys (issue 33)', () => {
   it('Tab from a message selects its request in an unfiltered Requests list; Tab from a request opens its message', () => {
     const filtered: UiState = { ...onMessage, errorsOnly: true, requestKind: 'webhook' }
     const { state } = press([{ tab: true }], filtered, onSms)
-    expect(state).toMatchObject({ tab: 'requests', page: { kind: 'list' }, errorsOnly: false, requestKind: 'all', requests: { follow: false, id: '2' } })
+    expect(state).toMatchObject({
+      tab: 'requests',
+      page: { kind: 'list' },
+      errorsOnly: false,
+      requestKind: 'all',
+      requests: { follow: false, id: '2' },
+    })
     expect(ctx({}, state).requests.index).toBe(2)
     const onRequest: UiState = { ...INITIAL_STATE, tab: 'requests', page: { kind: 'request', id: 2 } }
-    expect(press([{ tab: true }], onRequest, () => ({ requestMessageId: 'msg_9' })).state).toMatchObject({ tab: 'outbox', page: { kind: 'message', id: 'msg_9' } })
+    expect(press([{ tab: true }], onRequest, () => ({ requestMessageId: 'msg_9' })).state).toMatchObject({
+      tab: 'outbox',
+      page: { kind: 'message', id: 'msg_9' },
+    })
   })
 
   it('a cycles the accounts on the Outbox, w the request kinds on Requests, Esc clears both', () => {

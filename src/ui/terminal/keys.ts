@@ -4,10 +4,31 @@ import { MESSAGE_STATUSES } from '../../contract/constants.js'
 import { CHANNEL_KEYS, CHANNEL_KEYS_LABEL, inputOf } from './keymap.js'
 import { printable } from './cells.js'
 import { FOLLOW, selectIndex, type ListWindow, type Selection } from './selection.js'
-import { nextAccount, nextRequestKind, openOptOuts, optOutsKey, replyKey, startReply, tabFromMessage, tabFromRequest } from './qa-keys.js'
+import {
+  nextAccount,
+  nextRequestKind,
+  openOptOuts,
+  optOutsKey,
+  replyKey,
+  startReply,
+  tabFromMessage,
+  tabFromRequest,
+} from './qa-keys.js'
 import type { Action, Confirm, Effect, KeyContext, Transition, UiState } from './ui-state.js'
 export { INITIAL_STATE } from './ui-state.js'
-export type { Action, Confirm, Effect, KeyContext, KeyPress, Notice, OutboxView, Page, Tab, Transition, UiState } from './ui-state.js'
+export type {
+  Action,
+  Confirm,
+  Effect,
+  KeyContext,
+  KeyPress,
+  Notice,
+  OutboxView,
+  Page,
+  Tab,
+  Transition,
+  UiState,
+} from './ui-state.js'
 import { safeText } from '../../domain/safe-text.js'
 
 /**
@@ -16,7 +37,6 @@ import { safeText } from '../../domain/safe-text.js'
  * copy to the clipboard) is returned as data, and the App's thin hook runs it. `keys.test.ts`
  * drives it without rendering anything.
  */
-
 
 const STATUS_CYCLE: ReadonlyArray<MessageStatus | null> = [null, ...MESSAGE_STATUSES]
 export { CHANNEL_KEYS, CHANNEL_KEYS_LABEL }
@@ -71,25 +91,57 @@ function confirmKey(state: UiState, input: string): Transition {
   const confirm = state.confirm!
   const next: UiState = { ...state, confirm: null }
   if (input !== 'y' && input !== 'Y') {
-    const text = confirm.kind === 'clear' ? 'Kept the outbox.' : confirm.kind === 'reset' ? 'Did not reset.' : 'Kept the message.'
+    const text =
+      confirm.kind === 'clear' ? 'Kept the outbox.' : confirm.kind === 'reset' ? 'Did not reset.' : 'Kept the message.'
     return done({ ...next, notice: { text, tone: 'ok' } })
   }
   if (confirm.kind === 'clear') {
-    return done({ ...next, page: { kind: 'list' }, outbox: FOLLOW, notice: { text: `Outbox cleared (${confirm.count.toLocaleString('en-US')} messages).`, tone: 'ok' } }, { type: 'clear-outbox' })
+    return done(
+      {
+        ...next,
+        page: { kind: 'list' },
+        outbox: FOLLOW,
+        notice: { text: `Outbox cleared (${confirm.count.toLocaleString('en-US')} messages).`, tone: 'ok' },
+      },
+      { type: 'clear-outbox' },
+    )
   }
   if (confirm.kind === 'reset') {
-    return done({ ...next, page: { kind: 'list' }, outbox: FOLLOW, requests: FOLLOW, notice: { text: 'Resetting the sandbox…', tone: 'ok' } }, { type: 'reset' })
+    return done(
+      {
+        ...next,
+        page: { kind: 'list' },
+        outbox: FOLLOW,
+        requests: FOLLOW,
+        notice: { text: 'Resetting the sandbox…', tone: 'ok' },
+      },
+      { type: 'reset' },
+    )
   }
-  return done({ ...next, page: { kind: 'list' }, source: false, checks: false, notice: { text: `Deleted ${confirm.id} (to ${printable(confirm.to)}).`, tone: 'ok' } }, { type: 'delete-message', id: confirm.id })
+  return done(
+    {
+      ...next,
+      page: { kind: 'list' },
+      source: false,
+      checks: false,
+      notice: { text: `Deleted ${confirm.id} (to ${printable(confirm.to)}).`, tone: 'ok' },
+    },
+    { type: 'delete-message', id: confirm.id },
+  )
 }
 
 function searchKey(state: UiState, input: string, key: Partial<Key>): Transition {
   const view = state.view
   if (key.return) return done({ ...state, searching: false })
   if (key.escape) return done({ ...state, searching: false, view: { ...view, query: '' }, outbox: FOLLOW })
-  if (key.backspace || key.delete) return done({ ...state, view: { ...view, query: [...view.query].slice(0, -1).join('') }, outbox: FOLLOW })
+  if (key.backspace || key.delete)
+    return done({ ...state, view: { ...view, query: [...view.query].slice(0, -1).join('') }, outbox: FOLLOW })
   if (input && !key.ctrl && !key.meta) {
-    return done({ ...state, view: { ...view, query: (view.query + printable(input)).slice(0, MAX_QUERY) }, outbox: FOLLOW })
+    return done({
+      ...state,
+      view: { ...view, query: (view.query + printable(input)).slice(0, MAX_QUERY) },
+      outbox: FOLLOW,
+    })
   }
   return done(state)
 }
@@ -103,47 +155,83 @@ function linkNumber(input: string): number | null {
   return input.length === 1 && input >= '1' && input <= '9' ? Number(input) : null
 }
 
+/** The key after `y` on a message page: a digit copies that link as the page shows it; any other key cancels. */
+function pickedLinkKey(state: UiState, input: string, message: KeyContext['message']): Transition {
+  const n = linkNumber(input)
+  const next = { ...state, pendingCopyLink: false }
+  if (n === null) return done({ ...next, notice: { text: 'Copy cancelled.', tone: 'ok' } })
+  // Exactly what the page shows (safe-text.ts), never a byte more.
+  const url = shownLink(message?.links[n - 1])
+  if (!url)
+    return done({
+      ...next,
+      notice: { text: `There is no link ${n} (this message has ${message?.links.length ?? 0}).`, tone: 'error' },
+    })
+  return done(
+    { ...next, notice: { text: `Copied link ${n} to the clipboard (OSC 52): ${url}`, tone: 'ok' } },
+    { type: 'copy', text: url, label: `link ${n}` },
+  )
+}
+
+/** A digit on a message page: opens that link (as the page shows it) in the browser. */
+function openLinkKey(state: UiState, n: number, message: NonNullable<KeyContext['message']>): Transition {
+  const url = shownLink(message.links[n - 1])
+  if (!url)
+    return done({
+      ...state,
+      notice: {
+        text:
+          message.links.length === 0
+            ? 'This message has no links.'
+            : `There is no link ${n} (this message has ${message.links.length}).`,
+        tone: 'error',
+      },
+    })
+  return done(state, { type: 'open-url', url, label: `link ${n}` })
+}
+
 function messageKey(state: UiState, input: string, key: Partial<Key>, ctx: KeyContext): Transition {
   const message = ctx.message
-  if (state.pendingCopyLink) {
-    const n = linkNumber(input)
-    const next = { ...state, pendingCopyLink: false }
-    if (n === null) return done({ ...next, notice: { text: 'Copy cancelled.', tone: 'ok' } })
-    // Exactly what the page shows (safe-text.ts), never a byte more.
-    const url = shownLink(message?.links[n - 1])
-    if (!url) return done({ ...next, notice: { text: `There is no link ${n} (this message has ${message?.links.length ?? 0}).`, tone: 'error' } })
-    return done({ ...next, notice: { text: `Copied link ${n} to the clipboard (OSC 52): ${url}`, tone: 'ok' } }, { type: 'copy', text: url, label: `link ${n}` })
-  }
+  if (state.pendingCopyLink) return pickedLinkKey(state, input, message)
   if (isBack(key)) return done({ ...state, page: { kind: 'list' }, scroll: 0, source: false, checks: false })
   const scrolled = scrollKeys(state, input, key, ctx)
   if (scrolled) return done(scrolled)
   if (!message) return done(state)
   if (input === inputOf('browser')) {
-    if (!message.htmlPreview) return done({ ...state, notice: { text: 'Only emails have an HTML preview; v shows what was sent.', tone: 'error' } })
+    if (!message.htmlPreview)
+      return done({
+        ...state,
+        notice: { text: 'Only emails have an HTML preview; v shows what was sent.', tone: 'error' },
+      })
     return done(state, { type: 'open-preview', id: message.id })
   }
   const n = linkNumber(input)
-  if (n !== null) {
-    const url = shownLink(message.links[n - 1])
-    if (!url) return done({ ...state, notice: { text: message.links.length === 0 ? 'This message has no links.' : `There is no link ${n} (this message has ${message.links.length}).`, tone: 'error' } })
-    return done(state, { type: 'open-url', url, label: `link ${n}` })
-  }
+  if (n !== null) return openLinkKey(state, n, message)
   if (input === inputOf('copyCode')) {
     const code = shownLink(message.codes[0])
     if (code === undefined) return done({ ...state, notice: { text: 'No code found in this message.', tone: 'error' } })
-    return done({ ...state, notice: { text: `Copied code ${code} to the clipboard (OSC 52).`, tone: 'ok' } }, { type: 'copy', text: code, label: 'code' })
+    return done(
+      { ...state, notice: { text: `Copied code ${code} to the clipboard (OSC 52).`, tone: 'ok' } },
+      { type: 'copy', text: code, label: 'code' },
+    )
   }
   if (input === inputOf('copyLink')) {
-    if (message.links.length === 0) return done({ ...state, notice: { text: 'This message has no links.', tone: 'error' } })
+    if (message.links.length === 0)
+      return done({ ...state, notice: { text: 'This message has no links.', tone: 'error' } })
     return done({ ...state, pendingCopyLink: true })
   }
   if (input === inputOf('source')) return done({ ...state, source: !state.source, checks: false, scroll: 0 })
-  if (input === inputOf('checks')) return state.checks ? done({ ...state, checks: false, scroll: 0 }) : done({ ...state, checks: true, source: false, scroll: 0 }, { type: 'check-message', id: message.id })
+  if (input === inputOf('checks'))
+    return state.checks
+      ? done({ ...state, checks: false, scroll: 0 })
+      : done({ ...state, checks: true, source: false, scroll: 0 }, { type: 'check-message', id: message.id })
   if (input === inputOf('reply')) return startReply(state, ctx)
-  if (input === inputOf('delete')) return done({ ...state, confirm: { kind: 'delete', id: message.id, to: message.to } })
+  if (input === inputOf('delete'))
+    return done({ ...state, confirm: { kind: 'delete', id: message.id, to: message.to } })
   if (input === inputOf('links')) {
     const row = ctx.page?.linksRow
-    if (message.links.length === 0) return done({ ...state, notice: { text: 'This message has no links.', tone: 'error' } })
+    if (message.links.length === 0)
+      return done({ ...state, notice: { text: 'This message has no links.', tone: 'error' } })
     return done(row === undefined ? { ...state, scroll: Infinity } : scrollTo(state, ctx, row))
   }
   return done(state)
@@ -154,10 +242,18 @@ function outboxListKey(state: UiState, input: string, key: Partial<Key>, ctx: Ke
   if (moved) return done({ ...state, outbox: moved })
   if (key.return || key.rightArrow) {
     if (ctx.outbox.length === 0) return done(state)
-    return done({ ...state, page: { kind: 'message', id: ctx.outbox.idAt(ctx.outbox.index) }, scroll: 0, source: false, checks: false })
+    return done({
+      ...state,
+      page: { kind: 'message', id: ctx.outbox.idAt(ctx.outbox.index) },
+      scroll: 0,
+      source: false,
+      checks: false,
+    })
   }
-  if (input in CHANNEL_KEYS) return done({ ...state, view: { ...state.view, channel: CHANNEL_KEYS[input] }, outbox: FOLLOW })
-  if (input === inputOf('status')) return done({ ...state, view: { ...state.view, status: nextStatus(state.view.status) }, outbox: FOLLOW })
+  if (input in CHANNEL_KEYS)
+    return done({ ...state, view: { ...state.view, channel: CHANNEL_KEYS[input] }, outbox: FOLLOW })
+  if (input === inputOf('status'))
+    return done({ ...state, view: { ...state.view, status: nextStatus(state.view.status) }, outbox: FOLLOW })
   if (input === inputOf('search')) return done({ ...state, searching: true })
   const { view } = state
   if (input === inputOf('account')) return nextAccount(state, ctx)
@@ -176,7 +272,8 @@ function requestsListKey(state: UiState, input: string, key: Partial<Key>, ctx: 
   }
   if (input === inputOf('errorsOnly')) return done({ ...state, errorsOnly: !state.errorsOnly, requests: FOLLOW })
   if (input === inputOf('requestKind')) return nextRequestKind(state)
-  if (key.escape && (state.errorsOnly || state.requestKind !== 'all')) return done({ ...state, errorsOnly: false, requestKind: 'all', requests: FOLLOW })
+  if (key.escape && (state.errorsOnly || state.requestKind !== 'all'))
+    return done({ ...state, errorsOnly: false, requestKind: 'all', requests: FOLLOW })
   return done(state)
 }
 
@@ -200,10 +297,21 @@ export function reduceKey(state: UiState, input: string, key: Partial<Key>, ctx:
     if (input === inputOf('quit')) return done(base, { type: 'quit' })
     if (input === inputOf('help')) return done({ ...base, page: { kind: 'help', back: base.page }, scroll: 0 })
     if (key.tab && base.page.kind === 'message') return tabFromMessage(base, ctx)
-    if (key.tab) return (base.page.kind === 'request' ? tabFromRequest(base, ctx.requestMessageId) : null) ?? done({ ...base, tab: base.tab === 'outbox' ? 'requests' : 'outbox', page: { kind: 'list' }, scroll: 0, source: false })
+    if (key.tab)
+      return (
+        (base.page.kind === 'request' ? tabFromRequest(base, ctx.requestMessageId) : null) ??
+        done({
+          ...base,
+          tab: base.tab === 'outbox' ? 'requests' : 'outbox',
+          page: { kind: 'list' },
+          scroll: 0,
+          source: false,
+        })
+      )
     if (input === inputOf('optOuts')) return openOptOuts(base)
     // On a message page `c` is its Checks page (the same letter as the lists' clear).
-    if (input === inputOf('clear') && base.page.kind !== 'message') return done({ ...base, confirm: { kind: 'clear', count: ctx.outboxSize } })
+    if (input === inputOf('clear') && base.page.kind !== 'message')
+      return done({ ...base, confirm: { kind: 'clear', count: ctx.outboxSize } })
     if (input === inputOf('reset')) return done({ ...base, confirm: { kind: 'reset' } })
   }
   if (base.page.kind === 'opt-outs') return optOutsKey(base, input, key, ctx)

@@ -14,11 +14,12 @@ export function filterOutbox(messages: readonly CapturedMessage[], view: OutboxV
   const query = view.query.trim().toLowerCase()
   if (view.channel === null && view.status === null && query === '' && view.account === null) return messages
   const words = searchWords(query)
-  return messages.filter((m) =>
-    (view.account === null || m.account === view.account) &&
-    (view.channel === null || m.channel === view.channel) &&
-    (view.status === null || m.status === view.status) &&
-    (query === '' || matchesWords(searchTextOf(m), words)),
+  return messages.filter(
+    (m) =>
+      (view.account === null || m.account === view.account) &&
+      (view.channel === null || m.channel === view.channel) &&
+      (view.status === null || m.status === view.status) &&
+      (query === '' || matchesWords(searchTextOf(m), words)),
   )
 }
 
@@ -28,7 +29,11 @@ export function isError(entry: JournalEntry): boolean {
 }
 
 /** The journal as the Requests list shows it: all, or errors only (`e`); API requests or webhook attempts only (`w`). */
-export function filterRequests(requests: readonly JournalEntry[], errorsOnly: boolean, kind: RequestKind = 'all'): readonly JournalEntry[] {
+export function filterRequests(
+  requests: readonly JournalEntry[],
+  errorsOnly: boolean,
+  kind: RequestKind = 'all',
+): readonly JournalEntry[] {
   if (!errorsOnly && kind === 'all') return requests
   return requests.filter((e) => (!errorsOnly || isError(e)) && (kind === 'all' || e.kind === kind))
 }

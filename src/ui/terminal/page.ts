@@ -82,7 +82,10 @@ export class RowSource {
   private at = 0
   private readonly spans: RowSpan[] = []
 
-  constructor(private readonly blocks: readonly Block[], readonly width: number) {
+  constructor(
+    private readonly blocks: readonly Block[],
+    readonly width: number,
+  ) {
     this.done = blocks.length === 0
   }
 
@@ -130,13 +133,19 @@ export class RowSource {
       // split by a line break loses its introducer on one line and its terminator on the next.
       this.line = safeText(text.slice(this.next, nl))
       this.at = 0
-      this.next = nl >= text.length ? text.length + 1 : text.charCodeAt(nl) === 0x0d && text.charCodeAt(nl + 1) === 0x0a ? nl + 2 : nl + 1
+      this.next =
+        nl >= text.length
+          ? text.length + 1
+          : text.charCodeAt(nl) === 0x0d && text.charCodeAt(nl + 1) === 0x0a
+            ? nl + 2
+            : nl + 1
     }
     const line = this.line
     this.spans.length = 0
     this.at = wrapSpans(line, this.width, this.spans, this.at, ROWS_PER_STEP)
     const style = block.style ?? {}
-    for (const span of this.spans) this.rows.push(highlighted(printable(line.slice(span.start, span.end)), style, block.highlight ?? []))
+    for (const span of this.spans)
+      this.rows.push(highlighted(printable(line.slice(span.start, span.end)), style, block.highlight ?? []))
     if (this.at >= line.length) this.line = null
   }
 
@@ -157,7 +166,10 @@ export class RowSource {
     this.spans.forEach((span, i) => {
       const label = first && i === 0 ? `${String(this.next + 1).padStart(number)} ` : ' '.repeat(indent)
       // The hyperlink's target is the link as shown (stored links are serialised URLs already; this keeps it so whatever comes in).
-      this.rows.push([seg(label, { color: 'yellow', bold: true }), seg(printable(url.slice(span.start, span.end)), { color: 'cyan', link: printable(url) })])
+      this.rows.push([
+        seg(label, { color: 'yellow', bold: true }),
+        seg(printable(url.slice(span.start, span.end)), { color: 'cyan', link: printable(url) }),
+      ])
     })
     if (this.at >= url.length) {
       this.line = null

@@ -24,8 +24,18 @@ function isInbound(channel: Channel): channel is InboundChannel {
 export function startReply(state: UiState, ctx: KeyContext): Transition {
   const message = ctx.message
   if (!message) return done(state)
-  if (!isInbound(message.channel)) return done({ ...state, notice: { text: `Replies are simulated on ${INBOUND_CHANNELS.join(' and ')} messages; an email has no reply to simulate.`, tone: 'error' } })
-  return done({ ...state, replying: { channel: message.channel, from: message.party, account: message.account, text: '' } })
+  if (!isInbound(message.channel))
+    return done({
+      ...state,
+      notice: {
+        text: `Replies are simulated on ${INBOUND_CHANNELS.join(' and ')} messages; an email has no reply to simulate.`,
+        tone: 'error',
+      },
+    })
+  return done({
+    ...state,
+    replying: { channel: message.channel, from: message.party, account: message.account, text: '' },
+  })
 }
 
 /** A key while a reply is typed: Enter sends it, Esc cancels, Backspace deletes. */
@@ -34,11 +44,17 @@ export function replyKey(state: UiState, input: string, key: Partial<Key>): Tran
   if (key.escape) return done({ ...state, replying: null, notice: { text: 'No reply sent.', tone: 'ok' } })
   if (key.return) {
     const text = draft.text.trim()
-    if (text === '') return done({ ...state, replying: null, notice: { text: 'An empty reply is not sent.', tone: 'error' } })
-    return done({ ...state, replying: null }, { type: 'simulate-reply', channel: draft.channel, from: draft.from, account: draft.account, text })
+    if (text === '')
+      return done({ ...state, replying: null, notice: { text: 'An empty reply is not sent.', tone: 'error' } })
+    return done(
+      { ...state, replying: null },
+      { type: 'simulate-reply', channel: draft.channel, from: draft.from, account: draft.account, text },
+    )
   }
-  if (key.backspace || key.delete) return done({ ...state, replying: { ...draft, text: [...draft.text].slice(0, -1).join('') } })
-  if (input && !key.ctrl && !key.meta && !key.tab) return done({ ...state, replying: { ...draft, text: (draft.text + printable(input)).slice(0, MAX_REPLY) } })
+  if (key.backspace || key.delete)
+    return done({ ...state, replying: { ...draft, text: [...draft.text].slice(0, -1).join('') } })
+  if (input && !key.ctrl && !key.meta && !key.tab)
+    return done({ ...state, replying: { ...draft, text: (draft.text + printable(input)).slice(0, MAX_REPLY) } })
   return done(state)
 }
 
@@ -57,11 +73,15 @@ export function optOutsKey(state: UiState, input: string, key: Partial<Key>, ctx
   const index = Math.min(state.optOutIndex, Math.max(0, rows.length - 1))
   if (key.escape || key.backspace || key.leftArrow) return done({ ...state, page: state.page.back, scroll: 0 })
   if (key.upArrow || input === 'k') return done({ ...state, optOutIndex: Math.max(0, index - 1) })
-  if (key.downArrow || input === 'j') return done({ ...state, optOutIndex: Math.min(Math.max(0, rows.length - 1), index + 1) })
+  if (key.downArrow || input === 'j')
+    return done({ ...state, optOutIndex: Math.min(Math.max(0, rows.length - 1), index + 1) })
   if (input === inputOf('removeOptOut')) {
     const row = rows[index]
     if (!row) return done({ ...state, notice: { text: 'No opt-out to remove.', tone: 'error' } })
-    return done({ ...state, optOutIndex: Math.max(0, Math.min(index, rows.length - 2)) }, { type: 'remove-opt-out', account: row.account, number: row.number })
+    return done(
+      { ...state, optOutIndex: Math.max(0, Math.min(index, rows.length - 2)) },
+      { type: 'remove-opt-out', account: row.account, number: row.number },
+    )
   }
   return done(state)
 }
@@ -81,7 +101,12 @@ export function nextRequestKind(state: UiState): Transition {
 
 /** The selection on one request: its id, placed a few rows down so the rows around it show. */
 function selectionOf(id: number, ctx: KeyContext): Selection {
-  return { follow: false, id: String(id), index: ctx.requests.index, row: Math.min(2, Math.max(0, ctx.requests.rows - 1)) }
+  return {
+    follow: false,
+    id: String(id),
+    index: ctx.requests.index,
+    row: Math.min(2, Math.max(0, ctx.requests.rows - 1)),
+  }
 }
 
 /**
@@ -92,7 +117,14 @@ function selectionOf(id: number, ctx: KeyContext): Selection {
 export function tabFromMessage(state: UiState, ctx: KeyContext): Transition {
   const base: UiState = { ...state, tab: 'requests', page: { kind: 'list' }, scroll: 0, source: false }
   const id = ctx.message?.requestId
-  if (id === undefined) return done({ ...base, notice: { text: 'This message has no request in the journal (a reply, or one the journal no longer holds).', tone: 'ok' } })
+  if (id === undefined)
+    return done({
+      ...base,
+      notice: {
+        text: 'This message has no request in the journal (a reply, or one the journal no longer holds).',
+        tone: 'ok',
+      },
+    })
   return done({ ...base, errorsOnly: false, requestKind: 'all', requests: selectionOf(id, ctx) })
 }
 

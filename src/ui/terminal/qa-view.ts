@@ -19,7 +19,8 @@ import type { Action, Effect, KeyContext, OptOutRow, ReplyDraft } from './ui-sta
 /** Each account's keys and plans: `test_pro · Pro`, for every place that names an account. */
 export function accountLabels(sandbox: SandboxState): ReadonlyMap<string, string> {
   const labels = new Map<string, string[]>()
-  for (const k of sandbox.keyUsage()) labels.set(k.account, [...(labels.get(k.account) ?? []), `${displayKey(k.key)} · ${k.planName}`])
+  for (const k of sandbox.keyUsage())
+    labels.set(k.account, [...(labels.get(k.account) ?? []), `${displayKey(k.key)} · ${k.planName}`])
   return new Map([...labels].map(([account, keys]) => [account, keys.join(', ')]))
 }
 
@@ -36,13 +37,26 @@ export function optOutRows(sandbox: SandboxState): OptOutRow[] {
 }
 
 /** The opt-outs page: one row per number, the selected one marked, and how to act on it. */
-export function optOutsPageRows(rows: readonly OptOutRow[], index: number, width: number, labels: ReadonlyMap<string, string>): StyledLine[] {
+export function optOutsPageRows(
+  rows: readonly OptOutRow[],
+  index: number,
+  width: number,
+  labels: ReadonlyMap<string, string>,
+): StyledLine[] {
   const out: StyledLine[] = [
-    [seg(' OPT-OUTS ', { inverse: true, bold: true }), seg(`  ${rows.length} number${rows.length === 1 ? '' : 's'} opted out · a send to one is accepted (200 queued) and fails as opted out`, { dim: true })],
+    [
+      seg(' OPT-OUTS ', { inverse: true, bold: true }),
+      seg(
+        `  ${rows.length} number${rows.length === 1 ? '' : 's'} opted out · a send to one is accepted (200 queued) and fails as opted out`,
+        { dim: true },
+      ),
+    ],
     section('Number            Keyword   Account', width),
   ]
   if (rows.length === 0) {
-    out.push([seg('  None. R on an SMS or WhatsApp message simulates a reply: STOP opts its number out.', { dim: true })])
+    out.push([
+      seg('  None. R on an SMS or WhatsApp message simulates a reply: STOP opts its number out.', { dim: true }),
+    ])
     return out
   }
   rows.forEach((row, i) => {
@@ -54,7 +68,10 @@ export function optOutsPageRows(rows: readonly OptOutRow[], index: number, width
       seg(fitCells(accountText(row.account, labels), Math.max(4, width - 30))),
     ])
   })
-  out.push([seg(' ')], [seg('x opts the selected number back in (as a START reply would) · Esc goes back', { dim: true })])
+  out.push(
+    [seg(' ')],
+    [seg('x opts the selected number back in (as a START reply would) · Esc goes back', { dim: true })],
+  )
   return out
 }
 
@@ -65,8 +82,18 @@ export function sandboxFacts(sandbox: SandboxState, width: number): StyledLine[]
   for (const [account, keys] of labels) rows.push(...field('Account', `${account}: ${keys}`, width))
   const hooks = sandbox.webhooks
   if (hooks) {
-    rows.push(...field('Webhooks', `POST ${hooks.url}`, width), ...field('Secret', hooks.secret, width, { color: 'yellow' }))
-    rows.push(...field('', 'Verify webhook-signature with this secret (Standard Webhooks); GET /__sandbox/webhooks shows it too.', width, { dim: true }))
+    rows.push(
+      ...field('Webhooks', `POST ${hooks.url}`, width),
+      ...field('Secret', hooks.secret, width, { color: 'yellow' }),
+    )
+    rows.push(
+      ...field(
+        '',
+        'Verify webhook-signature with this secret (Standard Webhooks); GET /__sandbox/webhooks shows it too.',
+        width,
+        { dim: true },
+      ),
+    )
   } else {
     rows.push(...field('Webhooks', 'none (start with --webhook-url URL)', width, { dim: true }))
   }
@@ -76,11 +103,19 @@ export function sandboxFacts(sandbox: SandboxState, width: number): StyledLine[]
 
 /** The footer while a reply is typed. */
 export function replyFooter(draft: ReplyDraft): FooterContent {
-  return { kind: 'prompt', label: `Reply from ${printable(draft.from)}:`, text: draft.text, hint: 'Enter send · Esc cancel · STOP opts out, START back in' }
+  return {
+    kind: 'prompt',
+    label: `Reply from ${printable(draft.from)}:`,
+    text: draft.text,
+    hint: 'Enter send · Esc cancel · STOP opts out, START back in',
+  }
 }
 
 /** What a message gives the keys: who would reply, and the API request that sent it. */
-export function messageKeyFacts(message: CapturedMessage, requests: readonly JournalEntry[]): Pick<NonNullable<KeyContext['message']>, 'account' | 'party' | 'requestId'> {
+export function messageKeyFacts(
+  message: CapturedMessage,
+  requests: readonly JournalEntry[],
+): Pick<NonNullable<KeyContext['message']>, 'account' | 'party' | 'requestId'> {
   const party = message.direction === 'inbound' ? (senderOf(message) ?? message.to) : message.to
   return { account: message.account, party, requestId: requestOf(message, requests)?.id }
 }
@@ -102,15 +137,34 @@ export function keywordLabel(message: Pick<CapturedMessage, 'direction' | 'text'
 type Report = (action: Action) => void
 
 /** Runs a QA effect on the sandbox, as the controls would, and reports what it did. */
-export function runQaEffect(effect: Extract<Effect, { type: 'simulate-reply' | 'remove-opt-out' }>, sandbox: SandboxState, report: Report): void {
+export function runQaEffect(
+  effect: Extract<Effect, { type: 'simulate-reply' | 'remove-opt-out' }>,
+  sandbox: SandboxState,
+  report: Report,
+): void {
   try {
     if (effect.type === 'remove-opt-out') {
       const removed = sandbox.optOuts.remove(effect.account, effect.number)
-      report({ type: 'notice', notice: removed ? { text: `${effect.number} opted back in to ${effect.account}.`, tone: 'ok' } : { text: `${effect.number} was not opted out of ${effect.account}.`, tone: 'error' } })
+      report({
+        type: 'notice',
+        notice: removed
+          ? { text: `${effect.number} opted back in to ${effect.account}.`, tone: 'ok' }
+          : { text: `${effect.number} was not opted out of ${effect.account}.`, tone: 'error' },
+      })
       return
     }
-    const result = sandbox.inbound({ channel: effect.channel, account: effect.account, from: effect.from, text: effect.text })
-    const did = result.action === 'opt_out' ? ` ${effect.from} is opted out of ${effect.account} (O lists opt-outs).` : result.action === 'opt_in' ? ` ${effect.from} is opted back in.` : ''
+    const result = sandbox.inbound({
+      channel: effect.channel,
+      account: effect.account,
+      from: effect.from,
+      text: effect.text,
+    })
+    const did =
+      result.action === 'opt_out'
+        ? ` ${effect.from} is opted out of ${effect.account} (O lists opt-outs).`
+        : result.action === 'opt_in'
+          ? ` ${effect.from} is opted back in.`
+          : ''
     report({ type: 'notice', notice: { text: `Reply captured as ${result.message.message_id}.${did}`, tone: 'ok' } })
   } catch (error) {
     report({ type: 'notice', notice: { text: `Reply failed: ${(error as Error).message}`, tone: 'error' } })

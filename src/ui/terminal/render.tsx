@@ -36,7 +36,14 @@ const LEAVE_ALT_SCREEN = '\u001B[?1049l'
  * @example
  * const ui = renderUi({ sandbox, apiUrl: running.url + '/v1', onQuit: shutdown })
  */
-export function renderUi({ sandbox, apiUrl, onQuit, stdout = process.stdout, stdin = process.stdin, stderr = process.stderr }: RenderUiOptions): RunningUi {
+export function renderUi({
+  sandbox,
+  apiUrl,
+  onQuit,
+  stdout = process.stdout,
+  stdin = process.stdin,
+  stderr = process.stderr,
+}: RenderUiOptions): RunningUi {
   const captured = captureConsole()
   stdout.write(ENTER_ALT_SCREEN)
   let mounted = true
@@ -48,7 +55,9 @@ export function renderUi({ sandbox, apiUrl, onQuit, stdout = process.stdout, std
     stdout.write(LEAVE_ALT_SCREEN)
     const lines = captured.restore()
     if (lines.length > 0) {
-      stderr.write(`sendbox: ${captured.count()} console message(s) while the UI ran${captured.count() > lines.length ? ` (last ${lines.length} kept)` : ''}:\n${lines.join('\n')}\n`)
+      stderr.write(
+        `sendbox: ${captured.count()} console message(s) while the UI ran${captured.count() > lines.length ? ` (last ${lines.length} kept)` : ''}:\n${lines.join('\n')}\n`,
+      )
     }
   }
   const quit = () => {
@@ -66,6 +75,9 @@ export function renderUi({ sandbox, apiUrl, onQuit, stdout = process.stdout, std
   })
   // A signal (SIGTERM from a supervisor) ends the process without the UI's quit path.
   process.on('exit', leave)
-  const exited = instance.waitUntilExit().then(() => undefined, () => undefined)
+  const exited = instance.waitUntilExit().then(
+    () => undefined,
+    () => undefined,
+  )
   return { unmount: leave, waitUntilExit: () => exited }
 }

@@ -30,7 +30,12 @@ export interface ListWindow {
 }
 
 /** The window a selection gives over `items` (found by id: O(n) only when not following). */
-export function windowOf<T>(selection: Selection, items: readonly T[], idOf: (item: T) => string, height: number): ListWindow {
+export function windowOf<T>(
+  selection: Selection,
+  items: readonly T[],
+  idOf: (item: T) => string,
+  height: number,
+): ListWindow {
   const rows = Math.max(1, height)
   const last = Math.max(0, items.length - 1)
   let found = -1

@@ -20,7 +20,10 @@ export function osc52(text: string): string {
 }
 
 /** The platform's "open this URL" command, or null where none can show a browser (no display). */
-export function browserCommand(platform: NodeJS.Platform = process.platform, env: NodeJS.ProcessEnv = process.env): [string, string[]] | null {
+export function browserCommand(
+  platform: NodeJS.Platform = process.platform,
+  env: NodeJS.ProcessEnv = process.env,
+): [string, string[]] | null {
   if (platform === 'darwin') return ['open', []]
   // `start` goes through cmd.exe, which would read `&` in a URL as a command separator.
   if (platform === 'win32') return ['rundll32', ['url.dll,FileProtocolHandler']]

@@ -30,10 +30,7 @@ export interface OutboxView {
   account: string | null
 }
 
-export type Confirm =
-  | { kind: 'clear'; count: number }
-  | { kind: 'reset' }
-  | { kind: 'delete'; id: string; to: string }
+export type Confirm = { kind: 'clear'; count: number } | { kind: 'reset' } | { kind: 'delete'; id: string; to: string }
 
 export interface Notice {
   text: string
@@ -73,7 +70,11 @@ export interface UiState {
 /** The Requests list's kinds: every entry, API requests only, webhook attempts only. */
 export const REQUEST_KINDS = ['all', 'api', 'webhook'] as const
 export type RequestKind = (typeof REQUEST_KINDS)[number]
-export const REQUEST_KIND_LABELS: Record<RequestKind, string> = { all: 'all', api: 'API requests', webhook: 'webhook attempts' }
+export const REQUEST_KIND_LABELS: Record<RequestKind, string> = {
+  all: 'all',
+  api: 'API requests',
+  webhook: 'webhook attempts',
+}
 
 /** A reply being typed: who replies (the message's other party), on which channel, to which account. */
 export interface ReplyDraft {

@@ -6,7 +6,15 @@ import { startDevServer } from './browser/dev-server.mjs'
 const server = await startDevServer({ port: 0 })
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH,
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+  ],
 })
 try {
   const page = await browser.newPage()
@@ -18,8 +26,13 @@ try {
   await page.fill('input[name="subject"]', 'From the consumer matrix')
   await page.click('button[type="submit"]')
   const response = await answered
-  if (!response.fromServiceWorker() || response.status() !== 200) throw new Error(`expected a 200 from the service worker, got ${response.status()}`)
-  await page.waitForFunction(() => document.querySelector('#outbox li .status')?.getAttribute('data-status') === 'delivered', undefined, { timeout: 10_000 })
+  if (!response.fromServiceWorker() || response.status() !== 200)
+    throw new Error(`expected a 200 from the service worker, got ${response.status()}`)
+  await page.waitForFunction(
+    () => document.querySelector('#outbox li .status')?.getAttribute('data-status') === 'delivered',
+    undefined,
+    { timeout: 10_000 },
+  )
   if (errors.length > 0) throw new Error(`page errors: ${errors.join('; ')}`)
   console.log('browser example: sent through the worker, delivered in the outbox')
 } finally {

@@ -12,7 +12,10 @@ expect.extend(matchers)
 const API = 'https://api.example.com/v1'
 const sandbox = createSandbox({ baseUrl: API, deliveryMs: 0 })
 // One of the app's own handlers beside the sandbox's: both must keep working.
-const server = setupServer(...sandbox.handlers, http.get('https://app.example.com/health', () => HttpResponse.json({ ok: true })))
+const server = setupServer(
+  ...sandbox.handlers,
+  http.get('https://app.example.com/health', () => HttpResponse.json({ ok: true })),
+)
 const headers = { Authorization: 'Bearer test_pro', 'Content-Type': 'application/json' }
 
 // No listen options: msw 3 renamed `onUnhandledRequest` to `onUnhandledFrame`, and this file type-checks under both.
@@ -26,7 +29,8 @@ function post(path: string, body: unknown) {
 
 describe('in-process sandbox (the installed msw)', () => {
   it('captures an email: the anchor is links[0], the logo is in images, the code is extracted', async () => {
-    const html = '<img src="https://cdn.example.com/logo.png" alt="Acme"><h1>Reset</h1><p>Your code is 482913.</p><a href="https://app.example.com/reset?token=abc">Reset your password</a>'
+    const html =
+      '<img src="https://cdn.example.com/logo.png" alt="Acme"><h1>Reset</h1><p>Your code is 482913.</p><a href="https://app.example.com/reset?token=abc">Reset your password</a>'
     const response = await post('/email/send', { to: 'ana@example.com', subject: 'Reset your password', html })
     expect(response.status).toBe(200)
     expect(await response.json()).toMatchObject({ success: true, status: 'queued' })
@@ -48,7 +52,9 @@ describe('in-process sandbox (the installed msw)', () => {
     expect((await waiting).codes).toEqual(['1234'])
 
     await post('/sms/send', { to: '+14155550999', message: 'Someone else' })
-    const missed = await sandbox.outbox.waitFor({ channel: 'sms', to: '+14155550000' }, { timeout: 100 }).catch((error: unknown) => error)
+    const missed = await sandbox.outbox
+      .waitFor({ channel: 'sms', to: '+14155550000' }, { timeout: 100 })
+      .catch((error: unknown) => error)
     expect(missed).toBeInstanceOf(WaitTimeoutError)
     expect((missed as Error).message).toContain('+14155550999')
   })
@@ -64,14 +70,14 @@ describe('in-process sandbox (the installed msw)', () => {
     expect(sandbox.outbox.list()).toEqual([])
   })
 
-  it('applies a fault armed on the exact path, and the app\'s own handler still answers', async () => {
+  it("applies a fault armed on the exact path, and the app's own handler still answers", async () => {
     sandbox.faults.add({ status: 503, path: '/v1/sms/send', times: 1 })
     expect((await post('/sms/send', { to: '+14155550123', message: 'x' })).status).toBe(503)
     expect((await post('/sms/send', { to: '+14155550123', message: 'x' })).status).toBe(200)
     expect(await (await fetch('https://app.example.com/health')).json()).toEqual({ ok: true })
   })
 
-  it('answers validation errors in the API\'s error shape', async () => {
+  it("answers validation errors in the API's error shape", async () => {
     const response = await post('/email/send', { to: 'not-an-address', subject: 'x', html: 'x' })
     expect(response.status).toBe(400)
     expect(await response.json()).toMatchObject({ error: { code: 'invalid_email', param: 'to' } })

@@ -5,7 +5,8 @@ export const emailReading: ChannelReading<'email'> = {
   channel: 'email',
   address: 'email',
   label: 'Email',
-  from: (m) => (m.email.from ? (m.email.from.name ? `${m.email.from.name} <${m.email.from.email}>` : m.email.from.email) : null),
+  from: (m) =>
+    m.email.from ? (m.email.from.name ? `${m.email.from.name} <${m.email.from.email}>` : m.email.from.email) : null,
   subject: (m) => m.email.subject,
   template: () => null,
   searchExtras: () => [],

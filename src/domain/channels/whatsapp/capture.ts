@@ -14,12 +14,25 @@ export function whatsappPreview(template: string, language: string, parameters: 
 }
 
 /** The capture of a send whose template is configured: its text is the filled template, as the recipient reads it. */
-function templated(sender: Sender, body: WhatsappSendRequest, raw: Record<string, unknown>, outcome: CaptureOutcome, parameters: Record<string, string>, rendered: RenderedTemplate): CaptureInputOf<'whatsapp'> {
+function templated(
+  sender: Sender,
+  body: WhatsappSendRequest,
+  raw: Record<string, unknown>,
+  outcome: CaptureOutcome,
+  parameters: Record<string, string>,
+  rendered: RenderedTemplate,
+): CaptureInputOf<'whatsapp'> {
   const text = renderedText(rendered)
   const message = {
     ...base(sender, 'whatsapp', body.to, raw),
     ...fromText(text),
-    whatsapp: { template: body.template, language: body.language, parameters, preview: whatsappPreview(body.template, body.language, parameters), rendered },
+    whatsapp: {
+      template: body.template,
+      language: body.language,
+      parameters,
+      preview: whatsappPreview(body.template, body.language, parameters),
+      rendered,
+    },
   }
   return { message, outcome }
 }
@@ -38,7 +51,9 @@ export const whatsappChannel: ChannelDescriptor<'whatsapp', WhatsappSendRequest>
     const preview = whatsappPreview(body.template, body.language, parameters)
     // The template's name announces its codes too (`otp_login` with {"1": "482913"}): one line per
     // parameter, `template name: value`, so a keyword in either stands beside the value.
-    const lines = Object.entries(parameters).map(([name, value]) => `${body.template.replace(/_/g, ' ')} ${name}: ${value}`)
+    const lines = Object.entries(parameters).map(
+      ([name, value]) => `${body.template.replace(/_/g, ' ')} ${name}: ${value}`,
+    )
     const message = {
       ...base(sender, 'whatsapp', body.to, raw),
       text: preview,

@@ -38,13 +38,19 @@ export interface EmailCheckOptions {
 
 /** The note a report carries when no spamd is configured. */
 export function spamNotConfigured(): Check {
-  return finding('spam.not-configured', 'No spam check ran: start sendbox with `--spamassassin HOST:PORT` (config `spamassassin`, env SENDBOX_SPAMASSASSIN) pointing at a SpamAssassin `spamd`, and the report carries its score and rules.')
+  return finding(
+    'spam.not-configured',
+    'No spam check ran: start sendbox with `--spamassassin HOST:PORT` (config `spamassassin`, env SENDBOX_SPAMASSASSIN) pointing at a SpamAssassin `spamd`, and the report carries its score and rules.',
+  )
 }
 
 /** Every check of an email: HTML (static and compatibility), spam, and live links when asked. */
 export async function emailChecks(message: EmailMessage, options: EmailCheckOptions): Promise<HtmlCheckResult> {
   const html = options.htmlChecker(message.email.html, options.emailClients)
-  const spam = options.spamassassin === undefined ? Promise.resolve([spamNotConfigured()]) : spamChecks(toMime(message), options.spamassassin)
+  const spam =
+    options.spamassassin === undefined
+      ? Promise.resolve([spamNotConfigured()])
+      : spamChecks(toMime(message), options.spamassassin)
   const urls = [...new Set([...message.links, ...message.images])]
   const live = options.liveLinks ? liveLinkChecks(urls, { signal: options.signal }) : Promise.resolve([])
   const [found, spamFound, liveFound] = await Promise.all([html, spam, live])

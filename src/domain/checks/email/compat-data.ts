@@ -93,7 +93,9 @@ export function featureTitles(): Array<[slug: string, title: string]> {
 /** Every client id caniemail's data has (`family.platform`), in the data's order. */
 export const KNOWN_EMAIL_CLIENTS: readonly string[] = (() => {
   const ids = new Set<string>()
-  for (const feature of raw.data) for (const [family, platforms] of Object.entries(feature.stats)) for (const platform of Object.keys(platforms)) ids.add(`${family}.${platform}`)
+  for (const feature of raw.data)
+    for (const [family, platforms] of Object.entries(feature.stats))
+      for (const platform of Object.keys(platforms)) ids.add(`${family}.${platform}`)
   return [...ids]
 })()
 

@@ -15,14 +15,43 @@ const SPECIAL_ELEMENTS: Record<string, string[]> = {
   'html-address': ['address'],
   'html-h1-h6': ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'],
   'html-lists': ['ul', 'ol', 'dl'],
-  'html-semantics': ['article', 'aside', 'details', 'figcaption', 'figure', 'footer', 'header', 'main', 'mark', 'nav', 'section', 'summary', 'time'],
+  'html-semantics': [
+    'article',
+    'aside',
+    'details',
+    'figcaption',
+    'figure',
+    'footer',
+    'header',
+    'main',
+    'mark',
+    'nav',
+    'section',
+    'summary',
+    'time',
+  ],
   'html-image-maps': ['map', 'area'],
   'html-svg': ['svg'],
 }
 
 const IMAGE_TYPES: Record<string, string> = {
-  png: 'image-png', apng: 'image-apng', gif: 'image-gif', jpg: 'image-jpg', jpeg: 'image-jpg', webp: 'image-webp', svg: 'image-svg', 'svg+xml': 'image-svg',
-  avif: 'image-avif', bmp: 'image-bmp', ico: 'image-ico', 'x-icon': 'image-ico', tif: 'image-tiff', tiff: 'image-tiff', heic: 'image-heif', heif: 'image-heif', mp4: 'image-mp4',
+  png: 'image-png',
+  apng: 'image-apng',
+  gif: 'image-gif',
+  jpg: 'image-jpg',
+  jpeg: 'image-jpg',
+  webp: 'image-webp',
+  svg: 'image-svg',
+  'svg+xml': 'image-svg',
+  avif: 'image-avif',
+  bmp: 'image-bmp',
+  ico: 'image-ico',
+  'x-icon': 'image-ico',
+  tif: 'image-tiff',
+  tiff: 'image-tiff',
+  heic: 'image-heif',
+  heif: 'image-heif',
+  mp4: 'image-mp4',
 }
 
 interface Tables {
@@ -78,7 +107,8 @@ function scanElement(name: string, attribs: Record<string, string>, at: number, 
     if (href.startsWith('mailto:')) record(found, 'html-mailto-links', at)
   }
   if (name === 'img' && attribs.src) imageFormat(attribs.src, at, found)
-  if (name === 'meta' && /^(color-scheme|supported-color-schemes)$/i.test(attribs.name ?? '')) record(found, 'html-meta-color-scheme', at)
+  if (name === 'meta' && /^(color-scheme|supported-color-schemes)$/i.test(attribs.name ?? ''))
+    record(found, 'html-meta-color-scheme', at)
   if (name === 'html' && ('⚡4email' in attribs || 'amp4email' in attribs)) record(found, 'amp', at)
 }
 

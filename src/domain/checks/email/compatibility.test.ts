@@ -32,7 +32,8 @@ describe('compatibilityChecks', () => {
   })
 
   it('finds selectors, pseudo-classes, at-rules, inline properties and image formats', () => {
-    for (const id of ['compat.css-pseudo-class-hover', 'compat.css-gap', 'compat.image-svg', 'compat.html-style']) expect(byId(id), id).toBeDefined()
+    for (const id of ['compat.css-pseudo-class-hover', 'compat.css-gap', 'compat.image-svg', 'compat.html-style'])
+      expect(byId(id), id).toBeDefined()
     expect(byId('compat.css-gap')!.location!.line).toBe(7)
   })
 
@@ -57,7 +58,11 @@ describe('compatibilityChecks', () => {
 
   it('counts every known client when none is given, and reports nothing for plain supported HTML', () => {
     expect(compatibilityChecks(FLEX_EMAIL, []).clients.every((client) => client.counted)).toBe(true)
-    expect(compatibilityChecks('<table><tr><td>Hello</td></tr></table>', DEFAULT_EMAIL_CLIENTS).checks.filter((check) => check.severity === 'warning')).toEqual([])
+    expect(
+      compatibilityChecks('<table><tr><td>Hello</td></tr></table>', DEFAULT_EMAIL_CLIENTS).checks.filter(
+        (check) => check.severity === 'warning',
+      ),
+    ).toEqual([])
   })
 
   it('reads a 50,000-element email (features found once, first occurrence kept)', () => {
@@ -76,7 +81,9 @@ describe('parseEmailClients', () => {
   })
 
   it('throws naming the unknown ids and the valid ones', () => {
-    expect(() => parseEmailClients('outlok.windows,gmail.ios,lotus')).toThrow(/Unknown email clients: outlok\.windows, lotus\. Valid: .*gmail\.desktop-webmail/)
+    expect(() => parseEmailClients('outlok.windows,gmail.ios,lotus')).toThrow(
+      /Unknown email clients: outlok\.windows, lotus\. Valid: .*gmail\.desktop-webmail/,
+    )
   })
 
   it('has every default client in the data', () => {

@@ -13,12 +13,22 @@ export { CANIEMAIL_DATA_DATE, KNOWN_EMAIL_CLIENTS } from './compat-data.js'
 
 /** The clients that count when `--email-clients` is not given: the families most mail is read in. */
 export const DEFAULT_EMAIL_CLIENTS: readonly string[] = [
-  'gmail.desktop-webmail', 'gmail.ios', 'gmail.android',
-  'outlook.windows', 'outlook.macos', 'outlook.outlook-com', 'outlook.ios', 'outlook.android',
-  'apple-mail.macos', 'apple-mail.ios',
-  'yahoo.desktop-webmail', 'yahoo.ios', 'yahoo.android',
+  'gmail.desktop-webmail',
+  'gmail.ios',
+  'gmail.android',
+  'outlook.windows',
+  'outlook.macos',
+  'outlook.outlook-com',
+  'outlook.ios',
+  'outlook.android',
+  'apple-mail.macos',
+  'apple-mail.ios',
+  'yahoo.desktop-webmail',
+  'yahoo.ios',
+  'yahoo.android',
   'samsung-email.android',
-  'thunderbird.macos', 'thunderbird.windows',
+  'thunderbird.macos',
+  'thunderbird.windows',
 ]
 
 /**
@@ -34,14 +44,18 @@ export function parseEmailClients(list: string | readonly string[]): string[] {
     const name = entry.toLowerCase()
     const family = name.replace(/\.\*$/, '')
     const matches =
-      name === 'all' || name === '*' ? KNOWN_EMAIL_CLIENTS
-      : name === 'default' ? DEFAULT_EMAIL_CLIENTS
-      : KNOWN_EMAIL_CLIENTS.filter((id) => id === name || id.startsWith(`${family}.`))
+      name === 'all' || name === '*'
+        ? KNOWN_EMAIL_CLIENTS
+        : name === 'default'
+          ? DEFAULT_EMAIL_CLIENTS
+          : KNOWN_EMAIL_CLIENTS.filter((id) => id === name || id.startsWith(`${family}.`))
     if (matches.length === 0) unknown.push(entry)
     for (const id of matches) chosen.add(id)
   }
   if (unknown.length > 0) {
-    throw new Error(`Unknown email client${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}. Valid: a family (outlook, gmail…), "default", "all", or one of ${KNOWN_EMAIL_CLIENTS.join(', ')}.`)
+    throw new Error(
+      `Unknown email client${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}. Valid: a family (outlook, gmail…), "default", "all", or one of ${KNOWN_EMAIL_CLIENTS.join(', ')}.`,
+    )
   }
   return [...chosen]
 }
@@ -74,14 +88,21 @@ function message(feature: FeatureData, unsupported: string[], partial: string[],
   const countedPartial = partial.filter((id) => counted.has(id))
   const parts: string[] = []
   if (countedNone.length > 0) parts.push(`is not supported by ${names(countedNone)}`)
-  if (countedPartial.length > 0) parts.push(`${parts.length ? 'and only partly by' : 'is only partly supported by'} ${names(countedPartial)}`)
+  if (countedPartial.length > 0)
+    parts.push(`${parts.length ? 'and only partly by' : 'is only partly supported by'} ${names(countedPartial)}`)
   const others = unsupported.length + partial.length - countedNone.length - countedPartial.length
-  if (parts.length === 0) parts.push(`is not fully supported by ${names([...unsupported, ...partial])} (not among the clients counted)`)
+  if (parts.length === 0)
+    parts.push(`is not fully supported by ${names([...unsupported, ...partial])} (not among the clients counted)`)
   else if (others > 0) parts.push(`(and ${others} client${others > 1 ? 's' : ''} not counted)`)
   return `${feature.title} ${parts.join(' ')} — ${advice(feature.slug)}`
 }
 
-function featureCheck(feature: FeatureData, offset: number, counted: ReadonlySet<string>, locate: ReturnType<typeof sourceLocator>): Check | undefined {
+function featureCheck(
+  feature: FeatureData,
+  offset: number,
+  counted: ReadonlySet<string>,
+  locate: ReturnType<typeof sourceLocator>,
+): Check | undefined {
   const unsupported: string[] = []
   const partial: string[] = []
   const notes = new Set<string>()
@@ -115,7 +136,11 @@ function clientSupport(found: FeatureData[], counted: ReadonlySet<string>): Clie
       known++
       points += support === 'y' ? 1 : support === 'a' ? 0.5 : 0
     }
-    return { client, supported: known === 0 ? 100 : Math.round((points / known) * 1000) / 10, counted: counted.has(client) }
+    return {
+      client,
+      supported: known === 0 ? 100 : Math.round((points / known) * 1000) / 10,
+      counted: counted.has(client),
+    }
   })
 }
 
@@ -125,7 +150,10 @@ function clientSupport(found: FeatureData[], counted: ReadonlySet<string>): Clie
  * @param html the email's HTML as sent
  * @param clients the client ids that count for the score (`--email-clients`); all when empty
  */
-export function compatibilityChecks(html: string, clients: readonly string[]): { checks: Check[]; clients: ClientSupport[] } {
+export function compatibilityChecks(
+  html: string,
+  clients: readonly string[],
+): { checks: Check[]; clients: ClientSupport[] } {
   const counted: ReadonlySet<string> = new Set(clients.length > 0 ? clients : KNOWN_EMAIL_CLIENTS)
   const features = compatFeatures()
   const locate = sourceLocator(html)
@@ -135,7 +163,15 @@ export function compatibilityChecks(html: string, clients: readonly string[]): {
     if (feature) used.push([feature, offset])
   }
   used.sort((a, b) => a[1] - b[1])
-  const checks = used.map(([feature, offset]) => featureCheck(feature, offset, counted, locate)).filter((check): check is Check => check !== undefined)
+  const checks = used
+    .map(([feature, offset]) => featureCheck(feature, offset, counted, locate))
+    .filter((check): check is Check => check !== undefined)
   checks.sort((a, b) => Number(a.severity === 'info') - Number(b.severity === 'info'))
-  return { checks, clients: clientSupport(used.map(([feature]) => feature), counted) }
+  return {
+    checks,
+    clients: clientSupport(
+      used.map(([feature]) => feature),
+      counted,
+    ),
+  }
 }

@@ -72,14 +72,33 @@ export function probeLinksInWorker(threads: WorkerThreads, load: Load): void {
     const seen = [url.href]
     for (let redirects = 0; ; redirects++) {
       let answer = await request(url, 'HEAD', deadline)
-      const refused = 'status' in answer ? answer.status === 405 || answer.status === 501 : answer.error === 'ECONNRESET' || answer.error === 'socket hang up'
+      const refused =
+        'status' in answer
+          ? answer.status === 405 || answer.status === 501
+          : answer.error === 'ECONNRESET' || answer.error === 'socket hang up'
       if (refused) answer = await request(url, 'GET', deadline)
       const finalUrl = redirects > 0 ? url.href : undefined
       if ('error' in answer) return { url: original, redirects, error: answer.error, finalUrl }
-      const next = answer.status >= 300 && answer.status < 400 && answer.location ? new URL(answer.location, url) : undefined
-      if (!next || (next.protocol !== 'http:' && next.protocol !== 'https:')) return { url: original, status: answer.status, redirects, finalUrl }
-      if (seen.includes(next.href)) return { url: original, status: answer.status, redirects: redirects + 1, error: 'loop', loop: [...seen.slice(seen.indexOf(next.href)), next.href] }
-      if (redirects + 1 > job.maxRedirects) return { url: original, status: answer.status, redirects: redirects + 1, error: 'redirects', finalUrl: next.href }
+      const next =
+        answer.status >= 300 && answer.status < 400 && answer.location ? new URL(answer.location, url) : undefined
+      if (!next || (next.protocol !== 'http:' && next.protocol !== 'https:'))
+        return { url: original, status: answer.status, redirects, finalUrl }
+      if (seen.includes(next.href))
+        return {
+          url: original,
+          status: answer.status,
+          redirects: redirects + 1,
+          error: 'loop',
+          loop: [...seen.slice(seen.indexOf(next.href)), next.href],
+        }
+      if (redirects + 1 > job.maxRedirects)
+        return {
+          url: original,
+          status: answer.status,
+          redirects: redirects + 1,
+          error: 'redirects',
+          finalUrl: next.href,
+        }
       seen.push(next.href)
       url = next
     }
@@ -89,10 +108,16 @@ export function probeLinksInWorker(threads: WorkerThreads, load: Load): void {
   const lane = async () => {
     while (next < job.urls.length) {
       const index = next++
-      results[index] = await probe(job.urls[index]!).catch((error: Error) => ({ url: job.urls[index]!, redirects: 0, error: error.message }))
+      results[index] = await probe(job.urls[index]!).catch((error: Error) => ({
+        url: job.urls[index]!,
+        redirects: 0,
+        error: error.message,
+      }))
     }
   }
-  void Promise.all(Array.from({ length: Math.min(job.concurrency, job.urls.length) }, lane)).then(() => threads.parentPort!.postMessage(results))
+  void Promise.all(Array.from({ length: Math.min(job.concurrency, job.urls.length) }, lane)).then(() =>
+    threads.parentPort!.postMessage(results),
+  )
 }
 
 function builtin<T>(id: string): T | undefined {
@@ -104,11 +129,19 @@ function builtin<T>(id: string): T | undefined {
 export function probeLinks(job: ProbeJob, signal?: AbortSignal): Promise<ProbeResult[]> {
   if (job.urls.length === 0) return Promise.resolve([])
   const threads = builtin<WorkerThreads>('node:worker_threads')
-  if (!threads) return Promise.resolve(job.urls.map((url) => ({ url, redirects: 0, error: 'live link checks need Node.js worker threads' })))
+  if (!threads)
+    return Promise.resolve(
+      job.urls.map((url) => ({ url, redirects: 0, error: 'live link checks need Node.js worker threads' })),
+    )
   // `__name`: the helper a transpiler keeping function names (tsx, vitest) wraps arrows in.
   const source = `const __name = (fn) => fn;\n(${probeLinksInWorker.toString()})(require('node:worker_threads'), require)`
   // No inherited --import/--require (a test runner's msw setup stays out of the worker).
-  const worker = new threads.Worker(source, { eval: true, workerData: job, execArgv: [], resourceLimits: { maxOldGenerationSizeMb: 64 } })
+  const worker = new threads.Worker(source, {
+    eval: true,
+    workerData: job,
+    execArgv: [],
+    resourceLimits: { maxOldGenerationSizeMb: 64 },
+  })
   // Each lane handles its URLs one after another, each at most timeoutMs (HEAD and GET share it).
   const guardMs = Math.ceil(job.urls.length / job.concurrency) * job.timeoutMs + 5_000
   return new Promise((resolve, reject) => {
@@ -122,7 +155,10 @@ export function probeLinks(job: ProbeJob, signal?: AbortSignal): Promise<ProbeRe
       outcome()
     }
     const abort = () => settle(() => reject(signal?.reason ?? new Error('aborted')))
-    const guard = setTimeout(() => settle(() => reject(new Error(`the link checks did not finish within ${guardMs} ms`))), guardMs)
+    const guard = setTimeout(
+      () => settle(() => reject(new Error(`the link checks did not finish within ${guardMs} ms`))),
+      guardMs,
+    )
     signal?.addEventListener('abort', abort, { once: true })
     if (signal?.aborted) abort()
     worker.once('message', (results: ProbeResult[]) => settle(() => resolve(results)))

@@ -52,20 +52,38 @@ const WHY: Record<string, string> = {
 
 /** A probe's result as a check, or undefined when the link works. */
 export function linkResultCheck(result: ProbeResult, timeoutMs: number): Check | undefined {
-  const via = result.finalUrl ? ` (after ${result.redirects} redirect${result.redirects > 1 ? 's' : ''}, at ${result.finalUrl})` : ''
+  const via = result.finalUrl
+    ? ` (after ${result.redirects} redirect${result.redirects > 1 ? 's' : ''}, at ${result.finalUrl})`
+    : ''
   const base = { category: 'links' as const, severity: 'error' as const, link: result.url }
   if (result.error === 'loop') {
-    return { ...base, id: 'links.redirect-loop', status: result.status, message: `${result.url} redirects in a loop: ${result.loop!.join(' → ')}` }
+    return {
+      ...base,
+      id: 'links.redirect-loop',
+      status: result.status,
+      message: `${result.url} redirects in a loop: ${result.loop!.join(' → ')}`,
+    }
   }
   if (result.error === 'redirects') {
-    return { ...base, id: 'links.too-many-redirects', status: result.status, message: `${result.url} redirects more than ${result.redirects - 1} times (last to ${result.finalUrl}); fix the link to point at the final page` }
+    return {
+      ...base,
+      id: 'links.too-many-redirects',
+      status: result.status,
+      message: `${result.url} redirects more than ${result.redirects - 1} times (last to ${result.finalUrl}); fix the link to point at the final page`,
+    }
   }
   if (result.error !== undefined) {
-    const why = result.error === 'timeout' ? `no answer within ${timeoutMs / 1000} s` : (WHY[result.error] ?? result.error)
+    const why =
+      result.error === 'timeout' ? `no answer within ${timeoutMs / 1000} s` : (WHY[result.error] ?? result.error)
     return { ...base, id: 'links.unreachable', message: `${result.url} is unreachable${via}: ${why}` }
   }
   if (result.status !== undefined && result.status >= 400) {
-    return { ...base, id: 'links.broken', status: result.status, message: `${result.url} answers ${result.status}${via}: a person clicking it gets an error page` }
+    return {
+      ...base,
+      id: 'links.broken',
+      status: result.status,
+      message: `${result.url} answers ${result.status}${via}: a person clicking it gets an error page`,
+    }
   }
   return undefined
 }
@@ -81,11 +99,16 @@ export async function liveLinkChecks(urls: readonly string[], options: LiveLinkO
   const job = {
     urls: targets,
     timeoutMs: options.timeoutMs ?? LIVE_LINK_DEFAULTS.timeoutMs,
-    concurrency: Math.max(1, Math.min(options.concurrency ?? LIVE_LINK_DEFAULTS.concurrency, LIVE_LINK_DEFAULTS.concurrency)),
+    concurrency: Math.max(
+      1,
+      Math.min(options.concurrency ?? LIVE_LINK_DEFAULTS.concurrency, LIVE_LINK_DEFAULTS.concurrency),
+    ),
     maxRedirects: options.maxRedirects ?? LIVE_LINK_DEFAULTS.maxRedirects,
   }
   const results = await probeLinks(job, options.signal)
-  const problems = results.map((result) => linkResultCheck(result, job.timeoutMs)).filter((check): check is Check => check !== undefined)
+  const problems = results
+    .map((result) => linkResultCheck(result, job.timeoutMs))
+    .filter((check): check is Check => check !== undefined)
   const fine = results.length - problems.length
   const summary: Check = {
     id: 'links.live',

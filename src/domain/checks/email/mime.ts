@@ -71,7 +71,12 @@ export function quotedPrintable(text: string): string {
 }
 
 function part(type: string, body: string): string {
-  return [`Content-Type: ${type}; charset=utf-8`, 'Content-Transfer-Encoding: quoted-printable', '', quotedPrintable(body)].join(CRLF)
+  return [
+    `Content-Type: ${type}; charset=utf-8`,
+    'Content-Transfer-Encoding: quoted-printable',
+    '',
+    quotedPrintable(body),
+  ].join(CRLF)
 }
 
 /** The RFC 5322 date of an ISO time (`Thu, 26 Nov 2026 08:55:21 +0000`). */

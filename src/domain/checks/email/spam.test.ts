@@ -10,7 +10,11 @@ const SPAMMY = emailToMime({
   to: 'someone@example.com',
   created_at: '2026-11-26T08:00:00.000Z',
   text: 'Buy viagra now!!! Cheap viagra, click here',
-  email: { from: { email: 'deals@example.com', name: 'Zoë’s deals' }, subject: 'FREE MONEY — ça marche', html: '<p>Buy <b>viagra</b> now!!! <a href="http://bit.ly/x">click here</a></p>' },
+  email: {
+    from: { email: 'deals@example.com', name: 'Zoë’s deals' },
+    subject: 'FREE MONEY — ça marche',
+    html: '<p>Buy <b>viagra</b> now!!! <a href="http://bit.ly/x">click here</a></p>',
+  },
 })
 
 describe('emailToMime', () => {
@@ -19,29 +23,48 @@ describe('emailToMime', () => {
     expect(SPAMMY).toContain('\r\nTo: <someone@example.com>\r\n')
     expect(SPAMMY).toContain('\r\nDate: Thu, 26 Nov 2026 08:00:00 +0000\r\n')
     expect(SPAMMY).toContain('\r\nMessage-ID: <msg_spam@sendbox.invalid>\r\n')
-    expect(SPAMMY).toContain('\r\nMIME-Version: 1.0\r\nContent-Type: multipart/alternative; boundary="=_sendbox_msg_spam"\r\n')
+    expect(SPAMMY).toContain(
+      '\r\nMIME-Version: 1.0\r\nContent-Type: multipart/alternative; boundary="=_sendbox_msg_spam"\r\n',
+    )
     expect(SPAMMY).toContain('href=3D"http://bit.ly/x"')
     expect(SPAMMY.replace(/\r\n/g, '')).not.toMatch(/\n/)
     const subject = /Subject: (.*)\r\n/.exec(SPAMMY)![1]!
-    const decoded = [...subject.matchAll(/=\?UTF-8\?B\?([^?]+)\?=/g)].map((m) => Buffer.from(m[1]!, 'base64').toString('utf8')).join('')
+    const decoded = [...subject.matchAll(/=\?UTF-8\?B\?([^?]+)\?=/g)]
+      .map((m) => Buffer.from(m[1]!, 'base64').toString('utf8'))
+      .join('')
     expect(decoded).toBe('FREE MONEY — ça marche')
     for (const line of SPAMMY.split('\r\n')) expect(line.length).toBeLessThanOrEqual(78)
   })
 
   it('sends the HTML alone when there is no text, and leaves From out when the send had none', () => {
-    const mime = emailToMime({ message_id: 'm', to: 'a@b.c', created_at: '2026-01-01T00:00:00Z', text: '', email: { from: null, subject: 'Hi', html: `<p>${'é'.repeat(100)}</p>` } })
+    const mime = emailToMime({
+      message_id: 'm',
+      to: 'a@b.c',
+      created_at: '2026-01-01T00:00:00Z',
+      text: '',
+      email: { from: null, subject: 'Hi', html: `<p>${'é'.repeat(100)}</p>` },
+    })
     expect(mime).not.toMatch(/^From:/m)
-    expect(mime).toContain('Content-Type: text/html; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n<p>=C3=A9')
+    expect(mime).toContain(
+      'Content-Type: text/html; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n<p>=C3=A9',
+    )
     expect(mime).toContain('=\r\n')
   })
 })
 
 describe('the SPAMC answer', () => {
   it('reads the verdict and the REPORT rules, wrapped descriptions included', () => {
-    const answer = 'SPAMD/1.1 0 EX_OK\r\nContent-length: 10\r\nSpam: True ; 7.2 / 5.0\r\n\r\nContent analysis details:   (7.2 points, 5.0 required)\n\n pts rule name              description\n---- ---------------------- ----------------\n 2.7 MISSING_DATE           Missing Date: header\n 4.5 LONG_RULE              A description that\n                            goes on\n-0.0 NO_RELAYS              Informational\n\n'
+    const answer =
+      'SPAMD/1.1 0 EX_OK\r\nContent-length: 10\r\nSpam: True ; 7.2 / 5.0\r\n\r\nContent analysis details:   (7.2 points, 5.0 required)\n\n pts rule name              description\n---- ---------------------- ----------------\n 2.7 MISSING_DATE           Missing Date: header\n 4.5 LONG_RULE              A description that\n                            goes on\n-0.0 NO_RELAYS              Informational\n\n'
     expect(parseSpamdAnswer(answer)).toEqual({
-      spam: true, score: 7.2, threshold: 5,
-      rules: [{ name: 'MISSING_DATE', score: 2.7, description: 'Missing Date: header' }, { name: 'LONG_RULE', score: 4.5, description: 'A description that goes on' }, { name: 'NO_RELAYS', score: 0, description: 'Informational' }],
+      spam: true,
+      score: 7.2,
+      threshold: 5,
+      rules: [
+        { name: 'MISSING_DATE', score: 2.7, description: 'Missing Date: header' },
+        { name: 'LONG_RULE', score: 4.5, description: 'A description that goes on' },
+        { name: 'NO_RELAYS', score: 0, description: 'Informational' },
+      ],
     })
     expect(parseReportRules('no table here')).toEqual([])
     expect(() => parseSpamdAnswer('SPAMD/1.0 76 Bad header line: xyz\r\n\r\n')).toThrow(/76 Bad header line/)
@@ -98,7 +121,9 @@ describe('spamChecks without a working spamd', () => {
     expect(silent[0]!.message).toContain('no answer within 300 ms')
     behaviour = (socket) => {
       const chunk = Buffer.alloc(64 * 1024, 'x')
-      const pump = () => { while (socket.writable && socket.write(chunk)); }
+      const pump = () => {
+        while (socket.writable && socket.write(chunk));
+      }
       socket.on('drain', pump)
       pump()
     }
@@ -110,7 +135,7 @@ describe('spamChecks without a working spamd', () => {
 const skip = spamdSkipReason()
 if (skip) console.log(`skipped the real spamd tests: ${skip}`)
 
-describe.skipIf(skip !== undefined)('spamChecks against Debian\'s spamd', () => {
+describe.skipIf(skip !== undefined)("spamChecks against Debian's spamd", () => {
   let spamd: Spamd
   beforeAll(async () => {
     spamd = await startSpamd()
@@ -134,8 +159,17 @@ describe.skipIf(skip !== undefined)('spamChecks against Debian\'s spamd', () => 
   }, 40_000)
 
   it('is an error over the threshold', async () => {
-    const worse = SPAMMY.replace(/^Date: .*\r\n/m, '').replace(/^Message-ID: .*\r\n/m, '').replace('Subject: ', 'Subject: FREE VIAGRA NOW ')
-    const checks = await spamChecks(worse.replace('Buy viagra now!!!', 'Buy viagra now!!! 100% FREE cialis levitra, no prescription, lowest price, order now'), spamd, { timeoutMs: 30_000 })
+    const worse = SPAMMY.replace(/^Date: .*\r\n/m, '')
+      .replace(/^Message-ID: .*\r\n/m, '')
+      .replace('Subject: ', 'Subject: FREE VIAGRA NOW ')
+    const checks = await spamChecks(
+      worse.replace(
+        'Buy viagra now!!!',
+        'Buy viagra now!!! 100% FREE cialis levitra, no prescription, lowest price, order now',
+      ),
+      spamd,
+      { timeoutMs: 30_000 },
+    )
     const score = checks.find((check) => check.id === 'spam.score')!
     expect(score.score).toBeGreaterThanOrEqual(5)
     expect(score.severity).toBe('error')

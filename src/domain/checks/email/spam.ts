@@ -26,7 +26,8 @@ export const SPAM_RULE_WARNING_SCORE = 0.5
 export function parseSpamdTarget(value: string): SpamdTarget {
   const match = /^\s*(?:\[([^\]]+)\]|([^:\s[\]]+))(?::(\d{1,5}))?\s*$/.exec(value)
   const port = match?.[3] === undefined ? SPAMD_PORT : Number(match[3])
-  if (!match || port < 1 || port > 65535) throw new Error(`Invalid SpamAssassin address "${value}": expected HOST:PORT, for example 127.0.0.1:783`)
+  if (!match || port < 1 || port > 65535)
+    throw new Error(`Invalid SpamAssassin address "${value}": expected HOST:PORT, for example 127.0.0.1:783`)
   return { host: match[1] ?? match[2]!, port }
 }
 
@@ -81,7 +82,12 @@ export function parseSpamdAnswer(answer: string): SpamdReport {
   if (status[1] !== '0') throw new Error(`spamd refused the message: ${status[1]} ${status[2]}`)
   const verdict = head.map((line) => /^Spam:\s*(\w+)\s*;\s*(-?[\d.]+)\s*\/\s*(-?[\d.]+)/i.exec(line)).find(Boolean)
   if (!verdict) throw new Error('spamd answered without a Spam: header')
-  return { spam: /^(true|yes)$/i.test(verdict[1]!), score: Number(verdict[2]), threshold: Number(verdict[3]), rules: parseReportRules(body) }
+  return {
+    spam: /^(true|yes)$/i.test(verdict[1]!),
+    score: Number(verdict[2]),
+    threshold: Number(verdict[3]),
+    rules: parseReportRules(body),
+  }
 }
 
 /** A report as checks: the score, then each rule hit (highest score first). */
@@ -94,27 +100,35 @@ export function spamReportChecks(report: SpamdReport): Check[] {
     message: `SpamAssassin score ${report.score.toFixed(1)} (threshold ${report.threshold.toFixed(1)})${over ? ': the email would be filed as spam; fix the rules below' : ''}`,
     score: report.score,
   }
-  const rules = [...report.rules].sort((a, b) => b.score - a.score).map((rule): Check => ({
-    id: `spam.${rule.name}`,
-    severity: rule.score > SPAM_RULE_WARNING_SCORE ? 'warning' : 'info',
-    category: 'spam',
-    message: `SpamAssassin rule ${rule.name} (${rule.score > 0 ? '+' : ''}${rule.score}): ${rule.description || 'no description'}`,
-    score: rule.score,
-  }))
+  const rules = [...report.rules]
+    .sort((a, b) => b.score - a.score)
+    .map((rule): Check => ({
+      id: `spam.${rule.name}`,
+      severity: rule.score > SPAM_RULE_WARNING_SCORE ? 'warning' : 'info',
+      category: 'spam',
+      message: `SpamAssassin rule ${rule.name} (${rule.score > 0 ? '+' : ''}${rule.score}): ${rule.description || 'no description'}`,
+      score: rule.score,
+    }))
   return [score, ...rules]
 }
 
 /** The SPAMC 1.5 request for a message. */
 export function spamcRequest(mime: string, command: 'REPORT' | 'SYMBOLS' = 'REPORT'): Uint8Array {
   const body = new TextEncoder().encode(mime)
-  const head = new TextEncoder().encode(`${command} SPAMC/1.5\r\nContent-length: ${body.length}\r\nUser: nobody\r\n\r\n`)
+  const head = new TextEncoder().encode(
+    `${command} SPAMC/1.5\r\nContent-length: ${body.length}\r\nUser: nobody\r\n\r\n`,
+  )
   const request = new Uint8Array(head.length + body.length)
   request.set(head)
   request.set(body, head.length)
   return request
 }
 
-export const SPAMD_DEFAULTS: SpamdExchangeOptions = { timeoutMs: 10_000, connectTimeoutMs: 3_000, maxBytes: 1024 * 1024 }
+export const SPAMD_DEFAULTS: SpamdExchangeOptions = {
+  timeoutMs: 10_000,
+  connectTimeoutMs: 3_000,
+  maxBytes: 1024 * 1024,
+}
 
 function unavailable(target: SpamdTarget, why: string): Check {
   return {
@@ -131,7 +145,11 @@ function unavailable(target: SpamdTarget, why: string): Check {
  *
  * @param mime the email as a MIME message (see `emailToMime`)
  */
-export async function spamChecks(mime: string, target: SpamdTarget | undefined, options: Partial<SpamdExchangeOptions> = {}): Promise<Check[]> {
+export async function spamChecks(
+  mime: string,
+  target: SpamdTarget | undefined,
+  options: Partial<SpamdExchangeOptions> = {},
+): Promise<Check[]> {
   if (!target) return [spamDisabledCheck()]
   try {
     const answer = await spamdExchange(target.host, target.port, spamcRequest(mime), { ...SPAMD_DEFAULTS, ...options })

@@ -19,7 +19,10 @@ export interface SpamdExchangeOptions {
 
 /** Why an exchange failed: `connect` (refused, unknown host, too slow to connect), `timeout`, `too-large`, `closed`. */
 export class SpamdError extends Error {
-  constructor(readonly reason: 'connect' | 'timeout' | 'too-large' | 'closed' | 'unsupported', message: string) {
+  constructor(
+    readonly reason: 'connect' | 'timeout' | 'too-large' | 'closed' | 'unsupported',
+    message: string,
+  ) {
     super(message)
     this.name = 'SpamdError'
   }
@@ -31,7 +34,12 @@ function nodeNet(): Net | undefined {
 }
 
 /** Sends `request` (the whole SPAMC request) to host:port and resolves with spamd's whole answer. */
-export function spamdExchange(host: string, port: number, request: Uint8Array, options: SpamdExchangeOptions): Promise<Uint8Array> {
+export function spamdExchange(
+  host: string,
+  port: number,
+  request: Uint8Array,
+  options: SpamdExchangeOptions,
+): Promise<Uint8Array> {
   const net = nodeNet()
   if (!net) return Promise.reject(new SpamdError('unsupported', 'no TCP sockets here (node:net is needed)'))
   return new Promise((resolve, reject) => {
@@ -48,7 +56,10 @@ export function spamdExchange(host: string, port: number, request: Uint8Array, o
       socket.destroy()
       reject(error)
     }
-    const total = setTimeout(() => fail(new SpamdError('timeout', `no answer within ${options.timeoutMs} ms`)), options.timeoutMs)
+    const total = setTimeout(
+      () => fail(new SpamdError('timeout', `no answer within ${options.timeoutMs} ms`)),
+      options.timeoutMs,
+    )
     const connecting = setTimeout(() => {
       if (!connected) fail(new SpamdError('connect', `could not connect within ${options.connectTimeoutMs} ms`))
     }, options.connectTimeoutMs)
@@ -59,23 +70,37 @@ export function spamdExchange(host: string, port: number, request: Uint8Array, o
     })
     socket.on('data', (chunk: Uint8Array) => {
       size += chunk.length
-      if (size > options.maxBytes) return fail(new SpamdError('too-large', `the answer is over ${options.maxBytes} bytes`))
+      if (size > options.maxBytes)
+        return fail(new SpamdError('too-large', `the answer is over ${options.maxBytes} bytes`))
       chunks.push(chunk)
     })
-    socket.on('error', (error: NodeJS.ErrnoException) => fail(new SpamdError(connected ? 'closed' : 'connect', error.code ? `${error.code} (${error.message})` : error.message)))
+    socket.on('error', (error: NodeJS.ErrnoException) => fail(socketError(error, connected)))
     socket.once('end', () => {
       if (settled) return
       settled = true
       clearTimeout(total)
       clearTimeout(connecting)
       socket.destroy()
-      const answer = new Uint8Array(size)
-      let at = 0
-      for (const chunk of chunks) {
-        answer.set(chunk, at)
-        at += chunk.length
-      }
-      resolve(answer)
+      resolve(joined(chunks, size))
     })
   })
+}
+
+/** The chunks read, as one array of `size` bytes. */
+function joined(chunks: readonly Uint8Array[], size: number): Uint8Array {
+  const all = new Uint8Array(size)
+  let at = 0
+  for (const chunk of chunks) {
+    all.set(chunk, at)
+    at += chunk.length
+  }
+  return all
+}
+
+/** A socket's error, named for when it came: before the connection or after. */
+function socketError(error: NodeJS.ErrnoException, connected: boolean): SpamdError {
+  return new SpamdError(
+    connected ? 'closed' : 'connect',
+    error.code ? `${error.code} (${error.message})` : error.message,
+  )
 }

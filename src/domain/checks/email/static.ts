@@ -39,14 +39,35 @@ class Findings {
 
   done(): Check[] {
     for (const [id, count] of this.counts) {
-      if (count > MAX_FINDINGS_PER_RULE) this.list.push(finding(id, `${count - MAX_FINDINGS_PER_RULE} more findings of this rule are not listed (${count} in all).`))
+      if (count > MAX_FINDINGS_PER_RULE)
+        this.list.push(
+          finding(id, `${count - MAX_FINDINGS_PER_RULE} more findings of this rule are not listed (${count} in all).`),
+        )
     }
     return this.list
   }
 }
 
-const SCRIPT_SCHEMES: Record<string, RuleId> = { 'javascript:': 'links.javascript', 'data:': 'links.data', 'vbscript:': 'links.vbscript' }
-const VAGUE_LINK_TEXT = new Set(['click here', 'here', 'click', 'read more', 'more', 'learn more', 'link', 'this link', 'click this link', 'details', 'more info', 'go', 'this'])
+const SCRIPT_SCHEMES: Record<string, RuleId> = {
+  'javascript:': 'links.javascript',
+  'data:': 'links.data',
+  'vbscript:': 'links.vbscript',
+}
+const VAGUE_LINK_TEXT = new Set([
+  'click here',
+  'here',
+  'click',
+  'read more',
+  'more',
+  'learn more',
+  'link',
+  'this link',
+  'click this link',
+  'details',
+  'more info',
+  'go',
+  'this',
+])
 
 /** What a browser would read as the target's scheme: controls and whitespace anywhere before it do not count. */
 function schemeOf(href: string): string | undefined {
@@ -55,25 +76,53 @@ function schemeOf(href: string): string | undefined {
 }
 
 /** The checks of one link or image target (`kind` says which, in the messages). */
-function targetChecks(findings: Findings, target: string | undefined, location: Location, kind: 'link' | 'image'): void {
+function targetChecks(
+  findings: Findings,
+  target: string | undefined,
+  location: Location,
+  kind: 'link' | 'image',
+): void {
   const trimmed = (target ?? '').trim()
   if (kind === 'link' && (trimmed === '' || trimmed === '#')) {
-    return findings.add('links.empty', `A link has ${target === undefined ? 'no' : `an ${trimmed === '' ? 'empty' : '"#"'}`} target: it goes nowhere when clicked. Give it the URL it should open.`, { location, link: trimmed })
+    return findings.add(
+      'links.empty',
+      `A link has ${target === undefined ? 'no' : `an ${trimmed === '' ? 'empty' : '"#"'}`} target: it goes nowhere when clicked. Give it the URL it should open.`,
+      { location, link: trimmed },
+    )
   }
   const scheme = schemeOf(trimmed)
   const script = scheme === undefined ? undefined : SCRIPT_SCHEMES[scheme]
   if (script !== undefined && !(kind === 'image' && scheme === 'data:')) {
     const shown = trimmed.length > 80 ? `${trimmed.slice(0, 80)}…` : trimmed
-    return findings.add(script, `The ${kind} target ${JSON.stringify(shown)} is a ${scheme} URL: mail clients strip or block it, and filters treat it as an attack. Link to an https page instead.`, { location, link: shown })
+    return findings.add(
+      script,
+      `The ${kind} target ${JSON.stringify(shown)} is a ${scheme} URL: mail clients strip or block it, and filters treat it as an attack. Link to an https page instead.`,
+      { location, link: shown },
+    )
   }
   if (scheme === undefined) {
-    if (kind === 'link' && !trimmed.startsWith('#')) findings.add('links.relative', `The link "${trimmed.slice(0, 80)}" is relative: an email has no page address to resolve it against, so it opens nothing. Write the whole https URL.`, { location, link: trimmed.slice(0, 200) })
+    if (kind === 'link' && !trimmed.startsWith('#'))
+      findings.add(
+        'links.relative',
+        `The link "${trimmed.slice(0, 80)}" is relative: an email has no page address to resolve it against, so it opens nothing. Write the whole https URL.`,
+        { location, link: trimmed.slice(0, 200) },
+      )
     return
   }
   if (scheme !== 'http:' && scheme !== 'https:') return
   const host = httpHost(trimmed)
-  if (scheme === 'http:') findings.add('links.http', `The ${kind} ${trimmed.slice(0, 200)} is plain http: clients warn, block or rewrite it, and it can be read or changed on the way. Use https.`, { location, link: trimmed.slice(0, 2048) })
-  if (host !== undefined && isPrivateHost(host)) findings.add('links.private-address', `The ${kind} ${trimmed.slice(0, 200)} points at ${host}, a local or private address: fine while developing, unreachable for a real recipient. Use the public URL in production mail.`, { location, link: trimmed.slice(0, 2048) })
+  if (scheme === 'http:')
+    findings.add(
+      'links.http',
+      `The ${kind} ${trimmed.slice(0, 200)} is plain http: clients warn, block or rewrite it, and it can be read or changed on the way. Use https.`,
+      { location, link: trimmed.slice(0, 2048) },
+    )
+  if (host !== undefined && isPrivateHost(host))
+    findings.add(
+      'links.private-address',
+      `The ${kind} ${trimmed.slice(0, 200)} points at ${host}, a local or private address: fine while developing, unreachable for a real recipient. Use the public URL in production mail.`,
+      { location, link: trimmed.slice(0, 2048) },
+    )
 }
 
 /** An open `<a>`: its target and the text read so far. */
@@ -89,11 +138,19 @@ function linkTextChecks(findings: Findings, link: OpenLink): void {
   const textHost = hostInText(text)
   const targetHost = link.href === undefined ? undefined : httpHost(link.href.trim())
   if (textHost !== undefined && targetHost !== undefined && !sameHost(textHost, targetHost)) {
-    findings.add('links.text-mismatch', `The link text "${text.slice(0, 80)}" names ${textHost}, but the link opens ${targetHost}: readers and phishing filters distrust that. Show the real destination, or text that is not an address.`, { location: link.location, link: link.href!.trim().slice(0, 2048) })
+    findings.add(
+      'links.text-mismatch',
+      `The link text "${text.slice(0, 80)}" names ${textHost}, but the link opens ${targetHost}: readers and phishing filters distrust that. Show the real destination, or text that is not an address.`,
+      { location: link.location, link: link.href!.trim().slice(0, 2048) },
+    )
   }
   const vague = text.toLowerCase().replace(/[.!?:…>»→\s]+$/u, '')
   if (!link.labelled && VAGUE_LINK_TEXT.has(vague)) {
-    findings.add('accessibility.link-text', `The link text "${text}" says nothing out of context (screen readers list links by their text). Say where it goes: "Reset your password", "View your order".`, { location: link.location })
+    findings.add(
+      'accessibility.link-text',
+      `The link text "${text}" says nothing out of context (screen readers list links by their text). Say where it goes: "Reset your password", "View your order".`,
+      { location: link.location },
+    )
   }
 }
 
@@ -107,7 +164,11 @@ interface OpenTable {
 function imageChecks(findings: Findings, attribs: Record<string, string>, location: Location): void {
   const decorative = attribs.role === 'presentation' || attribs.role === 'none' || attribs['aria-hidden'] === 'true'
   if (attribs.alt === undefined && !decorative) {
-    findings.add('images.missing-alt', `An image (${(attribs.src ?? '').slice(0, 80) || 'no src'}) has no alt text: screen readers read its file name, and clients that block images show nothing in its place. Add alt="what it shows", or alt="" when it is decoration.`, { location, ...(attribs.src ? { link: attribs.src.slice(0, 2048) } : {}) })
+    findings.add(
+      'images.missing-alt',
+      `An image (${(attribs.src ?? '').slice(0, 80) || 'no src'}) has no alt text: screen readers read its file name, and clients that block images show nothing in its place. Add alt="what it shows", or alt="" when it is decoration.`,
+      { location, ...(attribs.src ? { link: attribs.src.slice(0, 2048) } : {}) },
+    )
   }
   if (attribs.src !== undefined) targetChecks(findings, attribs.src, location, 'image')
 }
@@ -116,46 +177,87 @@ function imageChecks(findings: Findings, attribs: Record<string, string>, locati
 export function scanEmailHtml(html: string, Parser: ParserClass): Check[] {
   const findings = new Findings()
   const lines = new SourceLines(html)
-  const bytes = new TextEncoder().encode(html).length
-  if (bytes > GMAIL_CLIP_BYTES) {
-    findings.add('size.gmail-clip', `The HTML is ${bytes.toLocaleString('en-US')} bytes (${(bytes / 1024).toFixed(1)} KB): Gmail clips messages over 102 KB behind a "View entire message" link, hiding the rest (and any open-tracking pixel). Trim inline styles, comments and repeated markup.`)
-  }
+  sizeCheck(findings, html)
   let sawHtml = false
   let link: OpenLink | undefined
   const tables: OpenTable[] = []
   let parser: Parser
   const here = () => lines.locate(parser.startIndex, parser.endIndex)
-  parser = new Parser({
-    onopentag(name, attribs) {
-      if (name === 'html') {
-        sawHtml = true
-        if (!attribs.lang?.trim()) findings.add('accessibility.html-lang', 'The <html> element has no lang attribute: screen readers guess the language and mispronounce the text. Add lang="en" (or the email\'s language).', { location: here() })
-      } else if (name === 'a') {
-        if (link !== undefined) linkTextChecks(findings, link)
-        link = attribs.href === undefined ? undefined : { href: attribs.href, location: here(), text: '', labelled: Boolean(attribs['aria-label']?.trim() || attribs.title?.trim()) }
-        if (link) targetChecks(findings, attribs.href, link.location, 'link')
-      } else if (name === 'area' && attribs.href !== undefined) targetChecks(findings, attribs.href, here(), 'link')
-      else if (name === 'img') imageChecks(findings, attribs, here())
-      else if (name === 'table') tables.push({ location: here(), presentational: attribs.role === 'presentation' || attribs.role === 'none', header: false })
-      else if ((name === 'th' || name === 'caption') && tables.length > 0) tables[tables.length - 1].header = true
+  parser = new Parser(
+    {
+      onopentag(name, attribs) {
+        if (name === 'html') {
+          sawHtml = true
+          if (!attribs.lang?.trim()) htmlLangCheck(findings, here())
+        } else if (name === 'a') {
+          if (link !== undefined) linkTextChecks(findings, link)
+          link = attribs.href === undefined ? undefined : openLink(attribs.href, attribs, here())
+          if (link) targetChecks(findings, attribs.href, link.location, 'link')
+        } else if (name === 'area' && attribs.href !== undefined) targetChecks(findings, attribs.href, here(), 'link')
+        else if (name === 'img') imageChecks(findings, attribs, here())
+        else if (name === 'table')
+          tables.push({
+            location: here(),
+            presentational: attribs.role === 'presentation' || attribs.role === 'none',
+            header: false,
+          })
+        else if ((name === 'th' || name === 'caption') && tables.length > 0) tables[tables.length - 1].header = true
+      },
+      ontext(text) {
+        if (link !== undefined && link.text.length < 300) link.text += text
+      },
+      onclosetag(name) {
+        if (name === 'a' && link !== undefined) {
+          linkTextChecks(findings, link)
+          link = undefined
+        } else if (name === 'table') {
+          const table = tables.pop()
+          if (table && !table.presentational && !table.header) layoutTableCheck(findings, table)
+        }
+      },
     },
-    ontext(text) {
-      if (link !== undefined && link.text.length < 300) link.text += text
-    },
-    onclosetag(name) {
-      if (name === 'a' && link !== undefined) {
-        linkTextChecks(findings, link)
-        link = undefined
-      } else if (name === 'table') {
-        const table = tables.pop()
-        if (table && !table.presentational && !table.header) findings.add('accessibility.layout-table', 'A table without header cells has no role="presentation": screen readers announce it as a data table ("table, 3 rows, 2 columns") before every part of the layout. Add role="presentation" to layout tables.', { location: table.location })
-      }
-    },
-  }, { decodeEntities: true })
+    { decodeEntities: true },
+  )
   parser.write(html)
   parser.end()
-  if (!sawHtml) findings.add('accessibility.document-lang', 'The HTML has no <html lang> (a fragment): the client\'s own page decides the language screen readers use. Wrap the email in <html lang="en"> (or its language).')
+  if (!sawHtml)
+    findings.add(
+      'accessibility.document-lang',
+      'The HTML has no <html lang> (a fragment): the client\'s own page decides the language screen readers use. Wrap the email in <html lang="en"> (or its language).',
+    )
   return findings.done()
+}
+
+/** An `<a href>` being read: its text is collected until it closes. */
+function openLink(href: string, attribs: Record<string, string>, location: OpenLink['location']): OpenLink {
+  return { href, location, text: '', labelled: Boolean(attribs['aria-label']?.trim() || attribs.title?.trim()) }
+}
+
+/** Gmail clips an HTML part over 102 KB. */
+function sizeCheck(findings: Findings, html: string): void {
+  const bytes = new TextEncoder().encode(html).length
+  if (bytes > GMAIL_CLIP_BYTES) {
+    findings.add(
+      'size.gmail-clip',
+      `The HTML is ${bytes.toLocaleString('en-US')} bytes (${(bytes / 1024).toFixed(1)} KB): Gmail clips messages over 102 KB behind a "View entire message" link, hiding the rest (and any open-tracking pixel). Trim inline styles, comments and repeated markup.`,
+    )
+  }
+}
+
+function htmlLangCheck(findings: Findings, location: ReturnType<SourceLines['locate']>): void {
+  findings.add(
+    'accessibility.html-lang',
+    'The <html> element has no lang attribute: screen readers guess the language and mispronounce the text. Add lang="en" (or the email\'s language).',
+    { location },
+  )
+}
+
+function layoutTableCheck(findings: Findings, table: OpenTable): void {
+  findings.add(
+    'accessibility.layout-table',
+    'A table without header cells has no role="presentation": screen readers announce it as a data table ("table, 3 rows, 2 columns") before every part of the layout. Add role="presentation" to layout tables.',
+    { location: table.location },
+  )
 }
 
 let loading: Promise<ParserClass> | undefined

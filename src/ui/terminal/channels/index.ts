@@ -17,6 +17,9 @@ export function viewOf<C extends Channel>(message: MessageOf<C>): TerminalChanne
 }
 
 /** Badge labels (full and short, for narrow terminals) and colours per channel: each channel its own colour. */
-export const CHANNEL_BADGES = Object.fromEntries(CHANNELS.map((c) => [c, TERMINAL_VIEWS[c].badge])) as Record<Channel, Badge>
+export const CHANNEL_BADGES = Object.fromEntries(CHANNELS.map((c) => [c, TERMINAL_VIEWS[c].badge])) as Record<
+  Channel,
+  Badge
+>
 
 export type { Badge, TerminalChannelView }

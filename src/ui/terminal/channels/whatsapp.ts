@@ -25,9 +25,14 @@ export const whatsappView: TerminalChannelView<'whatsapp'> = {
     const wa = message.whatsapp
     return message.direction === 'inbound'
       ? [...field('From', wa.from ?? '(unknown)', width, { bold: true }), ...field('To', message.to, width)]
-      : [...field('To', message.to, width, { bold: true }), ...field('Template', wa.template, width, { bold: true }), ...field('Language', wa.language, width)]
+      : [
+          ...field('To', message.to, width, { bold: true }),
+          ...field('Template', wa.template, width, { bold: true }),
+          ...field('Language', wa.language, width),
+        ]
   },
-  sections: (message, width) => (message.direction === 'outbound' ? parameterRows(message.whatsapp.parameters, width) : []),
+  sections: (message, width) =>
+    message.direction === 'outbound' ? parameterRows(message.whatsapp.parameters, width) : [],
   bodyTitle: (message, source) => {
     if (source) return 'Request as sent (v: text)'
     if (message.direction === 'inbound') return 'Text (v: request)'

@@ -15,7 +15,9 @@ const MAX_NOTICE_ROWS = 4
 
 function noticeRows(text: string, width: number): string[] {
   const rows = wrapRows(text, width)
-  return rows.length > MAX_NOTICE_ROWS ? [...rows.slice(0, MAX_NOTICE_ROWS - 1), rows.slice(MAX_NOTICE_ROWS - 1).join('')] : rows
+  return rows.length > MAX_NOTICE_ROWS
+    ? [...rows.slice(0, MAX_NOTICE_ROWS - 1), rows.slice(MAX_NOTICE_ROWS - 1).join('')]
+    : rows
 }
 
 /** A question and its `y/n`, wrapped: a long list (what a reset clears) is read in full. */
@@ -39,7 +41,9 @@ export function Footer({ content, width }: { content: FooterContent; width: numb
     return (
       <Box width={width} flexDirection="column">
         {noticeRows(content.text, width).map((row, i) => (
-          <Text key={i} wrap="truncate-end" color={content.tone === 'ok' ? 'green' : 'red'}>{row}</Text>
+          <Text key={i} wrap="truncate-end" color={content.tone === 'ok' ? 'green' : 'red'}>
+            {row}
+          </Text>
         ))}
       </Box>
     )
@@ -51,10 +55,12 @@ export function Footer({ content, width }: { content: FooterContent; width: numb
         <Prompt content={content} />
       ) : content.kind === 'search' ? (
         <Text wrap="truncate-end">
-          <Text color="cyan" bold>/</Text>
+          <Text color="cyan" bold>
+            /
+          </Text>
           <Text>{content.query}</Text>
           <Text inverse> </Text>
-          <Text dimColor>   Enter keep · Esc clear</Text>
+          <Text dimColor> Enter keep · Esc clear</Text>
         </Text>
       ) : (
         <>
@@ -63,7 +69,9 @@ export function Footer({ content, width }: { content: FooterContent; width: numb
               {content.keys.map(([key, what], i) => (
                 <Text key={i}>
                   {i > 0 ? '  ' : ''}
-                  <Text color="yellow" bold>{key}</Text>
+                  <Text color="yellow" bold>
+                    {key}
+                  </Text>
                   <Text dimColor>{` ${what}`}</Text>
                 </Text>
               ))}
@@ -72,9 +80,13 @@ export function Footer({ content, width }: { content: FooterContent; width: numb
           <Box flexShrink={0} marginLeft={1}>
             <Text>
               {content.aside ? <Text dimColor>{`${content.aside}  `}</Text> : null}
-              <Text color="yellow" bold>?</Text>
-              <Text dimColor> help  </Text>
-              <Text color="yellow" bold>q</Text>
+              <Text color="yellow" bold>
+                ?
+              </Text>
+              <Text dimColor> help </Text>
+              <Text color="yellow" bold>
+                q
+              </Text>
               <Text dimColor> quit</Text>
             </Text>
           </Box>
@@ -91,7 +103,14 @@ function Question({ question, width }: { question: string; width: number }) {
     <Box width={width} flexDirection="column">
       {rows.map((row, i) => (
         <Text key={i} wrap="truncate-end" color="yellow" bold>
-          {i < rows.length - 1 ? row : <>{row.replace(/ {2}y\/n$/, ' ')}<Text inverse> y/n </Text></>}
+          {i < rows.length - 1 ? (
+            row
+          ) : (
+            <>
+              {row.replace(/ {2}y\/n$/, ' ')}
+              <Text inverse> y/n </Text>
+            </>
+          )}
         </Text>
       ))}
     </Box>

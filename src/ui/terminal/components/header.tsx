@@ -87,14 +87,25 @@ function chips(sandbox: SandboxState): KeyChip[] {
 function alerts(sandbox: SandboxState, compact: boolean): Array<{ text: string; colour: Colour; bold?: boolean }> {
   const out: Array<{ text: string; colour: Colour; bold?: boolean }> = []
   const faults = sandbox.faults.size
-  if (faults > 0) out.push({ text: compact ? `● ${faults}F` : `● ${faults} fault${faults === 1 ? '' : 's'} armed`, colour: 'red', bold: true })
+  if (faults > 0)
+    out.push({
+      text: compact ? `● ${faults}F` : `● ${faults} fault${faults === 1 ? '' : 's'} armed`,
+      colour: 'red',
+      bold: true,
+    })
   const evicted = sandbox.outbox.evicted
-  if (evicted > 0) out.push({ text: compact ? `${grouped(evicted)} ev` : `${grouped(evicted)} evicted`, colour: 'yellow' })
+  if (evicted > 0)
+    out.push({ text: compact ? `${grouped(evicted)} ev` : `${grouped(evicted)} evicted`, colour: 'yellow' })
   const clock = sandbox.clock.state()
   // A clock the user supplied (`now`) is theirs to move; only the sandbox's own moved or frozen clock is flagged.
   if (clock.controllable && (clock.frozen || Math.abs(clock.offset_ms) >= 1_000)) {
     const offset = Math.abs(clock.offset_ms) >= 1_000 ? offsetText(clock.offset_ms) : ''
-    out.push({ text: compact ? `⏱${clock.frozen ? '❚❚' : ''}${offset}` : `clock ${[offset, clock.frozen ? 'frozen' : ''].filter(Boolean).join(' ')}`, colour: 'magenta' as Colour })
+    out.push({
+      text: compact
+        ? `⏱${clock.frozen ? '❚❚' : ''}${offset}`
+        : `clock ${[offset, clock.frozen ? 'frozen' : ''].filter(Boolean).join(' ')}`,
+      colour: 'magenta' as Colour,
+    })
   }
   return out
 }
@@ -104,7 +115,16 @@ function alerts(sandbox: SandboxState, compact: boolean): Array<{ text: string; 
  * the last message, and what is out of the ordinary: faults armed (red), evictions, a moved or
  * frozen clock. Compact (two rows, short labels) on small terminals. Ticks once a second.
  */
-export function Header({ sandbox, apiUrl, inboxUrl, messages, tab, width, rows: terminalRows, filterLabel }: {
+export function Header({
+  sandbox,
+  apiUrl,
+  inboxUrl,
+  messages,
+  tab,
+  width,
+  rows: terminalRows,
+  filterLabel,
+}: {
   sandbox: SandboxState
   apiUrl: string
   /** The web inbox, shown after the API URL when the row has room for all of it. */
@@ -120,7 +140,14 @@ export function Header({ sandbox, apiUrl, inboxUrl, messages, tab, width, rows: 
   const { rows, hidden } = compact ? { rows: [], hidden: 0 } : packChips(chips(sandbox), width)
   return (
     <Box flexDirection="column" width={width}>
-      <TitleRow version={sandbox.version} apiUrl={apiUrl} inboxUrl={inboxUrl} tab={tab} width={width} compact={compact} />
+      <TitleRow
+        version={sandbox.version}
+        apiUrl={apiUrl}
+        inboxUrl={inboxUrl}
+        tab={tab}
+        width={width}
+        compact={compact}
+      />
       {rows.map((row, i) => (
         <Text key={i} wrap="truncate-end">
           {row.map((chip, j) => (
@@ -133,7 +160,9 @@ export function Header({ sandbox, apiUrl, inboxUrl, messages, tab, width, rows: 
               <Text color={chip.usageColour}>{chip.usage}</Text>
             </Text>
           ))}
-          {hidden > 0 && i === rows.length - 1 ? <Text dimColor>{`${CHIP_GAP}+${hidden} more (sendbox keys)`}</Text> : null}
+          {hidden > 0 && i === rows.length - 1 ? (
+            <Text dimColor>{`${CHIP_GAP}+${hidden} more (sendbox keys)`}</Text>
+          ) : null}
         </Text>
       ))}
       {sandbox.adminToken && !compact ? (
@@ -145,8 +174,30 @@ export function Header({ sandbox, apiUrl, inboxUrl, messages, tab, width, rows: 
 }
 
 /** `sendbox 0.1.0  API http://…/v1  Inbox …` and the tabs. */
-function TitleRow({ version, apiUrl, inboxUrl, tab, width, compact }: { version: string; apiUrl: string; inboxUrl?: string; tab: Tab; width: number; compact: boolean }) {
-  const tabs: Array<[Tab, string]> = compact ? [['outbox', 'Out'], ['requests', 'Req']] : [['outbox', 'Outbox'], ['requests', 'Requests']]
+function TitleRow({
+  version,
+  apiUrl,
+  inboxUrl,
+  tab,
+  width,
+  compact,
+}: {
+  version: string
+  apiUrl: string
+  inboxUrl?: string
+  tab: Tab
+  width: number
+  compact: boolean
+}) {
+  const tabs: Array<[Tab, string]> = compact
+    ? [
+        ['outbox', 'Out'],
+        ['requests', 'Req'],
+      ]
+    : [
+        ['outbox', 'Outbox'],
+        ['requests', 'Requests'],
+      ]
   const title = compact ? '' : ` ${version}  API `
   const tabsWidth = tabs.reduce((n, [, label]) => n + label.length + 2, 0)
   const inbox = inboxUrl && !compact ? `  Inbox ${inboxUrl}` : ''
@@ -155,7 +206,9 @@ function TitleRow({ version, apiUrl, inboxUrl, tab, width, compact }: { version:
     <Box width={width}>
       <Box width={width - tabsWidth} flexShrink={0}>
         <Text wrap="truncate-end">
-          <Text bold color="cyan">sendbox</Text>
+          <Text bold color="cyan">
+            sendbox
+          </Text>
           <Text dimColor>{title || ' '}</Text>
           <Text bold>{fitCells(apiUrl, Math.max(0, width - tabsWidth - 8 - title.length))}</Text>
           {showInbox ? <Text dimColor>{inbox}</Text> : null}
@@ -171,7 +224,19 @@ function TitleRow({ version, apiUrl, inboxUrl, tab, width, compact }: { version:
 }
 
 /** What is out of the ordinary, the counts per channel, the last message's time, and the list's filters. */
-function StatusRow({ sandbox, messages, width, compact, filterLabel }: { sandbox: SandboxState; messages: readonly CapturedMessage[]; width: number; compact: boolean; filterLabel: string }) {
+function StatusRow({
+  sandbox,
+  messages,
+  width,
+  compact,
+  filterLabel,
+}: {
+  sandbox: SandboxState
+  messages: readonly CapturedMessage[]
+  width: number
+  compact: boolean
+  filterLabel: string
+}) {
   const counts = useMemo(() => countByChannel(messages), [messages])
   const last = messages[0]
   const flags = alerts(sandbox, compact)
@@ -181,13 +246,17 @@ function StatusRow({ sandbox, messages, width, compact, filterLabel }: { sandbox
         <Text wrap="truncate-end">
           {flags.map((flag, i) => (
             <Text key={i}>
-              <Text color={flag.colour} bold={flag.bold}>{flag.text}</Text>
+              <Text color={flag.colour} bold={flag.bold}>
+                {flag.text}
+              </Text>
               <Text>{compact ? ' ' : '   '}</Text>
             </Text>
           ))}
           {CHANNELS.map((channel) => (
             <Text key={channel}>
-              <Text color={CHANNEL_BADGES[channel].background} bold>{compact ? CHANNEL_BADGES[channel].short : CHANNEL_BADGES[channel].label}</Text>
+              <Text color={CHANNEL_BADGES[channel].background} bold>
+                {compact ? CHANNEL_BADGES[channel].short : CHANNEL_BADGES[channel].label}
+              </Text>
               <Text>{` ${grouped(counts[channel])}${compact ? ' ' : '   '}`}</Text>
             </Text>
           ))}

@@ -36,7 +36,17 @@ export function outboxColumns(width: number, dated: boolean): OutboxColumns {
 }
 
 /** One message row; memoised so a status change repaints only its own row's tree. */
-const MessageRow = memo(function MessageRow({ message, selected, columns, now }: { message: CapturedMessage; selected: boolean; columns: OutboxColumns; now: number }) {
+const MessageRow = memo(function MessageRow({
+  message,
+  selected,
+  columns,
+  now,
+}: {
+  message: CapturedMessage
+  selected: boolean
+  columns: OutboxColumns
+  now: number
+}) {
   const badge = CHANNEL_BADGES[message.channel]
   const label = columns.short ? badge.short : badge.label
   const status = columns.status < 10 ? SHORT_STATUS[message.status] : message.status
@@ -45,14 +55,31 @@ const MessageRow = memo(function MessageRow({ message, selected, columns, now }:
   const party = inbound ? `← ${senderOf(message) ?? message.to}` : message.to
   const keyword = keywordLabel(message)
   return (
-    <Box width={columns.marker + columns.time + columns.badge + columns.to + 1 + columns.summary + columns.status} height={1} backgroundColor={selected ? 'blackBright' : undefined}>
-      <Text color="cyan" bold>{selected ? '› ' : '  '}</Text>
-      {columns.time > 0 ? <Text dimColor={!selected}>{padCells(listTime(message.created_at, now), columns.time)}</Text> : null}
+    <Box
+      width={columns.marker + columns.time + columns.badge + columns.to + 1 + columns.summary + columns.status}
+      height={1}
+      backgroundColor={selected ? 'blackBright' : undefined}
+    >
+      <Text color="cyan" bold>
+        {selected ? '› ' : '  '}
+      </Text>
+      {columns.time > 0 ? (
+        <Text dimColor={!selected}>{padCells(listTime(message.created_at, now), columns.time)}</Text>
+      ) : null}
       <Text backgroundColor={badge.background} color={badge.foreground} bold>{` ${label} `}</Text>
       <Text>{' '.repeat(columns.badge - label.length - 2)}</Text>
-      <Text bold={selected} color={inbound ? 'cyan' : undefined}>{padCells(party, columns.to)} </Text>
-      <Text bold={selected || keyword !== null} color={keyword ? 'red' : undefined}>{padCells(keyword ? `${summaryOf(message)} · ${keyword.replace(/^\S+ \((.*)\)$/, '$1')}` : summaryOf(message), columns.summary - 1)} </Text>
-      <Text color={STATUS_COLOURS[message.status]} bold={selected}>{padCells(status, columns.status)}</Text>
+      <Text bold={selected} color={inbound ? 'cyan' : undefined}>
+        {padCells(party, columns.to)}{' '}
+      </Text>
+      <Text bold={selected || keyword !== null} color={keyword ? 'red' : undefined}>
+        {padCells(
+          keyword ? `${summaryOf(message)} · ${keyword.replace(/^\S+ \((.*)\)$/, '$1')}` : summaryOf(message),
+          columns.summary - 1,
+        )}{' '}
+      </Text>
+      <Text color={STATUS_COLOURS[message.status]} bold={selected}>
+        {padCells(status, columns.status)}
+      </Text>
     </Box>
   )
 })
@@ -62,7 +89,15 @@ const MessageRow = memo(function MessageRow({ message, selected, columns, now }:
  * 10,000-message outbox costs what a screenful costs. Every cell is cut to its column by
  * `cli-truncate` before Ink sees it, however long the value.
  */
-export function OutboxList({ visible, selectedId, width, height, total, emptyText, now }: {
+export function OutboxList({
+  visible,
+  selectedId,
+  width,
+  height,
+  total,
+  emptyText,
+  now,
+}: {
   visible: readonly CapturedMessage[]
   selectedId: string | undefined
   width: number
@@ -87,11 +122,21 @@ export function OutboxList({ visible, selectedId, width, height, total, emptyTex
       <Text bold wrap="truncate-end">{`  ${heading.join('')}`}</Text>
       {total === 0 ? (
         <Box paddingLeft={2} flexDirection="column">
-          {emptyText.split('\n').map((line, i) => <Text key={i} dimColor wrap="truncate-end">{fitCells(line, width - 2)}</Text>)}
+          {emptyText.split('\n').map((line, i) => (
+            <Text key={i} dimColor wrap="truncate-end">
+              {fitCells(line, width - 2)}
+            </Text>
+          ))}
         </Box>
       ) : (
         visible.map((message) => (
-          <MessageRow key={message.message_id} message={message} selected={message.message_id === selectedId} columns={columns} now={now} />
+          <MessageRow
+            key={message.message_id}
+            message={message}
+            selected={message.message_id === selectedId}
+            columns={columns}
+            now={now}
+          />
         ))
       )}
     </Box>

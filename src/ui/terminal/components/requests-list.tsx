@@ -29,25 +29,48 @@ export function requestColumns(width: number): RequestColumns {
   return { id, time, method, path, status, duration: dur, code }
 }
 
-const RequestRow = memo(function RequestRow({ entry, selected, columns }: { entry: JournalEntry; selected: boolean; columns: RequestColumns }) {
+const RequestRow = memo(function RequestRow({
+  entry,
+  selected,
+  columns,
+}: {
+  entry: JournalEntry
+  selected: boolean
+  columns: RequestColumns
+}) {
   const method = entry.kind === 'webhook' ? `${entry.method}↗` : entry.method
   const path = entry.query ? `${entry.path}?${entry.query}` : entry.path
   return (
     <Box height={1} backgroundColor={selected ? 'blackBright' : undefined}>
-      <Text color="cyan" bold>{selected ? '› ' : '  '}</Text>
+      <Text color="cyan" bold>
+        {selected ? '› ' : '  '}
+      </Text>
       {columns.id > 0 ? <Text dimColor={!selected}>{padCells(`#${entry.id}`, columns.id - 1)} </Text> : null}
       {columns.time > 0 ? <Text dimColor={!selected}>{padCells(clockTime(entry.at), columns.time)}</Text> : null}
       <Text bold>{padCells(method, columns.method - 1)} </Text>
       <Text bold={selected}>{padCells(path, columns.path - 1)} </Text>
-      <Text color={httpStatusColour(entry.status)} bold>{padCells(entry.status === 0 ? '---' : String(entry.status), columns.status - 1)} </Text>
-      {columns.duration > 0 ? <Text>{padCells(duration(entry.duration_ms).padStart(columns.duration - 1), columns.duration)}</Text> : null}
-      <Text color={entry.error_code ? httpStatusColour(entry.status) : undefined} dimColor={!entry.error_code}>{fitCells(entry.error_code ?? '—', columns.code)}</Text>
+      <Text color={httpStatusColour(entry.status)} bold>
+        {padCells(entry.status === 0 ? '---' : String(entry.status), columns.status - 1)}{' '}
+      </Text>
+      {columns.duration > 0 ? (
+        <Text>{padCells(duration(entry.duration_ms).padStart(columns.duration - 1), columns.duration)}</Text>
+      ) : null}
+      <Text color={entry.error_code ? httpStatusColour(entry.status) : undefined} dimColor={!entry.error_code}>
+        {fitCells(entry.error_code ?? '—', columns.code)}
+      </Text>
     </Box>
   )
 })
 
 /** The request journal, newest first, windowed like the outbox. Webhook deliveries are marked `POST↗`. */
-export function RequestsList({ visible, selectedId, width, height, total, emptyText }: {
+export function RequestsList({
+  visible,
+  selectedId,
+  width,
+  height,
+  total,
+  emptyText,
+}: {
   visible: readonly JournalEntry[]
   selectedId: number | undefined
   width: number
@@ -71,9 +94,15 @@ export function RequestsList({ visible, selectedId, width, height, total, emptyT
     <Box flexDirection="column" width={width} height={height + 1} overflow="hidden">
       <Text bold wrap="truncate-end">{`  ${heading.join('')}`}</Text>
       {total === 0 ? (
-        <Box paddingLeft={2}><Text dimColor wrap="truncate-end">{fitCells(emptyText, width - 2)}</Text></Box>
+        <Box paddingLeft={2}>
+          <Text dimColor wrap="truncate-end">
+            {fitCells(emptyText, width - 2)}
+          </Text>
+        </Box>
       ) : (
-        visible.map((entry) => <RequestRow key={entry.id} entry={entry} selected={entry.id === selectedId} columns={columns} />)
+        visible.map((entry) => (
+          <RequestRow key={entry.id} entry={entry} selected={entry.id === selectedId} columns={columns} />
+        ))
       )}
     </Box>
   )

@@ -15,7 +15,13 @@ function SegmentText({ segment }: { segment: Segment }) {
   const shown = printable(segment.text)
   const text = hyperlinkable(segment.link) ? terminalLink(shown, segment.link, { fallback: (text) => text }) : shown
   return (
-    <Text color={segment.color} backgroundColor={segment.background} bold={segment.bold} dimColor={segment.dim} inverse={segment.inverse}>
+    <Text
+      color={segment.color}
+      backgroundColor={segment.background}
+      bold={segment.bold}
+      dimColor={segment.dim}
+      inverse={segment.inverse}
+    >
       {text}
     </Text>
   )
@@ -26,7 +32,17 @@ function SegmentText({ segment }: { segment: Segment }) {
  * width before they get here (wrapped, never cut); `truncate-end` is only a guard so that a
  * disagreement about a character's width can never push a row onto the next.
  */
-export function StyledLines({ rowAt, total, top, height }: { rowAt: (index: number) => StyledLine; total: number; top: number; height: number }) {
+export function StyledLines({
+  rowAt,
+  total,
+  top,
+  height,
+}: {
+  rowAt: (index: number) => StyledLine
+  total: number
+  top: number
+  height: number
+}) {
   const visible: StyledLine[] = []
   for (let i = top; i < Math.min(total, top + height); i++) visible.push(rowAt(i))
   return (
@@ -34,7 +50,9 @@ export function StyledLines({ rowAt, total, top, height }: { rowAt: (index: numb
       {visible.map((line, i) => (
         // An empty Text has no height in Ink: a blank line is a space.
         <Text key={top + i} wrap="truncate-end">
-          {line.every((segment) => segment.text === '') ? ' ' : line.map((segment, j) => <SegmentText key={j} segment={segment} />)}
+          {line.every((segment) => segment.text === '')
+            ? ' '
+            : line.map((segment, j) => <SegmentText key={j} segment={segment} />)}
         </Text>
       ))}
     </Box>

@@ -27,7 +27,11 @@ export function useSandboxFeed(sandbox: SandboxState, captured?: ConsoleCapture)
     let last: SandboxFeed | undefined
     return {
       subscribe(listener: () => void) {
-        const off = [sandbox.outbox.subscribe(listener), sandbox.journal.subscribe(listener), captured?.subscribe(listener)]
+        const off = [
+          sandbox.outbox.subscribe(listener),
+          sandbox.journal.subscribe(listener),
+          captured?.subscribe(listener),
+        ]
         return () => {
           for (const unsubscribe of off) unsubscribe?.()
         }
@@ -36,7 +40,8 @@ export function useSandboxFeed(sandbox: SandboxState, captured?: ConsoleCapture)
         const messages = sandbox.outbox.snapshot()
         const requests = sandbox.journal.snapshot()
         const consoleLines = captured?.lines() ?? NO_LINES
-        if (last && last.messages === messages && last.requests === requests && last.consoleLines === consoleLines) return last
+        if (last && last.messages === messages && last.requests === requests && last.consoleLines === consoleLines)
+          return last
         last = { messages, requests, consoleLines }
         return last
       },

@@ -5,9 +5,26 @@ import { useCallback, useLayoutEffect, useRef, useState } from 'react'
 const MAX_QUEUED_KEYS = 256
 
 const NO_KEY: Key = {
-  upArrow: false, downArrow: false, leftArrow: false, rightArrow: false, pageDown: false, pageUp: false,
-  home: false, end: false, return: false, escape: false, ctrl: false, shift: false, tab: false,
-  backspace: false, delete: false, meta: false, super: false, hyper: false, capsLock: false, numLock: false,
+  upArrow: false,
+  downArrow: false,
+  leftArrow: false,
+  rightArrow: false,
+  pageDown: false,
+  pageUp: false,
+  home: false,
+  end: false,
+  return: false,
+  escape: false,
+  ctrl: false,
+  shift: false,
+  tab: false,
+  backspace: false,
+  delete: false,
+  meta: false,
+  super: false,
+  hyper: false,
+  capsLock: false,
+  numLock: false,
 }
 
 /** The input and key flags Ink would give for one character typed alone. */
@@ -83,11 +100,16 @@ export function useSerialInput(onKey: (input: string, key: Key) => void, typingT
     if (state.keys.length > 0) queueMicrotask(pump)
   })
 
-  useInput(useCallback((input: string, key: Key) => {
-    const state = queue.current
-    const typing = typingRef.current && state.keys.length === 0 && !state.busy
-    state.keys.push(...keysOf(input, key, typing))
-    if (state.keys.length > MAX_QUEUED_KEYS) state.keys.splice(0, state.keys.length - MAX_QUEUED_KEYS)
-    pump()
-  }, [pump]))
+  useInput(
+    useCallback(
+      (input: string, key: Key) => {
+        const state = queue.current
+        const typing = typingRef.current && state.keys.length === 0 && !state.busy
+        state.keys.push(...keysOf(input, key, typing))
+        if (state.keys.length > MAX_QUEUED_KEYS) state.keys.splice(0, state.keys.length - MAX_QUEUED_KEYS)
+        pump()
+      },
+      [pump],
+    ),
+  )
 }

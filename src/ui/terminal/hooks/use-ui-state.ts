@@ -21,7 +21,8 @@ type Report = (action: Action) => void
 /** Opens a URL in the browser, saying so, and giving the URL to open by hand when there is no browser. */
 function openInBrowser(system: UiSystem, url: string, what: string, report: Report): void {
   report({ type: 'notice', notice: { text: `Opening ${what} in the browser: ${url}`, tone: 'ok' } })
-  const failed = () => report({ type: 'notice', notice: { text: `No browser to open here. ${what}: ${url}`, tone: 'error' } })
+  const failed = () =>
+    report({ type: 'notice', notice: { text: `No browser to open here. ${what}: ${url}`, tone: 'error' } })
   system.openUrl(url).then((opened) => {
     if (!opened) failed()
   }, failed)
@@ -40,7 +41,8 @@ function runEffect(effect: Effect, { sandbox, system, origin, cache }: Deps, rep
       cache.clear()
       sandbox.reset().then(
         () => report({ type: 'notice', notice: { text: `Sandbox reset: ${resetScopeText()}.`, tone: 'ok' } }),
-        (error: unknown) => report({ type: 'notice', notice: { text: `Reset failed: ${(error as Error).message}`, tone: 'error' } }),
+        (error: unknown) =>
+          report({ type: 'notice', notice: { text: `Reset failed: ${(error as Error).message}`, tone: 'error' } }),
       )
       return
     case 'delete-message':
@@ -48,14 +50,23 @@ function runEffect(effect: Effect, { sandbox, system, origin, cache }: Deps, rep
       return
     case 'open-preview': {
       const token = sandbox.outbox.previewToken(effect.id)
-      if (token === undefined) return report({ type: 'notice', notice: { text: 'This message is no longer in the outbox.', tone: 'error' } })
+      if (token === undefined)
+        return report({ type: 'notice', notice: { text: 'This message is no longer in the outbox.', tone: 'error' } })
       return openInBrowser(system, previewUrl(origin, effect.id, token), 'the email', report)
     }
     case 'check-message':
       // Computed once and kept by the sandbox (its worker thread does the heavy part); the page reads the kept report.
       sandbox.checks(effect.id).then(
-        (checked) => report({ type: 'notice', notice: { text: `Checked ${checked.message_id}: score ${checked.score}/100.`, tone: checked.counts.error > 0 ? 'error' : 'ok' } }),
-        (error: unknown) => report({ type: 'notice', notice: { text: `Checks failed: ${(error as Error).message}`, tone: 'error' } }),
+        (checked) =>
+          report({
+            type: 'notice',
+            notice: {
+              text: `Checked ${checked.message_id}: score ${checked.score}/100.`,
+              tone: checked.counts.error > 0 ? 'error' : 'ok',
+            },
+          }),
+        (error: unknown) =>
+          report({ type: 'notice', notice: { text: `Checks failed: ${(error as Error).message}`, tone: 'error' } }),
       )
       return
     case 'open-url':

@@ -9,7 +9,11 @@ const TOKEN_KEY = 'sendbox.adminToken'
 
 /** An error answer of the API, with its `error.code` and message. */
 export class ApiFailure extends Error {
-  constructor(readonly status: number, readonly code: string, message: string) {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
     super(message)
     this.name = 'ApiFailure'
   }

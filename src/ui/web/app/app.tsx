@@ -58,7 +58,15 @@ export function App() {
         <TokenButton locked={live.state === 'locked'} />
       </header>
       <main id="main" tabIndex={-1}>
-        {route.page === 'messages' ? <MessagesPage openId={route.id} /> : route.page === 'requests' ? <RequestsPage openId={route.id} /> : route.page === 'webhooks' ? <WebhooksPage /> : <ControlsPage />}
+        {route.page === 'messages' ? (
+          <MessagesPage openId={route.id} />
+        ) : route.page === 'requests' ? (
+          <RequestsPage openId={route.id} />
+        ) : route.page === 'webhooks' ? (
+          <WebhooksPage />
+        ) : (
+          <ControlsPage />
+        )}
       </main>
       <DialogHost />
     </>
@@ -69,7 +77,9 @@ function LiveStatus({ state, detail }: { state: string; detail: string }) {
   return (
     <p class={`live live-${state}`} role="status" title={detail}>
       <span class="dot" aria-hidden="true" />
-      <span class="live-label">{state === 'live' ? 'Live' : state === 'down' ? 'Reconnecting' : state === 'locked' ? 'Locked' : 'Connecting'}</span>
+      <span class="live-label">
+        {state === 'live' ? 'Live' : state === 'down' ? 'Reconnecting' : state === 'locked' ? 'Locked' : 'Connecting'}
+      </span>
       <span class="visually-hidden">{detail}</span>
     </p>
   )

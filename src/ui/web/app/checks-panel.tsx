@@ -14,10 +14,21 @@ import { Shown } from './widgets.js'
 import '../checks.css'
 
 /** The categories in the order the tab shows them: what breaks a message first. The type check below keeps it whole. */
-const CATEGORIES: readonly CheckCategory[] = ['links', 'sender', 'template', 'encoding', 'spam', 'images', 'accessibility', 'size', 'compatibility']
+const CATEGORIES: readonly CheckCategory[] = [
+  'links',
+  'sender',
+  'template',
+  'encoding',
+  'spam',
+  'images',
+  'accessibility',
+  'size',
+  'compatibility',
+]
 const SEVERITIES: readonly CheckSeverity[] = ['error', 'warning', 'info']
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
-const everyCategory: Same<CheckCategory, (typeof CATEGORIES)[number]> & Same<CheckSeverity, (typeof SEVERITIES)[number]> = true
+const everyCategory: Same<CheckCategory, (typeof CATEGORIES)[number]> &
+  Same<CheckSeverity, (typeof SEVERITIES)[number]> = true
 void everyCategory
 
 const CATEGORY_LABELS: Record<CheckCategory, string> = {
@@ -36,18 +47,29 @@ const CATEGORY_LABELS: Record<CheckCategory, string> = {
 export function groupChecks(checks: readonly Check[]): { category: CheckCategory; checks: Check[] }[] {
   return CATEGORIES.map((category) => ({
     category,
-    checks: checks.filter((check) => check.category === category).sort((a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity)),
+    checks: checks
+      .filter((check) => check.category === category)
+      .sort((a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity)),
   })).filter((group) => group.checks.length > 0)
 }
 
 /** The report of a message: fetched when the tab opens, again (live) when asked. */
 function useReport(id: string) {
-  const [state, setState] = useState<{ report: CheckReport | null; error: string | null; busy: boolean }>({ report: null, error: null, busy: true })
+  const [state, setState] = useState<{ report: CheckReport | null; error: string | null; busy: boolean }>({
+    report: null,
+    error: null,
+    busy: true,
+  })
   const [live, setLive] = useState(false)
   useEffect(() => {
     const controller = new AbortController()
     setState((current) => ({ report: live ? current.report : null, error: null, busy: true }))
-    call<CheckReport>('GET', `/__sandbox/messages/${encodeURIComponent(id)}/checks${live ? '?links=live' : ''}`, undefined, controller.signal)
+    call<CheckReport>(
+      'GET',
+      `/__sandbox/messages/${encodeURIComponent(id)}/checks${live ? '?links=live' : ''}`,
+      undefined,
+      controller.signal,
+    )
       .then((report) => setState({ report, error: null, busy: false }))
       .catch((e: Error) => {
         if (e.name !== 'AbortError') setState((current) => ({ report: current.report, error: e.message, busy: false }))
@@ -58,36 +80,70 @@ function useReport(id: string) {
   return { ...state, live, checkLive: () => setLive(true) }
 }
 
-export function ChecksPanel({ messageId, channel, onLocate }: { messageId: string; channel: string; onLocate?: (line: number) => void }) {
+export function ChecksPanel({
+  messageId,
+  channel,
+  onLocate,
+}: {
+  messageId: string
+  channel: string
+  onLocate?: (line: number) => void
+}) {
   const { report, error, busy, live, checkLive } = useReport(messageId)
   if (!report) {
-    return error ? <p class="error" role="alert">The checks could not be read: {safeText(error)}</p> : <p aria-busy="true">Checking…</p>
+    return error ? (
+      <p class="error" role="alert">
+        The checks could not be read: {safeText(error)}
+      </p>
+    ) : (
+      <p aria-busy="true">Checking…</p>
+    )
   }
   const groups = groupChecks(report.checks)
   return (
     <div class="checks" aria-busy={busy}>
       <div class="checks-head">
-        <p class={`score score-${report.score >= 90 ? 'good' : report.score >= 60 ? 'fair' : 'poor'}`} data-testid="checks-score" aria-label={`Score ${report.score} out of 100`}>
+        <p
+          class={`score score-${report.score >= 90 ? 'good' : report.score >= 60 ? 'fair' : 'poor'}`}
+          data-testid="checks-score"
+          aria-label={`Score ${report.score} out of 100`}
+        >
           {report.score}
           <small>/100</small>
         </p>
         <ul class="check-counts" aria-label="Checks by severity">
           {SEVERITIES.map((severity) => (
             <li key={severity} class={`sev sev-${severity}`}>
-              {report.counts[severity]} {severity === 'info' ? 'info' : report.counts[severity] === 1 ? severity : `${severity}s`}
+              {report.counts[severity]}{' '}
+              {severity === 'info' ? 'info' : report.counts[severity] === 1 ? severity : `${severity}s`}
             </li>
           ))}
         </ul>
         {channel === 'email' ? (
-          <button type="button" class="small" onClick={checkLive} disabled={busy || report.live_links} title="Requests each link and image (HEAD, then GET) and reports 4xx, 5xx and unreachable ones">
+          <button
+            type="button"
+            class="small"
+            onClick={checkLive}
+            disabled={busy || report.live_links}
+            title="Requests each link and image (HEAD, then GET) and reports 4xx, 5xx and unreachable ones"
+          >
             {report.live_links ? 'Links checked live' : busy && live ? 'Checking links…' : 'Check live links'}
           </button>
         ) : null}
       </div>
-      {error ? <p class="error" role="alert">{safeText(error)}</p> : null}
+      {error ? (
+        <p class="error" role="alert">
+          {safeText(error)}
+        </p>
+      ) : null}
       {groups.length === 0 ? <p class="muted">Nothing found: this message passes every check.</p> : null}
       {groups.map((group) => (
-        <section key={group.category} class="check-group" aria-labelledby={`checks-${group.category}`} data-category={group.category}>
+        <section
+          key={group.category}
+          class="check-group"
+          aria-labelledby={`checks-${group.category}`}
+          data-category={group.category}
+        >
           <h3 id={`checks-${group.category}`}>
             {CATEGORY_LABELS[group.category]} <span class="muted">({group.checks.length})</span>
           </h3>
@@ -114,7 +170,8 @@ function CheckItem({ check, onLocate }: { check: Check; onLocate?: (line: number
   return (
     <li class={`finding sev-${check.severity}`} data-check={check.id}>
       <div class="finding-line">
-        <span class={`badge sev-${check.severity}`}>{check.severity}</span> <code class="finding-id">{safeText(check.id)}</code>
+        <span class={`badge sev-${check.severity}`}>{check.severity}</span>{' '}
+        <code class="finding-id">{safeText(check.id)}</code>
       </div>
       <p class="finding-message" dir="auto">
         {safeText(check.message)}
@@ -148,7 +205,11 @@ function CheckFacts({ check }: { check: Check }) {
   const facts: [string, string][] = []
   if (check.link !== undefined) facts.push(['Link', check.link])
   if (check.status !== undefined) facts.push(['Status', String(check.status)])
-  if (check.character !== undefined) facts.push(['Character', `${check.character}${check.position === undefined ? '' : ` at ${check.position}`}${check.replacement === undefined ? '' : ` → ${check.replacement}`}`])
+  if (check.character !== undefined)
+    facts.push([
+      'Character',
+      `${check.character}${check.position === undefined ? '' : ` at ${check.position}`}${check.replacement === undefined ? '' : ` → ${check.replacement}`}`,
+    ])
   if (check.parameter !== undefined) facts.push(['Parameter', check.parameter])
   if (check.clients && check.clients.length > 0) facts.push(['Clients', check.clients.join(', ')])
   if (check.score !== undefined) facts.push(['Score', String(check.score)])
@@ -194,7 +255,8 @@ function ClientTable({ clients }: { clients: readonly ClientSupport[] }) {
                 <Shown text={client.client} />
               </td>
               <td>
-                <meter min={0} max={100} low={60} high={90} optimum={100} value={client.supported} aria-hidden="true" /> {Math.round(client.supported)}%
+                <meter min={0} max={100} low={60} high={90} optimum={100} value={client.supported} aria-hidden="true" />{' '}
+                {Math.round(client.supported)}%
               </td>
               <td>{client.counted ? 'yes' : 'no'}</td>
             </tr>

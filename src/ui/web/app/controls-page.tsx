@@ -66,7 +66,10 @@ export function ControlsPage() {
   const { keys, error: keysError } = useKeys()
   const who = useWhoami()
   const team = who?.role === 'team' ? who : null
-  const scope: Scope = { team, yours: team ? `the accounts of ${team.name} (${team.accounts.join(', ')})` : 'every account' }
+  const scope: Scope = {
+    team,
+    yours: team ? `the accounts of ${team.name} (${team.accounts.join(', ')})` : 'every account',
+  }
   const loadFaults = () =>
     call<{ data: Fault[] }>('GET', '/__sandbox/faults')
       .then((answer) => setFaults(answer.data))
@@ -113,7 +116,15 @@ function OutboxCard({ scope, run }: { scope: Scope; run: Run }) {
       <button
         type="button"
         class="danger"
-        onClick={() => run('Clear the outbox?', `The captured messages of ${scope.yours} are deleted. This cannot be undone.`, 'Clear outbox', () => call('DELETE', '/__sandbox/messages'), 'Outbox cleared.')}
+        onClick={() =>
+          run(
+            'Clear the outbox?',
+            `The captured messages of ${scope.yours} are deleted. This cannot be undone.`,
+            'Clear outbox',
+            () => call('DELETE', '/__sandbox/messages'),
+            'Outbox cleared.',
+          )
+        }
       >
         Clear outbox
       </button>
@@ -126,7 +137,11 @@ function ResetCard({ scope: { team, yours }, run }: { scope: Scope; run: Run }) 
   const reset = () =>
     run(
       `Reset ${scope === 'all' ? (team ? 'your accounts' : 'the whole sandbox') : scope}?`,
-      scope === 'all' ? (team ? `Cleared for ${yours}: ${resetScopeText(true)}.` : `Cleared: ${resetScopeText()}.`) : `Only the ${RESET_SCOPE_LABELS[scope]} go back to the seeded state.`,
+      scope === 'all'
+        ? team
+          ? `Cleared for ${yours}: ${resetScopeText(true)}.`
+          : `Cleared: ${resetScopeText()}.`
+        : `Only the ${RESET_SCOPE_LABELS[scope]} go back to the seeded state.`,
       'Reset',
       () => call('POST', `/__sandbox/reset${scope === 'all' ? '' : `?scope=${scope}`}`, {}),
       `Reset (${scope}) done.`,
@@ -134,7 +149,11 @@ function ResetCard({ scope: { team, yours }, run }: { scope: Scope; run: Run }) 
   return (
     <section class="card" aria-labelledby="reset-title">
       <h2 id="reset-title">Reset</h2>
-      <p>{team ? `Back to the seeded state, for ${yours}: ${resetScopeText(true)}, or one of them.` : `Back to the seeded state: all of it (${resetScopeText()}), or one part.`}</p>
+      <p>
+        {team
+          ? `Back to the seeded state, for ${yours}: ${resetScopeText(true)}, or one of them.`
+          : `Back to the seeded state: all of it (${resetScopeText()}), or one part.`}
+      </p>
       <div class="row-form">
         <label class="field">
           <span>Scope</span>
@@ -154,7 +173,16 @@ function ResetCard({ scope: { team, yours }, run }: { scope: Scope; run: Run }) 
   )
 }
 
-const EMPTY_FAULT = { status: '500', code: '', path: '', method: '', times: '1', probability: '', delay_ms: '', account: '' }
+const EMPTY_FAULT = {
+  status: '500',
+  code: '',
+  path: '',
+  method: '',
+  times: '1',
+  probability: '',
+  delay_ms: '',
+  account: '',
+}
 type FaultFields = typeof EMPTY_FAULT
 
 /** The `POST /__sandbox/faults` body of the form's fields: the empty ones left out. */
@@ -170,7 +198,17 @@ function faultOf(form: FaultFields): Record<string, unknown> {
   return fault
 }
 
-function FaultForm({ scope: { team }, run, accounts, armed }: { scope: Scope; run: Run; accounts: string[]; armed: number }) {
+function FaultForm({
+  scope: { team },
+  run,
+  accounts,
+  armed,
+}: {
+  scope: Scope
+  run: Run
+  accounts: string[]
+  armed: number
+}) {
   const [form, setForm] = useState(EMPTY_FAULT)
   const arm = (event: Event) => {
     event.preventDefault()
@@ -186,7 +224,12 @@ function FaultForm({ scope: { team }, run, accounts, armed }: { scope: Scope; ru
   const field = (name: keyof FaultFields, label: string, props: Record<string, unknown> = {}) => (
     <label class="field">
       <span>{label}</span>
-      <input name={name} value={form[name]} onInput={(e) => setForm({ ...form, [name]: e.currentTarget.value })} {...props} />
+      <input
+        name={name}
+        value={form[name]}
+        onInput={(e) => setForm({ ...form, [name]: e.currentTarget.value })}
+        {...props}
+      />
     </label>
   )
   return (
@@ -203,7 +246,12 @@ function FaultForm({ scope: { team }, run, accounts, armed }: { scope: Scope; ru
           ))}
         </select>
       </label>
-      <AccountSelect team={team} accounts={accounts} value={form.account} onChange={(account) => setForm({ ...form, account })} />
+      <AccountSelect
+        team={team}
+        accounts={accounts}
+        value={form.account}
+        onChange={(account) => setForm({ ...form, account })}
+      />
       {field('times', 'Times (empty: until cleared)', { type: 'number', min: 1 })}
       {field('probability', 'Probability (0–1)', { type: 'number', min: 0, max: 1, step: 'any' })}
       {field('delay_ms', 'Delay (ms)', { type: 'number', min: 0 })}
@@ -215,7 +263,15 @@ function FaultForm({ scope: { team }, run, accounts, armed }: { scope: Scope; ru
           type="button"
           class="danger-outline"
           disabled={armed === 0}
-          onClick={() => run('Clear every fault?', 'Requests are answered normally again.', 'Clear faults', () => call('DELETE', '/__sandbox/faults'), 'Faults cleared.')}
+          onClick={() =>
+            run(
+              'Clear every fault?',
+              'Requests are answered normally again.',
+              'Clear faults',
+              () => call('DELETE', '/__sandbox/faults'),
+              'Faults cleared.',
+            )
+          }
         >
           Clear faults
         </button>
@@ -225,7 +281,17 @@ function FaultForm({ scope: { team }, run, accounts, armed }: { scope: Scope; ru
 }
 
 /** The fault's account: any (the admin), a team's only account, or one of a team's several (required). */
-function AccountSelect({ team, accounts, value, onChange }: { team: Scope['team']; accounts: string[]; value: string; onChange: (account: string) => void }) {
+function AccountSelect({
+  team,
+  accounts,
+  value,
+  onChange,
+}: {
+  team: Scope['team']
+  accounts: string[]
+  value: string
+  onChange: (account: string) => void
+}) {
   const several = team !== null && team.accounts.length > 1
   return (
     <label class="field">
@@ -298,7 +364,13 @@ function KeysCard({ keys, error }: { keys: KeyUsage[]; error: string | null }) {
               <td>{k.plan_name ?? k.plan}</td>
               <td>{k.account ?? '—'}</td>
               <td>
-                <meter min={0} max={k.limit} value={k.used} aria-label={`${k.key}: ${k.used} of ${k.limit} requests used`} /> {k.used} / {k.limit}
+                <meter
+                  min={0}
+                  max={k.limit}
+                  value={k.used}
+                  aria-label={`${k.key}: ${k.used} of ${k.limit} requests used`}
+                />{' '}
+                {k.used} / {k.limit}
               </td>
             </tr>
           ))}

@@ -84,40 +84,41 @@ export class PagedFeed<T> {
     const query = new URLSearchParams(this.query)
     query.set('page', String(page))
     query.set('limit', String(this.pageSize))
-    const loading = getPage<T>(this.options.path, query, this.controller.signal).then(
-      (answer) => {
-        if (generation !== this.generation) return
-        if (first) {
-          this.rows = new Array<T | undefined>(answer.pagination.total)
-          this.listed.clear()
-        }
-        else if (this.rows.length < answer.pagination.total) this.rows.length = answer.pagination.total
-        const offset = (page - 1) * this.pageSize
-        answer.data.forEach((item, i) => {
-          this.rows[offset + i] = item
-          this.listed.add(this.options.key(item))
-        })
-        if (first) {
-          const replay = this.sinceReload ?? []
-          this.sinceReload = undefined
-          for (const change of replay) change()
-        }
-        this.loaded = true
-        this.error = null
-        this.changed()
-        if (first && this.options.eager) {
-          for (let p = 2; p <= answer.pagination.pages; p++) void this.load(p, false)
-        }
-      },
-      (error: Error) => {
-        if (generation !== this.generation || error.name === 'AbortError') return
-        if (first) this.sinceReload = undefined
-        this.error = error.message
-        this.changed()
-      },
-    ).finally(() => {
-      if (this.inFlight.get(page) === loading) this.inFlight.delete(page)
-    })
+    const loading = getPage<T>(this.options.path, query, this.controller.signal)
+      .then(
+        (answer) => {
+          if (generation !== this.generation) return
+          if (first) {
+            this.rows = new Array<T | undefined>(answer.pagination.total)
+            this.listed.clear()
+          } else if (this.rows.length < answer.pagination.total) this.rows.length = answer.pagination.total
+          const offset = (page - 1) * this.pageSize
+          answer.data.forEach((item, i) => {
+            this.rows[offset + i] = item
+            this.listed.add(this.options.key(item))
+          })
+          if (first) {
+            const replay = this.sinceReload ?? []
+            this.sinceReload = undefined
+            for (const change of replay) change()
+          }
+          this.loaded = true
+          this.error = null
+          this.changed()
+          if (first && this.options.eager) {
+            for (let p = 2; p <= answer.pagination.pages; p++) void this.load(p, false)
+          }
+        },
+        (error: Error) => {
+          if (generation !== this.generation || error.name === 'AbortError') return
+          if (first) this.sinceReload = undefined
+          this.error = error.message
+          this.changed()
+        },
+      )
+      .finally(() => {
+        if (this.inFlight.get(page) === loading) this.inFlight.delete(page)
+      })
     this.inFlight.set(page, loading)
     return loading
   }

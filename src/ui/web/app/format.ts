@@ -7,7 +7,12 @@ import { searchTextOf, senderOf, summaryOf } from '../../../domain/channels/read
 // reading per channel (src/domain/channels/*/reading.ts), bundled here.
 export { senderOf, summaryOf }
 
-const timeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' })
+const timeFormat = new Intl.DateTimeFormat(undefined, {
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hourCycle: 'h23',
+})
 const dayFormat = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' })
 const fullFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium', hourCycle: 'h23' })
 
@@ -41,10 +46,14 @@ export function matchesFilters(message: MessageSummary, filters: URLSearchParams
 export function prettyJson(value: unknown): string {
   // Bidi controls, invisible fillers and C1 controls as \u escapes (the same JSON value): shown
   // raw, an override would reorder the rest of the line and a filler would hide.
-  return JSON.stringify(value, null, 2).replace(INVISIBLE_IN_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+  return JSON.stringify(value, null, 2).replace(
+    INVISIBLE_IN_JSON,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  )
 }
 // eslint-disable-next-line no-control-regex
-const INVISIBLE_IN_JSON = /[\u007f-\u009f\u061c\u115f\u1160\u180e\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\u3164\ufeff\uffa0]/g
+const INVISIBLE_IN_JSON =
+  /[\u007f-\u009f\u061c\u115f\u1160\u180e\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\u3164\ufeff\uffa0]/g
 
 /** The body of a journal entry, pretty-printed when it is JSON. */
 export function prettyBody(body: string | null | undefined): string {
@@ -64,5 +73,9 @@ export type StatusFields = Pick<CapturedMessage, 'status' | 'reason' | 'status_h
  */
 export function newerStatus<M extends StatusFields | undefined>(message: M, step: StatusFields | undefined): M {
   if (!step || (message && message.status_history.length >= step.status_history.length)) return message
-  return (message ? { ...message, status: step.status, reason: step.reason, status_history: step.status_history } : { status: step.status, reason: step.reason, status_history: step.status_history }) as M
+  return (
+    message
+      ? { ...message, status: step.status, reason: step.reason, status_history: step.status_history }
+      : { status: step.status, reason: step.reason, status_history: step.status_history }
+  ) as M
 }

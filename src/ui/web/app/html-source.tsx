@@ -41,7 +41,15 @@ export function HtmlSource({ html, line }: { html: string; line?: number }) {
             tabIndex={i + 1 === line ? -1 : undefined}
             aria-current={i + 1 === line ? 'location' : undefined}
           >
-            {tokens.map((t, j) => (t.kind === 'text' ? safeText(t.text) : <span key={j} class={`tok-${t.kind}`}>{safeText(t.text)}</span>))}
+            {tokens.map((t, j) =>
+              t.kind === 'text' ? (
+                safeText(t.text)
+              ) : (
+                <span key={j} class={`tok-${t.kind}`}>
+                  {safeText(t.text)}
+                </span>
+              ),
+            )}
             {'\n'}
           </span>
         ))}

@@ -5,10 +5,19 @@ import { decodePunycode, linkFindings, linkWarnings, scriptsOf, unicodeHost } fr
 describe('linkWarnings', () => {
   it('flags userinfo, punycode hosts and bidi controls, and nothing in a plain link', () => {
     expect(linkWarnings('https://acme.test/reset?t=1')).toEqual([])
-    expect(linkWarnings('https://shop.test@evil.test/login')).toEqual(['the part before "@" is not the host: it goes to evil.test'])
-    expect(linkWarnings(new URL('https://аpple.test/').href)).toEqual(['the host has non-Latin or look-alike letters (punycode)', 'the host mixes scripts (Cyrillic and Latin in "аpple" of аpple.test): letters that look alike but are not'])
-    expect(linkWarnings(new URL('https://пример.test/').href)).toEqual(['the host has non-Latin or look-alike letters (punycode)'])
-    expect(linkWarnings(new URL('https://acme.test/\u202egnp.exe').href)).toEqual(['it holds a bidi control, which can reorder how it reads'])
+    expect(linkWarnings('https://shop.test@evil.test/login')).toEqual([
+      'the part before "@" is not the host: it goes to evil.test',
+    ])
+    expect(linkWarnings(new URL('https://аpple.test/').href)).toEqual([
+      'the host has non-Latin or look-alike letters (punycode)',
+      'the host mixes scripts (Cyrillic and Latin in "аpple" of аpple.test): letters that look alike but are not',
+    ])
+    expect(linkWarnings(new URL('https://пример.test/').href)).toEqual([
+      'the host has non-Latin or look-alike letters (punycode)',
+    ])
+    expect(linkWarnings(new URL('https://acme.test/\u202egnp.exe').href)).toEqual([
+      'it holds a bidi control, which can reorder how it reads',
+    ])
     expect(linkWarnings('not a url')).toEqual(['not a URL'])
   })
 })
@@ -47,7 +56,13 @@ describe('linkFindings', () => {
 
 describe('punycode', () => {
   it('decodes as the URL standard does', () => {
-    for (const host of ['xn--pple-43d.example', 'xn--bcher-kva.de', 'xn--e1afmkfd.xn--p1ai', 'xn--wgv71a119e.jp', 'plain.example']) {
+    for (const host of [
+      'xn--pple-43d.example',
+      'xn--bcher-kva.de',
+      'xn--e1afmkfd.xn--p1ai',
+      'xn--wgv71a119e.jp',
+      'plain.example',
+    ]) {
       expect(unicodeHost(host)).toBe(domainToUnicode(host))
     }
     expect(decodePunycode('99999999999')).toBeNull()

@@ -55,8 +55,14 @@ function isMixed(scripts: string[]): boolean {
 
 /** RFC 3492 punycode decoding of one label (without `xn--`); null when it is not valid punycode. */
 export function decodePunycode(input: string): string | null {
-  const base = 36, tMin = 1, tMax = 26, skew = 38, damp = 700
-  let n = 128, i = 0, bias = 72
+  const base = 36,
+    tMin = 1,
+    tMax = 26,
+    skew = 38,
+    damp = 700
+  let n = 128,
+    i = 0,
+    bias = 72
   const basic = input.lastIndexOf('-')
   const output = basic > 0 ? [...input.slice(0, basic)].map((c) => c.codePointAt(0)!) : []
   if (output.some((c) => c >= 0x80)) return null
@@ -91,7 +97,10 @@ export function decodePunycode(input: string): string | null {
 
 /** The host as a person reads it: each `xn--` label decoded. */
 export function unicodeHost(host: string): string {
-  return host.split('.').map((label) => (label.startsWith('xn--') ? decodePunycode(label.slice(4)) ?? label : label)).join('.')
+  return host
+    .split('.')
+    .map((label) => (label.startsWith('xn--') ? (decodePunycode(label.slice(4)) ?? label) : label))
+    .join('.')
 }
 
 /** Why `link` may not go where it reads, as sentences; `['not a URL']` when it does not parse. */
@@ -110,18 +119,36 @@ export function linkFindings(link: string): LinkWarning[] {
   }
   const warnings: LinkWarning[] = []
   if (url.username !== '' || url.password !== '') {
-    warnings.push({ kind: 'userinfo', label: 'user@host', explanation: `the part before "@" is not the host: it goes to ${url.hostname}` })
+    warnings.push({
+      kind: 'userinfo',
+      label: 'user@host',
+      explanation: `the part before "@" is not the host: it goes to ${url.hostname}`,
+    })
   }
   const labels = url.hostname.split('.')
   if (labels.some((label) => label.startsWith('xn--'))) {
-    warnings.push({ kind: 'punycode', label: 'punycode', explanation: 'the host has non-Latin or look-alike letters (punycode)' })
+    warnings.push({
+      kind: 'punycode',
+      label: 'punycode',
+      explanation: 'the host has non-Latin or look-alike letters (punycode)',
+    })
   }
-  const mixed = labels.map((label) => (label.startsWith('xn--') ? decodePunycode(label.slice(4)) ?? '' : label)).find((label) => isMixed(scriptsOf(label)))
+  const mixed = labels
+    .map((label) => (label.startsWith('xn--') ? (decodePunycode(label.slice(4)) ?? '') : label))
+    .find((label) => isMixed(scriptsOf(label)))
   if (mixed !== undefined) {
-    warnings.push({ kind: 'mixed-script', label: 'mixed scripts', explanation: `the host mixes scripts (${scriptsOf(mixed).join(' and ')} in "${mixed}" of ${unicodeHost(url.hostname)}): letters that look alike but are not` })
+    warnings.push({
+      kind: 'mixed-script',
+      label: 'mixed scripts',
+      explanation: `the host mixes scripts (${scriptsOf(mixed).join(' and ')} in "${mixed}" of ${unicodeHost(url.hostname)}): letters that look alike but are not`,
+    })
   }
   if (BIDI.test(link)) {
-    warnings.push({ kind: 'bidi', label: 'bidi', explanation: 'it holds a bidi control, which can reorder how it reads' })
+    warnings.push({
+      kind: 'bidi',
+      label: 'bidi',
+      explanation: 'it holds a bidi control, which can reorder how it reads',
+    })
   }
   return warnings
 }

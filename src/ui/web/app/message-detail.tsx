@@ -29,7 +29,12 @@ function useMessage(id: string): { message: CapturedMessage | null; error: strin
         markSeen(id)
       })
       .catch((e: Error) => {
-        if (e.name !== 'AbortError') setError(e instanceof ApiFailure && e.status === 404 ? 'This message is gone: it was cleared or evicted by the outbox cap.' : e.message)
+        if (e.name !== 'AbortError')
+          setError(
+            e instanceof ApiFailure && e.status === 404
+              ? 'This message is gone: it was cleared or evicted by the outbox cap.'
+              : e.message,
+          )
       })
     const stop = onSandboxEvent((event) => {
       if (event.type === 'message.status' && event.message.message_id === id) {
@@ -63,12 +68,21 @@ export function MessageDetail({ id, narrow }: { id: string; narrow: boolean }) {
       </div>
     )
   }
-  if (!message) return <div class="detail" aria-busy="true">{narrow ? back : null}<p>Loading…</p></div>
+  if (!message)
+    return (
+      <div class="detail" aria-busy="true">
+        {narrow ? back : null}
+        <p>Loading…</p>
+      </div>
+    )
   const view = webViewOf(message)
   return (
     <article class={`detail detail-${message.channel}`} aria-labelledby="detail-title">
       {narrow ? back : null}
-      <DetailHead message={message} title={message.direction === 'inbound' ? `Reply from ${senderOf(message) ?? ''}` : view.title(message as never)} />
+      <DetailHead
+        message={message}
+        title={message.direction === 'inbound' ? `Reply from ${senderOf(message) ?? ''}` : view.title(message as never)}
+      />
       <dl class="meta">
         <Meta term="Channel">
           <ChannelTag channel={message.channel} />
@@ -114,7 +128,13 @@ function Meta({ term, children }: { term: string; children: ComponentChildren })
 /** The title, the status and the delete button. */
 function DetailHead({ message, title }: { message: CapturedMessage; title: string }) {
   const remove = async () => {
-    if (await confirmAction('Delete this message?', `It is removed from the outbox for every client (${message.message_id}).`, 'Delete message')) {
+    if (
+      await confirmAction(
+        'Delete this message?',
+        `It is removed from the outbox for every client (${message.message_id}).`,
+        'Delete message',
+      )
+    ) {
       await deleteMessage(message.message_id)
       navigate('messages')
     }

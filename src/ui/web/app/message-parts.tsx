@@ -18,7 +18,9 @@ export function RequestLink({ messageId }: { messageId: string }) {
   useEffect(wantJournal, [])
   useFeed(requests)
   // The API request that sent it (webhook attempts about it name it too).
-  const entry = requests.rows.find((e): e is JournalEntry => e !== undefined && e.kind === 'api' && e.message_id === messageId)
+  const entry = requests.rows.find(
+    (e): e is JournalEntry => e !== undefined && e.kind === 'api' && e.message_id === messageId,
+  )
   return entry ? <a href={hrefOf('requests', String(entry.id))}>request #{entry.id}</a> : null
 }
 
@@ -56,7 +58,13 @@ export function WhatsappBubble({ message, values }: { message: WhatsappMessage; 
     <div class="chat" aria-label={inbound ? 'WhatsApp reply' : 'WhatsApp message as the recipient reads it'}>
       <div class={`bubble wa-bubble${inbound ? ' wa-inbound' : ''}`} dir="auto">
         {/* Every string made safe as in the terminal (src/domain/safe-text.ts); the bubble is dir="auto". */}
-        {inbound ? <div class="wa-template">Reply from <bdi>{safeText(whatsapp.from ?? 'unknown')}</bdi></div> : rendered ? null : <div class="wa-template">{safeText(whatsapp.template)}</div>}
+        {inbound ? (
+          <div class="wa-template">
+            Reply from <bdi>{safeText(whatsapp.from ?? 'unknown')}</bdi>
+          </div>
+        ) : rendered ? null : (
+          <div class="wa-template">{safeText(whatsapp.template)}</div>
+        )}
         {rendered?.header ? <div class="wa-header">{markCodes(safeText(rendered.header), codes)}</div> : null}
         <div class="wa-text">{markCodes(safeText(rendered ? rendered.body : whatsapp.preview), codes)}</div>
         {rendered?.footer ? <div class="wa-footer">{safeText(rendered.footer)}</div> : null}

@@ -28,7 +28,14 @@ async function copyFirstCode(message: MessageSummary): Promise<void> {
 
 /** `d` or Delete: the open (else selected) message, after a confirmation. */
 async function deleteWithConfirm(message: MessageSummary): Promise<void> {
-  if (!(await confirmAction('Delete this message?', `It is removed from the outbox for every client (${message.message_id}).`, 'Delete message'))) return
+  if (
+    !(await confirmAction(
+      'Delete this message?',
+      `It is removed from the outbox for every client (${message.message_id}).`,
+      'Delete message',
+    ))
+  )
+    return
   await deleteMessage(message.message_id)
   navigate('messages')
 }
@@ -50,8 +57,21 @@ function Filters({ accounts, labels }: { accounts: string[]; labels: ReadonlyMap
     <div class="filters">
       <SearchBox initial={current.get('q') ?? ''} onSearch={(q) => update('q', q)} />
       <ChannelChips channel={current.get('channel') ?? ''} onChannel={(c) => update('channel', c)} />
-      <FilterSelect label="Status" any="any status" value={current.get('status') ?? ''} options={STATUSES} onChange={(v) => update('status', v)} />
-      <FilterSelect label="Account" any="all accounts" value={current.get('account') ?? ''} options={accounts} optionLabel={(a) => accountLabel(a, labels)} onChange={(v) => update('account', v)} />
+      <FilterSelect
+        label="Status"
+        any="any status"
+        value={current.get('status') ?? ''}
+        options={STATUSES}
+        onChange={(v) => update('status', v)}
+      />
+      <FilterSelect
+        label="Account"
+        any="all accounts"
+        value={current.get('account') ?? ''}
+        options={accounts}
+        optionLabel={(a) => accountLabel(a, labels)}
+        onChange={(v) => update('account', v)}
+      />
     </div>
   )
 }
@@ -92,15 +112,31 @@ function ChannelChips({ channel, onChannel }: { channel: string; onChannel: (cha
         All
       </button>
       {CHANNELS.map((c) => (
-        <button key={c} type="button" class={`chip chip-${c}`} aria-pressed={channel === c} onClick={() => onChannel(channel === c ? '' : c)}>
-          {CHANNEL_LABELS[c]} <span class="count" aria-label={`${perChannel[c] ?? 'unknown'} messages`}>{perChannel[c] ?? '–'}</span>
+        <button
+          key={c}
+          type="button"
+          class={`chip chip-${c}`}
+          aria-pressed={channel === c}
+          onClick={() => onChannel(channel === c ? '' : c)}
+        >
+          {CHANNEL_LABELS[c]}{' '}
+          <span class="count" aria-label={`${perChannel[c] ?? 'unknown'} messages`}>
+            {perChannel[c] ?? '–'}
+          </span>
         </button>
       ))}
     </div>
   )
 }
 
-function FilterSelect(props: { label: string; any: string; value: string; options: readonly string[]; optionLabel?: (value: string) => string; onChange: (value: string) => void }) {
+function FilterSelect(props: {
+  label: string
+  any: string
+  value: string
+  options: readonly string[]
+  optionLabel?: (value: string) => string
+  onChange: (value: string) => void
+}) {
   return (
     <label class="select">
       <span>{props.label}</span>
@@ -162,7 +198,13 @@ function useAccounts(): { accounts: string[]; labels: ReadonlyMap<string, string
       .then((answer) => setKeys(Array.isArray(answer) ? answer : (answer.data ?? [])))
       .catch(() => setKeys([]))
   }, [])
-  return useMemo(() => ({ accounts: [...new Set(keys.map((k) => k.account).filter((a): a is string => !!a))].sort(), labels: accountLabels(keys) }), [keys])
+  return useMemo(
+    () => ({
+      accounts: [...new Set(keys.map((k) => k.account).filter((a): a is string => !!a))].sort(),
+      labels: accountLabels(keys),
+    }),
+    [keys],
+  )
 }
 
 /** What the list's keys act on: the latest render's rows, selection and actions. */
@@ -255,12 +297,15 @@ export function MessagesPage({ openId }: { openId: string | null }) {
   useEffect(() => onSeen(() => setSeenVersion((n) => n + 1)), [])
   const seenAccounts = useMemo(() => {
     const all = new Set(accounts)
-    for (let i = 0; i < Math.min(messages.rows.length, 500); i++) if (messages.rows[i]) all.add(messages.rows[i]!.account)
+    for (let i = 0; i < Math.min(messages.rows.length, 500); i++)
+      if (messages.rows[i]) all.add(messages.rows[i]!.account)
     return [...all].sort()
   }, [accounts, messages.version])
   return (
     <div class={`messages-page${openId ? ' has-detail' : ''}`}>
-      {!narrow || !openId ? <ListPane list={list} accounts={seenAccounts} labels={labels} rowHeight={narrow ? 58 : 40} /> : null}
+      {!narrow || !openId ? (
+        <ListPane list={list} accounts={seenAccounts} labels={labels} rowHeight={narrow ? 58 : 40} />
+      ) : null}
       {openId ? (
         <section class="detail-pane" aria-label="Message">
           <MessageDetail id={openId} narrow={narrow} />
@@ -274,7 +319,17 @@ export function MessagesPage({ openId }: { openId: string | null }) {
   )
 }
 
-function ListPane({ list: { rows, openId, selected, open }, accounts, labels, rowHeight }: { list: ListState; accounts: string[]; labels: ReadonlyMap<string, string>; rowHeight: number }) {
+function ListPane({
+  list: { rows, openId, selected, open },
+  accounts,
+  labels,
+  rowHeight,
+}: {
+  list: ListState
+  accounts: string[]
+  labels: ReadonlyMap<string, string>
+  rowHeight: number
+}) {
   const current = useStore(filters)
   const filtered = [...current.keys()].some((k) => current.get(k))
   return (
@@ -309,7 +364,8 @@ function ListPane({ list: { rows, openId, selected, open }, accounts, labels, ro
         empty={!messages.loaded ? 'Loading…' : filtered ? 'No message matches these filters.' : <NoMessagesYet />}
       />
       <p class="hint" aria-hidden="true">
-        <kbd>j</kbd>/<kbd>k</kbd> or <kbd>↑</kbd>/<kbd>↓</kbd> move · <kbd>Enter</kbd> opens · <kbd>/</kbd> searches · <kbd>y</kbd> copies the first code · <kbd>d</kbd> deletes
+        <kbd>j</kbd>/<kbd>k</kbd> or <kbd>↑</kbd>/<kbd>↓</kbd> move · <kbd>Enter</kbd> opens · <kbd>/</kbd> searches ·{' '}
+        <kbd>y</kbd> copies the first code · <kbd>d</kbd> deletes
       </p>
     </section>
   )
@@ -318,7 +374,8 @@ function ListPane({ list: { rows, openId, selected, open }, accounts, labels, ro
 function NoMessagesYet() {
   return (
     <>
-      <strong>No messages yet.</strong> Send one to the API (for example <code>POST /v1/email/send</code>) and it appears here at once.
+      <strong>No messages yet.</strong> Send one to the API (for example <code>POST /v1/email/send</code>) and it
+      appears here at once.
     </>
   )
 }

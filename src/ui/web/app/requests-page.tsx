@@ -27,7 +27,9 @@ function EntryDetail({ entry }: { entry: JournalEntry }) {
   return (
     <article class="detail" aria-labelledby="entry-title">
       <h2 id="entry-title">
-        <span class="muted">#{entry.id}</span> <span class={`http ${statusClass(entry.status)}`}>{entry.status}</span> {entry.kind === 'webhook' ? 'webhook ' : ''}{entry.method} {entry.path}
+        <span class="muted">#{entry.id}</span> <span class={`http ${statusClass(entry.status)}`}>{entry.status}</span>{' '}
+        {entry.kind === 'webhook' ? 'webhook ' : ''}
+        {entry.method} {entry.path}
       </h2>
       <dl class="meta">
         {rows.map(([name, value]) => (
@@ -41,7 +43,9 @@ function EntryDetail({ entry }: { entry: JournalEntry }) {
         <>
           <h3>Request headers</h3>
           <pre class="code" tabIndex={0} aria-label="Request headers">
-            {Object.entries(entry.request_headers).map(([name, value]) => `${name}: ${value}`).join('\n')}
+            {Object.entries(entry.request_headers)
+              .map(([name, value]) => `${name}: ${value}`)
+              .join('\n')}
           </pre>
         </>
       ) : null}
@@ -71,10 +75,17 @@ export function RequestsPage({ openId }: { openId: string | null }) {
   const [kind, setKind] = useState<'' | JournalEntry['kind']>('')
   const [selected, setSelected] = useState(0)
   const rows = useMemo(
-    () => requests.rows.filter((e): e is JournalEntry => e !== undefined && (!errorsOnly || e.status >= 400) && (kind === '' || e.kind === kind)),
+    () =>
+      requests.rows.filter(
+        (e): e is JournalEntry =>
+          e !== undefined && (!errorsOnly || e.status >= 400) && (kind === '' || e.kind === kind),
+      ),
     [version, errorsOnly, kind],
   )
-  const open = rows.find((e) => String(e.id) === openId) ?? requests.rows.find((e) => e !== undefined && String(e.id) === openId) ?? null
+  const open =
+    rows.find((e) => String(e.id) === openId) ??
+    requests.rows.find((e) => e !== undefined && String(e.id) === openId) ??
+    null
   // A link to `#/requests/N` (a message's "request #N") selects that row, scrolled into view.
   const openIndex = rows.findIndex((e) => String(e.id) === openId)
   useEffect(() => {
@@ -97,10 +108,13 @@ export function RequestsPage({ openId }: { openId: string | null }) {
         <section class="list-pane" aria-label="Request journal" onKeyDown={onKey}>
           <div class="filters">
             <label class="check">
-              <input type="checkbox" checked={errorsOnly} onChange={(e) => setErrorsOnly(e.currentTarget.checked)} /> Errors only
+              <input type="checkbox" checked={errorsOnly} onChange={(e) => setErrorsOnly(e.currentTarget.checked)} />{' '}
+              Errors only
             </label>
             <KindSelect kind={kind} setKind={setKind} />
-            <span class="muted">{rows.length} {rows.length === 1 ? 'request' : 'requests'}</span>
+            <span class="muted">
+              {rows.length} {rows.length === 1 ? 'request' : 'requests'}
+            </span>
           </div>
           <VirtualList
             id="request-list"
@@ -138,7 +152,15 @@ function RequestRow({ entry: e }: { entry: JournalEntry }) {
 }
 
 /** The open request's details, or what to do to see some. */
-function RequestPane({ openId, entry, narrow }: { openId: string | null; entry: JournalEntry | null; narrow: boolean }) {
+function RequestPane({
+  openId,
+  entry,
+  narrow,
+}: {
+  openId: string | null
+  entry: JournalEntry | null
+  narrow: boolean
+}) {
   if (!openId) {
     return narrow ? null : (
       <section class="detail-pane empty-detail" aria-label="Request">
@@ -159,7 +181,13 @@ function RequestPane({ openId, entry, narrow }: { openId: string | null; entry: 
 }
 
 /** API requests and webhook attempts, or one of them. */
-function KindSelect({ kind, setKind }: { kind: '' | JournalEntry['kind']; setKind: (kind: '' | JournalEntry['kind']) => void }) {
+function KindSelect({
+  kind,
+  setKind,
+}: {
+  kind: '' | JournalEntry['kind']
+  setKind: (kind: '' | JournalEntry['kind']) => void
+}) {
   return (
     <label class="select">
       <span>Kind</span>

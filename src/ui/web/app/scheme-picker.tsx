@@ -10,19 +10,43 @@ import { PREVIEW_SCHEMES, type PreviewScheme } from '../../../contract/preview.j
 export type { PreviewScheme }
 
 const LABELS: Record<PreviewScheme, { label: string; title: string }> = {
-  light: { label: 'Light', title: 'As a client in light mode shows it: the email\'s dark styles off' },
-  dark: { label: 'Dark', title: 'As Apple Mail, Outlook for Mac and iOS show it in dark mode: the email\'s own prefers-color-scheme: dark styles' },
-  'dark-forced': { label: 'Dark (forced)', title: 'As Gmail\'s apps and Outlook.com show it in dark mode: colours inverted by the client, images kept' },
+  light: { label: 'Light', title: "As a client in light mode shows it: the email's dark styles off" },
+  dark: {
+    label: 'Dark',
+    title:
+      "As Apple Mail, Outlook for Mac and iOS show it in dark mode: the email's own prefers-color-scheme: dark styles",
+  },
+  'dark-forced': {
+    label: 'Dark (forced)',
+    title: "As Gmail's apps and Outlook.com show it in dark mode: colours inverted by the client, images kept",
+  },
 }
 
-export function SchemePicker({ scheme, onChange }: { scheme: PreviewScheme | null; onChange: (scheme: PreviewScheme | null) => void }) {
+export function SchemePicker({
+  scheme,
+  onChange,
+}: {
+  scheme: PreviewScheme | null
+  onChange: (scheme: PreviewScheme | null) => void
+}) {
   return (
     <div role="group" aria-label="Colour scheme" class="segmented">
-      <button type="button" aria-pressed={scheme === null} onClick={() => onChange(null)} title="As your browser shows it">
+      <button
+        type="button"
+        aria-pressed={scheme === null}
+        onClick={() => onChange(null)}
+        title="As your browser shows it"
+      >
         As sent
       </button>
       {PREVIEW_SCHEMES.map((id) => (
-        <button key={id} type="button" aria-pressed={scheme === id} onClick={() => onChange(id)} title={LABELS[id].title}>
+        <button
+          key={id}
+          type="button"
+          aria-pressed={scheme === id}
+          onClick={() => onChange(id)}
+          title={LABELS[id].title}
+        >
           {LABELS[id].label}
         </button>
       ))}

@@ -47,12 +47,18 @@ export function useFeed<T>(feed: PagedFeed<T>): number {
 }
 
 export const messages = new PagedFeed<MessageSummary>({ path: '/__sandbox/messages', key: (m) => m.message_id })
-export const requests = new PagedFeed<JournalEntry>({ path: '/__sandbox/requests', key: (e) => String(e.id), eager: true })
+export const requests = new PagedFeed<JournalEntry>({
+  path: '/__sandbox/requests',
+  key: (e) => String(e.id),
+  eager: true,
+})
 
 /** The list's filters, as the query of `GET /__sandbox/messages`. */
 export const filters = new Store(new URLSearchParams())
 /** Messages per channel under the account filter (the chips above the list). */
-export const counts = new Store(Object.fromEntries(CHANNELS.map((channel) => [channel, null])) as Record<Channel, number | null>)
+export const counts = new Store(
+  Object.fromEntries(CHANNELS.map((channel) => [channel, null])) as Record<Channel, number | null>,
+)
 export type Connection = { state: 'connecting' | 'live' | 'down' | 'locked'; detail: string }
 export const connection = new Store<Connection>({ state: 'connecting', detail: 'Connecting to sendbox…' })
 
@@ -175,8 +181,10 @@ export function startLive(): void {
       try {
         const payload = JSON.parse(data) as Record<string, unknown>
         // The data is the event object; a bare message or journal entry is wrapped the same way.
-        if ((type === 'message.captured' || type === 'message.status') && payload.message === undefined) handle({ type, message: payload } as unknown as StreamEvent)
-        else if (type === 'request' && payload.entry === undefined) handle({ type, entry: payload } as unknown as StreamEvent)
+        if ((type === 'message.captured' || type === 'message.status') && payload.message === undefined)
+          handle({ type, message: payload } as unknown as StreamEvent)
+        else if (type === 'request' && payload.entry === undefined)
+          handle({ type, entry: payload } as unknown as StreamEvent)
         else handle({ ...payload, type } as StreamEvent)
       } catch {
         // a malformed event: skip it, the next reload corrects the list

@@ -49,7 +49,8 @@ export function VirtualList(props: VirtualListProps) {
     if (!element || props.selected < 0) return
     const top = props.selected * props.rowHeight
     if (top < element.scrollTop) element.scrollTop = top
-    else if (top + props.rowHeight > element.scrollTop + element.clientHeight) element.scrollTop = top + props.rowHeight - element.clientHeight
+    else if (top + props.rowHeight > element.scrollTop + element.clientHeight)
+      element.scrollTop = top + props.rowHeight - element.clientHeight
   }, [props.selected, props.rowHeight])
 
   const first = Math.max(0, Math.floor(scrollTop / props.rowHeight) - OVERSCAN)
@@ -68,7 +69,9 @@ export function VirtualList(props: VirtualListProps) {
       role="listbox"
       tabIndex={0}
       aria-label={props.label}
-      aria-activedescendant={props.selected >= first && props.selected < last ? `${props.id}-row-${props.selected}` : undefined}
+      aria-activedescendant={
+        props.selected >= first && props.selected < last ? `${props.id}-row-${props.selected}` : undefined
+      }
       onScroll={(event) => setScrollTop(event.currentTarget.scrollTop)}
     >
       {props.count === 0 ? <div class="empty">{props.empty}</div> : null}

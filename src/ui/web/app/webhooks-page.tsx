@@ -15,39 +15,81 @@ import { hrefOf } from './router.js'
 
 function outcome(a: WebhookAttempt): string {
   if (a.state === 'queued' || a.state === 'sending') return a.state
-  return a.response ? `${a.response.status}${a.error ? ` (${a.error})` : ''}` : a.error ?? '—'
+  return a.response ? `${a.response.status}${a.error ? ` (${a.error})` : ''}` : (a.error ?? '—')
 }
 
 function AttemptDetail({ attempt }: { attempt: WebhookAttempt }) {
-  const headers = Object.entries(attempt.request.headers).map(([name, value]) => `${name}: ${value}`).join('\n')
+  const headers = Object.entries(attempt.request.headers)
+    .map(([name, value]) => `${name}: ${value}`)
+    .join('\n')
   return (
     <div class="webhook-detail">
       <dl class="meta">
-        <div><dt>URL</dt><dd><code>{attempt.url}</code></dd></div>
-        {attempt.message_id ? <div><dt>Message</dt><dd><a href={hrefOf('messages', attempt.message_id)}>{attempt.message_id}</a></dd></div> : null}
-        <div><dt>webhook-id</dt><dd><code>{attempt.webhook_id}</code> <CopyButton text={attempt.webhook_id} label="Copy webhook-id" /></dd></div>
-        <div><dt>Queued</dt><dd>{fullTime(attempt.at)}</dd></div>
-        <div><dt>Latency</dt><dd>{attempt.response ? `${attempt.response.latency_ms} ms` : '—'}</dd></div>
-        <div><dt>Next retry</dt><dd>{attempt.next_retry_at ? fullTime(attempt.next_retry_at) : '—'}</dd></div>
+        <div>
+          <dt>URL</dt>
+          <dd>
+            <code>{attempt.url}</code>
+          </dd>
+        </div>
+        {attempt.message_id ? (
+          <div>
+            <dt>Message</dt>
+            <dd>
+              <a href={hrefOf('messages', attempt.message_id)}>{attempt.message_id}</a>
+            </dd>
+          </div>
+        ) : null}
+        <div>
+          <dt>webhook-id</dt>
+          <dd>
+            <code>{attempt.webhook_id}</code> <CopyButton text={attempt.webhook_id} label="Copy webhook-id" />
+          </dd>
+        </div>
+        <div>
+          <dt>Queued</dt>
+          <dd>{fullTime(attempt.at)}</dd>
+        </div>
+        <div>
+          <dt>Latency</dt>
+          <dd>{attempt.response ? `${attempt.response.latency_ms} ms` : '—'}</dd>
+        </div>
+        <div>
+          <dt>Next retry</dt>
+          <dd>{attempt.next_retry_at ? fullTime(attempt.next_retry_at) : '—'}</dd>
+        </div>
       </dl>
       <h4>Request headers</h4>
-      <pre class="code" tabIndex={0} aria-label="Request headers">{headers || '(not sent yet)'}</pre>
+      <pre class="code" tabIndex={0} aria-label="Request headers">
+        {headers || '(not sent yet)'}
+      </pre>
       <h4>Request body</h4>
-      <pre class="code" tabIndex={0} aria-label="Request body">{prettyBody(attempt.request.body)}</pre>
+      <pre class="code" tabIndex={0} aria-label="Request body">
+        {prettyBody(attempt.request.body)}
+      </pre>
       <h4>Answer (first 1 KiB)</h4>
-      <pre class="code" tabIndex={0} aria-label="Answer body">{attempt.response ? attempt.response.body_excerpt || '(empty)' : '(no answer)'}</pre>
+      <pre class="code" tabIndex={0} aria-label="Answer body">
+        {attempt.response ? attempt.response.body_excerpt || '(empty)' : '(no answer)'}
+      </pre>
     </div>
   )
 }
 
 /** The newest 100 webhook attempts and their total, reloaded as attempts are journaled. */
-function useAttempts(onError: (message: string) => void): { attempts: WebhookAttempt[] | null; total: number; load: () => Promise<void>; receiver: Receiver } {
+function useAttempts(onError: (message: string) => void): {
+  attempts: WebhookAttempt[] | null
+  total: number
+  load: () => Promise<void>
+  receiver: Receiver
+} {
   const [attempts, setAttempts] = useState<WebhookAttempt[] | null>(null)
   const [total, setTotal] = useState(0)
   const [receiver, setReceiver] = useState<Receiver>({ url: null })
   const load = async () => {
     try {
-      const page = (await getPage<WebhookAttempt>('/__sandbox/webhooks', new URLSearchParams({ limit: '100' }))) as Awaited<ReturnType<typeof getPage<WebhookAttempt>>> & Receiver
+      const page = (await getPage<WebhookAttempt>(
+        '/__sandbox/webhooks',
+        new URLSearchParams({ limit: '100' }),
+      )) as Awaited<ReturnType<typeof getPage<WebhookAttempt>>> & Receiver
       setAttempts(page.data)
       setTotal(page.pagination.total)
       setReceiver({ url: page.url ?? null, secret: page.secret })
@@ -83,12 +125,23 @@ function ReceiverCard({ receiver }: { receiver: Receiver }) {
   if (receiver.url === null) return null
   return (
     <dl class="meta receiver" aria-label="Webhook receiver">
-      <div><dt>URL</dt><dd><code>{receiver.url}</code></dd></div>
+      <div>
+        <dt>URL</dt>
+        <dd>
+          <code>{receiver.url}</code>
+        </dd>
+      </div>
       <div>
         <dt>Signing secret</dt>
         <dd>
           {receiver.secret ? (
-            <><code data-testid="webhook-secret">{receiver.secret}</code> <CopyButton text={receiver.secret} label="Copy the signing secret" /> <span class="muted">verify <code>webhook-signature</code> with it (Standard Webhooks)</span></>
+            <>
+              <code data-testid="webhook-secret">{receiver.secret}</code>{' '}
+              <CopyButton text={receiver.secret} label="Copy the signing secret" />{' '}
+              <span class="muted">
+                verify <code>webhook-signature</code> with it (Standard Webhooks)
+              </span>
+            </>
           ) : (
             <span class="muted">shown to the admin token only</span>
           )}
@@ -114,23 +167,45 @@ export function WebhooksPage() {
     <section class="webhooks-page" aria-labelledby="webhooks-title">
       <h2 id="webhooks-title">Webhooks</h2>
       <p class="muted">
-        {attempts === null ? 'Loading…' : `${total} attempt${total === 1 ? '' : 's'} (the newest 100 shown). Signed per Standard Webhooks; retries, duplicates and replays keep the webhook-id.`}
+        {attempts === null
+          ? 'Loading…'
+          : `${total} attempt${total === 1 ? '' : 's'} (the newest 100 shown). Signed per Standard Webhooks; retries, duplicates and replays keep the webhook-id.`}
       </p>
       <ReceiverCard receiver={receiver} />
-      <p role="status" class="notice">{notice}</p>
-      {attempts !== null && attempts.length === 0 ? <p>No webhook attempts yet. Start sendbox with <code>--webhook-url URL</code>.</p> : null}
+      <p role="status" class="notice">
+        {notice}
+      </p>
+      {attempts !== null && attempts.length === 0 ? (
+        <p>
+          No webhook attempts yet. Start sendbox with <code>--webhook-url URL</code>.
+        </p>
+      ) : null}
       {attempts !== null && attempts.length > 0 ? <AttemptsTable attempts={attempts} replay={replay} /> : null}
     </section>
   )
 }
 
-function AttemptsTable({ attempts, replay }: { attempts: WebhookAttempt[]; replay: (attempt: WebhookAttempt) => Promise<void> }) {
+function AttemptsTable({
+  attempts,
+  replay,
+}: {
+  attempts: WebhookAttempt[]
+  replay: (attempt: WebhookAttempt) => Promise<void>
+}) {
   const [open, setOpen] = useState<string | null>(null)
   return (
     <table class="webhooks">
       <thead>
         <tr>
-          <th scope="col">Time</th><th scope="col">Event</th><th scope="col">Attempt</th><th scope="col">Answer</th><th scope="col">Latency</th><th scope="col">Next retry</th><th scope="col"><span class="visually-hidden">Actions</span></th>
+          <th scope="col">Time</th>
+          <th scope="col">Event</th>
+          <th scope="col">Attempt</th>
+          <th scope="col">Answer</th>
+          <th scope="col">Latency</th>
+          <th scope="col">Next retry</th>
+          <th scope="col">
+            <span class="visually-hidden">Actions</span>
+          </th>
         </tr>
       </thead>
       <tbody>
@@ -139,16 +214,39 @@ function AttemptsTable({ attempts, replay }: { attempts: WebhookAttempt[]; repla
             <tr class={a.error ? 'failed' : ''}>
               <td>{shortTime(a.at)}</td>
               <td>
-                <button type="button" class="link" aria-expanded={open === a.id} onClick={() => setOpen(open === a.id ? null : a.id)}>{a.event}</button>
+                <button
+                  type="button"
+                  class="link"
+                  aria-expanded={open === a.id}
+                  onClick={() => setOpen(open === a.id ? null : a.id)}
+                >
+                  {a.event}
+                </button>
               </td>
-              <td>{a.attempt}{a.trigger === 'event' || a.trigger === 'retry' ? '' : ` (${a.trigger})`}</td>
+              <td>
+                {a.attempt}
+                {a.trigger === 'event' || a.trigger === 'retry' ? '' : ` (${a.trigger})`}
+              </td>
               <td>{outcome(a)}</td>
               <td>{a.response ? `${a.response.latency_ms} ms` : '—'}</td>
               <td>{a.next_retry_at ? shortTime(a.next_retry_at) : '—'}</td>
-              <td><button type="button" class="small" onClick={() => void replay(a)} aria-label={`Replay ${a.event} (${a.webhook_id})`}>Replay</button></td>
+              <td>
+                <button
+                  type="button"
+                  class="small"
+                  onClick={() => void replay(a)}
+                  aria-label={`Replay ${a.event} (${a.webhook_id})`}
+                >
+                  Replay
+                </button>
+              </td>
             </tr>
             {open === a.id ? (
-              <tr><td colSpan={7}><AttemptDetail attempt={a} /></td></tr>
+              <tr>
+                <td colSpan={7}>
+                  <AttemptDetail attempt={a} />
+                </td>
+              </tr>
             ) : null}
           </Fragment>
         ))}

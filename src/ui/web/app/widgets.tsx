@@ -23,7 +23,9 @@ export function Sender({ from }: { from: { email: string; name: string | null } 
   if (!from.name) return <Shown text={from.email} />
   return (
     <>
-      <Shown text={from.name} /> &lt;<Shown text={from.email} />&gt;
+      <Shown text={from.name} /> &lt;
+      <Shown text={from.email} />
+      &gt;
     </>
   )
 }
@@ -84,7 +86,13 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
 }
 
 /** Accessible tabs: arrow keys move between them, the panel follows. */
-export function Tabs<T extends string>(props: { label: string; tabs: { id: T; label: string }[]; current: T; onChange(id: T): void; idPrefix: string }) {
+export function Tabs<T extends string>(props: {
+  label: string
+  tabs: { id: T; label: string }[]
+  current: T
+  onChange(id: T): void
+  idPrefix: string
+}) {
   const refs = useRef<Record<string, HTMLButtonElement | null>>({})
   const onKey = (event: KeyboardEvent) => {
     const index = props.tabs.findIndex((t) => t.id === props.current)
@@ -132,7 +140,9 @@ const dialog = new Store<DialogRequest | null>(null)
 
 /** Asks the user to confirm a state change; resolves true when confirmed. */
 export function confirmAction(title: string, body: ComponentChildren, action: string): Promise<boolean> {
-  return new Promise((resolve) => dialog.set({ title, body, action, danger: true, resolve: (answer) => resolve(answer !== null) }))
+  return new Promise((resolve) =>
+    dialog.set({ title, body, action, danger: true, resolve: (answer) => resolve(answer !== null) }),
+  )
 }
 
 /** Asks for the admin token; resolves with it, or null when cancelled. */
@@ -142,7 +152,10 @@ export function promptToken(retry: boolean): Promise<string | null> {
       title: 'Admin or team token required',
       body: 'This sendbox protects its /__sandbox controls with a token: the admin token (--admin-token) sees every account, a team token (--team-token) its own accounts only. It is kept in this tab only (sessionStorage) and sent as a header, never in a URL.',
       action: 'Use token',
-      input: { label: 'Admin or team token', error: retry ? 'That token was refused. Check it and try again.' : undefined },
+      input: {
+        label: 'Admin or team token',
+        error: retry ? 'That token was refused. Check it and try again.' : undefined,
+      },
       resolve,
     }),
   )
@@ -190,8 +203,19 @@ export function DialogHost() {
           {request.input ? (
             <label class="field">
               <span>{request.input.label}</span>
-              <input type="password" autoComplete="off" value={value} onInput={(e) => setValue(e.currentTarget.value)} autoFocus required />
-              {request.input.error ? <span class="error" role="alert">{request.input.error}</span> : null}
+              <input
+                type="password"
+                autoComplete="off"
+                value={value}
+                onInput={(e) => setValue(e.currentTarget.value)}
+                autoFocus
+                required
+              />
+              {request.input.error ? (
+                <span class="error" role="alert">
+                  {request.input.error}
+                </span>
+              ) : null}
             </label>
           ) : null}
           <div class="dialog-actions">

@@ -15,7 +15,11 @@ import { JsonBlock, Tabs } from '../widgets.js'
 type EmailTab = 'html' | 'text' | 'source' | 'links' | 'checks' | 'request'
 type PreviewWidth = 'desktop' | 'tablet' | 'mobile'
 /** The preview's presets: desktop at least 600 px (the pane scrolls when narrower), tablet 768, phone 375. */
-const PREVIEW_WIDTHS: [PreviewWidth, string][] = [['desktop', 'Desktop'], ['tablet', 'Tablet'], ['mobile', 'Phone']]
+const PREVIEW_WIDTHS: [PreviewWidth, string][] = [
+  ['desktop', 'Desktop'],
+  ['tablet', 'Tablet'],
+  ['mobile', 'Phone'],
+]
 
 /** The message's preview token, when the sandbox needs the admin token (the iframe cannot send a header). */
 function usePreviewToken(id: string): { token: string | null; error: string | null } {
@@ -24,7 +28,12 @@ function usePreviewToken(id: string): { token: string | null; error: string | nu
     setPreview({ token: null, error: null })
     if (!needsAdminToken()) return
     const controller = new AbortController()
-    call<{ token: string }>('GET', `/__sandbox/messages/${encodeURIComponent(id)}/preview`, undefined, controller.signal)
+    call<{ token: string }>(
+      'GET',
+      `/__sandbox/messages/${encodeURIComponent(id)}/preview`,
+      undefined,
+      controller.signal,
+    )
       .then((answer) => setPreview({ token: answer.token, error: null }))
       .catch((e: Error) => {
         if (e.name !== 'AbortError') setPreview({ token: null, error: e.message })
@@ -65,7 +74,16 @@ export function EmailView({ message }: { message: EmailMessage }) {
       <Tabs<EmailTab> label="Email views" idPrefix="email" tabs={tabs} current={tab} onChange={setTab} />
       <div id="email-panel" role="tabpanel" aria-labelledby={`email-tab-${tab}`} class="panel">
         {tab === 'html' ? (
-          <HtmlPreview message={message} preview={preview} width={width} setWidth={setWidth} remote={remote} loadRemote={() => setRemote(true)} scheme={scheme} setScheme={setScheme} />
+          <HtmlPreview
+            message={message}
+            preview={preview}
+            width={width}
+            setWidth={setWidth}
+            remote={remote}
+            loadRemote={() => setRemote(true)}
+            scheme={scheme}
+            setScheme={setScheme}
+          />
         ) : tab === 'text' ? (
           <pre class="text-body" tabIndex={0} dir="auto">
             {safeText(message.text) || '(no text)'}
@@ -85,7 +103,16 @@ export function EmailView({ message }: { message: EmailMessage }) {
 }
 
 /** The HTML in a sandboxed iframe at a preset width; remote content blocked until asked for. */
-function HtmlPreview(props: { message: EmailMessage; preview: { token: string | null; error: string | null }; width: PreviewWidth; setWidth: (width: PreviewWidth) => void; remote: boolean; loadRemote: () => void; scheme: PreviewScheme | null; setScheme: (scheme: PreviewScheme | null) => void }) {
+function HtmlPreview(props: {
+  message: EmailMessage
+  preview: { token: string | null; error: string | null }
+  width: PreviewWidth
+  setWidth: (width: PreviewWidth) => void
+  remote: boolean
+  loadRemote: () => void
+  scheme: PreviewScheme | null
+  setScheme: (scheme: PreviewScheme | null) => void
+}) {
   const { message, preview, width, setWidth, remote, scheme } = props
   const remoteRefs = useMemo(() => hasRemoteContent(message.email.html), [message.email.html])
   const query = new URLSearchParams()
@@ -121,11 +148,20 @@ function HtmlPreview(props: { message: EmailMessage; preview: { token: string | 
       </div>
       {needsAdminToken() && !preview.token ? (
         <p class={preview.error ? 'error' : 'muted'} role={preview.error ? 'alert' : 'status'}>
-          {preview.error ? `The preview needs a preview token, which the server refused: ${preview.error}. The Source and Text tabs still work.` : 'Opening the preview…'}
+          {preview.error
+            ? `The preview needs a preview token, which the server refused: ${preview.error}. The Source and Text tabs still work.`
+            : 'Opening the preview…'}
         </p>
       ) : (
         <div class={`frame-wrap width-${width}${scheme ? ` scheme-${scheme}` : ''}`}>
-          <iframe key={src} title="Email HTML preview" sandbox="" src={src} referrerpolicy="no-referrer" loading="lazy" />
+          <iframe
+            key={src}
+            title="Email HTML preview"
+            sandbox=""
+            src={src}
+            referrerpolicy="no-referrer"
+            loading="lazy"
+          />
         </div>
       )}
     </>

@@ -11,12 +11,17 @@ export function SmsView({ message }: { message: SmsMessage }) {
   const { sms } = message
   const segmented = useMemo(() => segmentSms(sms.text), [sms.text])
   const codes = message.codes
-  const perPart = segmented.parts.length > 1 ? (segmented.encoding === 'GSM-7' ? 153 : 67) : segmented.encoding === 'GSM-7' ? 160 : 70
+  const perPart =
+    segmented.parts.length > 1 ? (segmented.encoding === 'GSM-7' ? 153 : 67) : segmented.encoding === 'GSM-7' ? 160 : 70
   return (
     <section class="sms-view">
       <div class="phone" aria-label="Phone preview">
         <div class="phone-head">{sms.from === null ? 'Sender not set' : <Shown text={sms.from} />}</div>
-        <div dir="auto" class="bubble sms-bubble" aria-label={`SMS text in ${segmented.parts.length} segment${segmented.parts.length === 1 ? '' : 's'}`}>
+        <div
+          dir="auto"
+          class="bubble sms-bubble"
+          aria-label={`SMS text in ${segmented.parts.length} segment${segmented.parts.length === 1 ? '' : 's'}`}
+        >
           {segmented.parts.map((part, i) => (
             <span key={i} class={`segment seg-${i % 2}`} data-segment={i + 1}>
               {segmented.parts.length > 1 ? (
@@ -59,4 +64,3 @@ export function SmsView({ message }: { message: SmsMessage }) {
     </section>
   )
 }
-

@@ -6,8 +6,15 @@ import type { WhatsappMessage } from '../types.js'
 import { JsonBlock, Shown } from '../widgets.js'
 
 /** Which parameters the preview shows: flagged when their value is empty or nowhere in it. */
-export function parameterPlacement(preview: string, parameters: Record<string, string>): { name: string; value: string; placed: boolean }[] {
-  return Object.entries(parameters).map(([name, value]) => ({ name, value, placed: value.trim() !== '' && preview.includes(value) }))
+export function parameterPlacement(
+  preview: string,
+  parameters: Record<string, string>,
+): { name: string; value: string; placed: boolean }[] {
+  return Object.entries(parameters).map(([name, value]) => ({
+    name,
+    value,
+    placed: value.trim() !== '' && preview.includes(value),
+  }))
 }
 
 export function WhatsappView({ message }: { message: WhatsappMessage }) {
