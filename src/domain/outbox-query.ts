@@ -245,7 +245,7 @@ export function queryOutbox(
   const consider = (position: number, wordsFound = false): boolean => {
     const m = view.entries[position]
     if (m === null || m === undefined) return true
-    if (accounts !== undefined && !accounts.has(m.account)) return true
+    if ((accounts !== undefined && !accounts.has(m.account)) || hidden?.(m.message_id)) return true
     if (!rest(m) || (words !== undefined && !wordsFound && !matchesWords(view.search.text(position), words)))
       return true
     if (seen >= skip && data.length < take) data.push(m)
