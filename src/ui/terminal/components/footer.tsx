@@ -60,7 +60,7 @@ export function Footer({ content, width }: { content: FooterContent; width: numb
           </Text>
           <Text>{content.query}</Text>
           <Text inverse> </Text>
-          <Text dimColor> Enter keep · Esc clear</Text>
+          <Text dimColor>{'   Enter keep · Esc clear'}</Text>
         </Text>
       ) : (
         <>
@@ -83,7 +83,7 @@ export function Footer({ content, width }: { content: FooterContent; width: numb
               <Text color="yellow" bold>
                 ?
               </Text>
-              <Text dimColor> help </Text>
+              <Text dimColor>{' help  '}</Text>
               <Text color="yellow" bold>
                 q
               </Text>
