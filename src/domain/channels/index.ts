@@ -39,6 +39,7 @@ export {
   CHANNEL_READINGS,
   readingOf,
   searchTextOf,
+  keepSearchText,
   senderOf,
   summarize,
   summaryOf,

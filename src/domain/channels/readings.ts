@@ -64,6 +64,12 @@ export function searchTextOf(message: Readable): string {
   return text
 }
 
+/** `next` (a lifecycle step's copy of `message`) searches as `message` does: its search text is not made again (issue 36, R3). */
+export function keepSearchText(message: Readable, next: Readable): void {
+  const text = searchTexts.get(message)
+  if (text !== undefined) searchTexts.set(next, text)
+}
+
 const CUT_MARK = /^…\[\+[0-9]+ chars\]$/
 /** A link as a list carries it: cut at {@link SUMMARY_LINK_LENGTH} and marked; one already cut stays as it is. */
 function listedLink(url: string): string {
