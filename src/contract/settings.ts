@@ -34,6 +34,8 @@ export interface Setting {
   config?: z.ZodType
   /** Its key in the config file, when not the flag in camelCase (without `no-`). */
   configKey?: string
+  /** Its field in the CLI's parsed settings, when not the flag in camelCase without `no-` (a list: plural). */
+  key?: string
   /** The `createSandbox` option it sets, if any. */
   option?: string
   /** The `startServer` option it sets, if any. */
@@ -347,6 +349,7 @@ export const SETTINGS = {
   config: {
     kind: 'text',
     short: 'c',
+    key: 'configFile',
     value: 'FILE',
     defaultText: './sendbox.config.json if present',
     help: 'JSON config file (default ./sendbox.config.json when present); flags and env override it',
@@ -371,16 +374,37 @@ export function envOf(name: SettingName): string | undefined {
   return setting.env ?? `SENDBOX_${name.toUpperCase().replace(/-/g, '_')}`
 }
 
-type Camel<S extends string> = S extends `${infer A}-${infer B}` ? `${A}${Capitalize<Camel<B>>}` : S
+/** `delivery-ms` → `deliveryMs`. */
+export type Camel<S extends string> = S extends `${infer A}-${infer B}` ? `${A}${Capitalize<Camel<B>>}` : S
+const camel = (name: string) =>
+  name.replace(/^no-/, '').replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase())
 type ConfigKey<N extends SettingName> = (typeof SETTINGS)[N] extends { configKey: infer K extends string }
   ? K
   : Camel<N extends `no-${infer R}` ? R : N>
 /** A setting's key in the config file: its own (`apiKeys`), else the flag in camelCase without `no-` (`delivery-ms` → `deliveryMs`, `no-ui` → `ui`). */
 export function configKeyOf<N extends SettingName>(name: N): ConfigKey<N> {
   const setting: Setting = SETTINGS[name]
-  return (setting.configKey ??
-    name.replace(/^no-/, '').replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase())) as ConfigKey<N>
+  return (setting.configKey ?? camel(name)) as ConfigKey<N>
 }
+
+type Plural<K extends string> = K extends `${string}s` ? K : `${K}s`
+/** A setting's field in the CLI's parsed settings (`CliSettings`): its own `key`, else the flag in camelCase without `no-`, plural for a list. */
+export type SettingKey<N extends SettingName> = (typeof SETTINGS)[N] extends { key: infer K extends string }
+  ? K
+  : (typeof SETTINGS)[N] extends { kind: 'list' }
+    ? Plural<Camel<N>>
+    : Camel<N extends `no-${infer R}` ? R : N>
+/** The runtime twin of {@link SettingKey}: `team-token` → `teamTokens`, `no-ui` → `ui`, `config` → `configFile`. */
+export function settingKeyOf<N extends SettingName>(name: N): SettingKey<N> {
+  const setting: Setting = SETTINGS[name]
+  const key = setting.key ?? camel(name)
+  return (setting.key === undefined && setting.kind === 'list' && !key.endsWith('s') ? `${key}s` : key) as SettingKey<N>
+}
+
+/** Settings that exist on the command line only (`--help`, `--version`): they pick the command, not a value. */
+export type CommandLineOnlyName = {
+  [N in SettingName]: (typeof SETTINGS)[N] extends { commandLineOnly: true } ? N : never
+}[SettingName]
 
 /** The bounds of every whole-number setting. */
 export type RangedName = {

@@ -23,16 +23,41 @@ function bounded(text: string | null | undefined): string | null {
   return text.length > JOURNAL_BODY_LIMIT ? `${text.slice(0, JOURNAL_BODY_LIMIT)}…` : text
 }
 
+/** Where an entry keeps its headers, or the function that makes them (non-enumerable: no reader sees it). */
+const HEADERS = Symbol('sendbox.journal.headers')
+type HeadersSlot = JournalEntry['request_headers'] | (() => JournalEntry['request_headers'])
+type Slotted = { [HEADERS]: HeadersSlot }
+
+/** Reused for every entry (its `value` set just before each use): no descriptor object per entry. */
+const SLOT_DESCRIPTOR: PropertyDescriptor = { value: undefined, writable: true, enumerable: false, configurable: true }
+
+/**
+ * The one `request_headers` accessor of every entry: the same two functions each time, so entries
+ * share their hidden class. (A literal's `get`/`set` made two closures and an old-generation
+ * AccessorPair per request, and gave each entry a map of its own.)
+ */
+const HEADERS_ACCESSOR: PropertyDescriptor = {
+  enumerable: true,
+  configurable: true,
+  get(this: Slotted) {
+    const slot = this[HEADERS]
+    if (typeof slot !== 'function') return slot
+    const made = slot()
+    this[HEADERS] = made
+    return made
+  },
+  set(this: Slotted, value: JournalEntry['request_headers']) {
+    this[HEADERS] = value
+  },
+}
+
 /**
  * The stored entry. Headers given as a function are made at the entry's first read, by whoever
  * reads it (the list route, the event stream, the store, a UI), through an enumerable accessor:
- * JSON, spread and structured clone see a plain field.
+ * JSON, spread and structured clone see a plain field, in its place among the fields.
  */
 function entryOf(id: number, entry: JournalRecord): JournalEntry {
-  const given = entry.request_headers
-  let headers = typeof given === 'function' ? undefined : (given ?? null)
-  const make = typeof given === 'function' ? given : undefined
-  return {
+  const full = {
     id,
     at: entry.at,
     kind: entry.kind,
@@ -47,16 +72,14 @@ function entryOf(id: number, entry: JournalRecord): JournalEntry {
     key: entry.key,
     request_body: bounded(entry.request_body),
     response_body: bounded(entry.response_body),
-    get request_headers() {
-      if (headers === undefined) headers = make!()
-      return headers
-    },
-    set request_headers(value) {
-      headers = value
-    },
-    message_id: entry.message_id ?? null,
-    fault_id: entry.fault_id ?? null,
-  }
+  } as Record<string, unknown>
+  SLOT_DESCRIPTOR.value = entry.request_headers ?? null
+  Object.defineProperty(full, HEADERS, SLOT_DESCRIPTOR)
+  SLOT_DESCRIPTOR.value = undefined
+  Object.defineProperty(full, 'request_headers', HEADERS_ACCESSOR)
+  full.message_id = entry.message_id ?? null
+  full.fault_id = entry.fault_id ?? null
+  return full as unknown as JournalEntry
 }
 
 export type JournalListener = () => void

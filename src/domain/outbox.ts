@@ -385,7 +385,7 @@ export class Outbox implements OutboxView {
    * in its lifecycle resumes it (steps that came due while the sandbox was down happen at once, in
    * order). The caps apply as they do to captures.
    */
-  restore(rows: ReadonlyArray<{ message: CapturedMessage; outcome?: CaptureInput['outcome'] }>, evicted = 0): void {
+  restore(rows: Iterable<{ message: CapturedMessage; outcome?: CaptureInput['outcome'] }>, evicted = 0): void {
     for (const { message, outcome } of rows) {
       this.keep(message)
       if (

@@ -21,12 +21,7 @@ const E164 = /^\+[0-9]{8,15}$/
 
 function checkNumber(number: string): string {
   if (!E164.test(number))
-    throw new ApiError(
-      400,
-      'invalid_phone',
-      '`number` must be a phone number in E.164 format, like +14155550123.',
-      'number',
-    )
+    throw new ApiError('invalid_phone', '`number` must be a phone number in E.164 format, like +14155550123.', 'number')
   return number
 }
 
@@ -112,12 +107,12 @@ export const conversationRoutes: Route[] = [
     summary: 'Opt a number back in',
     body: optOutRequestSchema,
     response: okSchema,
-    answers: [{ status: 404, description: 'The number is not opted out of that account (`not_found`).' }],
+    answers: [{ code: 'not_found', description: 'The number is not opted out of that account (`not_found`).' }],
     team: true,
     resolve: ({ sandbox, body, viewer }) => {
       const { account } = ownAccountKey(viewer, sandbox.keys, body.key, body.account)
       if (!sandbox.optOuts.remove(account, checkNumber(body.number)))
-        throw new ApiError(404, 'not_found', `${body.number} is not opted out of account ${account}.`)
+        throw new ApiError('not_found', `${body.number} is not opted out of account ${account}.`)
       return { body: { ok: true as const } }
     },
   }),
@@ -147,14 +142,13 @@ export const conversationRoutes: Route[] = [
     operationId: 'replayWebhook',
     summary: "Send an attempt's event again, with the same webhook-id",
     response: webhookAttemptSchema,
-    answers: [{ status: 404, description: 'No attempt with that id (`not_found`).' }],
+    answers: [{ code: 'not_found', description: 'No attempt with that id (`not_found`).' }],
     team: true,
     resolve: ({ sandbox, params, viewer }) => {
       const attempt =
         visibleOne(viewer, sandbox.webhooks?.attempts.get(params.id)) && sandbox.webhooks?.replay(params.id)
       if (!attempt)
         throw new ApiError(
-          404,
           'not_found',
           `No webhook attempt with id "${params.id}". \`GET /__sandbox/webhooks\` lists them (the oldest are dropped past 1,000).`,
         )

@@ -42,7 +42,6 @@ function authenticate(sandbox: SandboxState, request: WireRequest): { key: ApiKe
   const header = request.headers.get('authorization')
   if (header === null || header.trim() === '') {
     throw new ApiError(
-      401,
       'unauthorized',
       `Missing Authorization header. Send \`Authorization: Bearer <API_KEY>\`; ${keysHint(sandbox)}`,
     )
@@ -50,7 +49,6 @@ function authenticate(sandbox: SandboxState, request: WireRequest): { key: ApiKe
   const token = bearerToken(header)
   if (token === undefined) {
     throw new ApiError(
-      401,
       'unauthorized',
       'Malformed Authorization header. Use the Bearer scheme: `Authorization: Bearer <API_KEY>`.',
     )
@@ -60,7 +58,7 @@ function authenticate(sandbox: SandboxState, request: WireRequest): { key: ApiKe
   const key = sandbox.authenticate(token)
   if (!key) {
     sandbox.guesses.miss(client, sandbox.now(), token)
-    throw new ApiError(401, 'unauthorized', `Invalid API key "${maskKey(token)}". ${keysHint(sandbox)}`)
+    throw new ApiError('unauthorized', `Invalid API key "${maskKey(token)}". ${keysHint(sandbox)}`)
   }
   return { key, token }
 }
@@ -87,7 +85,6 @@ function refuseWhileGuessing(sandbox: SandboxState, client: string | undefined):
   const wait = sandbox.guesses.lockedFor(client, sandbox.now())
   if (wait > 0) {
     throw new ApiError(
-      429,
       'rate_limit_exceeded',
       `Too many wrong API keys or admin tokens from this ${client === 'local web pages' ? "machine's web pages" : 'address'} (${MAX_WRONG_SECRETS} different ones in ${GUESS_WINDOW_MS / 1000} s): every key and token is refused for ${wait} s more. Retry after ${wait} s (see the Retry-After header).`,
       undefined,
@@ -104,11 +101,10 @@ export function toApiError(error: unknown, request?: WireRequest): ApiError {
   if (error instanceof ApiError) return error
   if (error instanceof z.ZodError) return fromZodError(error)
   // The client went away (a long poll, a stream): nobody reads this answer, and it is no sandbox bug.
-  if (request?.signal.aborted) return new ApiError(400, 'invalid_request', 'The request was aborted by the client.')
+  if (request?.signal.aborted) return new ApiError('invalid_request', 'The request was aborted by the client.')
   // Unexpected failures are a sendbox bug: say so on stderr, never in the response body.
   console.error('[sendbox] unexpected error while handling a request:', error)
   return new ApiError(
-    500,
     'internal_error',
     'Unexpected sandbox failure. This is a bug in sendbox; the request journal has the details.',
   )
@@ -124,15 +120,15 @@ function fromZodError(error: z.ZodError, input?: unknown): ApiError {
   const param = path.join('.').replace(/\.\[/g, '[')
   if (issue.code === 'unrecognized_keys') {
     const unknown = [param, issue.keys[0]].filter(Boolean).join('.')
-    return new ApiError(400, 'unknown_parameter', `Unknown parameter \`${unknown}\`.`, unknown)
+    return new ApiError('unknown_parameter', `Unknown parameter \`${unknown}\`.`, unknown)
   }
   const absent =
     input === undefined ? /received undefined/.test(issue.message) : valueAt(input, issue.path) === undefined
   if (issue.code === 'invalid_type' && absent) {
-    return new ApiError(400, 'missing_parameter', `Missing required parameter \`${param}\`.`, param || undefined)
+    return new ApiError('missing_parameter', `Missing required parameter \`${param}\`.`, param || undefined)
   }
   const message = issue.code === 'invalid_type' ? `\`${param}\` must be a ${issue.expected}.` : issue.message
-  return new ApiError(400, 'invalid_parameter', message, param || undefined)
+  return new ApiError('invalid_parameter', message, param || undefined)
 }
 
 function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
@@ -151,7 +147,7 @@ function parseQuery(route: Route, url: URL): Record<string, unknown> {
     const raw = url.searchParams.get(name) ?? undefined
     const result = schema.safeParse(raw)
     if (!result.success) {
-      throw new ApiError(400, 'invalid_parameter', result.error.issues[0].message, name)
+      throw new ApiError('invalid_parameter', result.error.issues[0].message, name)
     }
     out[name] = result.data
   }
@@ -304,7 +300,6 @@ async function guarded(
   rateHeaders(decision, run.headers)
   if (!decision.allowed) {
     throw new ApiError(
-      429,
       'rate_limit_exceeded',
       `Rate limit of ${decision.limit} requests per minute exceeded for this key's plan. Retry after ${decision.retryAfter} s (see the Retry-After header).`,
       undefined,
@@ -328,7 +323,6 @@ async function guarded(
   if (prefer.code !== undefined && prefer.code >= 300) throw forcedError(prefer.code, undefined, retryAfter)
   if (!route) {
     throw new ApiError(
-      404,
       'not_found',
       `No endpoint ${request.method} ${url.pathname}. Paths match exactly (case and trailing slash count). See the endpoint list in sendbox's docs/api.md (GET /__sandbox/openapi.json for the full document).`,
     )
@@ -417,7 +411,6 @@ export function viewerOf(sandbox: SandboxState, request: WireRequest): Viewer {
         ? 'the admin token or a team token'
         : 'the admin token'
   throw new ApiError(
-    401,
     'unauthorized',
     `The sandbox controls need ${needed}: send \`Authorization: Bearer <token>\` or \`X-Sendbox-Admin-Token: <token>\` (see --admin-token${sandbox.teamTokens.length > 0 ? ', --team-token' : ''}).`,
   )
@@ -459,14 +452,12 @@ async function controlAnswer(
     const viewer = admitted ? ADMIN_VIEWER : viewerOf(sandbox, request)
     if (!route) {
       throw new ApiError(
-        404,
         'not_found',
         `No sandbox control ${request.method} ${url.pathname}. Paths match exactly; see sendbox's docs/controls.md (GET /__sandbox/openapi.json lists them).`,
       )
     }
     if (viewer.role === 'team' && !route.team) {
       throw new ApiError(
-        403,
         'forbidden',
         `${request.method} ${url.pathname} changes or shows what every account shares; it needs the admin token (the team token "${viewer.name}" sees ${[...viewer.accounts].join(', ')} only).`,
       )

@@ -12,7 +12,7 @@ import {
 import { runApiRequest, runControlRequest } from './guard.js'
 import type { Route } from './route.js'
 import { compilePath, RouteHandler, type PathMatcher } from './route-handler.js'
-import { ROUTES } from '../openapi.js'
+import { ROUTES } from './route-list.js'
 import { CONTROLS_PREFIX, controlPrefixes, resolveBaseUrl, type ResolvedBase } from './base-url.js'
 import { webInbox, webInboxHandlers, type WebInbox } from './web-inbox.js'
 
@@ -204,4 +204,4 @@ async function throughMsw(handlers: readonly RequestHandler[], request: WireRequ
   return getResponse(handlers as RequestHandler[], fetchRequest)
 }
 
-export { ROUTES } from '../openapi.js'
+export { ROUTES } from './route-list.js'

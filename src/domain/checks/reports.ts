@@ -89,7 +89,6 @@ export class CheckReports {
   /** 503 `too_many_clients`: the waiting room is full (or holds this account's share). */
   private refusal(): ApiError {
     return new ApiError(
-      503,
       'too_many_clients',
       `${this.active + this.waiting.length} checks are running or queued (at most ${this.concurrency} run at once, ${this.maxQueued} wait, shared fairly between accounts). Retry in a few seconds.`,
       undefined,
