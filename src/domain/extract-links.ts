@@ -1,4 +1,6 @@
 /** Links and images of a captured message: from HTML attributes and from text, deduplicated and bounded. */
+import { withoutEscapes } from './safe-text.js'
+
 /** At most this many links (and as many images) are kept per message (a hostile email may hold 100,000). */
 export const MAX_LINKS = 10_000
 
@@ -32,12 +34,15 @@ function trimUrl(url: string): string {
 }
 
 /**
- * An absolute http(s) URL with a host, as its WHATWG serialisation (`URL.href`): tabs and
- * newlines removed, other controls, spaces and non-ASCII percent-encoded, the host in punycode —
+ * An absolute http(s) URL with a host, as its WHATWG serialisation (`URL.href`) once escape
+ * sequences and controls are removed ({@link withoutEscapes}): tabs and newlines removed, spaces
+ * and non-ASCII percent-encoded, the host in punycode —
  * so a stored link never carries a raw control or whitespace into a terminal, a clipboard or a
  * shell (issue 27, N3/N8). Undefined for anything else.
  */
-export function serializedHttpUrl(value: string): string | undefined {
+export function serializedHttpUrl(given: string): string | undefined {
+  // Escape sequences go first, whole (issue 36, R18): an OSC 8 target inside an href is no part of it.
+  const value = withoutEscapes(given)
   if (!/^[\u0000-\u0020]*https?:/i.test(value)) return undefined
   try {
     const url = new URL(value)
@@ -52,6 +57,7 @@ export class LinkList {
   readonly images: string[] = []
   private readonly seen = new Set<string>()
   private readonly seenImages = new Set<string>()
+  /** A link given whole (an `href`), as {@link serializedHttpUrl} gives it. */
   add(raw: string): void {
     const url = serializedHttpUrl(raw)
     if (url === undefined || this.links.length >= MAX_LINKS || this.seen.has(url)) return
@@ -64,8 +70,10 @@ export class LinkList {
     this.seenImages.add(url)
     this.images.push(url)
   }
-  addFromText(text: string): void {
-    if (!text.includes('://')) return
+  /** The URLs written in `text`, found once its escape sequences are removed (issue 36, R18). */
+  addFromText(given: string): void {
+    if (!given.includes('://')) return
+    const text = withoutEscapes(given)
     for (const match of text.matchAll(URL_IN_TEXT)) this.add(trimUrl(match[0]))
   }
 }

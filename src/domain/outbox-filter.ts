@@ -109,7 +109,7 @@ function matchesWordsOnce(text: string, words: readonly string[]): boolean {
     let found = lastVerdicts.get(word)
     if (found === undefined) {
       found = text.includes(word)
-      if (lastVerdicts.size < 256) lastVerdicts.set(word, found)
+      if (lastVerdicts.size < 4_096) lastVerdicts.set(word, found)
     }
     if (!found) return false
   }

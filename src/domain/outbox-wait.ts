@@ -28,6 +28,11 @@ export class SharedVerdicts {
   private message: CapturedMessage | undefined
   private readonly verdicts = new Map<string, boolean>()
 
+  /** True when another wait with this key already judged `message` (asking again costs nothing). */
+  known(message: CapturedMessage, key: string): boolean {
+    return this.message === message && this.verdicts.has(key)
+  }
+
   of(message: CapturedMessage, key: string, match: (message: CapturedMessage) => boolean): boolean {
     if (this.message !== message) {
       this.message = message
@@ -39,6 +44,66 @@ export class SharedVerdicts {
       this.verdicts.set(key, verdict)
     }
     return verdict
+  }
+}
+
+/**
+ * Characters of search text the waits may read for one message before the rest of their work
+ * waits for a later turn of the event loop (issue 36, R3): 1,000 waits with a different `q` each
+ * and one 1 MiB email read 1,000 MiB; in slices of this size, a health check (any request) is
+ * answered between two slices instead of after all of them.
+ */
+export const WAIT_BUDGET_CHARS = 2 * 1024 * 1024
+
+/**
+ * The waits' work on the messages offered to them, bounded per turn: what fits in
+ * {@link WAIT_BUDGET_CHARS} runs at once, the rest in order at the next turns (a `setImmediate`
+ * each), so a send never holds the event loop for the waits' sake longer than one slice.
+ */
+export class WaitBudget {
+  private spent = 0
+  private readonly later: Array<{ cost: number; work: () => void }> = []
+  private scheduled = false
+
+  /** A new message is offered: its waits get a fresh budget (unless work is already waiting, which goes first). */
+  open(): void {
+    if (this.later.length === 0) this.spent = 0
+  }
+
+  /** Runs `work`, which reads `cost` characters, now if it fits in this turn's budget, else after what waits. */
+  run(cost: number, work: () => void): void {
+    if (this.later.length === 0 && (cost === 0 || this.spent + cost <= WAIT_BUDGET_CHARS)) {
+      this.spent += cost
+      return work()
+    }
+    this.later.push({ cost, work })
+    if (!this.scheduled) {
+      this.scheduled = true
+      setImmediate(() => this.slice())
+    }
+  }
+
+  /** Work left for later turns. */
+  get pending(): number {
+    return this.later.length
+  }
+
+  private slice(): void {
+    this.scheduled = false
+    this.spent = 0
+    while (this.later.length > 0 && (this.spent === 0 || this.spent + this.later[0].cost <= WAIT_BUDGET_CHARS)) {
+      const { cost, work } = this.later.shift()!
+      this.spent += cost
+      try {
+        work()
+      } catch (error) {
+        console.error('[sendbox] a wait failed:', error)
+      }
+    }
+    if (this.later.length > 0) {
+      this.scheduled = true
+      setImmediate(() => this.slice())
+    }
   }
 }
 
@@ -64,6 +129,8 @@ export interface WaitSource {
   waiting: number
   /** Verdicts shared by the waits of one source (see {@link SharedVerdicts}). */
   readonly verdicts: SharedVerdicts
+  /** The waits' work per message, bounded per turn (see {@link WaitBudget}). */
+  readonly budget: WaitBudget
   onCapture(listener: (message: CapturedMessage) => void): () => void
   onTransition(listener: (transition: { message: CapturedMessage }) => void): () => void
 }
@@ -72,7 +139,8 @@ export interface WaitSource {
  * Resolves with the first message `match` accepts (`key` names what `match` decides: two waits
  * with one key share each message's verdict), captured or moved to a new status from now
  * on; rejects with `timedOut()` after `timeout` ms, or with the signal's reason when it aborts.
- * Event-driven: one timer and two listeners, nothing left behind once it settles.
+ * Event-driven: one timer and two listeners, nothing left behind once it settles. `cost` tells
+ * how many characters `match` reads of a message (its `q` search), for the {@link WaitBudget}.
  */
 export function nextMatch(
   source: WaitSource,
@@ -81,20 +149,27 @@ export function nextMatch(
   timeout: number,
   signal: AbortSignal | undefined,
   timedOut: () => Error,
+  cost: (message: CapturedMessage) => number = () => 0,
 ): Promise<CapturedMessage> {
   source.waiting++
   return new Promise((resolve, reject) => {
     const settle = () => {
+      settled = true
       source.waiting--
       clearTimeout(timer)
       offCapture()
       offTransition()
       signal?.removeEventListener('abort', onAbort)
     }
-    const consider = (message: CapturedMessage) => {
-      if (!source.verdicts.of(message, key, match)) return
+    let settled = false
+    const decide = (message: CapturedMessage) => {
+      if (settled || !source.verdicts.of(message, key, match)) return
       settle()
       resolve(message)
+    }
+    const consider = (message: CapturedMessage) => {
+      if (source.verdicts.known(message, key)) return decide(message)
+      source.budget.run(cost(message), () => decide(message))
     }
     const onAbort = () => {
       settle()

@@ -1,7 +1,7 @@
 import { defaultOf } from '../contract/settings.js'
 import type { CapturedMessage, Channel, MessageOf, MessageStatus, StatusChange } from '../contract/captured-message.js'
 import { CHANNELS, MESSAGE_STATUSES } from '../contract/captured-message.js'
-import { weightOf, type CaptureInput } from './channels/index.js'
+import { keepSearchText, searchTextOf, weightOf, type CaptureInput } from './channels/index.js'
 import { copyFields } from './channels/derived.js'
 import {
   checkFilter,
@@ -14,7 +14,15 @@ import { PreviewTokens } from './preview-tokens.js'
 import { OutboxFeed } from './publications.js'
 import { isoAt, timeProblem } from './clock.js'
 import { WaitTimeoutError } from './wait-timeout-error.js'
-import { describeMisses, nextMatch, SharedVerdicts, waitKey, waitProblem, type WaitOptions } from './outbox-wait.js'
+import {
+  describeMisses,
+  nextMatch,
+  SharedVerdicts,
+  WaitBudget,
+  waitKey,
+  waitProblem,
+  type WaitOptions,
+} from './outbox-wait.js'
 import { LifecycleSteps, stepChange } from './lifecycle-steps.js'
 import { ChangeLog } from './change-log.js'
 import { OutboxIndex, oldestOfLargestAccount } from './outbox-index.js'
@@ -61,6 +69,8 @@ export class Outbox implements OutboxView {
   waiting = 0
   /** What the waits decided about the message being offered to them (one evaluation per distinct filter). */
   readonly verdicts = new SharedVerdicts()
+  /** The waits' work per message, bounded per turn of the event loop (issue 36, R3). */
+  readonly budget = new WaitBudget()
   readonly capacity: number
   readonly maxBytes: number
   readonly deliveryMs: number
@@ -78,7 +88,7 @@ export class Outbox implements OutboxView {
     this.maxBytes = options.maxBytes ?? DEFAULT_OUTBOX_BYTES
     this.deliveryMs = options.deliveryMs ?? defaultOf('delivery-ms')
     this.steps = new LifecycleSteps(this.deliveryMs, now, () => this.advance())
-    this.feed = new OutboxFeed(options.events)
+    this.feed = new OutboxFeed(options.events, this.budget)
   }
 
   /** Captures an accepted send (built by the channel's descriptor, which derives text, links and codes). */
@@ -184,6 +194,7 @@ export class Outbox implements OutboxView {
       const change = stepChange(item, isoAt(this.steps.dueMs(item)))
       // `{ ...current, status, reason, status_history }`, copied by hand (see capture).
       const next = copyFields<CapturedMessage>(current)
+      keepSearchText(current, next)
       next.status = change.status
       next.reason = change.reason ?? null
       next.status_history = [...current.status_history, change]
@@ -295,8 +306,16 @@ export class Outbox implements OutboxView {
     if (existing) return Promise.resolve(existing as MessageFor<F>)
     const signal = options.signal
     if (signal?.aborted) return Promise.reject(signal.reason)
-    return nextMatch(this, match, waitKey(effective, accounts), timeout, signal, () =>
-      this.timeoutError(effective, timeout, accounts),
+    // A `q` reads the message's search text: the waits' budget counts it (issue 36, R3).
+    const cost = effective.q === undefined ? undefined : (m: CapturedMessage) => searchTextOf(m).length
+    return nextMatch(
+      this,
+      match,
+      waitKey(effective, accounts),
+      timeout,
+      signal,
+      () => this.timeoutError(effective, timeout, accounts),
+      cost,
     ) as Promise<MessageFor<F>>
   }
 

@@ -1,6 +1,7 @@
 import type { CapturedMessage } from '../contract/captured-message.js'
 import type { SandboxEvents } from './events.js'
 import type { MessageTransition } from './outbox-types.js'
+import type { WaitBudget } from './outbox-wait.js'
 
 /**
  * What the outbox tells the world (waiters, the event stream, webhooks), held until the change it
@@ -76,10 +77,14 @@ export class OutboxFeed {
   private readonly captureListeners = new Set<(message: CapturedMessage) => void>()
   private readonly transitionListeners = new Set<(transition: MessageTransition) => void>()
 
-  constructor(private readonly events: SandboxEvents | undefined) {}
+  constructor(
+    private readonly events: SandboxEvents | undefined,
+    private readonly budget?: WaitBudget,
+  ) {}
 
   captured(message: CapturedMessage): void {
     this.publications.publish(message.message_id, () => {
+      this.budget?.open()
       for (const listener of this.captureListeners) listener(message)
       this.events?.emit({ type: 'message.captured', message })
     })
@@ -87,6 +92,7 @@ export class OutboxFeed {
 
   stepped(transition: MessageTransition): void {
     this.publications.publish(transition.message.message_id, () => {
+      this.budget?.open()
       for (const listener of this.transitionListeners) listener(transition)
       this.events?.emit({ type: 'message.status', message: transition.message, change: transition.change })
     })

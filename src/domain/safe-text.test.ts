@@ -88,3 +88,13 @@ describe('printable', () => {
     expect(printable(`a\tb\nc${HOSTILE.csi}d`)).toBe(`a b c${M}d`)
   })
 })
+
+describe('withoutEscapes (what links are found in)', () => {
+  it('removes escape sequences whole and controls, keeps tabs and line breaks, and returns plain text as is', async () => {
+    const { withoutEscapes } = await import('./safe-text.js')
+    expect(withoutEscapes('a\u001b]8;;https://x.example\u0007b\u001b[31mc\u0000d\te\nf')).toBe('abcd\te\nf')
+    expect(withoutEscapes('\u009b1mx\u001bP|payload\u001b\\y')).toBe('xy')
+    const plain = 'https://example.com/ plain'
+    expect(withoutEscapes(plain)).toBe(plain)
+  })
+})

@@ -43,6 +43,26 @@ const SUSPECT =
   /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb\u{e0000}-\u{e007f}]/u
 /* eslint-enable no-control-regex */
 
+const ESCAPES_AND_CONTROLS = new RegExp(
+  `(?:${STRING_SEQUENCE}|${CSI}|${ESCAPE}|[\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f])+`,
+  'gu',
+)
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/
+
+/**
+ * `text` with terminal escape sequences (whole, their payload with them: an OSC 8 hyperlink's
+ * URL, a DCS string) and the other controls but `\t`, `\n`, `\r` removed, leaving nothing in
+ * their place: what a terminal shows of it. Links are found in this (issue 36, R18), so an escape
+ * sequence neither makes a link (its payload is no text) nor hides one (`ht\e[0mtps://…` is the
+ * link a reader sees). Linear; text without a control is returned as is.
+ */
+export function withoutEscapes(text: string): string {
+  if (!CONTROL.test(text)) return text
+  ESCAPES_AND_CONTROLS.lastIndex = 0
+  return text.replace(ESCAPES_AND_CONTROLS, '')
+}
+
 /**
  * `text` with escape sequences, controls (but `\t`, `\n`, `\r`), bidi controls and invisible
  * fillers removed, each removed run shown as one {@link MARKER}. Line breaks and tabs stay, for

@@ -164,3 +164,31 @@ describe('GET /__sandbox/opt-outs is paginated like every list (R19)', () => {
     }
   })
 })
+
+describe('links are found after escape sequences are removed (R18)', () => {
+  it('an escape sequence in a body neither makes a link nor hides one', async () => {
+    const api = direct({ deliveryMs: 0 })
+    try {
+      const send = async (path: string, body: unknown) => {
+        const { message_id } = (await (await api.call('POST', path, body)).json()) as { message_id: string }
+        return api.sandbox.outbox.get(message_id)!.links
+      }
+      // An OSC 8 hyperlink's target and a DCS string's payload are no text: no link; a CSI inside
+      // "https" hides nothing: the link a reader sees is found.
+      const sms =
+        'Pay at \u001b]8;;https://evil.example/steal\u0007https://bank.example/pay\u001b]8;;\u0007 now; open ht\u001b[0mtps://hidden.example/x today \u001bP1|https://dcs.example/\u001b\\'
+      expect(await send('/sms/send', { to: '+14155550123', message: sms })).toEqual([
+        'https://bank.example/pay',
+        'https://hidden.example/x',
+      ])
+      const html =
+        '<p>Go <a href="https://good.example/\u001b]8;;https://evil.example\u0007path">here</a> or ht\u001b[1mtps://hidden.example/y</p>'
+      expect(await send('/email/send', { to: 'ana@example.com', subject: 'Links', html })).toEqual([
+        'https://good.example/path',
+        'https://hidden.example/y',
+      ])
+    } finally {
+      api.dispose()
+    }
+  })
+})

@@ -123,7 +123,8 @@ describe.skipIf(chromiumMissing)('hostile content in the web inbox (Chromium)', 
 
     const first = items.filter({ hasText: 'reset' }).first()
     const link = (await first.locator('a').textContent())!
-    expect(link).toBe('https://acme.example/reset?token=abc%1B]52;c;aGk=')
+    // The OSC 52 sequence inside the href is removed whole (issue 36, R18).
+    expect(link).toBe('https://acme.example/reset?token=abc')
     await first.getByRole('button', { name: /^Copy/ }).click()
     await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(link)
     if (process.env.SENDBOX_HOSTILE_SHOT)

@@ -40,6 +40,7 @@ export {
   readingOf,
   searchTextFor,
   searchTextOf,
+  keepSearchText,
   senderOf,
   summarize,
   summaryOf,

@@ -60,6 +60,12 @@ export function searchTextOf(message: Readable): string {
   return text
 }
 
+/** `next` (a lifecycle step's copy of `message`) searches as `message` does: its search text is not made again (issue 36, R3). */
+export function keepSearchText(message: Readable, next: Readable): void {
+  const text = searchTexts.get(message)
+  if (text !== undefined) searchTexts.set(next, text)
+}
+
 /** The text {@link searchTextOf} keeps, made anew: for a caller that keeps it itself (the outbox's search joins). */
 export function searchTextFor(message: Readable): string {
   const r = readingOf(message)
