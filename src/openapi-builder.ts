@@ -5,7 +5,7 @@ import { CHANNEL_LABELS } from './domain/channels/index.js'
 import { CHANNELS } from './contract/constants.js'
 import { MAX_BODY_BYTES } from './http/body.js'
 import { MAGIC_RECIPIENTS } from './domain/magic-recipients.js'
-import { ERROR_CODES, errorSchema } from './contract/error.js'
+import { ERROR_CODES, ERROR_CODE_NAMES, codesOf, errorSchema, type ErrorScope } from './contract/error.js'
 import { VERSION } from './version.js'
 
 /**
@@ -167,7 +167,7 @@ export function buildOpenApiDocumentOf(routes: readonly Route[], options: OpenAp
         : {})
     item[route.method.toLowerCase()] = operationOf(route, refs, rateRefs)
   }
-  const codes = ERROR_CODES.map((c) => `\`${c}\``).join(', ')
+  const codes = ERROR_CODE_NAMES.map((c) => `\`${c}\``).join(', ')
   return {
     openapi: '3.1.0',
     info: {
@@ -185,7 +185,7 @@ export function buildOpenApiDocumentOf(routes: readonly Route[], options: OpenAp
       recipient,
       channel,
       outcome: outcome.kind,
-      ...('status' in outcome ? { status: outcome.status, code: outcome.code } : {}),
+      ...('code' in outcome ? { status: ERROR_CODES[outcome.code].status, code: outcome.code } : {}),
       ...('reason' in outcome ? { reason: outcome.reason } : {}),
       description,
     })),
@@ -349,7 +349,8 @@ function responsesOf(route: Route, success: Record<string, unknown>): Record<str
   }
   // The standalone server answers any request whose Host is not allowed, and a control's state change from a page of another origin, with 403.
   responses['403'] = responseRef('Forbidden')
-  for (const extra of route.answers ?? []) responses[String(extra.status)] = errorResponse(extra.description)
+  for (const extra of route.answers ?? [])
+    responses[String(ERROR_CODES[extra.code].status)] = errorResponse(extra.description)
   return responses
 }
 
@@ -410,6 +411,13 @@ const SECURITY_SCHEMES = {
   },
 }
 
+/** The codes of a status the routes of a scope answer with, as the descriptions list them. */
+function listOf(status: number, scope: ErrorScope): string {
+  return codesOf(status, scope)
+    .map((code) => `\`${code}\``)
+    .join(', ')
+}
+
 /** The error answers routes point at. */
 function errorResponses(
   rateRefs: Record<string, unknown>,
@@ -417,7 +425,7 @@ function errorResponses(
 ): Record<string, unknown> {
   return {
     BadRequest: errorResponse(
-      'Invalid request: `invalid_parameter`, `missing_parameter`, `unknown_parameter`, `invalid_email`, `invalid_phone`, `invalid_json`, `invalid_content_type`, `payload_too_large`, `duplicate_email`; or a 400 forced by a fault or `Prefer: code=400`. Carries the rate-limit headers.',
+      `Invalid request: ${listOf(400, 'api')}; or a 400 forced by a fault or \`Prefer: code=400\`. Carries the rate-limit headers.`,
       rateRefs,
     ),
     Unauthorized: errorResponse(
@@ -437,7 +445,7 @@ function errorResponses(
       rateRefs,
     ),
     SandboxBadRequest: errorResponse(
-      'Invalid control request (`invalid_parameter`, `missing_parameter`, `unknown_parameter`, `invalid_json`, `invalid_content_type`), naming the field in `param`.',
+      `Invalid control request (${listOf(400, 'controls')}), naming the field in \`param\`.`,
     ),
     SandboxNotFound: errorResponse('No such captured message (`not_found`).'),
     SandboxUnauthorized: errorResponse(

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import type { z } from 'zod'
 import { PLANS } from '../contract/constants.js'
-import { CONFIG_FILE_NAME, configFileSchema } from '../contract/settings.js'
+import { CONFIG_FILE_NAME, configFileSchema } from '../contract/config-file-schema.js'
 
 export { CONFIG_FILE_NAME, configFileSchema }
 

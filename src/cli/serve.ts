@@ -12,6 +12,7 @@ import { startServer, type RequestLog, type RunningServer } from '../transports/
 import { startThreadedServer, type RunningTransport } from '../transports/threaded-server.js'
 import { VERSION } from '../version.js'
 import type { CliSettings } from './options.js'
+import { serverOptionsOf } from './plumbing.js'
 
 /** Where the CLI writes, and the environment it reads. */
 export interface CliIo {
@@ -110,19 +111,9 @@ async function listen(
   onRequest: ((entry: RequestLog) => void) | undefined,
 ): Promise<RunningServer | RunningTransport | number> {
   try {
-    const serverOptions = {
-      port: settings.port,
-      host: settings.host,
-      onRequest,
-      corsOrigins: settings.corsOrigins,
-      allowedHosts: settings.allowedHosts,
-    }
+    const serverOptions = { ...serverOptionsOf(settings), onRequest }
     return settings.threads > 1
-      ? await startThreadedServer(sandbox, {
-          ...serverOptions,
-          threads: settings.threads,
-          workerUrl: workerBundleUrl(),
-        })
+      ? await startThreadedServer(sandbox, { ...serverOptions, workerUrl: workerBundleUrl() })
       : await startServer(sandbox, serverOptions)
   } catch (error) {
     const err = error as NodeJS.ErrnoException

@@ -7,81 +7,19 @@
  */
 import { z } from 'zod'
 import { DEFAULT_LIMITS, PLANS } from './constants.js'
+import {
+  adminTokenProblem,
+  HTTP_URL,
+  LIMIT_RANGE,
+  names,
+  path,
+  planSpec,
+  PROBABILITY_ERROR,
+  wholeSchema,
+  type Setting,
+} from './setting-kinds.js'
 
-export interface Setting {
-  /** How the value is read: a whole number in `range`, text, a switch, a repeatable list, a probability, one of `choices`. */
-  kind: 'whole' | 'text' | 'switch' | 'list' | 'probability' | 'choice'
-  /** One-letter flag. */
-  short?: string
-  /** The environment variable, when not `SENDBOX_` + the flag in upper snake case. */
-  env?: string
-  /** Command-line only: no environment variable, no config key. */
-  commandLineOnly?: true
-  /** How a list's items are separated in the environment. */
-  separator?: ',' | ';'
-  /** The value's placeholder in `--help` (`N`, `FILE`). */
-  value?: string
-  /** The default as the CLI applies it. */
-  default?: string
-  /** The default in words for the README, when it is not a plain value or needs a word more. */
-  defaultText?: string
-  /** Bounds of a whole number, for the flag, the environment, the file and the in-process option alike. */
-  range?: readonly [number, number]
-  choices?: readonly string[]
-  /** One line for `--help`. */
-  help: string
-  /** The config file's schema of it; absent: not in the config file (but a whole number or a switch, which have one by their kind). */
-  config?: z.ZodType
-  /** Its key in the config file, when not the flag in camelCase (without `no-`). */
-  configKey?: string
-  /** The `createSandbox` option it sets, if any. */
-  option?: string
-  /** The `startServer` option it sets, if any. */
-  serverOption?: string
-}
-
-/** A whole number from `range[0]` to `range[1]`, with the message every source shares. */
-export function wholeSchema(range: readonly [number, number]) {
-  const error = `must be a whole number from ${range[0]} to ${range[1]}`
-  return z
-    .int({ error: (issue) => (issue.code === 'invalid_type' ? error : undefined) })
-    .min(range[0], { error })
-    .max(range[1], { error })
-}
-
-/**
- * Why an admin token cannot be used, or undefined when it can (undefined = no token: fine). An
- * empty or blank one would be matched by an empty `X-Sendbox-Admin-Token:` header and open every
- * control (issue 11), so it is refused wherever it comes from: flag, environment, config file,
- * in-process option.
- */
-export function adminTokenProblem(token: string | undefined): string | undefined {
-  if (token === undefined) return undefined
-  if (typeof token !== 'string') return 'the admin token must be a string'
-  if (token.trim() === '')
-    return 'the admin token is empty; give a non-blank token, or none to leave /__sandbox open on loopback'
-  if (/\s/.test(token)) return 'the admin token may not contain whitespace (a header could not carry it intact)'
-  return undefined
-}
-
-/** An http(s) URL without whitespace: a webhook's target, from a flag, the environment or the file. */
-export const HTTP_URL = /^https?:\/\/\S+$/
-
-const PROBABILITY_ERROR = 'must be a probability from 0 to 1, like 0.2'
-const planSpec = z.string().transform((value, ctx) => {
-  if (!(PLANS as readonly string[]).includes(value.toLowerCase().split(':')[0])) {
-    ctx.issues.push({
-      code: 'custom',
-      input: value,
-      message: `must be a plan (${PLANS.join(', ')}), optionally with ":ACCOUNT", like "pro" or "pro:acme"`,
-    })
-    return z.NEVER
-  }
-  return value
-})
-const LIMIT_RANGE = [1, 1_000_000] as const
-const path = (what: string) => z.string().min(1, { error: `must be the path of ${what}` })
-const names = (error: string) => z.union([z.string(), z.array(z.string())], { error })
+export { adminTokenProblem, HTTP_URL, wholeSchema, type Setting } from './setting-kinds.js'
 
 /** Every setting, in `--help` order. The key is the flag's name. */
 export const SETTINGS = {
@@ -347,6 +285,7 @@ export const SETTINGS = {
   config: {
     kind: 'text',
     short: 'c',
+    key: 'configFile',
     value: 'FILE',
     defaultText: './sendbox.config.json if present',
     help: 'JSON config file (default ./sendbox.config.json when present); flags and env override it',
@@ -371,16 +310,37 @@ export function envOf(name: SettingName): string | undefined {
   return setting.env ?? `SENDBOX_${name.toUpperCase().replace(/-/g, '_')}`
 }
 
-type Camel<S extends string> = S extends `${infer A}-${infer B}` ? `${A}${Capitalize<Camel<B>>}` : S
-type ConfigKey<N extends SettingName> = (typeof SETTINGS)[N] extends { configKey: infer K extends string }
+/** `delivery-ms` → `deliveryMs`. */
+export type Camel<S extends string> = S extends `${infer A}-${infer B}` ? `${A}${Capitalize<Camel<B>>}` : S
+const camel = (name: string) =>
+  name.replace(/^no-/, '').replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase())
+export type ConfigKey<N extends SettingName> = (typeof SETTINGS)[N] extends { configKey: infer K extends string }
   ? K
   : Camel<N extends `no-${infer R}` ? R : N>
 /** A setting's key in the config file: its own (`apiKeys`), else the flag in camelCase without `no-` (`delivery-ms` → `deliveryMs`, `no-ui` → `ui`). */
 export function configKeyOf<N extends SettingName>(name: N): ConfigKey<N> {
   const setting: Setting = SETTINGS[name]
-  return (setting.configKey ??
-    name.replace(/^no-/, '').replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase())) as ConfigKey<N>
+  return (setting.configKey ?? camel(name)) as ConfigKey<N>
 }
+
+type Plural<K extends string> = K extends `${string}s` ? K : `${K}s`
+/** A setting's field in the CLI's parsed settings (`CliSettings`): its own `key`, else the flag in camelCase without `no-`, plural for a list. */
+export type SettingKey<N extends SettingName> = (typeof SETTINGS)[N] extends { key: infer K extends string }
+  ? K
+  : (typeof SETTINGS)[N] extends { kind: 'list' }
+    ? Plural<Camel<N>>
+    : Camel<N extends `no-${infer R}` ? R : N>
+/** The runtime twin of {@link SettingKey}: `team-token` → `teamTokens`, `no-ui` → `ui`, `config` → `configFile`. */
+export function settingKeyOf<N extends SettingName>(name: N): SettingKey<N> {
+  const setting: Setting = SETTINGS[name]
+  const key = setting.key ?? camel(name)
+  return (setting.key === undefined && setting.kind === 'list' && !key.endsWith('s') ? `${key}s` : key) as SettingKey<N>
+}
+
+/** Settings that exist on the command line only (`--help`, `--version`): they pick the command, not a value. */
+export type CommandLineOnlyName = {
+  [N in SettingName]: (typeof SETTINGS)[N] extends { commandLineOnly: true } ? N : never
+}[SettingName]
 
 /** The bounds of every whole-number setting. */
 export type RangedName = {
@@ -398,48 +358,3 @@ export function defaultOf(
 ): number {
   return Number(SETTINGS[name].default)
 }
-
-type ConfigShape = {
-  [
-    N in SettingName as (typeof SETTINGS)[N] extends
-      { config: z.ZodType } | { kind: 'whole' } | { kind: 'switch'; commandLineOnly?: undefined }
-      ? ConfigKey<N>
-      : never
-  ]: z.ZodOptional<
-    (typeof SETTINGS)[N] extends { config: infer S extends z.ZodType }
-      ? S
-      : (typeof SETTINGS)[N] extends { kind: 'whole' }
-        ? ReturnType<typeof wholeSchema>
-        : z.ZodBoolean
-  >
-}
-
-/**
- * The config file's fields, from the table: a whole number gets its range, a switch is a boolean
- * (`"ui": false` for `--no-ui`), the others their own schema; settings without one
- * (`--config`, `--url`, `--help`) are not in the file.
- */
-function configShape(): ConfigShape {
-  const shape: Record<string, z.ZodType> = {}
-  for (const name of Object.keys(SETTINGS) as SettingName[]) {
-    const setting: Setting = SETTINGS[name]
-    if (setting.config) shape[configKeyOf(name)] = setting.config.optional()
-    else if (setting.kind === 'whole' && setting.range) shape[configKeyOf(name)] = wholeSchema(setting.range).optional()
-    else if (setting.kind === 'switch' && !setting.commandLineOnly)
-      shape[configKeyOf(name)] = z.boolean({ error: 'must be true or false' }).optional()
-  }
-  return shape as ConfigShape
-}
-
-/** The name of the file `sendbox` reads from the working directory when no `--config` is given. */
-export const CONFIG_FILE_NAME = 'sendbox.config.json'
-
-/**
- * `sendbox.config.json`. Keys are the flags' names in camelCase; every field is optional and a
- * flag or an environment variable overrides it. Unknown fields are refused, so a typo
- * (`"prot": 4011`) is an error instead of a silent default.
- */
-export const configFileSchema = z.strictObject({ $schema: z.string().optional(), ...configShape() }).meta({
-  id: 'SendboxConfig',
-  description: 'sendbox.config.json: settings for the `sendbox` CLI. Flags and environment variables override it.',
-})

@@ -150,7 +150,6 @@ export class SandboxClock {
       const base = change.reset ? Date.now() : this.now()
       if (change.advance_ms > LATEST_TIME_MS - base) {
         throw new ApiError(
-          400,
           'invalid_parameter',
           `\`advance_ms\` would move sandbox time past 9999-12-31T23:59:59.999Z: give at most ${Math.max(LATEST_TIME_MS - base, 0)} ms.`,
           'advance_ms',
@@ -197,7 +196,6 @@ export function parseClockBody(body: Record<string, unknown>): ClockChange {
   for (const key of Object.keys(body)) {
     if (!CLOCK_FIELDS.includes(key))
       throw new ApiError(
-        400,
         'unknown_parameter',
         `Unknown parameter \`${key}\`. The clock takes advance_ms, freeze and reset.`,
         key,
@@ -205,7 +203,6 @@ export function parseClockBody(body: Record<string, unknown>): ClockChange {
   }
   if (Object.keys(body).length === 0)
     throw new ApiError(
-      400,
       'missing_parameter',
       'Send one of `advance_ms` (milliseconds to move forward), `freeze` (true or false) or `reset` (true).',
     )
@@ -214,7 +211,6 @@ export function parseClockBody(body: Record<string, unknown>): ClockChange {
     const ms = body.advance_ms
     if (typeof ms !== 'number' || !Number.isSafeInteger(ms) || ms < 0) {
       throw new ApiError(
-        400,
         'invalid_parameter',
         '`advance_ms` must be a whole number of milliseconds ≥ 0 (time only moves forward; `reset` goes back to the real clock).',
         'advance_ms',
@@ -224,13 +220,12 @@ export function parseClockBody(body: Record<string, unknown>): ClockChange {
   }
   if (body.freeze !== undefined) {
     if (typeof body.freeze !== 'boolean')
-      throw new ApiError(400, 'invalid_parameter', '`freeze` must be true or false.', 'freeze')
+      throw new ApiError('invalid_parameter', '`freeze` must be true or false.', 'freeze')
     change.freeze = body.freeze
   }
   if (body.reset !== undefined) {
     if (body.reset !== true)
       throw new ApiError(
-        400,
         'invalid_parameter',
         '`reset` must be true (it puts the sandbox back on the real clock).',
         'reset',

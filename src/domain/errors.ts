@@ -4,24 +4,40 @@ import { ERROR_CODES, type ErrorCodeName } from '../contract/error.js'
 export type ForcedCode = string & { readonly forced: unique symbol }
 
 /**
- * Error codes sendbox answers with: the contract's list (`ERROR_CODES`, which the OpenAPI
+ * Error codes sendbox answers with: the contract's table (`ERROR_CODES`, which the OpenAPI
  * document publishes), or a code a fault forces. A typo in a literal code is a compile error.
  */
 export type ErrorCode = ErrorCodeName | ForcedCode
 
 export { ERROR_CODES }
 
+declare const forcedAnswer: unique symbol
+
 /**
- * A failure that becomes the wire error `{ error: { code, message, param? } }`.
+ * A status and code a fault or `Prefer: code=` forces (a 503 `internal_error`, a 500
+ * `service_unavailable`): the one answer whose status is not its code's. Only
+ * {@link forcedError} makes one.
+ */
+export interface ForcedAnswer {
+  readonly status: number
+  readonly code: ErrorCode
+  readonly [forcedAnswer]: true
+}
+
+/**
+ * A failure that becomes the wire error `{ error: { code, message, param? } }`, with the status
+ * the contract's table gives its code (a `duplicate_email` is always a 400).
  * Guards and resolvers throw it; one catch in the handlers formats it.
  *
  * @example
- * throw new ApiError(404, 'not_found', 'No subscriber with id "sub_x" in this account.')
+ * throw new ApiError('not_found', 'No subscriber with id "sub_x" in this account.')
  */
 export class ApiError extends Error {
+  readonly status: number
+  readonly code: ErrorCode
+
   constructor(
-    readonly status: number,
-    readonly code: ErrorCode,
+    code: ErrorCodeName | ForcedAnswer,
     message: string,
     readonly param?: string,
     /** Extra response headers, such as `Retry-After` on a 429. */
@@ -29,6 +45,13 @@ export class ApiError extends Error {
   ) {
     super(message)
     this.name = 'ApiError'
+    if (typeof code === 'string') {
+      this.code = code
+      this.status = ERROR_CODES[code].status
+    } else {
+      this.code = code.code
+      this.status = code.status
+    }
   }
 
   /** The JSON body the real service answers with. */
@@ -70,7 +93,8 @@ export function forcedError(status: number, code: string | undefined, retryAfter
   // A fault's own code was checked against FAULT_CODE_PATTERN where the fault was armed.
   const finalCode: ErrorCode = (code as ForcedCode | undefined) ?? defaultCodeFor(status)
   const message = forcedMessages[finalCode] ?? `Forced ${status} answer with code \`${finalCode}\` (sandbox fault).`
-  return new ApiError(status, finalCode, message, undefined, status === 429 ? retryAfterHeader(retryAfter()) : {})
+  const forced = { status, code: finalCode } as ForcedAnswer
+  return new ApiError(forced, message, undefined, status === 429 ? retryAfterHeader(retryAfter()) : {})
 }
 
 /** Statuses a fault or `Prefer: code=` may force: those of the reference's table, plus any 5xx. */

@@ -122,7 +122,6 @@ export class Faults {
     const parsed = faultSpecSchema.parse(spec)
     if (this.faults.length >= MAX_FAULTS) {
       throw new ApiError(
-        400,
         'invalid_parameter',
         `${MAX_FAULTS} faults are armed already, the most the sandbox keeps. Clear them with DELETE /__sandbox/faults (or reset scope=faults) first.`,
       )

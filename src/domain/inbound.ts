@@ -54,26 +54,24 @@ const E164 = /^\+[0-9]{8,15}$/
 function recipientOf(input: InboundInput, keys: readonly ApiKeyConfig[]): ApiKeyConfig {
   if (!(INBOUND_CHANNELS as readonly string[]).includes(input.channel))
     throw new ApiError(
-      400,
       'invalid_parameter',
       `\`channel\` must be one of ${INBOUND_CHANNELS.join(', ')} (got ${JSON.stringify(input.channel)}).`,
       'channel',
     )
   if (typeof input.from !== 'string' || !E164.test(input.from))
     throw new ApiError(
-      400,
       'invalid_phone',
       '`from` must be the replying phone number in E.164 format, like +14155550123.',
       'from',
     )
   if (typeof input.text !== 'string' || input.text.length === 0 || input.text.length > 4096)
-    throw new ApiError(400, 'invalid_parameter', '`text` must be the reply, 1 to 4096 characters.', 'text')
+    throw new ApiError('invalid_parameter', '`text` must be the reply, 1 to 4096 characters.', 'text')
   // In-process calls skip the HTTP schema: the same bounds are checked here (issue 36, R19).
   if (input.to !== undefined && (typeof input.to !== 'string' || input.to.length > 64))
-    throw new ApiError(400, 'invalid_parameter', "`to` must be the app's number or id, at most 64 characters.", 'to')
+    throw new ApiError('invalid_parameter', "`to` must be the app's number or id, at most 64 characters.", 'to')
   for (const field of ['key', 'account'] as const) {
     if (input[field] !== undefined && typeof input[field] !== 'string')
-      throw new ApiError(400, 'invalid_parameter', `\`${field}\` must be a string.`, field)
+      throw new ApiError('invalid_parameter', `\`${field}\` must be a string.`, field)
   }
   return accountKey(keys, input.key, input.account)
 }
@@ -90,12 +88,11 @@ export function accountKey(
   team?: string,
 ): ApiKeyConfig {
   if (key === undefined && account === undefined)
-    throw new ApiError(400, 'missing_parameter', 'Name the account: `key` (an API key) or `account`.', 'key')
+    throw new ApiError('missing_parameter', 'Name the account: `key` (an API key) or `account`.', 'key')
   if (key !== undefined) {
     const found = keys.find((k) => k.key === key)
     if (!found)
       throw new ApiError(
-        400,
         'invalid_parameter',
         team === undefined
           ? `\`key\` "${String(key).slice(0, 64)}" is not a configured API key; \`sendbox keys\` lists them.`
@@ -104,7 +101,6 @@ export function accountKey(
       )
     if (account !== undefined && account !== found.account)
       throw new ApiError(
-        400,
         'invalid_parameter',
         `\`account\` "${String(account).slice(0, 64)}" is not the account of that key (${found.account}).`,
         'account',
@@ -114,7 +110,6 @@ export function accountKey(
   const found = keys.find((k) => k.account === account)
   if (!found)
     throw new ApiError(
-      400,
       'invalid_parameter',
       `\`account\` "${String(account).slice(0, 64)}" is not an account ${team === undefined ? 'of any configured key' : `the team token "${team}" acts on`}; accounts: ${[...new Set(keys.map((k) => k.account))].join(', ')}.`,
       'account',
@@ -135,18 +130,23 @@ export function receiveInbound(deps: InboundDeps, input: InboundInput): InboundR
   if (action === 'opt_out')
     deps.optOuts.add({ account: sender.account, number: input.from, keyword: foldKeyword(input.text), at })
   if (action === 'opt_in') deps.optOuts.remove(sender.account, input.from)
-  deps.webhooks?.emit(
-    {
-      type: 'message.received',
-      message_id: message.message_id,
-      channel: message.channel,
-      status: 'received',
-      from: input.from,
-      to,
-      text: input.text,
-      at,
-    },
-    sender.account,
-  )
+  // Posted once the reply is durable (with a store), as the outbox's own events are.
+  const webhooks = deps.webhooks
+  if (webhooks)
+    deps.outbox.feed.publications.publish(message.message_id, () =>
+      webhooks.emit(
+        {
+          type: 'message.received',
+          message_id: message.message_id,
+          channel: message.channel,
+          status: 'received',
+          from: input.from,
+          to,
+          text: input.text,
+          at,
+        },
+        sender.account,
+      ),
+    )
   return { message, action, opted_out: deps.optOuts.get(sender.account, input.from) !== undefined }
 }

@@ -5,9 +5,7 @@
 import type { ErrorCodeName } from '../contract/error.js'
 
 export type MagicOutcome =
-  | { kind: 'delivered' }
-  | { kind: 'failed'; reason: string }
-  | { kind: 'reject'; status: number; code: ErrorCodeName; message: string }
+  { kind: 'delivered' } | { kind: 'failed'; reason: string } | { kind: 'reject'; code: ErrorCodeName; message: string }
 
 export interface MagicRecipient {
   recipient: string
@@ -35,7 +33,6 @@ export const MAGIC_RECIPIENTS: readonly MagicRecipient[] = [
     channel: 'email',
     outcome: {
       kind: 'reject',
-      status: 400,
       code: 'invalid_email',
       message: '`to` is not a deliverable email address (magic recipient invalid@sendbox.test).',
     },
@@ -46,7 +43,6 @@ export const MAGIC_RECIPIENTS: readonly MagicRecipient[] = [
     channel: 'email',
     outcome: {
       kind: 'reject',
-      status: 429,
       code: 'rate_limit_exceeded',
       message:
         'Rate limit exceeded (magic recipient ratelimit@sendbox.test). Wait for Retry-After seconds and try again.',
@@ -58,7 +54,6 @@ export const MAGIC_RECIPIENTS: readonly MagicRecipient[] = [
     channel: 'email',
     outcome: {
       kind: 'reject',
-      status: 500,
       code: 'internal_error',
       message: 'Internal error (magic recipient error@sendbox.test). Retry with backoff.',
     },
@@ -87,7 +82,6 @@ export const MAGIC_RECIPIENTS: readonly MagicRecipient[] = [
     channel: 'phone',
     outcome: {
       kind: 'reject',
-      status: 400,
       code: 'invalid_phone',
       message: '`to` is not a reachable phone number (magic recipient +15005550009).',
     },
@@ -98,7 +92,6 @@ export const MAGIC_RECIPIENTS: readonly MagicRecipient[] = [
     channel: 'phone',
     outcome: {
       kind: 'reject',
-      status: 429,
       code: 'rate_limit_exceeded',
       message: 'Rate limit exceeded (magic recipient +15005550429). Wait for Retry-After seconds and try again.',
     },
@@ -109,7 +102,6 @@ export const MAGIC_RECIPIENTS: readonly MagicRecipient[] = [
     channel: 'phone',
     outcome: {
       kind: 'reject',
-      status: 500,
       code: 'internal_error',
       message: 'Internal error (magic recipient +15005550500). Retry with backoff.',
     },

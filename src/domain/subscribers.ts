@@ -134,7 +134,6 @@ export class SubscriberStore {
     const owner = store.byEmail.get(email.toLowerCase())
     if (owner !== undefined && owner !== exceptId) {
       throw new ApiError(
-        400,
         'duplicate_email',
         `A subscriber with email "${email}" already exists in this account. Update it with PUT /subscribers/${owner} instead.`,
         'email',
@@ -153,7 +152,7 @@ export class SubscriberStore {
   ): Promise<Subscriber> {
     const store = this.store(account)
     if (input.email == null && input.phone == null) {
-      throw new ApiError(400, 'missing_parameter', 'A subscriber needs at least one of `email` and `phone`.', 'email')
+      throw new ApiError('missing_parameter', 'A subscriber needs at least one of `email` and `phone`.', 'email')
     }
     this.assertEmailFree(store, input.email)
     const at = isoAt(this.now())
@@ -197,7 +196,6 @@ export class SubscriberStore {
       }
       if (next.email === null && next.phone === null) {
         throw new ApiError(
-          400,
           'missing_parameter',
           'A subscriber must keep at least one of `email` and `phone`; this update would clear both.',
           patch.email === null ? 'email' : 'phone',
@@ -305,11 +303,7 @@ export class SubscriberStore {
 }
 
 function notFound(id: string): ApiError {
-  return new ApiError(
-    404,
-    'not_found',
-    `No subscriber with id "${id}" in this account. List them with GET /subscribers.`,
-  )
+  return new ApiError('not_found', `No subscriber with id "${id}" in this account. List them with GET /subscribers.`)
 }
 
 /** The ids of one page in creation order: O(limit). */

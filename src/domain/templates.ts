@@ -242,7 +242,6 @@ export class TemplateBook {
     if (!languages) {
       const closest = this.closest(name)
       throw new ApiError(
-        400,
         'invalid_parameter',
         `\`template\` "${name}" is not a configured template. Closest known: ${closest.join(', ')}.`,
         'template',
@@ -251,7 +250,6 @@ export class TemplateBook {
     const compiled = languages.get(language)
     if (!compiled)
       throw new ApiError(
-        400,
         'invalid_parameter',
         `Template "${name}" has no language "${language}". Its languages: ${[...languages.keys()].join(', ')}.`,
         'language',
@@ -259,7 +257,6 @@ export class TemplateBook {
     for (const placeholder of compiled.placeholders) {
       if (!Object.hasOwn(parameters, placeholder)) {
         throw new ApiError(
-          400,
           'missing_parameter',
           `Template "${name}" (${language}) needs \`parameters.${placeholder}\`; it has ${compiled.placeholders.length} parameter${compiled.placeholders.length === 1 ? '' : 's'}: ${compiled.placeholders.join(', ')}.`,
           `parameters.${placeholder}`,
@@ -269,7 +266,6 @@ export class TemplateBook {
     for (const given of Object.keys(parameters)) {
       if (!compiled.placeholders.includes(given)) {
         throw new ApiError(
-          400,
           'unknown_parameter',
           `Template "${name}" (${language}) has no parameter \`${given}\`; its parameters: ${compiled.placeholders.join(', ') || 'none'}.`,
           `parameters.${given}`,

@@ -203,14 +203,13 @@ function toApiError(spec: BodySchema, body: JsonObject, { path, issue }: FieldPr
     const expected = issue.expected ?? 'value'
     const article = /^[aeiou]/.test(expected) ? 'an' : 'a'
     return new ApiError(
-      400,
       'invalid_parameter',
       `\`${param}\` must be ${article} ${expected}, not ${describe(valueAt(body, path))}.`,
       param,
     )
   }
   const fieldKey = path.filter((key) => typeof key === 'string').join('.')
-  return new ApiError(400, spec.formatCodes[fieldKey] ?? 'invalid_parameter', issue.message, param)
+  return new ApiError(spec.formatCodes[fieldKey] ?? 'invalid_parameter', issue.message, param)
 }
 
 /**
@@ -228,7 +227,6 @@ export function validateBody<T extends z.ZodObject>(spec: BodySchema<T>, body: J
   if (unknown !== undefined) {
     const known = Object.keys(shape).join('`, `')
     throw new ApiError(
-      400,
       'unknown_parameter',
       `Unknown parameter \`${unknown}\`. This endpoint accepts \`${known}\`; check the spelling (fields are snake_case).`,
       unknown,
@@ -236,7 +234,7 @@ export function validateBody<T extends z.ZodObject>(spec: BodySchema<T>, body: J
   }
   const missing = findMissing(body, shape, '')
   if (missing) {
-    throw new ApiError(400, 'missing_parameter', `Missing required parameter \`${missing}\`.`, missing)
+    throw new ApiError('missing_parameter', `Missing required parameter \`${missing}\`.`, missing)
   }
   const output: JsonObject = {}
   for (const { key, schema, path } of fieldsOf(shape)) {

@@ -203,7 +203,6 @@ export function checkIgnoredBody(request: WireRequest): void {
   const contentType = request.headers.get('content-type')
   if (contentType === null || !JSON_CONTENT_TYPE.test(contentType)) {
     throw new ApiError(
-      400,
       'invalid_content_type',
       `Requests with a body must carry \`Content-Type: application/json\`${contentType ? ` (got "${contentType.slice(0, 100)}")` : ''}; this endpoint takes no body, so send none.`,
     )
@@ -214,7 +213,6 @@ export function checkIgnoredBody(request: WireRequest): void {
 export function parseJsonObject(request: WireRequest, bytes: Uint8Array): Record<string, unknown> {
   if (bytes.byteLength === 0) {
     throw new ApiError(
-      400,
       'invalid_json',
       'A JSON body is required. Send a JSON object with `Content-Type: application/json`.',
     )
@@ -222,7 +220,6 @@ export function parseJsonObject(request: WireRequest, bytes: Uint8Array): Record
   const contentType = request.headers.get('content-type')
   if (contentType === null || !JSON_CONTENT_TYPE.test(contentType)) {
     throw new ApiError(
-      400,
       'invalid_content_type',
       `Requests with a body must carry \`Content-Type: application/json\`${contentType ? ` (got "${contentType.slice(0, 100)}")` : ''}.`,
     )
@@ -232,13 +229,12 @@ export function parseJsonObject(request: WireRequest, bytes: Uint8Array): Record
     parsed = JSON.parse(decoder.decode(bytes))
   } catch {
     throw new ApiError(
-      400,
       'invalid_json',
       'The body is not valid JSON. Check for trailing commas, unquoted keys or single quotes.',
     )
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw new ApiError(400, 'invalid_json', 'The body must be a JSON object, like {"to": "..."}.')
+    throw new ApiError('invalid_json', 'The body must be a JSON object, like {"to": "..."}.')
   }
   return parsed as Record<string, unknown>
 }
@@ -254,14 +250,14 @@ export const BODY_ALREADY_READ =
  * The stream is left uncancelled so a transport can still answer on the same connection.
  */
 async function readCapped(request: Request): Promise<Uint8Array> {
-  if (request.bodyUsed) throw new ApiError(500, 'internal_error', BODY_ALREADY_READ)
+  if (request.bodyUsed) throw new ApiError('internal_error', BODY_ALREADY_READ)
   const stream = request.body!
   let reader: ReadableStreamDefaultReader<Uint8Array>
   try {
     reader = stream.getReader()
   } catch {
     // Locked by someone else: a user handler is reading it (or read it and kept the lock).
-    throw new ApiError(500, 'internal_error', BODY_ALREADY_READ)
+    throw new ApiError('internal_error', BODY_ALREADY_READ)
   }
   let buffer: Uint8Array = new Uint8Array(0)
   let size = 0
@@ -293,7 +289,6 @@ async function readCapped(request: Request): Promise<Uint8Array> {
 
 function tooLarge(): ApiError {
   return new ApiError(
-    400,
     'payload_too_large',
     `The body is larger than ${MAX_BODY_BYTES} bytes (1 MiB). Send less data per request.`,
   )

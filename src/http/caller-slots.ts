@@ -54,7 +54,6 @@ export function takeControlWrite(sandbox: SandboxState, viewer: Viewer, now: num
   const decision = limiter.take(callerOf(viewer), now)
   if (!decision.allowed) {
     throw new ApiError(
-      429,
       'rate_limit_exceeded',
       `The team token "${viewer.name}" made ${TEAM_CONTROL_WRITES_PER_MINUTE} writing controls in the last minute (the limit of a team on a shared sandbox). Retry after ${decision.retryAfter} s (see the Retry-After header).`,
       undefined,

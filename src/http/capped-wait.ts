@@ -18,7 +18,6 @@ export const DEFAULT_WAIT_MS = 10_000
 /** A 503 in the error shape, with a Retry-After: the cap is full, a slot frees when a client leaves. */
 export function tooManyClients(what: string): ApiError {
   return new ApiError(
-    503,
     'too_many_clients',
     `${what}. Retry in a few seconds, or raise the cap.`,
     undefined,

@@ -11,25 +11,28 @@ import {
   webhookAttemptSchema,
 } from '../contract/conversations.js'
 import { okSchema } from '../contract/controls.js'
-import { pageOf } from '../contract/pagination.js'
+import { pageOf, toPage } from '../contract/pagination.js'
 import { pageQuery, textParam } from '../contract/query.js'
 import { controlRoute, type Route } from './route.js'
-import { ownAccountKey, visible, visibleOne } from './viewer-scope.js'
+import { accountsOf, ownAccountKey, visible, visibleOne } from './viewer-scope.js'
+import type { Viewer } from '../domain/team-tokens.js'
 
 const E164 = /^\+[0-9]{8,15}$/
 
 function checkNumber(number: string): string {
   if (!E164.test(number))
-    throw new ApiError(
-      400,
-      'invalid_phone',
-      '`number` must be a phone number in E.164 format, like +14155550123.',
-      'number',
-    )
+    throw new ApiError('invalid_phone', '`number` must be a phone number in E.164 format, like +14155550123.', 'number')
   return number
 }
 
 const accountParam = textParam('account', 'Only this account.')
+
+/** The accounts whose opt-outs a viewer lists: `account` if given (nothing when a team does not own it), else the team's, else all. */
+function optOutAccounts(viewer: Viewer, account: string | undefined): ReadonlySet<string> | undefined {
+  const own = accountsOf(viewer)
+  if (account === undefined) return own
+  return own === undefined || own.has(account) ? new Set([account]) : new Set()
+}
 
 /** Templates, replies, opt-outs and the webhook inspector under /__sandbox. */
 export const conversationRoutes: Route[] = [
@@ -65,11 +68,17 @@ export const conversationRoutes: Route[] = [
     method: 'GET',
     path: '/__sandbox/opt-outs',
     operationId: 'listOptOuts',
-    summary: 'Numbers opted out, per account',
-    query: { account: accountParam },
+    summary: 'Numbers opted out, per account, oldest first',
+    description: 'Paginated like every list (`page`, `limit` up to 100); `account` narrows it to one account.',
+    query: { ...pageQuery, account: accountParam },
     response: optOutListSchema,
     team: true,
-    resolve: ({ sandbox, query, viewer }) => ({ body: { data: visible(viewer, sandbox.optOuts.list(query.account)) } }),
+    resolve: ({ sandbox, query, viewer }) => {
+      const page = query.page ?? 1
+      const limit = query.limit ?? 20
+      const { data, total } = sandbox.optOuts.page(optOutAccounts(viewer, query.account), (page - 1) * limit, limit)
+      return { body: toPage(data, page, limit, total) }
+    },
   }),
   controlRoute({
     method: 'POST',
@@ -98,12 +107,12 @@ export const conversationRoutes: Route[] = [
     summary: 'Opt a number back in',
     body: optOutRequestSchema,
     response: okSchema,
-    answers: [{ status: 404, description: 'The number is not opted out of that account (`not_found`).' }],
+    answers: [{ code: 'not_found', description: 'The number is not opted out of that account (`not_found`).' }],
     team: true,
     resolve: ({ sandbox, body, viewer }) => {
       const { account } = ownAccountKey(viewer, sandbox.keys, body.key, body.account)
       if (!sandbox.optOuts.remove(account, checkNumber(body.number)))
-        throw new ApiError(404, 'not_found', `${body.number} is not opted out of account ${account}.`)
+        throw new ApiError('not_found', `${body.number} is not opted out of account ${account}.`)
       return { body: { ok: true as const } }
     },
   }),
@@ -133,14 +142,13 @@ export const conversationRoutes: Route[] = [
     operationId: 'replayWebhook',
     summary: "Send an attempt's event again, with the same webhook-id",
     response: webhookAttemptSchema,
-    answers: [{ status: 404, description: 'No attempt with that id (`not_found`).' }],
+    answers: [{ code: 'not_found', description: 'No attempt with that id (`not_found`).' }],
     team: true,
     resolve: ({ sandbox, params, viewer }) => {
       const attempt =
         visibleOne(viewer, sandbox.webhooks?.attempts.get(params.id)) && sandbox.webhooks?.replay(params.id)
       if (!attempt)
         throw new ApiError(
-          404,
           'not_found',
           `No webhook attempt with id "${params.id}". \`GET /__sandbox/webhooks\` lists them (the oldest are dropped past 1,000).`,
         )

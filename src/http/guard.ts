@@ -1,5 +1,3 @@
-import { z } from 'zod'
-import { sameSecret } from '../domain/admin-token.js'
 import { GUESS_WINDOW_MS, guessingClient, MAX_WRONG_SECRETS } from '../domain/guess-limiter.js'
 import { isoAt } from '../domain/clock.js'
 import { ApiError, forcedError, retryAfterHeader } from '../domain/errors.js'
@@ -7,11 +5,13 @@ import type { ApiKeyConfig } from '../domain/plans.js'
 import { displayKey, maskKey } from '../domain/plans.js'
 import { lazyJournalHeaders } from './journal-headers.js'
 import { retryAfterSeconds, type RateDecision } from '../domain/rate-limiter.js'
+import { fromZodError, toApiError } from './api-errors.js'
+
 import type { SandboxState } from '../domain/sandbox.js'
-import { ADMIN_VIEWER, teamViewer, type Viewer } from '../domain/team-tokens.js'
+import { ADMIN_VIEWER } from '../domain/team-tokens.js'
 import { validateBody } from '../domain/validation.js'
 import { JOURNAL_BODY_LIMIT } from '../contract/journal.js'
-import { bearerToken, offeredAdminToken } from './credentials.js'
+import { bearerToken } from './credentials.js'
 import {
   announcesBody,
   checkIgnoredBody,
@@ -24,7 +24,6 @@ import {
 } from './body.js'
 import { parsePrefer } from './prefer.js'
 import { countRequest } from './metrics.js'
-import { takeControlWrite } from './caller-slots.js'
 import { isBodySchema, type Route, type RouteResult } from './route.js'
 
 // The standalone server imports the transport side channel from here.
@@ -42,7 +41,6 @@ function authenticate(sandbox: SandboxState, request: WireRequest): { key: ApiKe
   const header = request.headers.get('authorization')
   if (header === null || header.trim() === '') {
     throw new ApiError(
-      401,
       'unauthorized',
       `Missing Authorization header. Send \`Authorization: Bearer <API_KEY>\`; ${keysHint(sandbox)}`,
     )
@@ -50,7 +48,6 @@ function authenticate(sandbox: SandboxState, request: WireRequest): { key: ApiKe
   const token = bearerToken(header)
   if (token === undefined) {
     throw new ApiError(
-      401,
       'unauthorized',
       'Malformed Authorization header. Use the Bearer scheme: `Authorization: Bearer <API_KEY>`.',
     )
@@ -60,7 +57,7 @@ function authenticate(sandbox: SandboxState, request: WireRequest): { key: ApiKe
   const key = sandbox.authenticate(token)
   if (!key) {
     sandbox.guesses.miss(client, sandbox.now(), token)
-    throw new ApiError(401, 'unauthorized', `Invalid API key "${maskKey(token)}". ${keysHint(sandbox)}`)
+    throw new ApiError('unauthorized', `Invalid API key "${maskKey(token)}". ${keysHint(sandbox)}`)
   }
   return { key, token }
 }
@@ -83,11 +80,10 @@ function keysHint(sandbox: SandboxState): string {
 }
 
 /** 429 for a client that presented too many wrong keys or tokens lately, whatever it presents now. */
-function refuseWhileGuessing(sandbox: SandboxState, client: string | undefined): void {
+export function refuseWhileGuessing(sandbox: SandboxState, client: string | undefined): void {
   const wait = sandbox.guesses.lockedFor(client, sandbox.now())
   if (wait > 0) {
     throw new ApiError(
-      429,
       'rate_limit_exceeded',
       `Too many wrong API keys or admin tokens from this ${client === 'local web pages' ? "machine's web pages" : 'address'} (${MAX_WRONG_SECRETS} different ones in ${GUESS_WINDOW_MS / 1000} s): every key and token is refused for ${wait} s more. Retry after ${wait} s (see the Retry-After header).`,
       undefined,
@@ -96,62 +92,14 @@ function refuseWhileGuessing(sandbox: SandboxState, client: string | undefined):
   }
 }
 
-/**
- * The one error path: whatever a guard or resolver threw becomes an {@link ApiError} — as is,
- * from a ZodError (a control's body or query), or a 500 without a stack for anything else.
- */
-export function toApiError(error: unknown, request?: WireRequest): ApiError {
-  if (error instanceof ApiError) return error
-  if (error instanceof z.ZodError) return fromZodError(error)
-  // The client went away (a long poll, a stream): nobody reads this answer, and it is no sandbox bug.
-  if (request?.signal.aborted) return new ApiError(400, 'invalid_request', 'The request was aborted by the client.')
-  // Unexpected failures are a sendbox bug: say so on stderr, never in the response body.
-  console.error('[sendbox] unexpected error while handling a request:', error)
-  return new ApiError(
-    500,
-    'internal_error',
-    'Unexpected sandbox failure. This is a bug in sendbox; the request journal has the details.',
-  )
-}
-
-/**
- * A ZodError (first issue) as the API's 400: unknown → missing → invalid, naming the field.
- * `input` is what was parsed, when known: zod's issues do not carry the value.
- */
-function fromZodError(error: z.ZodError, input?: unknown): ApiError {
-  const issue = error.issues[0]
-  const path = issue.path.map((key) => (typeof key === 'number' ? `[${key}]` : String(key)))
-  const param = path.join('.').replace(/\.\[/g, '[')
-  if (issue.code === 'unrecognized_keys') {
-    const unknown = [param, issue.keys[0]].filter(Boolean).join('.')
-    return new ApiError(400, 'unknown_parameter', `Unknown parameter \`${unknown}\`.`, unknown)
-  }
-  const absent =
-    input === undefined ? /received undefined/.test(issue.message) : valueAt(input, issue.path) === undefined
-  if (issue.code === 'invalid_type' && absent) {
-    return new ApiError(400, 'missing_parameter', `Missing required parameter \`${param}\`.`, param || undefined)
-  }
-  const message = issue.code === 'invalid_type' ? `\`${param}\` must be a ${issue.expected}.` : issue.message
-  return new ApiError(400, 'invalid_parameter', message, param || undefined)
-}
-
-function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
-  let current = value
-  for (const key of path) {
-    if (current === null || typeof current !== 'object') return undefined
-    current = (current as Record<PropertyKey, unknown>)[key]
-  }
-  return current
-}
-
 /** The declared query parameters, each checked by its schema: the first failure is 400 naming it. */
-function parseQuery(route: Route, url: URL): Record<string, unknown> {
+export function parseQuery(route: Route, url: URL): Record<string, unknown> {
   const out: Record<string, unknown> = {}
   for (const [name, schema] of Object.entries(route.query ?? {})) {
     const raw = url.searchParams.get(name) ?? undefined
     const result = schema.safeParse(raw)
     if (!result.success) {
-      throw new ApiError(400, 'invalid_parameter', result.error.issues[0].message, name)
+      throw new ApiError('invalid_parameter', result.error.issues[0].message, name)
     }
     out[name] = result.data
   }
@@ -192,7 +140,7 @@ const NO_BODY = Object.freeze({ body: undefined, raw: Object.freeze({}) as Recor
  * for a route without one: an `await` costs a turn of the microtask queue, and most API reads
  * have no body (the controls, off the hot path, simply await it).
  */
-function readRouteBody(
+export function readRouteBody(
   route: Route,
   request: WireRequest,
   trace: Trace,
@@ -222,7 +170,12 @@ interface Trace {
 }
 
 /** The wire answer of a resolver's result; `status` is the route's declared success status. */
-function answer(result: RouteResult, headers: Record<string, string>, request: WireRequest, status: number): Answer {
+export function answer(
+  result: RouteResult,
+  headers: Record<string, string>,
+  request: WireRequest,
+  status: number,
+): Answer {
   if (result instanceof Response) {
     for (const [name, value] of Object.entries(headers)) if (!result.headers.has(name)) result.headers.set(name, value)
     if (request.method === 'HEAD' && result.body !== null) {
@@ -286,25 +239,18 @@ export async function runApiRequest(
   return response
 }
 
-/** The guard chain and the resolver; throws an ApiError (or anything: a 500) to refuse. */
-async function guarded(
+/** The rate limit, then an armed fault or a `Prefer: code=`: throws the refusal; else what a forced 429 would say. */
+async function limitedAndForced(
   sandbox: SandboxState,
   request: WireRequest,
   url: URL,
-  params: Record<string, string>,
-  route: Route | undefined,
+  key: ApiKeyConfig,
   run: ApiRun,
-): Promise<Answer> {
-  const starting = whenReady(sandbox)
-  if (starting) await starting
-  const { key, token } = authenticate(sandbox, request)
-  run.key = key
-  run.token = token
+): Promise<() => number> {
   const decision = sandbox.limiter.take(key.key, run.arrivedAt)
   rateHeaders(decision, run.headers)
   if (!decision.allowed) {
     throw new ApiError(
-      429,
       'rate_limit_exceeded',
       `Rate limit of ${decision.limit} requests per minute exceeded for this key's plan. Retry after ${decision.retryAfter} s (see the Retry-After header).`,
       undefined,
@@ -326,9 +272,26 @@ async function guarded(
     throw forcedError(fault.status, fault.code ?? undefined, retryAfter)
   }
   if (prefer.code !== undefined && prefer.code >= 300) throw forcedError(prefer.code, undefined, retryAfter)
+  return retryAfter
+}
+
+/** The guard chain and the resolver; throws an ApiError (or anything: a 500) to refuse. */
+async function guarded(
+  sandbox: SandboxState,
+  request: WireRequest,
+  url: URL,
+  params: Record<string, string>,
+  route: Route | undefined,
+  run: ApiRun,
+): Promise<Answer> {
+  const starting = whenReady(sandbox)
+  if (starting) await starting
+  const { key, token } = authenticate(sandbox, request)
+  run.key = key
+  run.token = token
+  const retryAfter = await limitedAndForced(sandbox, request, url, key, run)
   if (!route) {
     throw new ApiError(
-      404,
       'not_found',
       `No endpoint ${request.method} ${url.pathname}. Paths match exactly (case and trailing slash count). See the endpoint list in sendbox's docs/api.md (GET /__sandbox/openapi.json for the full document).`,
     )
@@ -391,106 +354,4 @@ function journalApiRequest(
     message_id: run.messageId,
     fault_id: run.faultId ?? null,
   })
-}
-
-/**
- * Who asks for a control: the admin (the admin token, or anyone on a sandbox with neither an admin
- * token nor team tokens) or the team whose `--team-token` is offered. Throws 401 when either kind
- * of token is configured and none is offered (a wrong guess counts toward the guess limiter).
- */
-export function viewerOf(sandbox: SandboxState, request: WireRequest): Viewer {
-  const token = sandbox.adminToken
-  const given = offeredAdminToken((name) => request.headers.get(name))
-  if (token === undefined && sandbox.teamTokens.length === 0) return ADMIN_VIEWER
-  const client = guessingClient(request.headers.get('origin'), request.clientAddress)
-  refuseWhileGuessing(sandbox, client)
-  if (given !== undefined && token !== undefined && sameSecret(given, token)) return ADMIN_VIEWER
-  const team = given === undefined ? undefined : teamViewer(sandbox.teamTokens, given)
-  if (team) return team
-  // Team tokens and no admin token (in-process, or a CLI that did not generate one): nobody else is
-  // the admin — a request without a team token gets no control (issue 36, R7).
-  if (given !== undefined) sandbox.guesses.miss(client, sandbox.now(), given)
-  const needed =
-    token === undefined
-      ? 'a team token'
-      : sandbox.teamTokens.length > 0
-        ? 'the admin token or a team token'
-        : 'the admin token'
-  throw new ApiError(
-    401,
-    'unauthorized',
-    `The sandbox controls need ${needed}: send \`Authorization: Bearer <token>\` or \`X-Sendbox-Admin-Token: <token>\` (see --admin-token${sandbox.teamTokens.length > 0 ? ', --team-token' : ''}).`,
-  )
-}
-
-/** A message-scoped preview token (`?token=`) that opens this one route for this one message. */
-function previewTokenAdmits(sandbox: SandboxState, route: Route, url: URL, params: Record<string, string>): boolean {
-  const token = url.searchParams.get('token')
-  if (!route.previewToken || token === null || params.id === undefined) return false
-  return sandbox.outbox.checkPreviewToken(params.id, token)
-}
-
-/**
- * Runs one /__sandbox request: admin token (unless the route is public or a preview token
- * admits it) → route → query → body → resolver, through the same error path as the API. Not
- * journaled, not rate limited. `route` is undefined for the catch-all (→ 404 after the guard).
- */
-export async function runControlRequest(
-  sandbox: SandboxState,
-  request: WireRequest,
-  url: URL,
-  params: Record<string, string>,
-  route: Route | undefined,
-): Promise<Answer> {
-  const answered = await controlAnswer(sandbox, request, url, params, route)
-  countRequest(sandbox, route?.operationId, answered.status)
-  return answered
-}
-
-async function controlAnswer(
-  sandbox: SandboxState,
-  request: WireRequest,
-  url: URL,
-  params: Record<string, string>,
-  route: Route | undefined,
-): Promise<Answer> {
-  try {
-    const admitted = route?.public === true || (route !== undefined && previewTokenAdmits(sandbox, route, url, params))
-    const viewer = admitted ? ADMIN_VIEWER : viewerOf(sandbox, request)
-    if (!route) {
-      throw new ApiError(
-        404,
-        'not_found',
-        `No sandbox control ${request.method} ${url.pathname}. Paths match exactly; see sendbox's docs/controls.md (GET /__sandbox/openapi.json lists them).`,
-      )
-    }
-    if (viewer.role === 'team' && !route.team) {
-      throw new ApiError(
-        403,
-        'forbidden',
-        `${request.method} ${url.pathname} changes or shows what every account shares; it needs the admin token (the team token "${viewer.name}" sees ${[...viewer.accounts].join(', ')} only).`,
-      )
-    }
-    if (request.method !== 'GET' && request.method !== 'HEAD') takeControlWrite(sandbox, viewer, sandbox.now())
-    if (!route.probe) await sandbox.ready
-    const query = parseQuery(route, url)
-    const { body, raw } = await readRouteBody(route, request, {})
-    const result = await route.resolve({
-      sandbox,
-      request,
-      url,
-      params,
-      query,
-      body,
-      raw,
-      viewer,
-      key: undefined as never,
-      retryAfter: () => 0,
-    })
-    if (sandbox.store && request.method !== 'GET') await sandbox.store.settle()
-    return answer(result, {}, request, route.status ?? 200)
-  } catch (error) {
-    const apiError = toApiError(error, request)
-    return jsonAnswer(apiError.status, apiError.toBody(), { ...apiError.headers }, request)
-  }
 }

@@ -9,7 +9,8 @@ import {
   type Answer,
   type WireRequest,
 } from './body.js'
-import { runApiRequest, runControlRequest } from './guard.js'
+import { runApiRequest } from './guard.js'
+import { runControlRequest } from './control-guard.js'
 import type { Route } from './route.js'
 import { compilePath, RouteHandler, type PathMatcher } from './route-handler.js'
 import { ROUTES } from './route-list.js'

@@ -78,13 +78,12 @@ export const operationRoutes: Route[] = [
       'Open without a token; `{ "ok": true }` once the sandbox is ready (its store loaded, its seed made), else 503 `not_ready` with `Retry-After`. `wait=5s` holds the answer until ready, at most that long. Reveals nothing else.',
     query: { wait: waitParam },
     response: probeSchema,
-    answers: [{ status: 503, description: 'Not ready yet (`not_ready`): the store is still loading.' }],
+    answers: [{ code: 'not_ready', description: 'Not ready yet (`not_ready`): the store is still loading.' }],
     public: true,
     probe: true,
     resolve: async ({ sandbox, query, request }) => {
       if (await readyWithin(sandbox, query.wait ?? 0, request.signal)) return { body: { ok: true as const } }
       throw new ApiError(
-        503,
         'not_ready',
         'The sandbox is starting (loading its store). Retry shortly, or ask with `?wait=5s`.',
         undefined,

@@ -26,7 +26,6 @@ export function parsePrefer(header: string | null): Preference {
     if (name !== 'code' && name !== 'delay') continue
     if (!/^[0-9]+$/.test(value)) {
       throw new ApiError(
-        400,
         'invalid_parameter',
         `Invalid \`Prefer: ${part.trim().slice(0, 60)}\`: ${name} takes a whole number, like \`Prefer: ${EXAMPLE[name]}\`.`,
       )
@@ -36,13 +35,12 @@ export function parsePrefer(header: string | null): Preference {
   }
   if (out.code !== undefined && out.code >= 300 && !isForceableStatus(out.code)) {
     throw new ApiError(
-      400,
       'invalid_parameter',
       `\`Prefer: code=${out.code > 999 ? String(out.code).slice(0, 12) : out.code}\` is not a status this API answers with. Use 400, 401, 404, 429 or a 5xx.`,
     )
   }
   if (out.delay !== undefined && out.delay > MAX_DELAY_MS) {
-    throw new ApiError(400, 'invalid_parameter', `\`Prefer: delay\` may be at most ${MAX_DELAY_MS} milliseconds.`)
+    throw new ApiError('invalid_parameter', `\`Prefer: delay\` may be at most ${MAX_DELAY_MS} milliseconds.`)
   }
   return out
 }

@@ -3,6 +3,7 @@ import type { ApiKeyConfig } from '../domain/plans.js'
 import type { SandboxState } from '../domain/sandbox.js'
 import type { Viewer } from '../domain/team-tokens.js'
 import type { BodySchema } from '../contract/messages.js'
+import type { ErrorCodeName } from '../contract/error.js'
 import type { WireRequest } from './body.js'
 
 /** Where a route lives: under the API base URL, or under `/__sandbox` (sandbox-only controls). */
@@ -72,7 +73,8 @@ type StatusFor<R> = R extends { empty: true } ? { status: 204 } : { status?: Exc
 
 /** An extra documented answer of a route (for example 408 `wait_timeout`). */
 export interface RouteAnswer {
-  status: number
+  /** The error code; its status is the contract's (`ERROR_CODES`). */
+  code: ErrorCodeName
   description: string
 }
 

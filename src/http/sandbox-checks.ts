@@ -24,7 +24,7 @@ export const sandboxCheckRoutes: Route[] = [
     response: checkReportSchema,
     answers: [
       {
-        status: 503,
+        code: 'too_many_clients',
         description:
           'As many checks as the server queues are running or waiting (`too_many_clients`); `Retry-After` says when to try again.',
       },
@@ -34,7 +34,6 @@ export const sandboxCheckRoutes: Route[] = [
       const message = visibleOne(viewer, sandbox.outbox.get(params.id))
       if (!message)
         throw new ApiError(
-          404,
           'not_found',
           `No captured message with id "${params.id}". It may have been cleared or evicted by the outbox cap.`,
         )

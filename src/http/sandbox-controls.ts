@@ -33,7 +33,6 @@ import { ACCOUNT_RESET_SCOPES, type AccountResetScope } from '../domain/sandbox.
 
 const messageNotFound = (id: string) =>
   new ApiError(
-    404,
     'not_found',
     `No captured message with id "${id}". It may have been cleared or evicted by the outbox cap.`,
   )
@@ -248,7 +247,6 @@ export const sandboxControlRoutes: Route[] = [
       if (viewer.role === 'team') {
         if (query.scope !== undefined && !(ACCOUNT_RESET_SCOPES as readonly string[]).includes(query.scope)) {
           throw new ApiError(
-            403,
             'forbidden',
             `scope=${query.scope} is shared by every account: it needs the admin token. A team token resets ${ACCOUNT_RESET_SCOPES.join(', ')} of its accounts (${[...viewer.accounts].join(', ')}).`,
             'scope',
@@ -287,7 +285,6 @@ export const sandboxControlRoutes: Route[] = [
         const [only, ...more] = viewer.accounts
         if (body.account === undefined && more.length > 0) {
           throw new ApiError(
-            400,
             'missing_parameter',
             `A team token's fault names one of its accounts (${[...viewer.accounts].join(', ')}) in \`account\`.`,
             'account',
@@ -337,7 +334,7 @@ export const sandboxControlRoutes: Route[] = [
         // The schema has checked each field; the domain's parse adds "at least one" (missing_parameter).
         return { body: sandbox.clock.apply(parseClockBody(raw)) }
       } catch (error) {
-        if (error instanceof ClockNotControllableError) throw new ApiError(400, 'invalid_parameter', error.message)
+        if (error instanceof ClockNotControllableError) throw new ApiError('invalid_parameter', error.message)
         throw error
       }
     },

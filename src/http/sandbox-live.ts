@@ -116,12 +116,12 @@ export const sandboxLiveRoutes: Route[] = [
     response: capturedMessageSchema,
     answers: [
       {
-        status: 408,
+        code: 'wait_timeout',
         description:
           'No matching message in time (`wait_timeout`); the message names the filter and the nearest misses.',
       },
       {
-        status: 503,
+        code: 'too_many_clients',
         description:
           'The server holds as many waits as it may (`too_many_clients`, `--max-waiters`, default 1,000) and none matches yet; `Retry-After` says when to try again.',
       },
@@ -140,7 +140,7 @@ export const sandboxLiveRoutes: Route[] = [
         )
         return { json: messageJson(message) }
       } catch (error) {
-        if (error instanceof WaitTimeoutError) throw new ApiError(408, 'wait_timeout', error.message)
+        if (error instanceof WaitTimeoutError) throw new ApiError('wait_timeout', error.message)
         throw error
       }
     },
@@ -155,7 +155,7 @@ export const sandboxLiveRoutes: Route[] = [
     response: { eventStream: sandboxEventSchema },
     answers: [
       {
-        status: 503,
+        code: 'too_many_clients',
         description:
           'As many event-stream clients as the server allows are connected (`too_many_clients`, `--max-event-clients`, default 1,000); `Retry-After` says when to try again.',
       },

@@ -36,7 +36,6 @@ const description =
 /** GET and DELETE: a stateless server has no stream to open and no session to end (the MCP spec's 405). */
 const stateless = (): never => {
   throw new ApiError(
-    405,
     'method_not_allowed',
     'This MCP server is stateless: no server-to-client stream (GET) and no session to end (DELETE). Send JSON-RPC messages with POST /__sandbox/mcp.',
     undefined,
@@ -63,7 +62,9 @@ export const sandboxMcpRoutes: Route[] = [
     summary: 'MCP over Streamable HTTP: the server-to-client stream (not offered: 405)',
     description,
     response: mcpMessageSchema,
-    answers: [{ status: 405, description: 'Stateless server: no stream to open (`method_not_allowed`).' }],
+    answers: [
+      { code: 'method_not_allowed', description: 'Stateless server: no stream to open (`method_not_allowed`).' },
+    ],
     resolve: stateless,
   }),
   controlRoute({
@@ -73,7 +74,9 @@ export const sandboxMcpRoutes: Route[] = [
     summary: 'MCP over Streamable HTTP: end a session (none: 405)',
     description,
     response: mcpMessageSchema,
-    answers: [{ status: 405, description: 'Stateless server: no session to end (`method_not_allowed`).' }],
+    answers: [
+      { code: 'method_not_allowed', description: 'Stateless server: no session to end (`method_not_allowed`).' },
+    ],
     resolve: stateless,
   }),
 ]

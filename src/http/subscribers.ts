@@ -55,7 +55,6 @@ export const subscriberRoutes: Route[] = [
     resolve: async ({ sandbox, key, params, body }) => {
       if (Object.keys(body).length === 0) {
         throw new ApiError(
-          400,
           'missing_parameter',
           'Send at least one field to change: `email`, `phone`, `first_name` or `tags`.',
         )

@@ -31,7 +31,6 @@ export function accountsOf(viewer: Viewer): ReadonlySet<string> | undefined {
 export function checkOwnAccount(viewer: Viewer, account: string, param: string): void {
   if (viewer.role === 'admin' || viewer.accounts.has(account)) return
   throw new ApiError(
-    403,
     'forbidden',
     `The team token "${viewer.name}" acts on ${[...viewer.accounts].join(', ')} only, not on account ${account}.`,
     param,

@@ -6,6 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import { bodyOf, forEachAnswerHeader, type Answer } from '../http/body.js'
+import { ERROR_CODES, type ErrorCodeName } from '../contract/error.js'
 import { gzipAnswer } from './compress.js'
 import { ALLOWED_METHODS, ALLOWED_REQUEST_HEADERS, EXPOSED_HEADERS, type OriginPolicy } from './origin-policy.js'
 
@@ -91,15 +92,18 @@ export function closeAfterAnswer(res: ServerResponse, socket: Socket): void {
   })
 }
 
-/** A transport-level refusal: the error object, and the connection closed when a body may still be on its way. */
+/**
+ * A transport-level refusal: the error object, with its code's status, and the connection closed
+ * when a body may still be on its way. Gives the status.
+ */
 export function refuse(
   res: ServerResponse,
-  status: number,
-  code: string,
+  code: ErrorCodeName,
   message: string,
   headers: Readonly<Record<string, string>>,
   closeAfter = false,
 ): number {
+  const { status } = ERROR_CODES[code]
   if (closeAfter && res.socket !== null) closeAfterAnswer(res, res.socket)
   sendJson(res, status, { error: { code, message } }, headers)
   return status

@@ -102,7 +102,6 @@ function answerBelowTheListener(server: Server, policy: OriginPolicy, options: S
     const started = performance.now()
     const status = refuse(
       res,
-      400,
       'invalid_request',
       `Unsupported \`Expect: ${String(req.headers.expect).slice(0, 100)}\`; only \`Expect: 100-continue\` is understood.`,
       corsHeaders(policy, req),

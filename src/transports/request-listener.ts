@@ -281,7 +281,6 @@ async function answer(
   if (changesControls && read.body.length > 0 && req.headers['content-type'] === undefined) {
     outcome.status = refuse(
       res,
-      400,
       'invalid_content_type',
       'Sandbox controls take JSON bodies only: send `Content-Type: application/json`.',
       cors,
@@ -307,7 +306,6 @@ async function answer(
   if (!result) {
     outcome.status = refuse(
       res,
-      404,
       'not_found',
       `Nothing at ${method} ${path.split('?')[0].slice(0, 200)}. The API is under /v1 (for example POST /v1/email/send); sandbox controls are under /__sandbox.`,
       cors,
@@ -337,7 +335,6 @@ function refusedAtTheDoor(
     return host === undefined
       ? refuse(
           res,
-          400,
           'invalid_request',
           'HTTP/1.1 requests must carry a Host header, like `Host: 127.0.0.1:4010`.',
           {},
@@ -345,7 +342,6 @@ function refusedAtTheDoor(
         )
       : refuse(
           res,
-          403,
           'forbidden_host',
           `The Host header "${host.slice(0, 100)}" does not name this server. It answers loopback names (localhost, 127.0.0.1), IP addresses and its bound host; start it with \`--allowed-host NAME\` to add a name (this check stops DNS rebinding).`,
           {},
@@ -355,7 +351,6 @@ function refusedAtTheDoor(
   if (FORBIDDEN_METHODS.has(method)) {
     return refuse(
       res,
-      400,
       'invalid_request',
       `The ${method} method is not supported. The API uses GET, POST, PUT and DELETE.`,
       cors,
@@ -368,7 +363,7 @@ function refusedAtTheDoor(
     return 204
   }
   if (!(req.url ?? '/').startsWith('/'))
-    return refuse(res, 404, 'not_found', 'Request target must be a path.', cors, announcesBody(req))
+    return refuse(res, 'not_found', 'Request target must be a path.', cors, announcesBody(req))
   return undefined
 }
 
@@ -383,7 +378,6 @@ function refusedControlChange(
   if (requestOrigin !== undefined && !policy.allowsOrigin(requestOrigin, req.headers.host)) {
     return refuse(
       res,
-      403,
       'forbidden_origin',
       `Pages from ${requestOrigin.slice(0, 100)} may not change the sandbox. Allowed: loopback origins (http://localhost:*, http://127.0.0.1:*) and those given with \`--cors-origin\`.`,
       cors,
@@ -394,7 +388,6 @@ function refusedControlChange(
   if (contentType !== undefined && !JSON_CONTENT_TYPE.test(contentType)) {
     return refuse(
       res,
-      400,
       'invalid_content_type',
       `Sandbox controls take JSON bodies only: send \`Content-Type: application/json\` (got "${contentType.slice(0, 100)}").`,
       cors,
@@ -427,7 +420,6 @@ async function bodyOf(
   if (read.fragmented) {
     return refuse(
       res,
-      400,
       'invalid_request',
       `The body arrived in more than ${MAX_BODY_PIECES.toLocaleString('en-US')} pieces (${read.body.length.toLocaleString('en-US')} bytes so far); send it in larger chunks.`,
       cors,

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createSandbox } from '../../src/index.js'
 import { RouteHandler } from '../../src/http/route-handler.js'
 import { buildOpenApiDocument, type OpenApiDocument } from '../../src/openapi.js'
+import { ERROR_CODES, ERROR_CODE_NAMES } from '../../src/contract/error.js'
 import { auth, inProcess } from '../helpers.js'
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020
@@ -103,6 +104,31 @@ describe('what the document states beyond the shapes (issue 27, fidelity)', () =
     expect(
       JSON.stringify((doc.components as unknown as { responses: Record<string, unknown> }).responses.Forbidden),
     ).toMatch(/forbidden_host.*forbidden_origin/)
+  })
+
+  it('describes every code of ERROR_CODES in an answer of its status (a new code is named here until a description lists it)', () => {
+    const shared = (doc.components as unknown as { responses: Record<string, { description: string }> }).responses
+    const descriptions = new Map<string, string[]>()
+    for (const op of operations) {
+      for (const [status, answer] of Object.entries(op.responses)) {
+        const text = answer.$ref
+          ? shared[answer.$ref.split('/').at(-1)!].description
+          : (answer as { description: string }).description
+        descriptions.set(status, [...(descriptions.get(status) ?? []), text])
+      }
+    }
+    const missing = ERROR_CODE_NAMES.filter((code) => {
+      const { status } = ERROR_CODES[code]
+      const texts = [
+        ...(descriptions.get(String(status)) ?? []),
+        ...(status >= 500 ? (descriptions.get('5XX') ?? []) : []),
+      ]
+      return !texts.some((text) => text.includes(`\`${code}\``))
+    })
+    expect(
+      missing,
+      "codes no OpenAPI answer of their status names: give a route an `answers` entry, or list the code in src/openapi.ts's errorResponses",
+    ).toEqual([])
   })
 
   it("lets a fault's own code through Error.code, and still lists the known ones", () => {

@@ -1,5 +1,5 @@
 import type { Channel } from '../../contract/captured-message.js'
-import { ApiError, retryAfterHeader } from '../errors.js'
+import { ApiError, ERROR_CODES, retryAfterHeader } from '../errors.js'
 import { findCodes, linksInText } from '../extract.js'
 import { magicOutcome } from '../magic-recipients.js'
 import { maskKey } from '../plans.js'
@@ -10,14 +10,9 @@ import type { CaptureOutcome, InboundReply, Sender } from './types.js'
 export function outcomeFor(recipient: string, retryAfter: () => number): CaptureOutcome {
   const outcome = magicOutcome(recipient)
   if (outcome.kind === 'reject') {
-    const headers: Record<string, string> = outcome.status === 429 ? retryAfterHeader(retryAfter()) : {}
-    throw new ApiError(
-      outcome.status,
-      outcome.code,
-      outcome.message,
-      outcome.status === 400 ? 'to' : undefined,
-      headers,
-    )
+    const { status } = ERROR_CODES[outcome.code]
+    const headers: Record<string, string> = status === 429 ? retryAfterHeader(retryAfter()) : {}
+    throw new ApiError(outcome.code, outcome.message, status === 400 ? 'to' : undefined, headers)
   }
   return outcome
 }
@@ -30,10 +25,21 @@ export function base<C extends Channel>(sender: Sender, channel: C, to: string, 
     direction: 'outbound' as const,
     account: sender.account,
     plan: sender.plan,
-    key: maskKey(sender.key),
+    key: maskedKey(sender.key),
     to,
     request,
   }
+}
+
+/** The last key masked and its mask: sends come in runs of one key, and every message of a run then shares one string. */
+let lastKey: string | undefined
+let lastMasked = ''
+function maskedKey(key: string): string {
+  if (key !== lastKey) {
+    lastMasked = maskKey(key)
+    lastKey = key
+  }
+  return lastMasked
 }
 
 /**

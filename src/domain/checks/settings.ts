@@ -64,7 +64,6 @@ export async function reportFor(
   const message = outbox.peek(id)
   if (!message)
     throw new ApiError(
-      404,
       'not_found',
       `No captured message with id "${id}". It may have been cleared or evicted by the outbox cap.`,
     )

@@ -37,7 +37,7 @@ function existsSync(path: string): boolean {
 }
 
 function notAvailable(why: string): ApiError {
-  return new ApiError(501, 'not_available', `Screenshots need headless Chromium: ${why} ${HOW_TO_GET_ONE}`)
+  return new ApiError('not_available', `Screenshots need headless Chromium: ${why} ${HOW_TO_GET_ONE}`)
 }
 
 /** playwright-core's `chromium`, or a 501 saying how to install it. */

@@ -28,7 +28,6 @@ export class RenderQueue<T> {
     if (joined) return joined
     if (this.waiting >= this.limit) {
       throw new ApiError(
-        503,
         'too_many_clients',
         `${this.limit} screenshots are waiting for the one being rendered; this one was not queued. Retry in a few seconds.`,
         undefined,

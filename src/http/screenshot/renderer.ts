@@ -142,7 +142,6 @@ export class ScreenshotRenderer {
         () =>
           reject(
             new ApiError(
-              504,
               'render_timeout',
               `The screenshot took longer than ${this.timeoutMs / 1000} s and was abandoned (a very long message, or remote content that never loads: try without remote=1).`,
             ),

@@ -102,35 +102,7 @@ export function ChecksPanel({
   const groups = groupChecks(report.checks)
   return (
     <div class="checks" aria-busy={busy}>
-      <div class="checks-head">
-        <p
-          class={`score score-${report.score >= 90 ? 'good' : report.score >= 60 ? 'fair' : 'poor'}`}
-          data-testid="checks-score"
-          aria-label={`Score ${report.score} out of 100`}
-        >
-          {report.score}
-          <small>/100</small>
-        </p>
-        <ul class="check-counts" aria-label="Checks by severity">
-          {SEVERITIES.map((severity) => (
-            <li key={severity} class={`sev sev-${severity}`}>
-              {report.counts[severity]}{' '}
-              {severity === 'info' ? 'info' : report.counts[severity] === 1 ? severity : `${severity}s`}
-            </li>
-          ))}
-        </ul>
-        {channel === 'email' ? (
-          <button
-            type="button"
-            class="small"
-            onClick={checkLive}
-            disabled={busy || report.live_links}
-            title="Requests each link and image (HEAD, then GET) and reports 4xx, 5xx and unreachable ones"
-          >
-            {report.live_links ? 'Links checked live' : busy && live ? 'Checking links…' : 'Check live links'}
-          </button>
-        ) : null}
-      </div>
+      <ChecksHead report={report} channel={channel} busy={busy} live={live} checkLive={checkLive} />
       {error ? (
         <p class="error" role="alert">
           {safeText(error)}
@@ -138,24 +110,76 @@ export function ChecksPanel({
       ) : null}
       {groups.length === 0 ? <p class="muted">Nothing found: this message passes every check.</p> : null}
       {groups.map((group) => (
-        <section
-          key={group.category}
-          class="check-group"
-          aria-labelledby={`checks-${group.category}`}
-          data-category={group.category}
-        >
-          <h3 id={`checks-${group.category}`}>
-            {CATEGORY_LABELS[group.category]} <span class="muted">({group.checks.length})</span>
-          </h3>
-          <ul class="check-list">
-            {group.checks.map((check, i) => (
-              <CheckItem key={i} check={check} onLocate={onLocate} />
-            ))}
-          </ul>
-        </section>
+        <CheckGroup key={group.category} {...group} onLocate={onLocate} />
       ))}
       {report.clients && report.clients.length > 0 ? <ClientTable clients={report.clients} /> : null}
     </div>
+  )
+}
+
+/** The head of the tab: the score, the count of each severity, and (an email) the button that checks the links live. */
+function ChecksHead(props: {
+  report: CheckReport
+  channel: string
+  busy: boolean
+  live: boolean
+  checkLive: () => void
+}) {
+  const { report, channel, busy, live, checkLive } = props
+  return (
+    <div class="checks-head">
+      <p
+        class={`score score-${report.score >= 90 ? 'good' : report.score >= 60 ? 'fair' : 'poor'}`}
+        data-testid="checks-score"
+        aria-label={`Score ${report.score} out of 100`}
+      >
+        {report.score}
+        <small>/100</small>
+      </p>
+      <ul class="check-counts" aria-label="Checks by severity">
+        {SEVERITIES.map((severity) => (
+          <li key={severity} class={`sev sev-${severity}`}>
+            {report.counts[severity]}{' '}
+            {severity === 'info' ? 'info' : report.counts[severity] === 1 ? severity : `${severity}s`}
+          </li>
+        ))}
+      </ul>
+      {channel === 'email' ? (
+        <button
+          type="button"
+          class="small"
+          onClick={checkLive}
+          disabled={busy || report.live_links}
+          title="Requests each link and image (HEAD, then GET) and reports 4xx, 5xx and unreachable ones"
+        >
+          {report.live_links ? 'Links checked live' : busy && live ? 'Checking links…' : 'Check live links'}
+        </button>
+      ) : null}
+    </div>
+  )
+}
+
+/** One category's checks, errors first. */
+function CheckGroup({
+  category,
+  checks,
+  onLocate,
+}: {
+  category: CheckCategory
+  checks: Check[]
+  onLocate?: (line: number) => void
+}) {
+  return (
+    <section class="check-group" aria-labelledby={`checks-${category}`} data-category={category}>
+      <h3 id={`checks-${category}`}>
+        {CATEGORY_LABELS[category]} <span class="muted">({checks.length})</span>
+      </h3>
+      <ul class="check-list">
+        {checks.map((check, i) => (
+          <CheckItem key={i} check={check} onLocate={onLocate} />
+        ))}
+      </ul>
+    </section>
   )
 }
 

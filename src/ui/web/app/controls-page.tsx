@@ -237,15 +237,7 @@ function FaultForm({
       {field('status', 'Status', { type: 'number', min: 400, max: 599, required: true })}
       {field('code', 'Code (optional)', { placeholder: 'internal_error' })}
       {field('path', 'Path (optional)', { placeholder: '/v1/sms/send' })}
-      <label class="field">
-        <span>Method</span>
-        <select value={form.method} onChange={(e) => setForm({ ...form, method: e.currentTarget.value })}>
-          <option value="">any</option>
-          {['GET', 'POST', 'PUT', 'DELETE'].map((m) => (
-            <option key={m}>{m}</option>
-          ))}
-        </select>
-      </label>
+      <MethodSelect value={form.method} onChange={(method) => setForm({ ...form, method })} />
       <AccountSelect
         team={team}
         accounts={accounts}
@@ -255,28 +247,50 @@ function FaultForm({
       {field('times', 'Times (empty: until cleared)', { type: 'number', min: 1 })}
       {field('probability', 'Probability (0–1)', { type: 'number', min: 0, max: 1, step: 'any' })}
       {field('delay_ms', 'Delay (ms)', { type: 'number', min: 0 })}
-      <div class="form-actions">
-        <button type="submit" class="primary">
-          Arm fault
-        </button>
-        <button
-          type="button"
-          class="danger-outline"
-          disabled={armed === 0}
-          onClick={() =>
-            run(
-              'Clear every fault?',
-              'Requests are answered normally again.',
-              'Clear faults',
-              () => call('DELETE', '/__sandbox/faults'),
-              'Faults cleared.',
-            )
-          }
-        >
-          Clear faults
-        </button>
-      </div>
+      <FaultActions run={run} armed={armed} />
     </form>
+  )
+}
+
+/** The fault's method: any, or one of the API's. */
+function MethodSelect({ value, onChange }: { value: string; onChange: (method: string) => void }) {
+  return (
+    <label class="field">
+      <span>Method</span>
+      <select value={value} onChange={(e) => onChange(e.currentTarget.value)}>
+        <option value="">any</option>
+        {['GET', 'POST', 'PUT', 'DELETE'].map((m) => (
+          <option key={m}>{m}</option>
+        ))}
+      </select>
+    </label>
+  )
+}
+
+/** The form's buttons: arm the fault (submit), clear every armed one (after a confirmation). */
+function FaultActions({ run, armed }: { run: Run; armed: number }) {
+  return (
+    <div class="form-actions">
+      <button type="submit" class="primary">
+        Arm fault
+      </button>
+      <button
+        type="button"
+        class="danger-outline"
+        disabled={armed === 0}
+        onClick={() =>
+          run(
+            'Clear every fault?',
+            'Requests are answered normally again.',
+            'Clear faults',
+            () => call('DELETE', '/__sandbox/faults'),
+            'Faults cleared.',
+          )
+        }
+      >
+        Clear faults
+      </button>
+    </div>
   )
 }
 

@@ -83,35 +83,42 @@ export function MessageDetail({ id, narrow }: { id: string; narrow: boolean }) {
         message={message}
         title={message.direction === 'inbound' ? `Reply from ${senderOf(message) ?? ''}` : view.title(message as never)}
       />
-      <dl class="meta">
-        <Meta term="Channel">
-          <ChannelTag channel={message.channel} />
-        </Meta>
-        <Meta term="To">
-          <Shown text={message.to} />
-        </Meta>
-        {view.meta?.(message as never)}
-        <Meta term="Captured">
-          <time dateTime={message.created_at}>{fullTime(message.created_at)}</time>
-        </Meta>
-        <Meta term="Account">
-          {message.account} · {message.plan} · <code>{message.key}</code>
-        </Meta>
-        <Meta term="Id">
-          <code>{message.message_id}</code> <RequestLink messageId={message.message_id} />
-        </Meta>
-        {message.reason ? (
-          <Meta term="Reason">
-            <Shown text={message.reason} />
-          </Meta>
-        ) : null}
-      </dl>
+      <MetaList message={message} view={view} />
       <WithChecks key={message.message_id} message={message}>
         <view.View message={message as never} />
       </WithChecks>
       <ReplyForm message={message} />
       <StatusHistory history={message.status_history} />
     </article>
+  )
+}
+
+/** The header's facts: channel, recipient, the channel's own, when, who sent it, its id, why it failed. */
+function MetaList({ message, view }: { message: CapturedMessage; view: ReturnType<typeof webViewOf> }) {
+  return (
+    <dl class="meta">
+      <Meta term="Channel">
+        <ChannelTag channel={message.channel} />
+      </Meta>
+      <Meta term="To">
+        <Shown text={message.to} />
+      </Meta>
+      {view.meta?.(message as never)}
+      <Meta term="Captured">
+        <time dateTime={message.created_at}>{fullTime(message.created_at)}</time>
+      </Meta>
+      <Meta term="Account">
+        {message.account} · {message.plan} · <code>{message.key}</code>
+      </Meta>
+      <Meta term="Id">
+        <code>{message.message_id}</code> <RequestLink messageId={message.message_id} />
+      </Meta>
+      {message.reason ? (
+        <Meta term="Reason">
+          <Shown text={message.reason} />
+        </Meta>
+      ) : null}
+    </dl>
   )
 }
 

@@ -67,26 +67,12 @@ function EntryDetail({ entry }: { entry: JournalEntry }) {
   )
 }
 
-export function RequestsPage({ openId }: { openId: string | null }) {
-  useEffect(wantJournal, [])
-  const version = useFeed(requests)
-  const narrow = useNarrow()
-  const [errorsOnly, setErrorsOnly] = useState(false)
-  const [kind, setKind] = useState<'' | JournalEntry['kind']>('')
+/**
+ * The selected row of the journal: moved with ↑↓ (j k), opened with Enter or a click, and set by a
+ * link to `#/requests/N` (a message's "request #N"), which selects that row, scrolled into view.
+ */
+function useSelection(rows: JournalEntry[], openId: string | null) {
   const [selected, setSelected] = useState(0)
-  const rows = useMemo(
-    () =>
-      requests.rows.filter(
-        (e): e is JournalEntry =>
-          e !== undefined && (!errorsOnly || e.status >= 400) && (kind === '' || e.kind === kind),
-      ),
-    [version, errorsOnly, kind],
-  )
-  const open =
-    rows.find((e) => String(e.id) === openId) ??
-    requests.rows.find((e) => e !== undefined && String(e.id) === openId) ??
-    null
-  // A link to `#/requests/N` (a message's "request #N") selects that row, scrolled into view.
   const openIndex = rows.findIndex((e) => String(e.id) === openId)
   useEffect(() => {
     if (openIndex !== -1) setSelected(openIndex)
@@ -102,20 +88,39 @@ export function RequestsPage({ openId }: { openId: string | null }) {
     else return
     event.preventDefault()
   }
+  return { selected, activate, onKey }
+}
+
+export function RequestsPage({ openId }: { openId: string | null }) {
+  useEffect(wantJournal, [])
+  const version = useFeed(requests)
+  const narrow = useNarrow()
+  const [errorsOnly, setErrorsOnly] = useState(false)
+  const [kind, setKind] = useState<'' | JournalEntry['kind']>('')
+  const rows = useMemo(
+    () =>
+      requests.rows.filter(
+        (e): e is JournalEntry =>
+          e !== undefined && (!errorsOnly || e.status >= 400) && (kind === '' || e.kind === kind),
+      ),
+    [version, errorsOnly, kind],
+  )
+  const open =
+    rows.find((e) => String(e.id) === openId) ??
+    requests.rows.find((e) => e !== undefined && String(e.id) === openId) ??
+    null
+  const { selected, activate, onKey } = useSelection(rows, openId)
   return (
     <div class={`messages-page requests-page${openId ? ' has-detail' : ''}`}>
       {!narrow || !openId ? (
         <section class="list-pane" aria-label="Request journal" onKeyDown={onKey}>
-          <div class="filters">
-            <label class="check">
-              <input type="checkbox" checked={errorsOnly} onChange={(e) => setErrorsOnly(e.currentTarget.checked)} />{' '}
-              Errors only
-            </label>
-            <KindSelect kind={kind} setKind={setKind} />
-            <span class="muted">
-              {rows.length} {rows.length === 1 ? 'request' : 'requests'}
-            </span>
-          </div>
+          <RequestFilters
+            errorsOnly={errorsOnly}
+            setErrorsOnly={setErrorsOnly}
+            kind={kind}
+            setKind={setKind}
+            count={rows.length}
+          />
           <VirtualList
             id="request-list"
             label="Requests, newest first"
@@ -177,6 +182,29 @@ function RequestPane({
       ) : null}
       {entry ? <EntryDetail entry={entry} /> : <p>This request is no longer in the journal.</p>}
     </section>
+  )
+}
+
+/** The list's filters (errors only, the kind) and how many requests they leave. */
+function RequestFilters(props: {
+  errorsOnly: boolean
+  setErrorsOnly: (errorsOnly: boolean) => void
+  kind: '' | JournalEntry['kind']
+  setKind: (kind: '' | JournalEntry['kind']) => void
+  count: number
+}) {
+  const { errorsOnly, count } = props
+  return (
+    <div class="filters">
+      <label class="check">
+        <input type="checkbox" checked={errorsOnly} onChange={(e) => props.setErrorsOnly(e.currentTarget.checked)} />{' '}
+        Errors only
+      </label>
+      <KindSelect kind={props.kind} setKind={props.setKind} />
+      <span class="muted">
+        {count} {count === 1 ? 'request' : 'requests'}
+      </span>
+    </div>
   )
 }
 

@@ -210,47 +210,65 @@ function AttemptsTable({
       </thead>
       <tbody>
         {attempts.map((a) => (
-          <Fragment key={a.id}>
-            <tr class={a.error ? 'failed' : ''}>
-              <td>{shortTime(a.at)}</td>
-              <td>
-                <button
-                  type="button"
-                  class="link"
-                  aria-expanded={open === a.id}
-                  onClick={() => setOpen(open === a.id ? null : a.id)}
-                >
-                  {a.event}
-                </button>
-              </td>
-              <td>
-                {a.attempt}
-                {a.trigger === 'event' || a.trigger === 'retry' ? '' : ` (${a.trigger})`}
-              </td>
-              <td>{outcome(a)}</td>
-              <td>{a.response ? `${a.response.latency_ms} ms` : '—'}</td>
-              <td>{a.next_retry_at ? shortTime(a.next_retry_at) : '—'}</td>
-              <td>
-                <button
-                  type="button"
-                  class="small"
-                  onClick={() => void replay(a)}
-                  aria-label={`Replay ${a.event} (${a.webhook_id})`}
-                >
-                  Replay
-                </button>
-              </td>
-            </tr>
-            {open === a.id ? (
-              <tr>
-                <td colSpan={7}>
-                  <AttemptDetail attempt={a} />
-                </td>
-              </tr>
-            ) : null}
-          </Fragment>
+          <AttemptRows
+            key={a.id}
+            attempt={a}
+            open={open === a.id}
+            toggle={() => setOpen(open === a.id ? null : a.id)}
+            replay={replay}
+          />
         ))}
       </tbody>
     </table>
+  )
+}
+
+/** An attempt's row, and under it its detail while it is open (its event's button toggles it). */
+function AttemptRows({
+  attempt: a,
+  open,
+  toggle,
+  replay,
+}: {
+  attempt: WebhookAttempt
+  open: boolean
+  toggle: () => void
+  replay: (attempt: WebhookAttempt) => Promise<void>
+}) {
+  return (
+    <Fragment>
+      <tr class={a.error ? 'failed' : ''}>
+        <td>{shortTime(a.at)}</td>
+        <td>
+          <button type="button" class="link" aria-expanded={open} onClick={toggle}>
+            {a.event}
+          </button>
+        </td>
+        <td>
+          {a.attempt}
+          {a.trigger === 'event' || a.trigger === 'retry' ? '' : ` (${a.trigger})`}
+        </td>
+        <td>{outcome(a)}</td>
+        <td>{a.response ? `${a.response.latency_ms} ms` : '—'}</td>
+        <td>{a.next_retry_at ? shortTime(a.next_retry_at) : '—'}</td>
+        <td>
+          <button
+            type="button"
+            class="small"
+            onClick={() => void replay(a)}
+            aria-label={`Replay ${a.event} (${a.webhook_id})`}
+          >
+            Replay
+          </button>
+        </td>
+      </tr>
+      {open ? (
+        <tr>
+          <td colSpan={7}>
+            <AttemptDetail attempt={a} />
+          </td>
+        </tr>
+      ) : null}
+    </Fragment>
   )
 }

@@ -200,34 +200,51 @@ export function DialogHost() {
         >
           <h2 id="dialog-title">{request.title}</h2>
           <div class="dialog-body">{request.body}</div>
-          {request.input ? (
-            <label class="field">
-              <span>{request.input.label}</span>
-              <input
-                type="password"
-                autoComplete="off"
-                value={value}
-                onInput={(e) => setValue(e.currentTarget.value)}
-                autoFocus
-                required
-              />
-              {request.input.error ? (
-                <span class="error" role="alert">
-                  {request.input.error}
-                </span>
-              ) : null}
-            </label>
-          ) : null}
-          <div class="dialog-actions">
-            <button type="button" onClick={() => finish(null)}>
-              Cancel
-            </button>
-            <button type="submit" class={request.danger ? 'danger' : 'primary'} autoFocus={!request.input}>
-              {request.action}
-            </button>
-          </div>
+          {request.input ? <DialogField input={request.input} value={value} setValue={setValue} /> : null}
+          <DialogActions request={request} cancel={() => finish(null)} />
         </form>
       ) : null}
     </dialog>
+  )
+}
+
+/** The dialog's password field (the admin token), and why the last one was refused. */
+function DialogField(props: {
+  input: NonNullable<DialogRequest['input']>
+  value: string
+  setValue: (value: string) => void
+}) {
+  const { input } = props
+  return (
+    <label class="field">
+      <span>{input.label}</span>
+      <input
+        type="password"
+        autoComplete="off"
+        value={props.value}
+        onInput={(e) => props.setValue(e.currentTarget.value)}
+        autoFocus
+        required
+      />
+      {input.error ? (
+        <span class="error" role="alert">
+          {input.error}
+        </span>
+      ) : null}
+    </label>
+  )
+}
+
+/** Cancel, and the action (submits the form; focused first when there is no field to type in). */
+function DialogActions({ request, cancel }: { request: DialogRequest; cancel: () => void }) {
+  return (
+    <div class="dialog-actions">
+      <button type="button" onClick={cancel}>
+        Cancel
+      </button>
+      <button type="submit" class={request.danger ? 'danger' : 'primary'} autoFocus={!request.input}>
+        {request.action}
+      </button>
+    </div>
   )
 }

@@ -102,6 +102,41 @@ export function EmailView({ message }: { message: EmailMessage }) {
   )
 }
 
+/** The preview's URL: the token (the iframe cannot send a header), remote content, the colour scheme. */
+function previewSrc(
+  id: string,
+  token: string | null,
+  remote: boolean,
+  remoteRefs: boolean,
+  scheme: PreviewScheme | null,
+): string {
+  const query = new URLSearchParams()
+  if (token) query.set('token', token)
+  if (remote) query.set('remote', '1')
+  // The toolbar says what is blocked and has the button: the preview's own banner would say it twice.
+  else if (remoteRefs) query.set('banner', '0')
+  if (scheme) query.set('scheme', scheme)
+  return `/__sandbox/messages/${encodeURIComponent(id)}/html${query.size ? `?${query}` : ''}`
+}
+
+/** The toolbar's word on remote content: blocked (with the button that loads it), loaded, or nothing when there is none. */
+function RemoteNote(props: { remoteRefs: boolean; remote: boolean; loadRemote: () => void }) {
+  if (props.remoteRefs && !props.remote)
+    return (
+      <p class="remote-note" role="status">
+        Remote content blocked.{' '}
+        <button type="button" class="small" onClick={props.loadRemote}>
+          Load remote content
+        </button>
+      </p>
+    )
+  return props.remote ? (
+    <p class="remote-note" role="status">
+      Remote content loaded.
+    </p>
+  ) : null
+}
+
 /** The HTML in a sandboxed iframe at a preset width; remote content blocked until asked for. */
 function HtmlPreview(props: {
   message: EmailMessage
@@ -115,13 +150,7 @@ function HtmlPreview(props: {
 }) {
   const { message, preview, width, setWidth, remote, scheme } = props
   const remoteRefs = useMemo(() => hasRemoteContent(message.email.html), [message.email.html])
-  const query = new URLSearchParams()
-  if (preview.token) query.set('token', preview.token)
-  if (remote) query.set('remote', '1')
-  // The toolbar says what is blocked and has the button: the preview's own banner would say it twice.
-  else if (remoteRefs) query.set('banner', '0')
-  if (scheme) query.set('scheme', scheme)
-  const src = `/__sandbox/messages/${encodeURIComponent(message.message_id)}/html${query.size ? `?${query}` : ''}`
+  const src = previewSrc(message.message_id, preview.token, remote, remoteRefs, scheme)
   return (
     <>
       <div class="toolbar">
@@ -133,18 +162,7 @@ function HtmlPreview(props: {
           ))}
         </div>
         <SchemePicker scheme={scheme} onChange={props.setScheme} />
-        {remoteRefs && !remote ? (
-          <p class="remote-note" role="status">
-            Remote content blocked.{' '}
-            <button type="button" class="small" onClick={props.loadRemote}>
-              Load remote content
-            </button>
-          </p>
-        ) : remote ? (
-          <p class="remote-note" role="status">
-            Remote content loaded.
-          </p>
-        ) : null}
+        <RemoteNote remoteRefs={remoteRefs} remote={remote} loadRemote={props.loadRemote} />
       </div>
       {needsAdminToken() && !preview.token ? (
         <p class={preview.error ? 'error' : 'muted'} role={preview.error ? 'alert' : 'status'}>

@@ -1,0 +1,46 @@
+/**
+ * What a `q` search costs at 100,000 messages, in-process (no HTTP): the outbox filled as
+ * bench/outbox-scale.mjs fills it, then `page({ q })` with the total counted, 40 times with one q
+ * and 40 times with ten different ones (no search is answered from a previous one's work but the
+ * block joins, made at the first search).
+ *
+ *   node bench/experiments/search-cost.mjs [--dist DIR] [--messages 100000]
+ */
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { parseArgs } from 'node:util'
+
+const { values: flags } = parseArgs({
+  options: { dist: { type: 'string', default: process.cwd() }, messages: { type: 'string', default: '100000' } },
+})
+const lib = (path) => import(pathToFileURL(join(flags.dist, 'dist/src', path)).href)
+const { createSandbox } = await lib('index.js')
+const { emailChannel } = await lib('domain/channels/index.js')
+const messages = Number(flags.messages)
+const sandbox = createSandbox({
+  apiKeys: ['bench:enterprise'],
+  limits: { enterprise: 1_000_000 },
+  maxMessages: messages,
+  deliveryMs: 0,
+})
+await sandbox.ready
+const [key] = sandbox.keys
+for (let i = 0; i < messages; i++) {
+  const raw = { to: `user${i % 1000}@example.com`, subject: 'Hello', html: `<p>Hi, this is message number ${i}.</p>` }
+  sandbox.outbox.capture(emailChannel.capture(key, raw, raw, () => 1))
+}
+const timed = (q) => {
+  const start = performance.now()
+  const { total } = sandbox.outbox.page({ q: q() }, undefined, 1, 20)
+  return { ms: performance.now() - start, total }
+}
+const medianOf = (q) => {
+  const times = Array.from({ length: 40 }, () => timed(q).ms).sort((a, b) => a - b)
+  return times[20].toFixed(2)
+}
+let i = 0
+console.log(
+  `${messages} messages: q="number 42" (total ${timed(() => 'number 42').total}) median ${medianOf(() => 'number 42')} ms; q="number 4N", N varying, median ${medianOf(() => `number 4${i++ % 10}`)} ms`,
+)
+sandbox.dispose()
+process.exit(0)
