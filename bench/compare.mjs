@@ -9,8 +9,9 @@
  *   - the 100,000-message outbox of bench/outbox-scale.mjs (page, search, old-match waits,
  *     sends at a full outbox), HEAD and REF interleaved (`scale`).
  *
- * (The suite scenario of issue 37 item 2 — a vitest suite against hand-written msw handlers — is
- * not written yet; see docs/performance.md.)
+ *   - with `--only …,suite`: the 310-test vitest suite of bench/suite (HEAD's and REF's packages
+ *     against the same suite on hand-written msw handlers; Node 24 + msw 3, or Node 20 + msw 2 with
+ *     `--node 20`), not in the default list (a few minutes).
  *
  * Prints medians and the ratios HEAD/REF, HEAD/bare and the suite's HEAD/hand-written, and writes
  * them to bench/results/compare-<ref>.md.
@@ -131,6 +132,19 @@ if (httpEndpoints.length > 0) {
   }
 }
 
+// The 310-test vitest suite (issue 37 item 2): HEAD's and REF's packages against hand-written msw handlers.
+let suite
+if (parts.has('suite')) {
+  log('the 310-test suite, HEAD, REF and hand-written msw handlers interleaved…')
+  const config = String(flags.node) === '24' ? 'node24-msw3' : 'node20-msw2'
+  const builds = ['--build', `HEAD=${root}`, ...(ref ? ['--build', `REF=${ref.dir}`] : [])]
+  suite = execFileSync(
+    process.execPath,
+    [join(root, 'bench/suite/run.mjs'), '--configs', config, '--repeats', String(rounds), ...builds],
+    { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 24 },
+  )
+}
+
 let scale
 if (parts.has('scale') && ref) {
   log('the 100,000-message outbox, HEAD and REF interleaved…')
@@ -180,6 +194,7 @@ if (httpEndpoints.length > 0) {
     `RSS after the send and list load (MB, median): HEAD ${fmt(median(results.HEAD.rss))}${ref ? `, REF ${fmt(median(results.REF.rss))}` : ''}, bare ${fmt(median(results.bare.rss))}.`,
   )
 }
+if (suite) lines.push('', suite.replace(/^# /, '## ').trim())
 if (scale) lines.push('', scale.replace(/^# /, '## ').trim())
 const table = lines.join('\n')
 process.stdout.write(`${table}\n`)

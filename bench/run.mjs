@@ -11,6 +11,7 @@
  * report medians), --out FILE, --only throughput,start,import,inprocess,scale,soak (a part of
  * the run, for iterating; the table then shows only those parts), --targets sendbox,wiremock,floor
  * (a subset of the servers; ratios need their peers; `express` adds the express variant).
+ * `--only suite`: the 310-test vitest suite against hand-written msw handlers (bench/suite/run.mjs), not in the default list.
  * `--compare REF [--rounds N] [--only send,list,suite]`: HEAD against another commit instead (bench/compare.mjs).
  */
 import { spawnSync } from 'node:child_process'
@@ -353,6 +354,19 @@ if (parts.has('persistence')) {
   )?.results
 }
 
+// Issue 37 item 2: the 310-test vitest suite against hand-written msw handlers (bench/suite/run.mjs).
+// Not in the default run (a few minutes per configuration): `--only suite`, or add it to the list.
+let suiteRuns
+if (parts.has('suite')) {
+  log('suite: 310 vitest tests through sendbox and through hand-written msw handlers, interleaved…')
+  suiteRuns = await runJsonScript(
+    ['bench/suite/run.mjs', '--json', '--repeats', quick ? '1' : String(Math.max(5, runs))],
+    {
+      timeoutMs: 3_600_000,
+    },
+  )
+}
+
 // ---------------------------------------------------------------------------------------------
 // The table.
 const med = (target, endpoint, field) => median(load[target][endpoint].map((r) => r[field]))
@@ -629,6 +643,21 @@ if (parts.has('fanout') && fanoutRuns) {
       `${r.rssPeakMb} MB, ${r.healthWorstMs} ms`,
       r.rssPeakMb <= 500 && r.healthWorstMs <= 100,
     )
+}
+if (parts.has('suite') && suiteRuns) {
+  lines.push('')
+  lines.push(
+    `## A test suite (\`bench/suite/run.mjs\`: 11 vitest files, 310 tests, sendbox against hand-written msw handlers; medians of ${suiteRuns[0]?.repeats} interleaved repeats)`,
+  )
+  lines.push('')
+  lines.push('| configuration | sendbox wall | hand-written wall | ratio (wall) | ratio (CPU) |')
+  lines.push('|---|---:|---:|---:|---:|')
+  for (const r of suiteRuns)
+    lines.push(
+      `| Node ${r.node} + msw ${r.msw} | ${fmt(r.wall, 2)} s | ${fmt(r.handWall, 2)} s | ${times(r.ratio)} | ${times(r.cpuRatio)} |`,
+    )
+  for (const r of suiteRuns.filter((s) => s.config === 'node24-msw3'))
+    verdict('310-test suite on Node 24 + msw 3 (issue 37)', '≤ 1.15× hand-written msw', times(r.ratio), r.ratio <= 1.15)
 }
 lines.push('')
 lines.push('## Targets (issue 15)')
