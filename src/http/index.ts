@@ -12,7 +12,7 @@ import {
 import { runApiRequest, runControlRequest } from './guard.js'
 import type { Route } from './route.js'
 import { compilePath, RouteHandler, type PathMatcher } from './route-handler.js'
-import { ROUTES } from '../openapi.js'
+import { ROUTES } from './routes.js'
 import { CONTROLS_PREFIX, controlPrefixes, resolveBaseUrl, type ResolvedBase } from './base-url.js'
 import { webInbox, webInboxHandlers, type WebInbox } from './web-inbox.js'
 
@@ -203,5 +203,3 @@ async function throughMsw(handlers: readonly RequestHandler[], request: WireRequ
   attachBufferedBody(fetchRequest, bufferedBodyOf(request) ?? new Uint8Array(0))
   return getResponse(handlers as RequestHandler[], fetchRequest)
 }
-
-export { ROUTES } from '../openapi.js'

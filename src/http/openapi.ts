@@ -1,54 +1,23 @@
 import { z } from 'zod'
-import { controlRoute, isBodySchema, type Route } from './http/route.js'
-import { ROUTES as TABLE } from './http/routes.js'
-import { DEFAULT_BASE_URL } from './domain/sandbox.js'
-import { CHANNEL_LABELS } from './domain/channels/index.js'
-import { CHANNELS } from './contract/constants.js'
-import { MAX_BODY_BYTES } from './http/body.js'
-import { MAGIC_RECIPIENTS } from './domain/magic-recipients.js'
-import { ERROR_CODES, ERROR_CODE_NAMES, codesOf, errorSchema, type ErrorScope } from './contract/error.js'
-import { VERSION } from './version.js'
+import { isBodySchema, type Route } from './route.js'
+import { DEFAULT_BASE_URL } from '../domain/sandbox.js'
+import { CHANNEL_LABELS } from '../domain/channels/index.js'
+import { CHANNELS } from '../contract/constants.js'
+import { MAX_BODY_BYTES } from './body.js'
+import { MAGIC_RECIPIENTS } from '../domain/magic-recipients.js'
+import { ERROR_CODES, ERROR_CODE_NAMES, codesOf, errorSchema, type ErrorScope } from '../contract/error.js'
+import { VERSION } from '../version.js'
 
 /**
- * The OpenAPI 3.1 document, read off the route table (`handlers/routes.ts`): this file restates
- * no route and no shape. It renders the table's zod schemas with `z.toJSONSchema` and adds what
+ * The OpenAPI 3.1 document of a route list (the route table, `routes.ts`, passes its own
+ * `ROUTES`: this file imports no route, so the table's own `/__sandbox/openapi.json` route can
+ * import it without a cycle). It restates no route and no shape. It renders the table's zod schemas with `z.toJSONSchema` and adds what
  * every route of a scope shares (security, error answers, headers).
  */
 
 // ---------------------------------------------------------------------------------------------
 // Headers, also as zod schemas so that they are rendered the same way.
 // ---------------------------------------------------------------------------------------------
-
-/** OpenAPI documents, one per base URL, built on first request (a few milliseconds) and kept. */
-const documents = new Map<string, OpenApiDocument>()
-
-/**
- * `GET /__sandbox/openapi.json`. It serves a document built from the whole route table, itself
- * included, so it is declared here and added to the table by the handler factory
- * (handlers/index.ts) instead of in handlers/sandbox-controls.ts: a route of that table importing
- * this builder, which reads the table, was an import cycle.
- */
-export const openApiRoute: Route = controlRoute({
-  method: 'GET',
-  path: '/__sandbox/openapi.json',
-  operationId: 'sandboxOpenApi',
-  summary: 'This document',
-  description:
-    'Served without the admin token: it describes the API and holds no state, keys or messages, so tools (Swagger UI, client generators) can fetch it.',
-  public: true,
-  response: z.record(z.string(), z.unknown()),
-  resolve: ({ sandbox }) => {
-    let document = documents.get(sandbox.baseUrl)
-    if (!document) {
-      document = buildOpenApiDocument({ baseUrl: sandbox.baseUrl })
-      documents.set(sandbox.baseUrl, document)
-    }
-    return { body: document }
-  },
-})
-
-/** Every route the handlers serve: the table, then this document's own route. */
-export const ROUTES: readonly Route[] = [...TABLE, openApiRoute]
 
 const rateLimitHeaders = {
   'X-RateLimit-Limit': z.int().meta({ description: "Requests per minute of the key's plan." }),
@@ -89,7 +58,7 @@ export type OpenApiDocument = Record<string, unknown> & {
   components: { schemas: Record<string, JsonSchema> } & Record<string, unknown>
 }
 
-/** Options of {@link buildOpenApiDocument}. */
+/** Options of {@link openApiDocumentOf}. */
 export interface OpenApiOptions {
   /** The API's base URL, as the sandbox is configured; default `https://api.sendbox.test/v1`. */
   baseUrl?: string
@@ -165,24 +134,24 @@ function bodySchemaOf(route: Route): z.ZodType | undefined {
 }
 
 /**
- * Builds the OpenAPI 3.1 document of the API and the sandbox controls from the route table
- * (`ROUTES`) and the zod schemas the handlers validate with. Nothing is restated: a route or a
+ * Builds the OpenAPI 3.1 document of the API and the sandbox controls from a route list (the
+ * table's `ROUTES`, through `buildOpenApiDocument` in routes.ts) and the zod schemas the handlers validate with. Nothing is restated: a route or a
  * schema change shows here on the next build. The API's paths are relative to `baseUrl` (the
  * top-level server); the controls carry their own server, the base URL's origin, and the
  * `sandbox` tag.
  *
  * @example
- * const doc = buildOpenApiDocument({ baseUrl: 'http://127.0.0.1:4010/v1' })
+ * const doc = openApiDocumentOf(ROUTES, { baseUrl: 'http://127.0.0.1:4010/v1' })
  * doc.paths['/email/send'].post // the send-email operation
  */
-export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocument {
+export function openApiDocumentOf(routes: readonly Route[], options: OpenApiOptions = {}): OpenApiDocument {
   const baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '')
   const origin = baseUrl.startsWith('/') ? undefined : new URL(baseUrl).origin
   const schemas: Record<string, JsonSchema> = {}
-  const refs = schemaRefs(schemas)
+  const refs = schemaRefs(routes, schemas)
   const { headers, rateRefs, optionalRateRefs } = headerComponents(refs)
   const paths: Record<string, Record<string, unknown>> = {}
-  for (const route of ROUTES) {
+  for (const route of routes) {
     const item = (paths[route.path] ??=
       route.scope === 'sandbox' && origin
         ? {
@@ -267,7 +236,7 @@ interface SchemaRefs {
   limitHeaders: JsonSchema[]
 }
 
-function schemaRefs(schemas: Record<string, JsonSchema>): SchemaRefs {
+function schemaRefs(routes: readonly Route[], schemas: Record<string, JsonSchema>): SchemaRefs {
   // Responses (output) first, then requests (input): the same schema rendered both ways must agree.
   const responseOf = (route: Route): z.ZodType | undefined =>
     route.response instanceof z.ZodType
@@ -275,13 +244,13 @@ function schemaRefs(schemas: Record<string, JsonSchema>): SchemaRefs {
       : 'eventStream' in route.response
         ? route.response.eventStream
         : undefined
-  const [, ...responses] = convert([errorSchema, ...ROUTES.flatMap((r) => responseOf(r) ?? [])], 'output', schemas)
+  const [, ...responses] = convert([errorSchema, ...routes.flatMap((r) => responseOf(r) ?? [])], 'output', schemas)
   const bodies = convert(
-    ROUTES.flatMap((r) => bodySchemaOf(r) ?? []),
+    routes.flatMap((r) => bodySchemaOf(r) ?? []),
     'input',
     schemas,
   )
-  const queryKeys = ROUTES.flatMap((r) => Object.keys(r.query ?? {}).map((name) => [r, name] as const))
+  const queryKeys = routes.flatMap((r) => Object.keys(r.query ?? {}).map((name) => [r, name] as const))
   const queries = convert(
     queryKeys.map(([r, name]) => r.query![name]),
     'input',
