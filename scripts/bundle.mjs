@@ -254,8 +254,8 @@ async function warmCodeCache() {
  * - One copy of every module behind the entries (splitting): `sendbox/server` and
  *   `sendbox/matchers` see the same guard, outbox and classes as `sendbox`.
  * - msw stays external (the peer dependency: the handlers extend the user's msw), and so does
- *   every other dependency, so the lazy `import()`s of @msw/data, faker, html-to-text and
- *   htmlparser2 stay lazy. zod is bundled (measured: bundled and tree-shaken it loads in a
+ *   every other dependency but @msw/data (bundled into its lazy chunk), so the lazy `import()`s of
+ *   faker, html-to-text and htmlparser2 stay lazy. zod is bundled (measured: bundled and tree-shaken it loads in a
  *   fraction of its package, whose entry evaluates every locale).
  * - The types stay tsc's (dist/src/*.d.ts, *.d.cts); tsc's JavaScript in dist/src stays beside,
  *   for the bench scripts that import internal modules.
@@ -264,7 +264,10 @@ async function buildLibrary() {
   const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
   // caniemail (a dev dependency: only its JSON is used) is bundled: esbuild inlines the JSON in the
   // lazily loaded checks chunk (an external JSON import loses its `with { type: 'json' }` and fails).
-  const bundled = new Set(['zod', 'caniemail'])
+  // @msw/data too, into the chunk its lazy import() loads on the first subscriber write: from
+  // node_modules it imports es-toolkit's entries, ~550 files, 140 ms+ in a test file
+  // (docs/decisions/suite-cost.md); bundled, es-toolkit is the five functions it uses.
+  const bundled = new Set(['zod', 'caniemail', '@msw/data'])
   const external = Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies }).filter(
     (name) => !bundled.has(name),
   )

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { paginated } from './pagination.js'
 import { capturedMessageSchema } from './captured-message.js'
 import { INBOUND_CHANNELS } from './constants.js'
 import { paginationSchema } from './pagination.js'
@@ -49,7 +50,8 @@ export const optOutSchema = z
   })
   .meta({ id: 'OptOut' })
 
-export const optOutListSchema = z.object({ data: z.array(optOutSchema) }).meta({ id: 'OptOutList' })
+/** `GET /__sandbox/opt-outs`: a page of opt-outs, oldest first, in the lists' envelope (issue 36, R19: 100,000 of them were one 10.7 MB answer). */
+export const optOutListSchema = paginated(optOutSchema, 'OptOutList')
 
 /** Body of `POST` and `DELETE /__sandbox/opt-outs`. */
 export const optOutRequestSchema = z

@@ -3,8 +3,9 @@
  * its one-time codes. Computed once per message (see channels/), never again at read time.
  *
  * The HTML tools (html-to-text and htmlparser2, a real parser: never regexes over HTML) are
- * loaded on first use, not at `import('sendbox')`: {@link loadHtmlTools} is awaited by the
- * sandbox's `ready`, which every request awaits before it is handled. The rule for codes is
+ * loaded on first use, not at `import('sendbox')`: the email send route awaits
+ * {@link htmlToolsPending} before its first capture, and a sandbox restoring a store awaits
+ * {@link loadHtmlTools} in its `ready` (restored emails are derived on first read). The rule for codes is
  * documented with examples in docs/links-and-codes.md; the unit tests beside this file hold it.
  */
 import { MAX_TEXT_LENGTH } from './extract-codes.js'
@@ -23,6 +24,15 @@ type ParserClass = new (callbacks: ParserCallbacks, options?: object) => { write
 
 let tools: { convert: Convert; Parser: ParserClass } | undefined
 let loading: Promise<void> | undefined
+
+/**
+ * Undefined once the HTML tools are loaded, else the promise of their loading (started now): what
+ * an email's capture awaits first (the email channel's `prepare`), so a sandbox that never
+ * captures an email never loads them.
+ */
+export function htmlToolsPending(): Promise<void> | undefined {
+  return tools ? undefined : loadHtmlTools()
+}
 
 /** Loads the HTML tools once (a dynamic import, so `import('sendbox')` stays light). */
 export function loadHtmlTools(): Promise<void> {

@@ -130,18 +130,23 @@ export function receiveInbound(deps: InboundDeps, input: InboundInput): InboundR
   if (action === 'opt_out')
     deps.optOuts.add({ account: sender.account, number: input.from, keyword: foldKeyword(input.text), at })
   if (action === 'opt_in') deps.optOuts.remove(sender.account, input.from)
-  deps.webhooks?.emit(
-    {
-      type: 'message.received',
-      message_id: message.message_id,
-      channel: message.channel,
-      status: 'received',
-      from: input.from,
-      to,
-      text: input.text,
-      at,
-    },
-    sender.account,
-  )
+  // Posted once the reply is durable (with a store), as the outbox's own events are.
+  const webhooks = deps.webhooks
+  if (webhooks)
+    deps.outbox.feed.publications.publish(message.message_id, () =>
+      webhooks.emit(
+        {
+          type: 'message.received',
+          message_id: message.message_id,
+          channel: message.channel,
+          status: 'received',
+          from: input.from,
+          to,
+          text: input.text,
+          at,
+        },
+        sender.account,
+      ),
+    )
   return { message, action, opted_out: deps.optOuts.get(sender.account, input.from) !== undefined }
 }

@@ -1,6 +1,7 @@
 import { JOURNAL_BODY_LIMIT, type JournalEntry } from '../contract/journal.js'
 import { ChangeLog } from './change-log.js'
 import type { SandboxEvents } from './events.js'
+import { FairStore } from './fair-collections.js'
 
 export type { JournalEntry }
 
@@ -22,16 +23,41 @@ function bounded(text: string | null | undefined): string | null {
   return text.length > JOURNAL_BODY_LIMIT ? `${text.slice(0, JOURNAL_BODY_LIMIT)}…` : text
 }
 
+/** Where an entry keeps its headers, or the function that makes them (non-enumerable: no reader sees it). */
+const HEADERS = Symbol('sendbox.journal.headers')
+type HeadersSlot = JournalEntry['request_headers'] | (() => JournalEntry['request_headers'])
+type Slotted = { [HEADERS]: HeadersSlot }
+
+/** Reused for every entry (its `value` set just before each use): no descriptor object per entry. */
+const SLOT_DESCRIPTOR: PropertyDescriptor = { value: undefined, writable: true, enumerable: false, configurable: true }
+
+/**
+ * The one `request_headers` accessor of every entry: the same two functions each time, so entries
+ * share their hidden class. (A literal's `get`/`set` made two closures and an old-generation
+ * AccessorPair per request, and gave each entry a map of its own.)
+ */
+const HEADERS_ACCESSOR: PropertyDescriptor = {
+  enumerable: true,
+  configurable: true,
+  get(this: Slotted) {
+    const slot = this[HEADERS]
+    if (typeof slot !== 'function') return slot
+    const made = slot()
+    this[HEADERS] = made
+    return made
+  },
+  set(this: Slotted, value: JournalEntry['request_headers']) {
+    this[HEADERS] = value
+  },
+}
+
 /**
  * The stored entry. Headers given as a function are made at the entry's first read, by whoever
  * reads it (the list route, the event stream, the store, a UI), through an enumerable accessor:
- * JSON, spread and structured clone see a plain field.
+ * JSON, spread and structured clone see a plain field, in its place among the fields.
  */
 function entryOf(id: number, entry: JournalRecord): JournalEntry {
-  const given = entry.request_headers
-  let headers = typeof given === 'function' ? undefined : (given ?? null)
-  const make = typeof given === 'function' ? given : undefined
-  return {
+  const full = {
     id,
     at: entry.at,
     kind: entry.kind,
@@ -46,16 +72,14 @@ function entryOf(id: number, entry: JournalRecord): JournalEntry {
     key: entry.key,
     request_body: bounded(entry.request_body),
     response_body: bounded(entry.response_body),
-    get request_headers() {
-      if (headers === undefined) headers = make!()
-      return headers
-    },
-    set request_headers(value) {
-      headers = value
-    },
-    message_id: entry.message_id ?? null,
-    fault_id: entry.fault_id ?? null,
-  }
+  } as Record<string, unknown>
+  SLOT_DESCRIPTOR.value = entry.request_headers ?? null
+  Object.defineProperty(full, HEADERS, SLOT_DESCRIPTOR)
+  SLOT_DESCRIPTOR.value = undefined
+  Object.defineProperty(full, 'request_headers', HEADERS_ACCESSOR)
+  full.message_id = entry.message_id ?? null
+  full.fault_id = entry.fault_id ?? null
+  return full as unknown as JournalEntry
 }
 
 export type JournalListener = () => void
@@ -64,12 +88,13 @@ export type JournalListener = () => void
 export const MAX_TRACKED_ORIGINS = 1_000
 
 /**
- * Bounded request journal: newest last internally, listed newest first; the oldest entries
- * are evicted once `capacity` is reached.
+ * Bounded request journal: newest last internally, listed newest first. Past `capacity` an
+ * entry is evicted fairly between accounts (issue 36, R1: an account at its share loses its own
+ * oldest, one below it takes room from the account holding most; requests without an account
+ * are one more owner).
  */
 export class Journal {
-  private entries: JournalEntry[] = []
-  private start = 0
+  private entries: FairStore<number, JournalEntry>
   private nextId = 1
   private readonly listeners = new Set<JournalListener>()
   private snapshotCache: readonly JournalEntry[] | null = null
@@ -77,21 +102,16 @@ export class Journal {
   constructor(
     readonly capacity = 1_000,
     private readonly events?: SandboxEvents,
-  ) {}
+  ) {
+    this.entries = new FairStore(capacity)
+  }
 
   /** Records one request (bodies cut to {@link JOURNAL_BODY_LIMIT} characters). */
   record(entry: JournalRecord): JournalEntry {
     const full = entryOf(this.nextId++, entry)
-    this.entries.push(full)
+    const evicted = this.entries.add(full.id, full.account ?? '', full)
     this.changes?.touch(full.id)
-    if (this.entries.length - this.start > this.capacity) {
-      this.changes?.touch(this.entries[this.start].id)
-      this.start++
-      if (this.start >= this.capacity) {
-        this.entries = this.entries.slice(this.start)
-        this.start = 0
-      }
-    }
+    for (const id of evicted) this.changes?.touch(id)
     this.snapshotCache = null
     for (const listener of this.listeners) listener()
     this.events?.emit({ type: 'request', entry: full })
@@ -130,15 +150,18 @@ export class Journal {
   /** Entries newest first, optionally only one account's. */
   list(filter: { account?: string } = {}): JournalEntry[] {
     const out: JournalEntry[] = []
-    for (let i = this.entries.length - 1; i >= this.start; i--) {
-      const entry = this.entries[i]
+    for (const entry of this.entries.values())
       if (filter.account === undefined || entry.account === filter.account) out.push(entry)
-    }
-    return out
+    return out.reverse()
   }
 
   get size(): number {
-    return this.entries.length - this.start
+    return this.entries.size
+  }
+
+  /** Entries of `account` kept (null: requests without one). */
+  heldBy(account: string | null): number {
+    return this.entries.heldBy(account ?? '')
   }
 
   /** A stable array for `useSyncExternalStore`: same reference until something changes. */
@@ -160,15 +183,12 @@ export class Journal {
 
   /** The entry with this id, if it is still kept. */
   get(id: number): JournalEntry | undefined {
-    const first = this.entries[this.start]
-    if (first === undefined || id < first.id) return undefined
-    const entry = this.entries[this.start + (id - first.id)]
-    return entry?.id === id ? entry : undefined
+    return this.entries.get(id)
   }
 
   /** Puts back entries a store kept (oldest first), before any request is recorded; ids carry on after the last. */
   restore(entries: readonly JournalEntry[]): void {
-    for (const entry of entries.slice(-this.capacity)) this.entries.push(entry)
+    for (const entry of entries.slice(-this.capacity)) this.entries.add(entry.id, entry.account ?? '', entry)
     this.nextId = Math.max(this.nextId, (entries.at(-1)?.id ?? 0) + 1)
     this.snapshotCache = null
     for (const listener of this.listeners) listener()
@@ -178,8 +198,7 @@ export class Journal {
 
   clear(): void {
     this.changes?.clear()
-    this.entries = []
-    this.start = 0
+    this.entries.clear()
     this.snapshotCache = null
     for (const listener of this.listeners) listener()
   }

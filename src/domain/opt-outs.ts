@@ -4,6 +4,7 @@
  * Plain data in a small store of its own (a persistence adapter may keep it later).
  */
 import { ChangeLog } from './change-log.js'
+import { FairStore } from './fair-collections.js'
 
 /** Replies that opt a number out of the account it replied to (case-insensitive, trimmed). */
 export const OPT_OUT_KEYWORDS = ['STOP', 'STOPALL', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUIT'] as const
@@ -40,12 +41,12 @@ export function keywordAction(text: string): 'opt_out' | 'opt_in' | null {
   return null
 }
 
-/** At most this many opt-outs are kept (oldest dropped first). */
+/** At most this many opt-outs are kept; past it an account at its share loses its own oldest (see {@link FairStore}). */
 export const MAX_OPT_OUTS = 100_000
 
 /** The opted-out numbers of every account. */
 export class OptOutStore {
-  private readonly entries = new Map<string, OptOut>()
+  private readonly entries = new FairStore<string, OptOut>(MAX_OPT_OUTS)
   private changes: ChangeLog<string> | undefined
 
   /** An opt-out's key: account, NUL, number (what the {@link ChangeLog} records). */
@@ -68,27 +69,22 @@ export class OptOutStore {
   /** Puts back opt-outs a store kept, oldest first (not recorded as changes). */
   restore(list: readonly OptOut[]): void {
     for (const entry of list.slice(-MAX_OPT_OUTS))
-      this.entries.set(OptOutStore.keyOf(entry.account, entry.number), { ...entry })
+      this.entries.add(OptOutStore.keyOf(entry.account, entry.number), entry.account, { ...entry })
   }
 
   /** Opts `number` out of `account` (again: the newer keyword and time win). */
   add(entry: OptOut): OptOut {
     const key = OptOutStore.keyOf(entry.account, entry.number)
-    this.entries.delete(key)
-    this.entries.set(key, { ...entry })
+    const evicted = this.entries.add(key, entry.account, { ...entry })
     this.changes?.touch(key)
-    if (this.entries.size > MAX_OPT_OUTS) {
-      const oldest = this.entries.keys().next().value!
-      this.entries.delete(oldest)
-      this.changes?.touch(oldest)
-    }
+    for (const gone of evicted) this.changes?.touch(gone)
     return entry
   }
 
   /** Opts it back in; false when it was not opted out. */
   remove(account: string, number: string): boolean {
     this.changes?.touch(OptOutStore.keyOf(account, number))
-    return this.entries.delete(OptOutStore.keyOf(account, number))
+    return this.entries.remove(OptOutStore.keyOf(account, number))
   }
 
   /** The opt-out of `number` in `account`, if any. */
@@ -101,6 +97,21 @@ export class OptOutStore {
     return [...this.entries.values()]
       .filter((e) => account === undefined || e.account === account)
       .map((e) => ({ ...e }))
+  }
+
+  /**
+   * One page of the opt-outs of `accounts` (every account when undefined), oldest first, and how
+   * many there are in all: copies the page only (a list of 100,000 is walked, not copied).
+   */
+  page(accounts: ReadonlySet<string> | undefined, skip: number, take: number): { data: OptOut[]; total: number } {
+    const data: OptOut[] = []
+    let total = 0
+    for (const entry of this.entries.values()) {
+      if (accounts !== undefined && !accounts.has(entry.account)) continue
+      if (total >= skip && data.length < take) data.push({ ...entry })
+      total++
+    }
+    return { data, total }
   }
 
   get size(): number {

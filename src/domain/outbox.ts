@@ -12,7 +12,7 @@ import {
   type OutboxFilter,
 } from './outbox-filter.js'
 import { PreviewTokens } from './preview-tokens.js'
-import type { SandboxEvents } from './events.js'
+import { OutboxFeed } from './publications.js'
 import { isoAt, timeProblem } from './clock.js'
 import { WaitTimeoutError } from './wait-timeout-error.js'
 import { describeMisses, nextMatch, SharedVerdicts, waitKey, waitProblem, type WaitOptions } from './outbox-wait.js'
@@ -48,8 +48,8 @@ export class Outbox implements OutboxView {
   /** Recipients, accounts and channels to their messages (see outbox-index.ts). */
   readonly index = new OutboxIndex((seq) => this.isKeptSeq(seq))
   private readonly listeners = new Set<() => void>()
-  private readonly captureListeners = new Set<(message: CapturedMessage) => void>()
-  private readonly transitionListeners = new Set<(transition: MessageTransition) => void>()
+  /** Waits, webhooks and events hear of captures, steps and deletions through it, once durable. */
+  readonly feed: OutboxFeed
   private readonly previewTokens = new PreviewTokens()
   private snapshotCache: readonly CapturedMessage[] | null = null
   /** Messages evicted by the caps since the last clear. */
@@ -66,7 +66,6 @@ export class Outbox implements OutboxView {
   readonly maxBytes: number
   readonly deliveryMs: number
   private readonly steps: LifecycleSteps
-  private readonly events: SandboxEvents | undefined
   /** Changes since the persistence adapter last wrote (only while one is attached). */
   private changes: ChangeLog<string, true> | undefined
   /** The outcome of each outbound message still in its lifecycle, kept only while changes are tracked (a restart resumes it). */
@@ -80,7 +79,7 @@ export class Outbox implements OutboxView {
     this.maxBytes = options.maxBytes ?? DEFAULT_OUTBOX_BYTES
     this.deliveryMs = options.deliveryMs ?? defaultOf('delivery-ms')
     this.steps = new LifecycleSteps(this.deliveryMs, now, () => this.advance())
-    this.events = options.events
+    this.feed = new OutboxFeed(options.events)
   }
 
   /** Captures an accepted send (built by the channel's descriptor, which derives text, links and codes). */
@@ -102,8 +101,7 @@ export class Outbox implements OutboxView {
       this.changes.touch(message.message_id, true)
       if (!inbound) this.outcomes.set(message.message_id, input.outcome)
     }
-    for (const listener of this.captureListeners) listener(message)
-    this.events?.emit({ type: 'message.captured', message })
+    this.feed.captured(message)
     this.changed()
     this.advance()
     return this.get(message.message_id) ?? message
@@ -195,8 +193,7 @@ export class Outbox implements OutboxView {
       this.steps.followUp(item)
       if (item.step === 1) this.outcomes.delete(item.id)
       this.changes?.touch(item.id)
-      for (const listener of this.transitionListeners) listener({ message: next, change })
-      this.events?.emit({ type: 'message.status', message: next, change })
+      this.feed.stepped({ message: next, change })
     }
     if (changed) this.changed()
     this.steps.schedule()
@@ -247,14 +244,15 @@ export class Outbox implements OutboxView {
     return index === undefined ? undefined : (this.entries[index] ?? undefined)
   }
 
-  /** Deletes one message; false when there is none with that id. */
-  delete(id: string): boolean {
+  /** Deletes one message (`undo`: a capture the store could not keep, told to nobody); false when there is none with that id. */
+  delete(id: string, undo = false): boolean {
     const index = this.indexOf(id)
     if (index === undefined) return false
     const account = this.entries[index]!.account
     this.forget(id, index)
     this.compact()
-    this.events?.emit({ type: 'message.deleted', message_id: id, account })
+    if (undo) this.feed.publications.discard([id])
+    else this.feed.deleted(id, account)
     this.changed()
     return true
   }
@@ -284,7 +282,17 @@ export class Outbox implements OutboxView {
     const filtered = compileFilter(effective)
     const match: MessagePredicate = accounts === undefined ? filtered : (m) => accounts.has(m.account) && filtered(m)
     this.advance()
-    const [existing] = queryOutbox(this, effective, accounts, 0, 1, false).data
+    // A message whose capture or step is not durable yet is not told to a new wait either: it hears of it once it is.
+    const publications = this.feed.publications
+    const [existing] = queryOutbox(
+      this,
+      effective,
+      accounts,
+      0,
+      1,
+      false,
+      publications.holding ? (id) => publications.pending(id) : undefined,
+    ).data
     if (existing) return Promise.resolve(existing as MessageFor<F>)
     const signal = options.signal
     if (signal?.aborted) return Promise.reject(signal.reason)
@@ -359,7 +367,7 @@ export class Outbox implements OutboxView {
    * in its lifecycle resumes it (steps that came due while the sandbox was down happen at once, in
    * order). The caps apply as they do to captures.
    */
-  restore(rows: ReadonlyArray<{ message: CapturedMessage; outcome?: CaptureInput['outcome'] }>, evicted = 0): void {
+  restore(rows: Iterable<{ message: CapturedMessage; outcome?: CaptureInput['outcome'] }>, evicted = 0): void {
     for (const { message, outcome } of rows) {
       this.keep(message)
       if (
@@ -396,20 +404,14 @@ export class Outbox implements OutboxView {
     }
   }
 
-  /** Calls `listener` with every newly captured message. Returns the unsubscribe. */
+  /** Calls `listener` with every newly captured message (once durable, with a store). Returns the unsubscribe. */
   onCapture(listener: (message: CapturedMessage) => void): () => void {
-    this.captureListeners.add(listener)
-    return () => {
-      this.captureListeners.delete(listener)
-    }
+    return this.feed.onCapture(listener)
   }
 
   /** Calls `listener` on every lifecycle step (what webhooks and events are made of). */
   onTransition(listener: (transition: MessageTransition) => void): () => void {
-    this.transitionListeners.add(listener)
-    return () => {
-      this.transitionListeners.delete(listener)
-    }
+    return this.feed.onTransition(listener)
   }
 
   private changed(): void {

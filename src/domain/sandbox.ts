@@ -139,6 +139,9 @@ export function checkResetScope(scope: unknown): asserts scope is ResetScope | u
 
 export const DEFAULT_BASE_URL = 'https://api.sendbox.test/v1'
 
+/** The `ready` of a sandbox with nothing to seed: settled once, so a request never waits a turn for it. */
+const NOTHING_TO_SEED: Promise<void> = Promise.resolve()
+
 /** Default caps on what clients may hold open (issue 27, N2/N4): documented in the README's limits. */
 export const DEFAULT_MAX_WAITERS = defaultOf('max-waiters')
 export const DEFAULT_MAX_EVENT_CLIENTS = defaultOf('max-event-clients')
@@ -262,15 +265,17 @@ export class SandboxState {
       this.webhooks = sender
       this.outbox.onTransition((transition) => sender.send(transition))
     }
-    // Every request awaits `ready`: the seeded state, and the HTML tools the email capture uses
-    // (loaded here rather than at import, so `import('sendbox')` stays light).
-    // A store that kept state fills the sandbox instead of the seed (`reset` seeds as ever).
-    const store = this.store
-    const tools = loadHtmlTools()
-    const filled = store
-      ? store.open(this).then((kept) => (kept ? undefined : this.seedSubscribers()))
-      : this.seedSubscribers()
-    this.ready = Promise.all([filled, tools]).then(() => undefined)
+    // Every request awaits `ready`: the seeded state, or what a store kept (`reset` seeds as ever) plus the HTML tools its
+    // emails are derived with on first read. Otherwise the first email send loads those (the email channel's `prepare`).
+    const filled = this.store?.open(this).then((kept) => (kept ? undefined : this.seedSubscribers()))
+    this.ready = filled ? Promise.all([filled, loadHtmlTools()]).then(() => undefined) : this.seeded()
+  }
+
+  /** Seeds the subscribers (`subscribers`, fixtures); with none to seed, a settled promise and no work. */
+  private seeded(): Promise<void> {
+    const none =
+      (this.options.subscribers ?? 0) <= 0 && Object.keys(this.options.fixtures?.subscribers ?? {}).length === 0
+    return none ? NOTHING_TO_SEED : this.seedSubscribers()
   }
 
   /** The account of a configured key (throws for an unknown key): handy in tests and fixtures. */
@@ -340,7 +345,7 @@ export class SandboxState {
     await this.ready
     if (!scope || scope === 'subscribers') {
       this.subscribers.clear()
-      this.ready = this.seedSubscribers()
+      this.ready = this.seeded()
       await this.ready
     }
     if (!scope || scope === 'messages') (this.outbox.clear(), this.checkReports.clear())

@@ -4,6 +4,7 @@
  * persistence adapter may keep it later); oldest dropped first.
  */
 import { ChangeLog } from './change-log.js'
+import { FairStore } from './fair-collections.js'
 
 /** One POST to the webhook URL. */
 export interface WebhookAttempt {
@@ -37,24 +38,23 @@ export interface WebhookAttempt {
   journal_id: number | null
 }
 
-/** Attempts kept for the inspector, newest last; the oldest are dropped first. */
+/** Attempts kept for the inspector, newest last; past it an account's own oldest go first (fairly, see {@link FairStore}). */
 export const MAX_WEBHOOK_ATTEMPTS = 1_000
 
 /** The inspector's store of attempts. */
 export class WebhookAttemptStore {
-  private readonly attempts = new Map<string, WebhookAttempt>()
+  private readonly attempts: FairStore<string, WebhookAttempt>
   private changes: ChangeLog<string> | undefined
 
-  constructor(private readonly capacity = MAX_WEBHOOK_ATTEMPTS) {}
+  constructor(private readonly capacity = MAX_WEBHOOK_ATTEMPTS) {
+    this.attempts = new FairStore(capacity)
+  }
 
+  /** Keeps an attempt; past the cap, one account's flood evicts its own oldest attempts, never another's below its share (issue 36, R1). */
   add(attempt: WebhookAttempt): WebhookAttempt {
-    this.attempts.set(attempt.id, attempt)
+    const evicted = this.attempts.add(attempt.id, attempt.account, attempt)
     this.changes?.touch(attempt.id)
-    while (this.attempts.size > this.capacity) {
-      const oldest = this.attempts.keys().next().value!
-      this.attempts.delete(oldest)
-      this.changes?.touch(oldest)
-    }
+    for (const id of evicted) this.changes?.touch(id)
     return attempt
   }
 
@@ -83,7 +83,7 @@ export class WebhookAttemptStore {
         attempt.error = attempt.error ?? 'interrupted: the sandbox stopped before it was answered'
         attempt.next_retry_at = null
       }
-      this.attempts.set(attempt.id, attempt)
+      this.attempts.add(attempt.id, attempt.account, attempt)
     }
   }
 

@@ -5,6 +5,7 @@ import { isoAt } from './clock.js'
 import { failureCode, type FailureCode } from './magic-recipients.js'
 import { newId, seededRandom } from './random.js'
 import { WebhookAttemptStore, type WebhookAttempt } from './webhook-attempts.js'
+import { FairQueue } from './fair-collections.js'
 import { postWithFetch, WebhookPostError, type WebhookPost } from './webhook-post-fetch.js'
 
 /** Where and how lifecycle events are posted. */
@@ -34,7 +35,7 @@ export interface WebhookOptions {
 
 /** Most attempts in flight at once: at most this many sockets to the receiver, whatever it does. */
 export const WEBHOOK_CONCURRENCY = 16
-/** Most attempts waiting for a slot; past it the oldest waiting one is dropped (recorded as failed). */
+/** Most attempts waiting for a slot; past it an oldest waiting one is dropped (recorded as failed): the flooding account's own (see {@link FairQueue}). */
 export const WEBHOOK_QUEUE_LIMIT = 10_000
 /** Bytes of a receiver's answer read (the inspector's excerpt); the rest is never read. */
 export const WEBHOOK_RESPONSE_EXCERPT_BYTES = 1_024
@@ -105,7 +106,8 @@ export class WebhookSender {
   }
   /** The standardwebhooks signer, loaded at the first post (`import('sendbox')` stays light). */
   private signer: Promise<Webhook> | undefined
-  private readonly waiting: WebhookAttempt[] = []
+  /** Attempts waiting for a slot, served in turn per account (issue 36, R1). */
+  private readonly waiting = new FairQueue<WebhookAttempt>(WEBHOOK_QUEUE_LIMIT)
   private active = 0
   private readonly timers = new Set<ReturnType<typeof setTimeout>>()
   private readonly idleWaiters = new Set<() => void>()
@@ -186,9 +188,8 @@ export class WebhookSender {
       message_id: about.message_id,
       journal_id: null,
     })
-    this.waiting.push(record)
-    if (this.waiting.length > WEBHOOK_QUEUE_LIMIT) {
-      const dropped = this.waiting.shift()!
+    const dropped = this.waiting.push(record.account, record)
+    if (dropped !== undefined) {
       dropped.state = 'failed'
       dropped.error = 'dropped: the webhook queue is full'
       this.attempts.touch(dropped.id)
@@ -315,7 +316,7 @@ export class WebhookSender {
     this.stopped = true
     for (const timer of this.timers) clearTimeout(timer)
     this.timers.clear()
-    this.waiting.length = 0
+    this.waiting.clear()
     this.checkIdle()
   }
 }

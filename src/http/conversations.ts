@@ -11,10 +11,11 @@ import {
   webhookAttemptSchema,
 } from '../contract/conversations.js'
 import { okSchema } from '../contract/controls.js'
-import { pageOf } from '../contract/pagination.js'
+import { pageOf, toPage } from '../contract/pagination.js'
 import { pageQuery, textParam } from '../contract/query.js'
 import { controlRoute, type Route } from './route.js'
-import { ownAccountKey, visible, visibleOne } from './viewer-scope.js'
+import { accountsOf, ownAccountKey, visible, visibleOne } from './viewer-scope.js'
+import type { Viewer } from '../domain/team-tokens.js'
 
 const E164 = /^\+[0-9]{8,15}$/
 
@@ -25,6 +26,13 @@ function checkNumber(number: string): string {
 }
 
 const accountParam = textParam('account', 'Only this account.')
+
+/** The accounts whose opt-outs a viewer lists: `account` if given (nothing when a team does not own it), else the team's, else all. */
+function optOutAccounts(viewer: Viewer, account: string | undefined): ReadonlySet<string> | undefined {
+  const own = accountsOf(viewer)
+  if (account === undefined) return own
+  return own === undefined || own.has(account) ? new Set([account]) : new Set()
+}
 
 /** Templates, replies, opt-outs and the webhook inspector under /__sandbox. */
 export const conversationRoutes: Route[] = [
@@ -60,11 +68,17 @@ export const conversationRoutes: Route[] = [
     method: 'GET',
     path: '/__sandbox/opt-outs',
     operationId: 'listOptOuts',
-    summary: 'Numbers opted out, per account',
-    query: { account: accountParam },
+    summary: 'Numbers opted out, per account, oldest first',
+    description: 'Paginated like every list (`page`, `limit` up to 100); `account` narrows it to one account.',
+    query: { ...pageQuery, account: accountParam },
     response: optOutListSchema,
     team: true,
-    resolve: ({ sandbox, query, viewer }) => ({ body: { data: visible(viewer, sandbox.optOuts.list(query.account)) } }),
+    resolve: ({ sandbox, query, viewer }) => {
+      const page = query.page ?? 1
+      const limit = query.limit ?? 20
+      const { data, total } = sandbox.optOuts.page(optOutAccounts(viewer, query.account), (page - 1) * limit, limit)
+      return { body: toPage(data, page, limit, total) }
+    },
   }),
   controlRoute({
     method: 'POST',

@@ -3,7 +3,7 @@ import { CHANNELS, type Channel } from '../contract/constants.js'
 import { emailSendRoute } from './email.js'
 import { z } from 'zod'
 import { controlRoute, type Route } from './route.js'
-import { openApiDocumentOf, type OpenApiDocument, type OpenApiOptions } from './openapi.js'
+import type { OpenApiDocument } from './openapi.js'
 import { sandboxCheckRoutes } from './sandbox-checks.js'
 import { sandboxControlRoutes } from './sandbox-controls.js'
 import { sandboxLiveRoutes } from './sandbox-live.js'
@@ -34,10 +34,13 @@ const openApiRoute: Route = controlRoute({
     'Served without the admin token: it describes the API and holds no state, keys or messages, so tools (Swagger UI, client generators) can fetch it.',
   public: true,
   response: z.record(z.string(), z.unknown()),
-  resolve: ({ sandbox }) => {
+  // The builder (and zod's JSON Schema rendering) is imported on the first request: a sandbox
+  // never asked for the document never loads it (issue 37).
+  resolve: async ({ sandbox }) => {
     let document = documents.get(sandbox.baseUrl)
     if (!document) {
-      document = buildOpenApiDocument({ baseUrl: sandbox.baseUrl })
+      const { openApiDocumentOf } = await import('./openapi.js')
+      document = documents.get(sandbox.baseUrl) ?? openApiDocumentOf(ROUTES, { baseUrl: sandbox.baseUrl })
       documents.set(sandbox.baseUrl, document)
     }
     return { body: document }
@@ -46,7 +49,7 @@ const openApiRoute: Route = controlRoute({
 
 /**
  * Every endpoint sendbox serves, one object each: the MSW handlers (`createHandlers`), the
- * OpenAPI document (`buildOpenApiDocument`), the route-matching test and the fuzz tests'
+ * OpenAPI document (`buildOpenApiDocument`, src/http/openapi-document.ts), the route-matching test and the fuzz tests'
  * endpoint lists all read this table, so none of them restates a route. API routes first
  * (hottest first: sends), then the /__sandbox controls, this document's own route last. See
  * docs/decisions/route-table.md.
@@ -64,17 +67,4 @@ export const ROUTES: readonly Route[] = [
   openApiRoute,
 ]
 
-/**
- * The OpenAPI 3.1 document of {@link ROUTES}, as `GET /__sandbox/openapi.json` and
- * `sendbox openapi` serve it.
- *
- * @example
- * const doc = buildOpenApiDocument({ baseUrl: 'http://127.0.0.1:4010/v1' })
- * doc.paths['/email/send'].post // the send-email operation
- */
-export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocument {
-  return openApiDocumentOf(ROUTES, options)
-}
-
-export type { OpenApiDocument, OpenApiOptions } from './openapi.js'
 export type { Route, RouteContext, RouteResult, RouteScope, RouteMethod } from './route.js'

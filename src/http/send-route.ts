@@ -3,7 +3,7 @@ import type { ChannelDescriptor } from '../domain/channels/index.js'
 import { OPTED_OUT_REASON } from '../domain/opt-outs.js'
 import type { Channel } from '../contract/constants.js'
 import { sendResult, type BodySchema } from '../contract/messages.js'
-import { apiRoute, type Route } from './route.js'
+import { apiRoute, type Route, type RouteContext } from './route.js'
 
 /**
  * A send endpoint: validate, capture in the outbox (magic recipients may refuse it first), and
@@ -14,19 +14,24 @@ export function sendRoute<C extends Channel, S extends z.ZodObject>(
   route: { path: `/${C}/send`; operationId: string; summary: string; description?: string },
   body: BodySchema<S>,
 ): Route {
+  const capture = ({ sandbox, key, body: parsed, raw, retryAfter }: RouteContext<unknown>) => {
+    const input = channel.capture(key, parsed as z.infer<S>, raw, retryAfter, { templates: sandbox.templates })
+    // A number that replied STOP to this account (on a channel people reply on): accepted as every send is, failed in the lifecycle.
+    if (channel.receive && sandbox.optOuts.get(key.account, input.message.to))
+      input.outcome = { kind: 'failed', reason: OPTED_OUT_REASON }
+    const message = sandbox.outbox.capture(input as never)
+    return { body: { success: true as const, message_id: message.message_id, status: 'queued' as const } }
+  }
   return apiRoute({
     method: 'POST',
     ...route,
     tag: channel.channel,
     body,
     response: sendResult,
-    resolve: ({ sandbox, key, body: parsed, raw, retryAfter }) => {
-      const input = channel.capture(key, parsed as z.infer<S>, raw, retryAfter, { templates: sandbox.templates })
-      // A number that replied STOP to this account (on a channel people reply on): accepted as every send is, failed in the lifecycle.
-      if (channel.receive && sandbox.optOuts.get(key.account, input.message.to))
-        input.outcome = { kind: 'failed', reason: OPTED_OUT_REASON }
-      const message = sandbox.outbox.capture(input as never)
-      return { body: { success: true as const, message_id: message.message_id, status: 'queued' as const } }
+    resolve: (context) => {
+      // What the capture needs loaded first (the email's HTML tools, on the process's first email); undefined once loaded.
+      const pending = channel.prepare?.()
+      return pending ? pending.then(() => capture(context)) : capture(context)
     },
   })
 }

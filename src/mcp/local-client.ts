@@ -11,22 +11,10 @@ import { cappedWait } from '../http/capped-wait.js'
  * `sendbox mcp` without `--url` use it. Its waits count against `--max-waiters` as HTTP's do.
  */
 export function sandboxAsClient(sandbox: SandboxState, url = sandbox.baseUrl.replace(/\/v1$/, '')): SandboxClient {
-  const accountOfKey = (key: string) => accountKey(sandbox.keys, key, undefined).account
   return {
     url,
     health: async () => sandbox.health(),
-    outbox: {
-      list: async (filter = {}, { limit = Infinity } = {}) =>
-        sandbox.outbox.list(filter).slice(0, limit).map(summarize),
-      get: async (id) => sandbox.outbox.get(id),
-      waitFor: (filter = {}, options = {}) =>
-        cappedWait(sandbox, filter, {
-          ...options,
-          since: options.since instanceof Date ? options.since.getTime() : options.since,
-        }),
-      delete: async (id) => sandbox.outbox.delete(id),
-      clear: async () => sandbox.outbox.clear(),
-    },
+    outbox: outboxOf(sandbox),
     messages: { checks: (id, options = {}) => sandbox.checks(id, options) },
     requests: {
       list: async ({ account, limit = 100 } = {}) => sandbox.journal.list({ account }).slice(0, limit),
@@ -57,19 +45,40 @@ export function sandboxAsClient(sandbox: SandboxState, url = sandbox.baseUrl.rep
         return attempt ? structuredClone(attempt) : undefined
       },
     },
-    subscribers: {
-      list: async (key, { limit = 100 } = {}) => {
-        const { data, total } = sandbox.subscribers.list(accountOfKey(key), 1, Math.max(1, Math.min(limit, 100_000)))
-        return { data, total }
-      },
-      get: async (key, id) => {
-        try {
-          return sandbox.subscribers.get(accountOfKey(key), id)
-        } catch (error) {
-          if (error instanceof ApiError && error.status === 404) return undefined
-          throw error
-        }
-      },
+    subscribers: subscribersOf(sandbox),
+  }
+}
+
+/** The outbox part of the client: the sandbox's outbox, its waits capped as over HTTP. */
+function outboxOf(sandbox: SandboxState): SandboxClient['outbox'] {
+  return {
+    list: async (filter = {}, { limit = Infinity } = {}) => sandbox.outbox.list(filter).slice(0, limit).map(summarize),
+    get: async (id) => sandbox.outbox.get(id),
+    waitFor: (filter = {}, options = {}) =>
+      cappedWait(sandbox, filter, {
+        ...options,
+        since: options.since instanceof Date ? options.since.getTime() : options.since,
+      }),
+    delete: async (id) => sandbox.outbox.delete(id),
+    clear: async () => sandbox.outbox.clear(),
+  }
+}
+
+/** The subscriber part of the client: the account of the key, as the subscriber API takes it. */
+function subscribersOf(sandbox: SandboxState): SandboxClient['subscribers'] {
+  const accountOfKey = (key: string) => accountKey(sandbox.keys, key, undefined).account
+  return {
+    list: async (key, { limit = 100 } = {}) => {
+      const { data, total } = sandbox.subscribers.list(accountOfKey(key), 1, Math.max(1, Math.min(limit, 100_000)))
+      return { data, total }
+    },
+    get: async (key, id) => {
+      try {
+        return sandbox.subscribers.get(accountOfKey(key), id)
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 404) return undefined
+        throw error
+      }
     },
   }
 }

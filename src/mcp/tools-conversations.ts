@@ -75,7 +75,12 @@ export function registerConversationTools(server: McpServer, client: SandboxClie
     },
     ({ account }) => answer(async () => optOutList(await client.optOuts.list({ account }))),
   )
+  registerWebhookTools(server, client)
+  registerSubscriberTools(server, client)
+}
 
+/** list_webhooks, replay_webhook. */
+function registerWebhookTools(server: McpServer, client: SandboxClient): void {
   server.registerTool(
     'list_webhooks',
     {
@@ -101,7 +106,10 @@ export function registerConversationTools(server: McpServer, client: SandboxClie
         return `Replaying: ${webhookLine(attempt)}`
       }),
   )
+}
 
+/** list_subscribers, get_subscriber. */
+function registerSubscriberTools(server: McpServer, client: SandboxClient): void {
   server.registerTool(
     'list_subscribers',
     {

@@ -5,7 +5,7 @@ import { closeScreenshots } from '../http/screenshot-route.js'
 import type { Sandbox } from '../index.js'
 import { defaultOf, SETTINGS } from '../contract/settings.js'
 import { corsHeaders, pipelinedAfterClose, rawErrorAnswer, refuse } from './answer-write.js'
-import { createOriginPolicy } from './origin-policy.js'
+import { createOriginPolicy, type OriginPolicy } from './origin-policy.js'
 import { createRequestListener, type RequestLog } from './request-listener.js'
 
 export { corsHeaders, LINGER_MS, preflightHeaders } from './answer-write.js'
@@ -86,6 +86,16 @@ export async function startServer(sandbox: Sandbox, options: ServerOptions = {})
   // answer (`Prefer: delay`, a fault's delay) was never sent. Undocumented but long-standing
   // (kept by nodejs/node#36819 because userland uses it).
   ;(server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true
+  answerBelowTheListener(server, policy, options)
+  const running = await listenOn(server, options, () => {
+    closing = true
+  })
+  // The screenshot route's browser, if one was started, stops with the server.
+  return { ...running, close: () => running.close().then(() => closeScreenshots(sandbox)) }
+}
+
+/** What never reaches the request listener (an unknown `Expect`, CONNECT, a malformed request) still gets the API's error object. */
+function answerBelowTheListener(server: Server, policy: OriginPolicy, options: ServerOptions): void {
   // Node answers an unknown `Expect` with an empty 417 (not in the API's status list) unless asked.
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
     if (pipelinedAfterClose(req)) return
@@ -119,11 +129,6 @@ export async function startServer(sandbox: Sandbox, options: ServerOptions = {})
           : 'Malformed HTTP request; the connection is closed.',
     )
   })
-  const running = await listenOn(server, options, () => {
-    closing = true
-  })
-  // The screenshot route's browser, if one was started, stops with the server.
-  return { ...running, close: () => running.close().then(() => closeScreenshots(sandbox)) }
 }
 
 /**
@@ -133,6 +138,43 @@ export async function startServer(sandbox: Sandbox, options: ServerOptions = {})
  */
 const IN_FLIGHT = Symbol('sendbox.inFlight')
 type CountedSocket = Socket & { [IN_FLIGHT]?: number }
+
+/** The server's open connections, each counting its requests in flight. */
+function trackSockets(server: Server): Set<Socket> {
+  const sockets = new Set<Socket>()
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket)
+    socket.once('close', () => {
+      sockets.delete(socket)
+    })
+  })
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const socket: CountedSocket = req.socket
+    socket[IN_FLIGHT] = (socket[IN_FLIGHT] ?? 0) + 1
+    res.once('close', () => {
+      socket[IN_FLIGHT]!--
+    })
+  })
+  return sockets
+}
+
+/** Ends idle connections (FIN) and resolves when their clients have closed them too, or after `ms`. */
+function endIdleSockets(sockets: Set<Socket>, ms: number): Promise<unknown> {
+  const idle = [...sockets].filter((socket: CountedSocket) => (socket[IN_FLIGHT] ?? 0) === 0)
+  return Promise.all(
+    idle.map(
+      (socket) =>
+        new Promise<void>((closed) => {
+          const timer = setTimeout(() => socket.destroy(), ms)
+          socket.once('close', () => {
+            clearTimeout(timer)
+            closed()
+          })
+          socket.end()
+        }),
+    ),
+  )
+}
 
 /**
  * Listens on `options.host` (loopback by default) and `options.port`, and resolves with the
@@ -149,37 +191,8 @@ type CountedSocket = Socket & { [IN_FLIGHT]?: number }
  */
 export function listenOn(server: Server, options: ServerOptions, onClosing?: () => void): Promise<RunningServer> {
   const host = options.host ?? SETTINGS.host.default
-  const sockets = new Set<Socket>()
-  server.on('connection', (socket: Socket) => {
-    sockets.add(socket)
-    socket.once('close', () => {
-      sockets.delete(socket)
-    })
-  })
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    const socket: CountedSocket = req.socket
-    socket[IN_FLIGHT] = (socket[IN_FLIGHT] ?? 0) + 1
-    res.once('close', () => {
-      socket[IN_FLIGHT]!--
-    })
-  })
-  /** Ends idle connections (FIN) and resolves when their clients have closed them too, or after `ms`. */
-  const endIdle = (ms: number) => {
-    const idle = [...sockets].filter((socket: CountedSocket) => (socket[IN_FLIGHT] ?? 0) === 0)
-    return Promise.all(
-      idle.map(
-        (socket) =>
-          new Promise<void>((closed) => {
-            const timer = setTimeout(() => socket.destroy(), ms)
-            socket.once('close', () => {
-              clearTimeout(timer)
-              closed()
-            })
-            socket.end()
-          }),
-      ),
-    )
-  }
+  const sockets = trackSockets(server)
+  const endIdle = (ms: number) => endIdleSockets(sockets, ms)
   return new Promise((resolve, reject) => {
     server.once('error', reject)
     server.listen(options.port ?? defaultOf('port'), host, () => {

@@ -66,23 +66,27 @@ function streamedResponse(id: number, status: number, pairs: HeaderPairs): Respo
   return new Response(body, { status, headers: fetchHeaders(pairs) })
 }
 
+/** The request waiting for this answer, no longer waiting. */
+function takePending(id: number): Pending | undefined {
+  const waiting = pending.get(id)
+  pending.delete(id)
+  return waiting
+}
+
 port.on('message', (message: ToWorker) => {
   switch (message.t) {
     case 'answer': {
-      const waiting = pending.get(message.id)
-      pending.delete(message.id)
+      const waiting = takePending(message.id)
       waiting?.resolve({ status: message.status, headers: recordOf(message.headers), text: message.text })
       return
     }
     case 'none': {
-      const waiting = pending.get(message.id)
-      pending.delete(message.id)
+      const waiting = takePending(message.id)
       waiting?.resolve(undefined)
       return
     }
     case 'stream': {
-      const waiting = pending.get(message.id)
-      pending.delete(message.id)
+      const waiting = takePending(message.id)
       if (waiting) waiting.resolve(streamedResponse(message.id, message.status, message.headers))
       else post({ t: 'cancel', id: message.id })
       return
@@ -103,8 +107,7 @@ port.on('message', (message: ToWorker) => {
       return
     }
     case 'error': {
-      const waiting = pending.get(message.id)
-      pending.delete(message.id)
+      const waiting = takePending(message.id)
       // The same kind of error the single-thread server's dispatcher would have thrown.
       waiting?.reject(
         message.name === 'AbortError'

@@ -109,3 +109,58 @@ describe('issue 36, the rest of the list', () => {
     sandbox.dispose()
   })
 })
+
+describe('GET /__sandbox/opt-outs is paginated like every list (R19)', () => {
+  it("answers pages of at most 100 in the lists' envelope, and the client and a team page through them", async () => {
+    const team = { name: 'acme-qa', token: 'team_acme_0123456789', accounts: ['acme'] }
+    const { standalone } = await import('../helpers.js')
+    const server = await standalone({
+      apiKeys: { acme_key: 'pro:acme', globex_key: 'pro:globex' },
+      teamTokens: [team],
+      adminToken: 'adm_opt_out_pages_0001',
+    })
+    try {
+      // 250 numbers opted out of acme, 5 of globex (through the domain: the controls are rate limited per team).
+      for (let i = 0; i < 250; i++)
+        server.sandbox.optOuts.add({
+          account: 'acme',
+          number: `+1415555${String(i).padStart(4, '0')}`,
+          keyword: 'STOP',
+          at: new Date(0).toISOString(),
+        })
+      for (let i = 0; i < 5; i++)
+        server.sandbox.optOuts.add({
+          account: 'globex',
+          number: `+1212555${String(i).padStart(4, '0')}`,
+          keyword: 'STOP',
+          at: new Date(0).toISOString(),
+        })
+      const get = async (query: string, token = 'adm_opt_out_pages_0001') => {
+        const answer = await fetch(`${server.running.url}/__sandbox/opt-outs${query}`, {
+          headers: { authorization: `Bearer ${token}` },
+        })
+        return { status: answer.status, body: await answer.json() }
+      }
+      const first = await get('')
+      expect(first.body.data).toHaveLength(20)
+      expect(first.body.pagination).toEqual({ page: 1, limit: 20, total: 255, pages: 13 })
+      expect(first.body.data[0].number).toBe('+14155550000')
+      const third = await get('?page=3&limit=100')
+      expect(third.body.data).toHaveLength(55)
+      expect(third.body.data.at(-1).number).toBe('+12125550004')
+      expect((await get('?limit=101')).status).toBe(400)
+      expect((await get('?account=globex')).body.pagination.total).toBe(5)
+      // A team sees its own accounts only, and nothing of another's when it names it.
+      expect((await get('?limit=100', team.token)).body.pagination.total).toBe(250)
+      expect((await get('?account=globex', team.token)).body).toEqual({
+        data: [],
+        pagination: { page: 1, limit: 20, total: 0, pages: 0 },
+      })
+      // The client pages through all of them.
+      const client = createSandboxClient({ url: server.running.url, adminToken: 'adm_opt_out_pages_0001' })
+      expect(await client.optOuts.list()).toHaveLength(255)
+    } finally {
+      await server.close()
+    }
+  })
+})

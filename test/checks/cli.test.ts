@@ -15,7 +15,7 @@ function check(args: string[], input?: string) {
   return { code: run.status, stdout: run.stdout, stderr: run.stderr }
 }
 
-describe('sendbox check', () => {
+describe('sendbox check', { timeout: 90_000 }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'sendbox-check-'))
   const bad = join(dir, 'bad.html')
   const clean = join(dir, 'clean.html')

@@ -59,7 +59,7 @@ describe('the bundled library (dist/lib)', () => {
     }
   })
 
-  it('leaves msw, @msw/data, faker, html-to-text and htmlparser2 to node_modules, the last four loaded lazily', () => {
+  it('leaves msw, faker, html-to-text and htmlparser2 to node_modules, the last three loaded lazily, and @msw/data in a lazy chunk', () => {
     const packages = staticPackages(core)
     expect(new Set(packages)).toEqual(new Set(['msw', 'node:http']))
     // The MCP SDK only in the MCP chunk, which nothing imports statically; @playwright/test only in sendbox/playwright.
@@ -75,8 +75,16 @@ describe('the bundled library (dist/lib)', () => {
     expect(new Set(staticPackages(readFileSync(join(LIB, 'playwright.js'), 'utf8')))).toEqual(
       new Set(['@playwright/test']),
     )
-    for (const lazy of ['@msw/data', '@faker-js/faker/locale/en', 'html-to-text', 'htmlparser2'])
+    for (const lazy of ['@faker-js/faker/locale/en', 'html-to-text', 'htmlparser2'])
       expect(source).toContain(`import("${lazy}")`)
+    // @msw/data (and the few es-toolkit functions it uses) bundled in a chunk of its own, loaded by the first subscriber write.
+    const data = files.filter((f) =>
+      /class Collection\b|var Collection = class\b/.test(readFileSync(join(LIB, f), 'utf8')),
+    )
+    expect(data).toHaveLength(1)
+    expect(core).toContain(`import("./${data[0]}")`)
+    expect(upFront(['index.js', 'server.js', 'matchers.js', 'client.js'])).not.toContain(data[0])
+    expect(source).not.toMatch(/from\s*"es-toolkit|import\("@msw\/data"\)/)
     // msw itself is not in the bundle: the handlers extend the user's msw.
     expect(source).not.toMatch(/\bclass HttpHandler\b|\bvar HttpHandler = class\b/)
   })

@@ -6,7 +6,7 @@ import addFormatsModule from 'ajv-formats'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createSandbox } from '../../src/index.js'
 import { RouteHandler } from '../../src/http/route-handler.js'
-import { buildOpenApiDocument, type OpenApiDocument } from '../../src/http/routes.js'
+import { buildOpenApiDocument, type OpenApiDocument } from '../../src/http/openapi-document.js'
 import { ERROR_CODES, ERROR_CODE_NAMES } from '../../src/contract/error.js'
 import { auth, inProcess } from '../helpers.js'
 

@@ -96,6 +96,38 @@ describe('rows are checked as they load', () => {
   }, 60_000)
 })
 
+describe('the outbox is restored page by page', () => {
+  it('2,500 rows over three pages, a broken row in the second: every other row back, oldest to newest (issue 37)', async () => {
+    const file = join(scratch(), 'sandbox.db')
+    const first = await start(file, ['--subscribers', '0', '--delivery-ms', '0'])
+    await json(sendEmail(first.apiUrl, 'original'))
+    await stop(first)
+    const copies = (
+      from: number,
+      to: number,
+    ) => `WITH RECURSIVE n(i) AS (SELECT ${from} UNION ALL SELECT i + 1 FROM n WHERE i < ${to})
+      INSERT INTO messages (id, account, channel, status, created_at, outcome, message)
+      SELECT 'msg_copy_' || i, account, channel, status, created_at, outcome, json_set(message, '$.message_id', 'msg_copy_' || i) FROM n, (SELECT * FROM messages WHERE id NOT LIKE 'msg_copy_%' LIMIT 1);`
+    sqlite(
+      file,
+      `${copies(1, 1_200)}
+      INSERT INTO messages (id, account, channel, status, created_at, outcome, message) VALUES ('msg_broken', 'a', 'email', 'queued', 'x', NULL, '{not json');
+      ${copies(1_201, 2_499)}`,
+    )
+    const second = await start(file, ['--subscribers', '0'])
+    await expect
+      .poll(() => second.stderr(), { timeout: 5_000 })
+      .toMatch(/skipped 1 row that does not parse \(messages 1\)|skipped 1 rows? that do(es)? not parse \(messages 1\)/)
+    const page = await json(fetch(`${second.origin}/__sandbox/messages?limit=100&page=25`))
+    expect(page.pagination.total).toBe(2_500)
+    expect(page.data.at(-1).message_id).not.toMatch(/^msg_copy_/)
+    expect((await json(fetch(`${second.origin}/__sandbox/messages?limit=1`))).data[0].message_id).toBe('msg_copy_2499')
+    expect((await json(fetch(`${second.origin}/__sandbox/messages?limit=1&page=1300`))).data[0].message_id).toBe(
+      'msg_copy_1200',
+    )
+  }, 60_000)
+})
+
 describe('only a store sendbox made is opened', () => {
   it('refuses a view-only SQLite file, an empty SQLite file and a 0-byte file, leaving each byte for byte as it was, with nothing beside it (R13)', () => {
     const dir = scratch()

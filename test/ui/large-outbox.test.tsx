@@ -78,7 +78,10 @@ describe('a large outbox', () => {
     console.log(`${sent} sends in ${elapsed.toFixed(0)} ms: ${redraws} redraws`)
     // 10 a second from the feed, plus the header's once-a-second clock and a leading redraw.
     expect(redraws).toBeLessThanOrEqual(Math.ceil(elapsed / 100) + Math.ceil(elapsed / 1000) + 2)
-    // ...and it stayed live during the stream, not only at the end.
-    expect(redraws).toBeGreaterThanOrEqual(4)
+    // ...and it stayed live during the stream, not only at the end: a frame showed a send before the last.
+    // (A count of redraws would be a timing assertion: a loaded machine's timers fire late.)
+    const last = `burst ${sent - 1}`
+    const during = app.ui.frames.slice(before).filter((f) => f.includes('burst ') && !f.includes(last))
+    expect(during.length).toBeGreaterThanOrEqual(1)
   })
 })

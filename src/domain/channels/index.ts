@@ -38,6 +38,7 @@ export {
   CHANNEL_LABELS,
   CHANNEL_READINGS,
   readingOf,
+  searchTextFor,
   searchTextOf,
   senderOf,
   summarize,

@@ -54,14 +54,19 @@ const searchTexts = new WeakMap<Readable, string>()
 export function searchTextOf(message: Readable): string {
   let text = searchTexts.get(message)
   if (text === undefined) {
-    const r = readingOf(message)
-    const m = message as never
-    text = [message.to, r.from(m) ?? '', r.subject(m) ?? '', message.text, r.template(m) ?? '', ...r.searchExtras(m)]
-      .join('\n')
-      .toLowerCase()
+    text = searchTextFor(message)
     searchTexts.set(message, text)
   }
   return text
+}
+
+/** The text {@link searchTextOf} keeps, made anew: for a caller that keeps it itself (the outbox's search joins). */
+export function searchTextFor(message: Readable): string {
+  const r = readingOf(message)
+  const m = message as never
+  return [message.to, r.from(m) ?? '', r.subject(m) ?? '', message.text, r.template(m) ?? '', ...r.searchExtras(m)]
+    .join('\n')
+    .toLowerCase()
 }
 
 const CUT_MARK = /^…\[\+[0-9]+ chars\]$/

@@ -25,10 +25,21 @@ export function base<C extends Channel>(sender: Sender, channel: C, to: string, 
     direction: 'outbound' as const,
     account: sender.account,
     plan: sender.plan,
-    key: maskKey(sender.key),
+    key: maskedKey(sender.key),
     to,
     request,
   }
+}
+
+/** The last key masked and its mask: sends come in runs of one key, and every message of a run then shares one string. */
+let lastKey: string | undefined
+let lastMasked = ''
+function maskedKey(key: string): string {
+  if (key !== lastKey) {
+    lastMasked = maskKey(key)
+    lastKey = key
+  }
+  return lastMasked
 }
 
 /**

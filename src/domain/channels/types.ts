@@ -84,6 +84,11 @@ export type ChannelDescriptor<C extends Channel, Body> = CaptureDescriptor<C, Bo
     : { receive?: never })
 
 interface CaptureDescriptor<C extends Channel, Body> extends ChannelReading<C> {
+  /**
+   * What the capture needs loaded first, or undefined once it is (the email's HTML tools, loaded by
+   * the first email rather than by every sandbox's `ready`): the send route awaits it before capturing.
+   */
+  prepare?(): Promise<void> | undefined
   /** The capture of an accepted send (throws an ApiError for a magic recipient refused at once). */
   capture(
     sender: Sender,

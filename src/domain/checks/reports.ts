@@ -3,6 +3,7 @@ import type { CapturedMessage } from '../../contract/captured-message.js'
 import { ChangeLog } from '../change-log.js'
 import { ApiError, retryAfterHeader } from '../errors.js'
 import type { CheckOptions } from './index.js'
+import { FairQueue } from '../fair-collections.js'
 
 /**
  * The check reports a sandbox keeps (issue 35): a message's report is computed when first asked
@@ -13,7 +14,10 @@ import type { CheckOptions } from './index.js'
  * Checks run at most {@link CheckReports.concurrency} at once; up to {@link CheckReports.maxQueued}
  * more wait their turn, and past that a request is refused with 503 `too_many_clients` and a
  * `Retry-After`, so a thousand requests at once never run a thousand checks at once. Two requests
- * for the same report share one run.
+ * for the same report share one run. The waiting room is shared fairly between accounts (issue 36,
+ * R1): accounts are served in turn, and past the bound an account at its share is refused, while
+ * one below it takes the place of the oldest waiting check of the account holding most (that one
+ * is answered the 503).
  */
 export interface ReportRequest {
   links?: 'live' | 'static'
@@ -36,13 +40,14 @@ export class CheckReports {
   readonly maxQueued: number
   private readonly kept = new Map<string, CheckReport>()
   private readonly running = new Map<string, Promise<CheckReport>>()
-  private readonly waiting: Array<() => void> = []
+  private readonly waiting: FairQueue<{ start: () => void; refuse: (error: ApiError) => void }>
   private active = 0
   private changes: ChangeLog<string> | undefined
 
   constructor(private readonly options: CheckReportsOptions) {
     this.concurrency = options.concurrency ?? DEFAULT_CHECK_CONCURRENCY
     this.maxQueued = options.maxQueued ?? DEFAULT_MAX_QUEUED_CHECKS
+    this.waiting = new FairQueue(this.maxQueued)
   }
 
   /** The message's report: the kept one when it answers the request, else a fresh one (queued, then kept). */
@@ -53,26 +58,23 @@ export class CheckReports {
     const key = `${message.message_id}\u0000${live ? 'live' : 'static'}`
     const shared = this.running.get(key)
     if (shared) return shared
-    if (this.active >= this.concurrency && this.waiting.length >= this.maxQueued) {
-      return Promise.reject(
-        new ApiError(
-          'too_many_clients',
-          `${this.active + this.waiting.length} checks are running or queued (at most ${this.concurrency} run at once, ${this.maxQueued} wait). Retry in a few seconds.`,
-          undefined,
-          retryAfterHeader(2),
-        ),
-      )
-    }
-    const run = this.turn()
-      // Loaded on the first check, not with the sandbox: `import('sendbox')` stays light (issue 37)
-      // and caniemail's data is parsed only when an email is checked.
-      .then(() => import('./index.js'))
+    const account = message.account
+    if (this.active >= this.concurrency && this.waiting.full && this.waiting.victimFor(account) === account)
+      return Promise.reject(this.refusal())
+    let started = false
+    const run = this.turn(account)
+      .then(() => {
+        started = true
+        // Loaded on the first check, not with the sandbox: `import('sendbox')` stays light (issue 37)
+        // and caniemail's data is parsed only when an email is checked.
+        return import('./index.js')
+      })
       .then(({ checkMessage }) =>
         checkMessage(message, { ...this.options.checkOptions(), links: live ? 'live' : 'static' }),
       )
       .finally(() => {
         this.running.delete(key)
-        this.release()
+        if (started) this.release()
       })
       .then((report) => this.keep(report))
     this.running.set(key, run)
@@ -84,22 +86,33 @@ export class CheckReports {
     return this.active + this.waiting.length
   }
 
-  private turn(): Promise<void> {
+  /** 503 `too_many_clients`: the waiting room is full (or holds this account's share). */
+  private refusal(): ApiError {
+    return new ApiError(
+      'too_many_clients',
+      `${this.active + this.waiting.length} checks are running or queued (at most ${this.concurrency} run at once, ${this.maxQueued} wait, shared fairly between accounts). Retry in a few seconds.`,
+      undefined,
+      retryAfterHeader(2),
+    )
+  }
+
+  private turn(account: string): Promise<void> {
     if (this.active < this.concurrency) {
       this.active++
       return Promise.resolve()
     }
-    return new Promise((resolve) =>
-      this.waiting.push(() => {
+    return new Promise((resolve, reject) => {
+      const start = () => {
         this.active++
         resolve()
-      }),
-    )
+      }
+      this.waiting.push(account, { start, refuse: reject })?.refuse(this.refusal())
+    })
   }
 
   private release(): void {
     this.active--
-    this.waiting.shift()?.()
+    this.waiting.shift()?.start()
   }
 
   private keep(report: CheckReport): CheckReport {

@@ -155,24 +155,44 @@ function linkNumber(input: string): number | null {
   return input.length === 1 && input >= '1' && input <= '9' ? Number(input) : null
 }
 
+/** The key after `y` on a message page: a digit copies that link as the page shows it; any other key cancels. */
+function pickedLinkKey(state: UiState, input: string, message: KeyContext['message']): Transition {
+  const n = linkNumber(input)
+  const next = { ...state, pendingCopyLink: false }
+  if (n === null) return done({ ...next, notice: { text: 'Copy cancelled.', tone: 'ok' } })
+  // Exactly what the page shows (safe-text.ts), never a byte more.
+  const url = shownLink(message?.links[n - 1])
+  if (!url)
+    return done({
+      ...next,
+      notice: { text: `There is no link ${n} (this message has ${message?.links.length ?? 0}).`, tone: 'error' },
+    })
+  return done(
+    { ...next, notice: { text: `Copied link ${n} to the clipboard (OSC 52): ${url}`, tone: 'ok' } },
+    { type: 'copy', text: url, label: `link ${n}` },
+  )
+}
+
+/** A digit on a message page: opens that link (as the page shows it) in the browser. */
+function openLinkKey(state: UiState, n: number, message: NonNullable<KeyContext['message']>): Transition {
+  const url = shownLink(message.links[n - 1])
+  if (!url)
+    return done({
+      ...state,
+      notice: {
+        text:
+          message.links.length === 0
+            ? 'This message has no links.'
+            : `There is no link ${n} (this message has ${message.links.length}).`,
+        tone: 'error',
+      },
+    })
+  return done(state, { type: 'open-url', url, label: `link ${n}` })
+}
+
 function messageKey(state: UiState, input: string, key: Partial<Key>, ctx: KeyContext): Transition {
   const message = ctx.message
-  if (state.pendingCopyLink) {
-    const n = linkNumber(input)
-    const next = { ...state, pendingCopyLink: false }
-    if (n === null) return done({ ...next, notice: { text: 'Copy cancelled.', tone: 'ok' } })
-    // Exactly what the page shows (safe-text.ts), never a byte more.
-    const url = shownLink(message?.links[n - 1])
-    if (!url)
-      return done({
-        ...next,
-        notice: { text: `There is no link ${n} (this message has ${message?.links.length ?? 0}).`, tone: 'error' },
-      })
-    return done(
-      { ...next, notice: { text: `Copied link ${n} to the clipboard (OSC 52): ${url}`, tone: 'ok' } },
-      { type: 'copy', text: url, label: `link ${n}` },
-    )
-  }
+  if (state.pendingCopyLink) return pickedLinkKey(state, input, message)
   if (isBack(key)) return done({ ...state, page: { kind: 'list' }, scroll: 0, source: false, checks: false })
   const scrolled = scrollKeys(state, input, key, ctx)
   if (scrolled) return done(scrolled)
@@ -186,21 +206,7 @@ function messageKey(state: UiState, input: string, key: Partial<Key>, ctx: KeyCo
     return done(state, { type: 'open-preview', id: message.id })
   }
   const n = linkNumber(input)
-  if (n !== null) {
-    const url = shownLink(message.links[n - 1])
-    if (!url)
-      return done({
-        ...state,
-        notice: {
-          text:
-            message.links.length === 0
-              ? 'This message has no links.'
-              : `There is no link ${n} (this message has ${message.links.length}).`,
-          tone: 'error',
-        },
-      })
-    return done(state, { type: 'open-url', url, label: `link ${n}` })
-  }
+  if (n !== null) return openLinkKey(state, n, message)
   if (input === inputOf('copyCode')) {
     const code = shownLink(message.codes[0])
     if (code === undefined) return done({ ...state, notice: { text: 'No code found in this message.', tone: 'error' } })

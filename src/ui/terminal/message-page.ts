@@ -15,6 +15,30 @@ export function previewUrl(origin: string, id: string, token: string | undefined
   return token ? `${base}?token=${encodeURIComponent(token)}` : base
 }
 
+/** The message's lifecycle, a row per status change: status, when, and the reason of a failure. */
+function lifecycleRows(message: CapturedMessage, now: number): StyledLine[] {
+  return message.status_history.map((change, i) => [
+    seg((i === 0 ? 'Status' : '').padEnd(LABEL_WIDTH), { dim: true }),
+    seg(change.status.padEnd(11), {
+      color: STATUS_COLOURS[change.status],
+      bold: i === message.status_history.length - 1,
+    }),
+    seg(detailTime(change.at, now)),
+    ...(change.reason ? [seg(`  ${printable(change.reason)}`, { color: 'red' as const })] : []),
+  ])
+}
+
+/** The codes found in a message as highlighted chips on one row, and the key that copies the first. */
+function codeChips(codes: readonly string[]): StyledLine {
+  const chips: Segment[] = [seg('Codes'.padEnd(LABEL_WIDTH), { dim: true })]
+  codes.forEach((code, i) => {
+    if (i > 0) chips.push(seg('  '))
+    chips.push(seg(` ${printable(code)} `, { color: 'black', background: 'yellow', bold: true }))
+  })
+  chips.push(seg('  y copies the first', { dim: true }))
+  return chips
+}
+
 /**
  * The top of a message's page: channel, id, status, the headers and lifecycle, the codes
  * (highlighted) and the preview URL. Built on each render (it follows the message live); every
@@ -62,26 +86,8 @@ export function messageHeaderRows(
   add(...field('Key', `${message.key} · ${PLAN_NAMES[message.plan]} · account ${message.account}`, width))
   if (viewOf(message).htmlPreview !== true)
     add(...field('Reply', 'R simulates a reply from this number (STOP, START or any text)', width, { dim: true }))
-  message.status_history.forEach((change, i) => {
-    add([
-      seg((i === 0 ? 'Status' : '').padEnd(LABEL_WIDTH), { dim: true }),
-      seg(change.status.padEnd(11), {
-        color: STATUS_COLOURS[change.status],
-        bold: i === message.status_history.length - 1,
-      }),
-      seg(detailTime(change.at, now)),
-      ...(change.reason ? [seg(`  ${printable(change.reason)}`, { color: 'red' as const })] : []),
-    ])
-  })
-  if (message.codes.length > 0) {
-    const chips: Segment[] = [seg('Codes'.padEnd(LABEL_WIDTH), { dim: true })]
-    message.codes.forEach((code, i) => {
-      if (i > 0) chips.push(seg('  '))
-      chips.push(seg(` ${printable(code)} `, { color: 'black', background: 'yellow', bold: true }))
-    })
-    chips.push(seg('  y copies the first', { dim: true }))
-    add(chips)
-  }
+  add(...lifecycleRows(message, now))
+  if (message.codes.length > 0) add(codeChips(message.codes))
   if (preview) add(...field('Preview', preview, width, { color: 'cyan' }, preview))
   if (!source && view.sections) add(...view.sections(message as never, width))
   const title = view.bodyTitle(message as never, source)
@@ -136,15 +142,21 @@ function attemptRows(attempt: WebhookAttempt, width: number): StyledLine[] {
   ]
 }
 
-/** Everything the journal kept about one request: line, status, error, who, and the bodies; a webhook's attempt from the inspector. */
-export function requestPage(
+/** Headers as the page shows them, a `name: value` line each. */
+function headersText(headers: Record<string, string>): string {
+  return Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}`)
+    .join('\n')
+}
+
+/** The top of a request's page, a field a line: method, path, status, time, error, fault, who, the message it made. */
+function requestHeadRows(
   entry: JournalEntry,
   width: number,
   now: number,
-  attempt?: WebhookAttempt,
-  labels: ReadonlyMap<string, string> = new Map(),
-): RowSource {
-  const head: StyledLine[] = [
+  labels: ReadonlyMap<string, string>,
+): StyledLine[] {
+  return [
     [
       seg(` ${entry.kind === 'webhook' ? 'WEBHOOK' : 'REQUEST'} `, { inverse: true, bold: true }),
       seg(` #${entry.id}  `),
@@ -173,23 +185,23 @@ export function requestPage(
     ...field('Key', entry.key ?? '(none sent)', width),
     ...(entry.message_id ? field('Message', `${entry.message_id} (Tab opens it)`, width, { color: 'cyan' }) : []),
   ]
+}
+
+/** Everything the journal kept about one request: line, status, error, who, and the bodies; a webhook's attempt from the inspector. */
+export function requestPage(
+  entry: JournalEntry,
+  width: number,
+  now: number,
+  attempt?: WebhookAttempt,
+  labels: ReadonlyMap<string, string> = new Map(),
+): RowSource {
+  const head = requestHeadRows(entry, width, now, labels)
   const blocks: Block[] = [{ kind: 'rows', rows: attempt ? [...head, ...attemptRows(attempt, width)] : head }]
-  if (attempt)
-    blocks.push({
-      kind: 'text',
-      text: Object.entries(attempt.request.headers)
-        .map(([name, value]) => `${name}: ${value}`)
-        .join('\n'),
-    })
+  if (attempt) blocks.push({ kind: 'text', text: headersText(attempt.request.headers) })
   if (entry.request_headers) {
     blocks.push(
       { kind: 'rows', rows: [section('Request headers', width)] },
-      {
-        kind: 'text',
-        text: Object.entries(entry.request_headers)
-          .map(([name, value]) => `${name}: ${value}`)
-          .join('\n'),
-      },
+      { kind: 'text', text: headersText(entry.request_headers) },
     )
   }
   blocks.push({ kind: 'rows', rows: [section('Request body', width)] })

@@ -1,5 +1,5 @@
 import type { EmailSendRequest } from '../../../contract/messages.js'
-import { findCodes, renderEmail } from '../../extract.js'
+import { findCodes, htmlToolsPending, renderEmail } from '../../extract.js'
 import { defineDerived, LAZY_DERIVE_LIMIT, reviveDerived, underived, type Derived } from '../derived.js'
 import { base, outcomeFor, stringWeight } from '../shared.js'
 import { emailReading } from './reading.js'
@@ -14,6 +14,8 @@ function deriveEmail(subject: string, html: string): Derived {
 /** Email: from, subject and HTML; text is the HTML rendered, links its hrefs, images its image sources. */
 export const emailChannel: ChannelDescriptor<'email', EmailSendRequest> = {
   ...emailReading,
+  // The text and links need html-to-text and htmlparser2: loaded by the first email, not by every sandbox.
+  prepare: htmlToolsPending,
   capture(sender, body, raw, retryAfter) {
     const outcome = outcomeFor(body.to, retryAfter)
     const { subject, html } = body

@@ -124,10 +124,12 @@ describe('liveLinkChecks', () => {
   })
 
   it('gives up on a target that never answers at its timeout, and reads no endless body', async () => {
-    const checks = await liveLinkChecks([`${base}/never`, `${base}/endless`], { timeoutMs: 300 })
+    const checks = await liveLinkChecks([`${base}/never`], { timeoutMs: 300 })
     expect(byLink(checks, `${base}/never`)).toMatchObject({ id: 'links.unreachable', severity: 'error' })
     expect(byLink(checks, `${base}/never`)!.message).toContain('no answer within 0.3 s')
-    expect(byLink(checks, `${base}/endless`)).toBeUndefined()
+    // Its head comes at once, its body never ends: answered (a loaded machine gets the time to read the head).
+    const endless = await liveLinkChecks([`${base}/endless`], { timeoutMs: 10_000 })
+    expect(byLink(endless, `${base}/endless`)).toBeUndefined()
     await endlessClosed
   })
 

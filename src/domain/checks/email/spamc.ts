@@ -74,27 +74,33 @@ export function spamdExchange(
         return fail(new SpamdError('too-large', `the answer is over ${options.maxBytes} bytes`))
       chunks.push(chunk)
     })
-    socket.on('error', (error: NodeJS.ErrnoException) =>
-      fail(
-        new SpamdError(
-          connected ? 'closed' : 'connect',
-          error.code ? `${error.code} (${error.message})` : error.message,
-        ),
-      ),
-    )
+    socket.on('error', (error: NodeJS.ErrnoException) => fail(socketError(error, connected)))
     socket.once('end', () => {
       if (settled) return
       settled = true
       clearTimeout(total)
       clearTimeout(connecting)
       socket.destroy()
-      const answer = new Uint8Array(size)
-      let at = 0
-      for (const chunk of chunks) {
-        answer.set(chunk, at)
-        at += chunk.length
-      }
-      resolve(answer)
+      resolve(joined(chunks, size))
     })
   })
+}
+
+/** The chunks read, as one array of `size` bytes. */
+function joined(chunks: readonly Uint8Array[], size: number): Uint8Array {
+  const all = new Uint8Array(size)
+  let at = 0
+  for (const chunk of chunks) {
+    all.set(chunk, at)
+    at += chunk.length
+  }
+  return all
+}
+
+/** A socket's error, named for when it came: before the connection or after. */
+function socketError(error: NodeJS.ErrnoException, connected: boolean): SpamdError {
+  return new SpamdError(
+    connected ? 'closed' : 'connect',
+    error.code ? `${error.code} (${error.message})` : error.message,
+  )
 }

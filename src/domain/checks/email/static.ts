@@ -177,13 +177,7 @@ function imageChecks(findings: Findings, attribs: Record<string, string>, locati
 export function scanEmailHtml(html: string, Parser: ParserClass): Check[] {
   const findings = new Findings()
   const lines = new SourceLines(html)
-  const bytes = new TextEncoder().encode(html).length
-  if (bytes > GMAIL_CLIP_BYTES) {
-    findings.add(
-      'size.gmail-clip',
-      `The HTML is ${bytes.toLocaleString('en-US')} bytes (${(bytes / 1024).toFixed(1)} KB): Gmail clips messages over 102 KB behind a "View entire message" link, hiding the rest (and any open-tracking pixel). Trim inline styles, comments and repeated markup.`,
-    )
-  }
+  sizeCheck(findings, html)
   let sawHtml = false
   let link: OpenLink | undefined
   const tables: OpenTable[] = []
@@ -194,23 +188,10 @@ export function scanEmailHtml(html: string, Parser: ParserClass): Check[] {
       onopentag(name, attribs) {
         if (name === 'html') {
           sawHtml = true
-          if (!attribs.lang?.trim())
-            findings.add(
-              'accessibility.html-lang',
-              'The <html> element has no lang attribute: screen readers guess the language and mispronounce the text. Add lang="en" (or the email\'s language).',
-              { location: here() },
-            )
+          if (!attribs.lang?.trim()) htmlLangCheck(findings, here())
         } else if (name === 'a') {
           if (link !== undefined) linkTextChecks(findings, link)
-          link =
-            attribs.href === undefined
-              ? undefined
-              : {
-                  href: attribs.href,
-                  location: here(),
-                  text: '',
-                  labelled: Boolean(attribs['aria-label']?.trim() || attribs.title?.trim()),
-                }
+          link = attribs.href === undefined ? undefined : openLink(attribs.href, attribs, here())
           if (link) targetChecks(findings, attribs.href, link.location, 'link')
         } else if (name === 'area' && attribs.href !== undefined) targetChecks(findings, attribs.href, here(), 'link')
         else if (name === 'img') imageChecks(findings, attribs, here())
@@ -231,12 +212,7 @@ export function scanEmailHtml(html: string, Parser: ParserClass): Check[] {
           link = undefined
         } else if (name === 'table') {
           const table = tables.pop()
-          if (table && !table.presentational && !table.header)
-            findings.add(
-              'accessibility.layout-table',
-              'A table without header cells has no role="presentation": screen readers announce it as a data table ("table, 3 rows, 2 columns") before every part of the layout. Add role="presentation" to layout tables.',
-              { location: table.location },
-            )
+          if (table && !table.presentational && !table.header) layoutTableCheck(findings, table)
         }
       },
     },
@@ -250,6 +226,38 @@ export function scanEmailHtml(html: string, Parser: ParserClass): Check[] {
       'The HTML has no <html lang> (a fragment): the client\'s own page decides the language screen readers use. Wrap the email in <html lang="en"> (or its language).',
     )
   return findings.done()
+}
+
+/** An `<a href>` being read: its text is collected until it closes. */
+function openLink(href: string, attribs: Record<string, string>, location: OpenLink['location']): OpenLink {
+  return { href, location, text: '', labelled: Boolean(attribs['aria-label']?.trim() || attribs.title?.trim()) }
+}
+
+/** Gmail clips an HTML part over 102 KB. */
+function sizeCheck(findings: Findings, html: string): void {
+  const bytes = new TextEncoder().encode(html).length
+  if (bytes > GMAIL_CLIP_BYTES) {
+    findings.add(
+      'size.gmail-clip',
+      `The HTML is ${bytes.toLocaleString('en-US')} bytes (${(bytes / 1024).toFixed(1)} KB): Gmail clips messages over 102 KB behind a "View entire message" link, hiding the rest (and any open-tracking pixel). Trim inline styles, comments and repeated markup.`,
+    )
+  }
+}
+
+function htmlLangCheck(findings: Findings, location: ReturnType<SourceLines['locate']>): void {
+  findings.add(
+    'accessibility.html-lang',
+    'The <html> element has no lang attribute: screen readers guess the language and mispronounce the text. Add lang="en" (or the email\'s language).',
+    { location },
+  )
+}
+
+function layoutTableCheck(findings: Findings, table: OpenTable): void {
+  findings.add(
+    'accessibility.layout-table',
+    'A table without header cells has no role="presentation": screen readers announce it as a data table ("table, 3 rows, 2 columns") before every part of the layout. Add role="presentation" to layout tables.',
+    { location: table.location },
+  )
 }
 
 let loading: Promise<ParserClass> | undefined

@@ -8,7 +8,7 @@
 import { useEffect, useState } from 'preact/hooks'
 import { INBOUND_CHANNELS } from '../../../contract/constants.js'
 import { keywordAction } from '../../../domain/opt-outs.js'
-import { ApiFailure, call } from './api.js'
+import { ApiFailure, call, getPage } from './api.js'
 import { senderOf } from './format.js'
 import { onSandboxEvent } from './state.js'
 import type { CapturedMessage, KeyUsage, MessageSummary } from './types.js'
@@ -101,20 +101,62 @@ export function ReplyForm({ message }: { message: CapturedMessage }) {
   )
 }
 
-/** The opted-out numbers, live (a reply's STOP shows at once), each with Remove (opt back in). */
-export function OptOutsCard({ labels }: { labels: ReadonlyMap<string, string> }) {
+/** Opt-outs a page of the card shows (the list is paginated: issue 36, R19). */
+const OPT_OUTS_PAGE = 100
+
+/** One page of the opt-outs, reloaded when a reply or reset may have changed them. */
+function useOptOutPage(page: number, setNote: (note: string) => void) {
   const [rows, setRows] = useState<OptOut[] | null>(null)
-  const [note, setNote] = useState('')
-  const load = () =>
-    call<{ data: OptOut[] }>('GET', '/__sandbox/opt-outs')
-      .then((answer) => setRows(answer.data))
+  const [pages, setPages] = useState({ total: 0, pages: 0 })
+  const load = (at = page) =>
+    getPage<OptOut>('/__sandbox/opt-outs', new URLSearchParams({ page: String(at), limit: String(OPT_OUTS_PAGE) }))
+      .then((answer) => {
+        setRows(answer.data)
+        setPages({ total: answer.pagination.total, pages: answer.pagination.pages })
+      })
       .catch((error: Error) => setNote(error.message))
   useEffect(() => {
-    void load()
+    void load(page)
     return onSandboxEvent((event) => {
-      if (event.type === 'message.captured' || event.type === 'reset') void load()
+      if (event.type === 'message.captured' || event.type === 'reset') void load(page)
     })
-  }, [])
+  }, [page])
+  return { rows, pages, load }
+}
+
+/** Previous / Next over a list's pages, with where it is (shown when there is more than one page). */
+function Pager({
+  page,
+  pages,
+  total,
+  what,
+  go,
+}: {
+  page: number
+  pages: number
+  total: number
+  what: string
+  go: (page: number) => void
+}) {
+  if (pages <= 1) return null
+  return (
+    <p class="pager">
+      <button type="button" class="small" disabled={page <= 1} onClick={() => go(page - 1)}>
+        Previous
+      </button>{' '}
+      Page {page} of {pages} ({total} {what}){' '}
+      <button type="button" class="small" disabled={page >= pages} onClick={() => go(page + 1)}>
+        Next
+      </button>
+    </p>
+  )
+}
+
+/** The opted-out numbers, live (a reply's STOP shows at once), a page at a time, each with Remove (opt back in). */
+export function OptOutsCard({ labels }: { labels: ReadonlyMap<string, string> }) {
+  const [page, setPage] = useState(1)
+  const [note, setNote] = useState('')
+  const { rows, pages, load } = useOptOutPage(page, setNote)
   const remove = async (row: OptOut) => {
     try {
       await call('DELETE', '/__sandbox/opt-outs', { account: row.account, number: row.number })
@@ -134,6 +176,7 @@ export function OptOutsCard({ labels }: { labels: ReadonlyMap<string, string> })
       <p role="status" class="notice">
         {note}
       </p>
+      <Pager page={page} pages={pages.pages} total={pages.total} what="numbers" go={setPage} />
       {rows === null ? (
         <p>Loading…</p>
       ) : rows.length === 0 ? (
