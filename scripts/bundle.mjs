@@ -381,7 +381,7 @@ function libraryAssetSource() {
 }
 
 /**
- * Seeding (fixtures/subscribers.ts) builds its Faker from the English locale's definitions, of
+ * Seeding (src/domain/seeded-subscribers.ts) builds its Faker from the English locale's definitions, of
  * which it reads `person.first_name`, `person.last_name` and `person.last_name_pattern` (any
  * other would throw: faker reports missing locale data). In the CLI, the seeding's import of
  * `@faker-js/faker/locale/en` (~470 KB of definitions, ~10 ms to evaluate at every start) is
@@ -396,7 +396,7 @@ async function seedNames() {
     name: 'seed-names',
     setup(b) {
       b.onResolve({ filter: /^@faker-js\/faker\/locale\/en$/ }, (args) => {
-        if (!/[\\/]fixtures[\\/]subscribers\.ts$/.test(args.importer)) return undefined
+        if (!/[\\/]domain[\\/]seeded-subscribers\.ts$/.test(args.importer)) return undefined
         return { path: 'seed-names', namespace: 'sendbox-seed-names' }
       })
       b.onLoad({ filter: /.*/, namespace: 'sendbox-seed-names' }, () => ({

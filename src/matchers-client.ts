@@ -3,6 +3,7 @@
  * `await expect(client).toHaveSent(filter)`, waiting up to a timeout for the message to come.
  * In-process sandboxes keep the synchronous path in matchers.ts.
  */
+import { WAIT_TIMEOUT_MS } from './contract/constants.js'
 import type { SandboxClient } from './client/index.js'
 import type { OutboxFilter } from './domain/outbox-filter.js'
 import { describeMisses } from './domain/outbox.js'
@@ -23,7 +24,7 @@ export interface CompiledFilter {
 
 /** Most candidates fetched whole per look when the filter checks message fields. */
 const MAX_FETCHED = 200
-const DEFAULT_TIMEOUT_MS = 5_000
+const DEFAULT_TIMEOUT_MS = WAIT_TIMEOUT_MS.caller
 
 /** A `sendbox/client` (rather than a sandbox or its outbox). */
 export function isClient(received: unknown): received is SandboxClient {

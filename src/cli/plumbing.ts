@@ -26,7 +26,7 @@ const CONVERTED = {
     s.apiKeys?.map((k) =>
       k.account === defaultAccountFor(k.key) ? `${k.key}:${k.plan}` : `${k.key}:${k.plan}:${k.account}`,
     ),
-  fixtures: async (s) => (s.fixtures ? (await import('../../fixtures/load.js')).loadFixtures(s.fixtures) : undefined),
+  fixtures: async (s) => (s.fixtures ? (await import('./fixtures-file.js')).loadFixtures(s.fixtures) : undefined),
   maxOutboxBytes: (s) => s.maxOutboxMb * 1024 * 1024,
   webhook: (s) =>
     s.webhookUrl ? { url: s.webhookUrl, secret: s.webhookSecret, duplicates: s.webhookDuplicates } : undefined,

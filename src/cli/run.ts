@@ -10,7 +10,7 @@ export { isLoopbackHost, tenths } from './serve.js'
 import { helpText, parseCli, UsageError, type CliSettings } from './options.js'
 import { VERSION } from '../version.js'
 import { newId } from '../domain/random.js'
-import { buildOpenApiDocument } from '../openapi.js'
+import { buildOpenApiDocument } from '../http/openapi-document.js'
 import { runMcp } from './mcp-command.js'
 
 export { baseUrlOf }

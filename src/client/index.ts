@@ -11,6 +11,7 @@
  * Every type here is inferred from the zod schemas the server answers with (src/contract), so
  * the client and the server cannot drift apart.
  */
+import { WAIT_TIMEOUT_MS } from '../contract/constants.js'
 import type { z } from 'zod'
 import type { OutboxFilter } from '../domain/outbox-filter.js'
 import type { FaultSpec } from '../domain/faults.js'
@@ -211,7 +212,7 @@ async function waitFor(
   options: ClientWaitOptions,
   longPollMs: number,
 ): Promise<CapturedMessage> {
-  const timeout = options.timeout ?? 5_000
+  const timeout = options.timeout ?? WAIT_TIMEOUT_MS.caller
   if (!Number.isFinite(timeout) || timeout < 0)
     throw new TypeError(`waitFor: timeout must be a number of milliseconds ≥ 0 (got ${String(options.timeout)}).`)
   const since = options.since instanceof Date ? options.since.getTime() : options.since

@@ -19,6 +19,14 @@ export type Plan = (typeof PLANS)[number]
 /** Requests per minute per plan; Enterprise is "custom" in the reference, 10,000 here unless configured. */
 export const DEFAULT_LIMITS: Readonly<Record<Plan, number>> = { starter: 100, pro: 1_000, enterprise: 10_000 }
 
+/**
+ * How long a wait for a message lasts when not told, in milliseconds: one place for every door.
+ * `caller`: `outbox.waitFor` in-process, the HTTP client's `waitFor` and the matchers. `endpoint`:
+ * `GET /__sandbox/messages/wait` and the MCP wait tools without a `timeout` (longer: a person or an
+ * agent asking by hand, not a test with its own timeout). `max`: the most one request may wait.
+ */
+export const WAIT_TIMEOUT_MS = { caller: 5_000, endpoint: 10_000, max: 60_000 } as const
+
 /** Longest `text` a listed message carries; the whole text stays at `GET /__sandbox/messages/{id}`. */
 export const SUMMARY_TEXT_LENGTH = 2_000
 /** Most links (and images) a listed message carries. */

@@ -2,6 +2,7 @@
  * Waiting on the outbox: the promise a `waitFor` returns once nothing already there matches, and
  * what a wait that timed out says instead of a dump.
  */
+import { WAIT_TIMEOUT_MS } from '../contract/constants.js'
 import type { CapturedMessage } from '../contract/captured-message.js'
 import { CHANNEL_DESCRIPTORS, summaryOf } from './channels/index.js'
 import { checkFilter, type OutboxFilter } from './outbox-filter.js'
@@ -114,7 +115,7 @@ export function waitProblem(filter: object, options: WaitOptions): Error | undef
   } catch (error) {
     return error as Error
   }
-  const timeout = options.timeout ?? 5_000
+  const timeout = options.timeout ?? WAIT_TIMEOUT_MS.caller
   if (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout < 0 || timeout > 2 ** 31 - 1) {
     return new TypeError(
       `outbox.waitFor: timeout must be a number of milliseconds from 0 to ${2 ** 31 - 1} (got ${String(timeout)}).`,

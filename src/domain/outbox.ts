@@ -1,3 +1,4 @@
+import { WAIT_TIMEOUT_MS } from '../contract/constants.js'
 import { defaultOf } from '../contract/settings.js'
 import type { CapturedMessage, Channel, MessageOf, MessageStatus, StatusChange } from '../contract/captured-message.js'
 import { CHANNELS, MESSAGE_STATUSES } from '../contract/captured-message.js'
@@ -285,7 +286,7 @@ export class Outbox implements OutboxView {
   waitFor<F extends OutboxFilter>(filter: F, options: WaitOptions = {}): Promise<MessageFor<F>> {
     const problem = waitProblem(filter, options)
     if (problem) return Promise.reject(problem)
-    const timeout = options.timeout ?? 5_000
+    const timeout = options.timeout ?? WAIT_TIMEOUT_MS.caller
     const effective: OutboxFilter =
       options.since === undefined ? filter : { ...filter, since: Math.max(filter.since ?? -Infinity, options.since) }
     const accounts = options.accounts

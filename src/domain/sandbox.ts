@@ -1,5 +1,5 @@
 import { defaultOf, rangeOf } from '../contract/settings.js'
-import { seededSubscribers } from '../../fixtures/subscribers.js'
+import { seededSubscribers } from './seeded-subscribers.js'
 import { RESET_SCOPES, type Health, type ResetScope } from '../contract/controls.js'
 import { VERSION } from '../version.js'
 import { assertAdminToken } from './admin-token.js'

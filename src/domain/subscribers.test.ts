@@ -17,6 +17,36 @@ describe('the subscriber store behind @msw/data, loaded on the first write', () 
     sandbox.dispose()
   })
 
+  it('undoes a removal the store could not keep: back in memory, in creation order, email taken, not a new change (issue 34)', async () => {
+    const sandbox = createSandbox()
+    const account = sandbox.accountOf(sandbox.keys[0].key)
+    const first = await sandbox.subscribers.create(account, { email: 'ana@example.com', tags: ['vip'] })
+    const second = await sandbox.subscribers.create(account, { phone: '+14155550123' })
+    const changes = sandbox.subscribers.trackChanges()
+    // A team token's reset removes its accounts' subscribers; the store's write of it fails, and
+    // the store's rollback reverts each removal with the version it recorded (sqlite-store.ts).
+    sandbox.subscribers.clearAccount(account)
+    expect(sandbox.subscribers.count(account)).toBe(0)
+    const { touched } = changes.drain()
+    expect(touched.size).toBe(2)
+    for (const [key, before] of touched) {
+      const [owner, id] = key.split('\u0000') as [string, string]
+      await sandbox.subscribers.revert(owner, id, before ?? null)
+    }
+    expect(sandbox.subscribers.all(account)).toEqual([first, second])
+    expect(sandbox.subscribers.find(account, first.id)).toEqual(first)
+    expect(
+      sandbox.subscribers
+        .collection(account)
+        .findMany()
+        .map((s) => s.id)
+        .sort(),
+    ).toEqual([first.id, second.id].sort())
+    expect(() => sandbox.subscribers.create(account, { email: 'ANA@example.com' })).toThrow(/already exists/)
+    expect(changes.drain().touched.size, 'a revert is not a change to write').toBe(0)
+    sandbox.dispose()
+  })
+
   it('hands out a collection before any write through loadCollection', async () => {
     const sandbox = createSandbox()
     const collection = await sandbox.subscribers.loadCollection('empty-account')

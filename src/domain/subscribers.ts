@@ -67,13 +67,17 @@ export class SubscriberStore {
   }
 
   /**
-   * Undoes a write the store could not keep: `before` null removes the subscriber, else puts that
-   * version back. Not recorded as a change.
+   * Undoes a write the store could not keep: `before` null removes the subscriber (a create), a
+   * removed subscriber comes back in its place in creation order (a removal), else that version
+   * is put back (an update). Not recorded as a change: the store still holds `before`.
    */
   async revert(account: string, id: string, before: Subscriber | null): Promise<void> {
     const store = this.accounts.get(account)
     const current = store?.byId.get(id)
-    if (!store || !current) return
+    if (!store || !current) {
+      if (before !== null) await this.restoreRemoved(account, before)
+      return
+    }
     await this.serialize(store, async () => {
       const collection = await this.collectionOf(store)
       if (current.email) store.byEmail.delete(current.email.toLowerCase())
@@ -95,6 +99,21 @@ export class SubscriberStore {
       })
       if (before.email) store.byEmail.set(before.email.toLowerCase(), id)
       store.byId.set(id, restored ?? before)
+    })
+  }
+
+  /** Puts back a subscriber a removal took away: its indexes, its place in creation order, its record. */
+  private restoreRemoved(account: string, removed: Subscriber): Promise<void> {
+    const store = this.store(account)
+    if (store.byId.has(removed.id)) return Promise.resolve()
+    if (removed.email) store.byEmail.set(removed.email.toLowerCase(), removed.id)
+    store.byId.set(removed.id, removed)
+    const after = store.order.findIndex((other) => store.byId.get(other)!.created_at > removed.created_at)
+    store.order.splice(after < 0 ? store.order.length : after, 0, removed.id)
+    return this.serialize(store, async () => {
+      const restored = await (await this.collectionOf(store)).create(removed)
+      store.byId.set(removed.id, restored)
+      store.json.delete(removed.id)
     })
   }
 

@@ -3,6 +3,7 @@
  * `GET /__sandbox/messages/wait` and the MCP tools that wait (`wait_for_message`, `wait_for_code`,
  * `wait_for_link` through `/__sandbox/mcp`) both go through {@link cappedWait}.
  */
+import { WAIT_TIMEOUT_MS } from '../contract/constants.js'
 import type { CapturedMessage } from '../contract/captured-message.js'
 import { ApiError, retryAfterHeader } from '../domain/errors.js'
 import type { OutboxFilter } from '../domain/outbox-filter.js'
@@ -11,9 +12,9 @@ import type { SandboxState } from '../domain/sandbox.js'
 import { waitSlots } from './caller-slots.js'
 
 /** Longest one wait may wait (`GET /__sandbox/messages/wait`, the MCP waits), in milliseconds. */
-export const MAX_WAIT_MS = 60_000
+export const MAX_WAIT_MS = WAIT_TIMEOUT_MS.max
 /** How long a wait waits by default. */
-export const DEFAULT_WAIT_MS = 10_000
+export const DEFAULT_WAIT_MS = WAIT_TIMEOUT_MS.endpoint
 
 /** A 503 in the error shape, with a Retry-After: the cap is full, a slot frees when a client leaves. */
 export function tooManyClients(what: string): ApiError {

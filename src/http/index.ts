@@ -13,7 +13,7 @@ import { runApiRequest } from './guard.js'
 import { runControlRequest } from './control-guard.js'
 import type { Route } from './route.js'
 import { compilePath, RouteHandler, type PathMatcher } from './route-handler.js'
-import { ROUTES } from './route-list.js'
+import { ROUTES } from './routes.js'
 import { CONTROLS_PREFIX, controlPrefixes, resolveBaseUrl, type ResolvedBase } from './base-url.js'
 import { webInbox, webInboxHandlers, type WebInbox } from './web-inbox.js'
 
@@ -204,5 +204,3 @@ async function throughMsw(handlers: readonly RequestHandler[], request: WireRequ
   attachBufferedBody(fetchRequest, bufferedBodyOf(request) ?? new Uint8Array(0))
   return getResponse(handlers as RequestHandler[], fetchRequest)
 }
-
-export { ROUTES } from './route-list.js'

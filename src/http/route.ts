@@ -80,7 +80,7 @@ export interface RouteAnswer {
 
 /**
  * One endpoint: everything the MSW handlers and the OpenAPI document need. `handlers/index.ts`
- * turns each into an msw handler behind the guard chain; `src/openapi.ts` turns each into an
+ * turns each into an msw handler behind the guard chain; `src/http/openapi.ts` turns each into an
  * operation. A new endpoint is one of these plus its resolver.
  */
 export interface Route<Body = any, Query = any> {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { isBodySchema, type Route } from '../../src/http/route.js'
 import { createSandbox } from '../../src/index.js'
-import { ROUTES } from '../../src/openapi.js'
+import { ROUTES } from '../../src/http/routes.js'
 import { startCli, type CliChild } from '../cli-child.js'
 
 /**

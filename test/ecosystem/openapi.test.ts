@@ -6,7 +6,7 @@ import addFormatsModule from 'ajv-formats'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createSandbox } from '../../src/index.js'
 import { RouteHandler } from '../../src/http/route-handler.js'
-import { buildOpenApiDocument, type OpenApiDocument } from '../../src/openapi.js'
+import { buildOpenApiDocument, type OpenApiDocument } from '../../src/http/openapi-document.js'
 import { ERROR_CODES, ERROR_CODE_NAMES } from '../../src/contract/error.js'
 import { auth, inProcess } from '../helpers.js'
 
@@ -127,7 +127,7 @@ describe('what the document states beyond the shapes (issue 27, fidelity)', () =
     })
     expect(
       missing,
-      "codes no OpenAPI answer of their status names: give a route an `answers` entry, or list the code in src/openapi.ts's errorResponses",
+      "codes no OpenAPI answer of their status names: give a route an `answers` entry, or list the code in src/http/openapi.ts's errorResponses",
     ).toEqual([])
   })
 

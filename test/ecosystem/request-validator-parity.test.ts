@@ -1,7 +1,7 @@
 import addFormatsModule from 'ajv-formats'
 import { OpenAPIBackend, type Document } from 'openapi-backend'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildOpenApiDocument } from '../../src/openapi.js'
+import { buildOpenApiDocument } from '../../src/http/openapi-document.js'
 import { direct } from '../helpers.js'
 
 /**

@@ -4,6 +4,7 @@
  * and computes what a correct sandbox answers, as far as that is cheap to know.
  */
 import fc from 'fast-check'
+import { ROUTES } from '../../src/http/routes.js'
 import { CHANNELS, INBOUND_CHANNELS } from '../../src/contract/constants.js'
 import type {
   EndpointFuzz,
@@ -1286,16 +1287,18 @@ function replayCases(): fc.Arbitrary<FuzzCase> {
   }))
 }
 
-/** Known routes (method, normalised path): anything else under /v1 is 404 once authenticated. */
-const API_ROUTES: Array<[string, RegExp]> = [
-  ['POST', new RegExp(`^\\/v1\\/(${CHANNELS.join('|')})\\/send\\/?$`, 'i')],
-  ['GET', /^\/v1\/subscribers\/?$/i],
-  ['POST', /^\/v1\/subscribers\/?$/i],
-  ['GET', /^\/v1\/subscribers\/[^/]*\/?$/i],
-  ['PUT', /^\/v1\/subscribers\/[^/]*\/?$/i],
-]
-const CONTROL_ROUTE =
-  /^\/__sandbox\/(health|openapi\.json|messages|messages\/[^/]+|messages\/[^/]+\/html|requests|reset|faults)\/?$/i
+/** A route's path as a pattern: `{id}` is any segment; case and a trailing slash are let through (the fuzz expects `any` there). */
+const patternOf = (path: string) =>
+  new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]*')}\\/?$`, 'i')
+/** Known routes (method, normalised path), read off the route table: anything else under /v1 is 404 once authenticated. */
+const API_ROUTES: Array<[string, RegExp]> = ROUTES.filter((route) => route.scope === 'api').map((route) => [
+  route.method,
+  patternOf(`/v1${route.path}`),
+])
+/** Control paths (any method: a wrong one is answered by the route's own guard, not always 404). */
+const CONTROL_ROUTES: RegExp[] = ROUTES.filter((route) => route.scope === 'sandbox').map((route) =>
+  patternOf(route.path),
+)
 
 const pathSegment = fc.oneof(
   {
@@ -1355,7 +1358,7 @@ function catchAllCases(): fc.Arbitrary<FuzzCase> {
           ? pathname.slice(3)
           : undefined
       if (control !== undefined) {
-        expect = CONTROL_ROUTE.test(control) ? { kind: 'any' } : NOT_FOUND
+        expect = CONTROL_ROUTES.some((re) => re.test(control)) ? { kind: 'any' } : NOT_FOUND
       } else if (pathname.startsWith('/v1/') || pathname === '/v1') {
         const routed = API_ROUTES.some(([m, re]) => m === method && re.test(pathname))
         expect = routed ? { kind: 'any' } : compose(headers.authorization, headers.prefer, () => NOT_FOUND)

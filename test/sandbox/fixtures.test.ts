@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { spawnSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
-import { loadFixtures } from '../../fixtures/load.js'
+import { loadFixtures } from '../../src/cli/fixtures-file.js'
 import { direct } from '../helpers.js'
 
 const BIN = new URL('../../dist/bin/sendbox.js', import.meta.url).pathname

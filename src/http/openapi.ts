@@ -1,18 +1,17 @@
 import { z } from 'zod'
-import { isBodySchema, type Route } from './http/route.js'
-import { DEFAULT_BASE_URL } from './domain/sandbox.js'
-import { CHANNEL_LABELS } from './domain/channels/index.js'
-import { CHANNELS } from './contract/constants.js'
-import { MAX_BODY_BYTES } from './http/body.js'
-import { MAGIC_RECIPIENTS } from './domain/magic-recipients.js'
-import { ERROR_CODES, errorSchema } from './contract/error.js'
-import { VERSION } from './version.js'
+import { isBodySchema, type Route } from './route.js'
+import { DEFAULT_BASE_URL } from '../domain/sandbox.js'
+import { CHANNEL_LABELS } from '../domain/channels/index.js'
+import { CHANNELS } from '../contract/constants.js'
+import { MAX_BODY_BYTES } from './body.js'
+import { MAGIC_RECIPIENTS } from '../domain/magic-recipients.js'
+import { ERROR_CODES, ERROR_CODE_NAMES, codesOf, errorSchema, type ErrorScope } from '../contract/error.js'
+import { VERSION } from '../version.js'
 
 /**
- * The OpenAPI 3.1 document, read off the route table it is given (`ROUTES` of src/openapi.ts, which
- * calls this builder; the `/__sandbox/openapi.json` route imports it on its first request, so a
- * sandbox that is never asked for the document never loads it): this file restates no route and
- * no shape. It renders the table's zod schemas with `z.toJSONSchema` and adds what
+ * The OpenAPI 3.1 document of a route list (the route table, `routes.ts`, passes its own
+ * `ROUTES`: this file imports no route, so the table's own `/__sandbox/openapi.json` route can
+ * import it without a cycle). It restates no route and no shape. It renders the table's zod schemas with `z.toJSONSchema` and adds what
  * every route of a scope shares (security, error answers, headers).
  */
 
@@ -59,7 +58,7 @@ export type OpenApiDocument = Record<string, unknown> & {
   components: { schemas: Record<string, JsonSchema> } & Record<string, unknown>
 }
 
-/** Options of {@link buildOpenApiDocument}. */
+/** Options of {@link openApiDocumentOf}. */
 export interface OpenApiOptions {
   /** The API's base URL, as the sandbox is configured; default `https://api.sendbox.test/v1`. */
   baseUrl?: string
@@ -135,21 +134,21 @@ function bodySchemaOf(route: Route): z.ZodType | undefined {
 }
 
 /**
- * Builds the OpenAPI 3.1 document of the API and the sandbox controls from the route table
- * (`ROUTES`) and the zod schemas the handlers validate with. Nothing is restated: a route or a
+ * Builds the OpenAPI 3.1 document of the API and the sandbox controls from a route list (the
+ * table's `ROUTES`, through `buildOpenApiDocument` in routes.ts) and the zod schemas the handlers validate with. Nothing is restated: a route or a
  * schema change shows here on the next build. The API's paths are relative to `baseUrl` (the
  * top-level server); the controls carry their own server, the base URL's origin, and the
  * `sandbox` tag.
  *
  * @example
- * const doc = buildOpenApiDocumentOf(ROUTES, { baseUrl: 'http://127.0.0.1:4010/v1' })
+ * const doc = openApiDocumentOf(ROUTES, { baseUrl: 'http://127.0.0.1:4010/v1' })
  * doc.paths['/email/send'].post // the send-email operation
  */
-export function buildOpenApiDocumentOf(routes: readonly Route[], options: OpenApiOptions = {}): OpenApiDocument {
+export function openApiDocumentOf(routes: readonly Route[], options: OpenApiOptions = {}): OpenApiDocument {
   const baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '')
   const origin = baseUrl.startsWith('/') ? undefined : new URL(baseUrl).origin
   const schemas: Record<string, JsonSchema> = {}
-  const refs = schemaRefs(schemas, routes)
+  const refs = schemaRefs(routes, schemas)
   const { headers, rateRefs, optionalRateRefs } = headerComponents(refs)
   const paths: Record<string, Record<string, unknown>> = {}
   for (const route of routes) {
@@ -167,7 +166,7 @@ export function buildOpenApiDocumentOf(routes: readonly Route[], options: OpenAp
         : {})
     item[route.method.toLowerCase()] = operationOf(route, refs, rateRefs)
   }
-  const codes = ERROR_CODES.map((c) => `\`${c}\``).join(', ')
+  const codes = ERROR_CODE_NAMES.map((c) => `\`${c}\``).join(', ')
   return {
     openapi: '3.1.0',
     info: {
@@ -185,7 +184,7 @@ export function buildOpenApiDocumentOf(routes: readonly Route[], options: OpenAp
       recipient,
       channel,
       outcome: outcome.kind,
-      ...('status' in outcome ? { status: outcome.status, code: outcome.code } : {}),
+      ...('code' in outcome ? { status: ERROR_CODES[outcome.code].status, code: outcome.code } : {}),
       ...('reason' in outcome ? { reason: outcome.reason } : {}),
       description,
     })),
@@ -237,7 +236,7 @@ interface SchemaRefs {
   limitHeaders: JsonSchema[]
 }
 
-function schemaRefs(schemas: Record<string, JsonSchema>, routes: readonly Route[]): SchemaRefs {
+function schemaRefs(routes: readonly Route[], schemas: Record<string, JsonSchema>): SchemaRefs {
   // Responses (output) first, then requests (input): the same schema rendered both ways must agree.
   const responseOf = (route: Route): z.ZodType | undefined =>
     route.response instanceof z.ZodType
@@ -349,7 +348,8 @@ function responsesOf(route: Route, success: Record<string, unknown>): Record<str
   }
   // The standalone server answers any request whose Host is not allowed, and a control's state change from a page of another origin, with 403.
   responses['403'] = responseRef('Forbidden')
-  for (const extra of route.answers ?? []) responses[String(extra.status)] = errorResponse(extra.description)
+  for (const extra of route.answers ?? [])
+    responses[String(ERROR_CODES[extra.code].status)] = errorResponse(extra.description)
   return responses
 }
 
@@ -410,6 +410,13 @@ const SECURITY_SCHEMES = {
   },
 }
 
+/** The codes of a status the routes of a scope answer with, as the descriptions list them. */
+function listOf(status: number, scope: ErrorScope): string {
+  return codesOf(status, scope)
+    .map((code) => `\`${code}\``)
+    .join(', ')
+}
+
 /** The error answers routes point at. */
 function errorResponses(
   rateRefs: Record<string, unknown>,
@@ -417,7 +424,7 @@ function errorResponses(
 ): Record<string, unknown> {
   return {
     BadRequest: errorResponse(
-      'Invalid request: `invalid_parameter`, `missing_parameter`, `unknown_parameter`, `invalid_email`, `invalid_phone`, `invalid_json`, `invalid_content_type`, `payload_too_large`, `duplicate_email`; or a 400 forced by a fault or `Prefer: code=400`. Carries the rate-limit headers.',
+      `Invalid request: ${listOf(400, 'api')}; or a 400 forced by a fault or \`Prefer: code=400\`. Carries the rate-limit headers.`,
       rateRefs,
     ),
     Unauthorized: errorResponse(
@@ -437,7 +444,7 @@ function errorResponses(
       rateRefs,
     ),
     SandboxBadRequest: errorResponse(
-      'Invalid control request (`invalid_parameter`, `missing_parameter`, `unknown_parameter`, `invalid_json`, `invalid_content_type`), naming the field in `param`.',
+      `Invalid control request (${listOf(400, 'controls')}), naming the field in \`param\`.`,
     ),
     SandboxNotFound: errorResponse('No such captured message (`not_found`).'),
     SandboxUnauthorized: errorResponse(
