@@ -4,16 +4,10 @@ import type { CapturedMessage, Channel, MessageOf, MessageStatus, StatusChange }
 import { CHANNELS, MESSAGE_STATUSES } from '../contract/captured-message.js'
 import { keepSearchText, searchTextOf, weightOf, type CaptureInput } from './channels/index.js'
 import { copyFields } from './channels/derived.js'
-import {
-  checkFilter,
-  compileFilter,
-  describeFilter,
-  type MessagePredicate,
-  type OutboxFilter,
-} from './outbox-filter.js'
+import { checkFilter, compileFilter, type MessagePredicate, type OutboxFilter } from './outbox-filter.js'
 import { PreviewTokens } from './preview-tokens.js'
 import { OutboxFeed } from './publications.js'
-import { isoAt, timeProblem } from './clock.js'
+import { isoAt } from './clock.js'
 import { WaitTimeoutError } from './wait-timeout-error.js'
 import {
   describeMisses,
@@ -28,6 +22,7 @@ import { LifecycleSteps, stepChange } from './lifecycle-steps.js'
 import { ChangeLog } from './change-log.js'
 import { OutboxIndex, oldestOfLargestAccount } from './outbox-index.js'
 import { queryOutbox, SearchTexts, type OutboxView, type QueryResult } from './outbox-query.js'
+import { nearMissesOf, waitTimeoutError } from './outbox-misses.js'
 
 export { CHANNELS, MESSAGE_STATUSES }
 export type { CapturedMessage, Channel, MessageOf, MessageStatus, StatusChange, CaptureInput, OutboxFilter }
@@ -322,20 +317,12 @@ export class Outbox implements OutboxView {
 
   /** The newest messages that did not match: of the filter's channel if it names one, else any (of `accounts` only, when given). */
   nearMisses(filter: OutboxFilter, count = 3, accounts?: ReadonlySet<string>): CapturedMessage[] {
-    return queryOutbox(this, filter.channel === undefined ? {} : { channel: filter.channel }, accounts, 0, count, false)
-      .data
+    return nearMissesOf(this, filter, count, accounts)
   }
 
   /** The error a wait that timed out rejects with: the filter, then the nearest misses (among `accounts`' messages, when given). */
   timeoutError(filter: OutboxFilter, timeout: number, accounts?: ReadonlySet<string>): WaitTimeoutError {
-    const misses = this.nearMisses(filter, 3, accounts)
-    const total = queryOutbox(this, {}, accounts, 0, 0, true).total
-    return new WaitTimeoutError(
-      `no ${describeFilter(filter)} in ${timeout} ms; ${describeMisses(filter, misses, total)}`,
-      filter,
-      timeout,
-      misses,
-    )
+    return waitTimeoutError(this, filter, timeout, accounts)
   }
 
   /**

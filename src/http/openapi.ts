@@ -5,8 +5,9 @@ import { CHANNEL_LABELS } from '../domain/channels/index.js'
 import { CHANNELS } from '../contract/constants.js'
 import { MAX_BODY_BYTES } from './body.js'
 import { MAGIC_RECIPIENTS } from '../domain/magic-recipients.js'
-import { ERROR_CODES, ERROR_CODE_NAMES, codesOf, errorSchema, type ErrorScope } from '../contract/error.js'
+import { ERROR_CODES, ERROR_CODE_NAMES, errorSchema } from '../contract/error.js'
 import { VERSION } from '../version.js'
+import { COMPONENT_REF, errorResponse, errorResponses, headerRef, SECURITY_SCHEMES } from './openapi-answers.js'
 
 /**
  * The OpenAPI 3.1 document of a route list (the route table, `routes.ts`, passes its own
@@ -64,7 +65,6 @@ export interface OpenApiOptions {
   baseUrl?: string
 }
 
-const COMPONENT_REF = '#/components/schemas/'
 const ZOD_ONLY_FORMATS = new Set(['starts_with', 'ends_with', 'includes'])
 
 /** Rewrites zod's `#/$defs/X` references into component references, in place. */
@@ -117,16 +117,6 @@ function convert(schemas: z.ZodType[], io: 'input' | 'output', components: Recor
   return schemas.map((_, i) => converted.properties[`s${i}`])
 }
 
-function errorResponse(description: string, headers: Record<string, unknown> = {}) {
-  return {
-    description,
-    headers,
-    content: { 'application/json': { schema: { $ref: `${COMPONENT_REF}Error` } } },
-  }
-}
-
-const SERVER_ERROR_STATUSES = Array.from({ length: 100 }, (_, i) => 500 + i)
-
 /** Every way a request body is declared, as the JSON schema to render (API bodies: their zod object). */
 function bodySchemaOf(route: Route): z.ZodType | undefined {
   if (!route.body) return undefined
@@ -166,6 +156,34 @@ export function openApiDocumentOf(routes: readonly Route[], options: OpenApiOpti
         : {})
     item[route.method.toLowerCase()] = operationOf(route, refs, rateRefs)
   }
+  return {
+    ...documentHead(baseUrl),
+    paths,
+    components: {
+      schemas,
+      securitySchemes: SECURITY_SCHEMES,
+      parameters: {
+        Prefer: { name: 'Prefer', in: 'header', required: false, ...describe(refs.prefer) },
+        // The contract ignores unknown query parameters; a free-form object parameter is how OpenAPI says so.
+        OtherQuery: {
+          name: 'other',
+          in: 'query',
+          required: false,
+          style: 'form',
+          explode: true,
+          description:
+            'Any query parameter not listed is ignored (a free-form object: each is a name and a string value).',
+          schema: { type: 'object', additionalProperties: { type: 'string' } },
+        },
+      },
+      headers,
+      responses: errorResponses(rateRefs, optionalRateRefs),
+    },
+  }
+}
+
+/** What the document says before its paths: title, version, servers, the sandbox's extensions, security and tags. */
+function documentHead(baseUrl: string): Record<string, unknown> & { openapi: string } {
   const codes = ERROR_CODE_NAMES.map((c) => `\`${c}\``).join(', ')
   return {
     openapi: '3.1.0',
@@ -202,27 +220,6 @@ export function openApiDocumentOf(routes: readonly Route[], options: OpenApiOpti
       { name: 'API', tags: [...CHANNELS, 'subscribers'] },
       { name: 'Sandbox controls', tags: ['sandbox'] },
     ],
-    paths,
-    components: {
-      schemas,
-      securitySchemes: SECURITY_SCHEMES,
-      parameters: {
-        Prefer: { name: 'Prefer', in: 'header', required: false, ...describe(refs.prefer) },
-        // The contract ignores unknown query parameters; a free-form object parameter is how OpenAPI says so.
-        OtherQuery: {
-          name: 'other',
-          in: 'query',
-          required: false,
-          style: 'form',
-          explode: true,
-          description:
-            'Any query parameter not listed is ignored (a free-form object: each is a name and a string value).',
-          schema: { type: 'object', additionalProperties: { type: 'string' } },
-        },
-      },
-      headers,
-      responses: errorResponses(rateRefs, optionalRateRefs),
-    },
   }
 }
 
@@ -269,8 +266,6 @@ function describe(schema: JsonSchema): { description: string | undefined; schema
   const { description, ...rest } = schema
   return { description: description as string | undefined, schema: rest }
 }
-
-const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` })
 
 /** `Retry-After` and the rate-limit headers (required, and optional for a 401 that may lack them), and references to them. */
 function headerComponents(refs: SchemaRefs) {
@@ -384,74 +379,5 @@ function operationOf(route: Route, refs: SchemaRefs, rateRefs: Record<string, un
               : [{}, { sandboxAdmin: [] }],
         }
       : {}),
-  }
-}
-
-const SECURITY_SCHEMES = {
-  bearerAuth: {
-    type: 'http',
-    scheme: 'bearer',
-    description:
-      'An API key: `Authorization: Bearer <API_KEY>`. Default sandbox keys: test_starter, test_pro, test_enterprise (`sendbox keys` lists those in force).',
-  },
-  sandboxAdmin: {
-    type: 'apiKey',
-    in: 'header',
-    name: 'X-Sendbox-Admin-Token',
-    description:
-      'Only when the server has an admin token (`--admin-token`, or generated off loopback). `Authorization: Bearer <token>` works too.',
-  },
-  previewToken: {
-    type: 'apiKey',
-    in: 'query',
-    name: 'token',
-    description:
-      "A message-scoped preview token (from the web inbox): opens that one message's HTML without the admin token.",
-  },
-}
-
-/** The codes of a status the routes of a scope answer with, as the descriptions list them. */
-function listOf(status: number, scope: ErrorScope): string {
-  return codesOf(status, scope)
-    .map((code) => `\`${code}\``)
-    .join(', ')
-}
-
-/** The error answers routes point at. */
-function errorResponses(
-  rateRefs: Record<string, unknown>,
-  optionalRateRefs: Record<string, unknown>,
-): Record<string, unknown> {
-  return {
-    BadRequest: errorResponse(
-      `Invalid request: ${listOf(400, 'api')}; or a 400 forced by a fault or \`Prefer: code=400\`. Carries the rate-limit headers.`,
-      rateRefs,
-    ),
-    Unauthorized: errorResponse(
-      'Missing, malformed or unknown API key (`unauthorized`), with no rate-limit headers and not counted against any limit; or a 401 forced (fault, `Prefer: code=401`) on an authenticated request, which carries them.',
-      optionalRateRefs,
-    ),
-    NotFound: errorResponse(
-      'No such resource in this account, or no such endpoint (`not_found`); or a forced 404. Carries the rate-limit headers.',
-      rateRefs,
-    ),
-    RateLimited: errorResponse(
-      "The plan's rate limit is exceeded (`rate_limit_exceeded`), or a forced 429: both carry `Retry-After` (what a real 429 would say at that instant) and the rate-limit headers.",
-      { 'Retry-After': headerRef('Retry-After'), ...rateRefs },
-    ),
-    ServerError: errorResponse(
-      `Server failure (\`internal_error\`), or a 5xx (${SERVER_ERROR_STATUSES[0]}–${SERVER_ERROR_STATUSES.at(-1)}) forced by a fault or \`Prefer: code\`. Carries the rate-limit headers.`,
-      rateRefs,
-    ),
-    SandboxBadRequest: errorResponse(
-      `Invalid control request (${listOf(400, 'controls')}), naming the field in \`param\`.`,
-    ),
-    SandboxNotFound: errorResponse('No such captured message (`not_found`).'),
-    SandboxUnauthorized: errorResponse(
-      'The server has an admin token (or team tokens) and the request carries neither the admin token nor a team token (`unauthorized`).',
-    ),
-    Forbidden: errorResponse(
-      'Standalone server only: the `Host` header names a host that is not allowed (`forbidden_host`, against DNS rebinding; see `--allowed-host`), or a sandbox control that changes state was sent by a page of another origin (`forbidden_origin`; see `--cors-origin`). Under `/__sandbox`, also a team token (`--team-token`) asking for what every account shares or acting on an account not its own (`forbidden`).',
-    ),
   }
 }

@@ -243,6 +243,21 @@ async function answer(
     )
     return
   }
+  await dispatched(context, req, res, cors, outcome, target, read)
+}
+
+/** The request, its body read, through the handlers; its answer written. */
+async function dispatched(
+  context: ListenerContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  cors: Readonly<Record<string, string>>,
+  outcome: Outcome,
+  target: Target | undefined,
+  read: { body: Uint8Array; overflow: boolean; skipped: boolean },
+): Promise<void> {
+  const method = req.method ?? 'GET'
+  const path = req.url ?? '/'
   const closeAfter = read.overflow || read.skipped
   // Decided now, before the answer is awaited: a request pipelined behind this one may be
   // parsed meanwhile (its bytes were already here), and must find the connection closing.
