@@ -114,6 +114,9 @@ export async function runCli(
 
 /** `--help`, `--version` and `openapi`: printed, exit code 0; undefined for the other commands. */
 function printOnly(settings: CliSettings, io: CliIo): number | undefined {
+  // `sendbox openapi | head`: the reader leaving early is no error of ours (no EPIPE stack trace).
+  if (settings.command === 'help' || settings.command === 'version' || settings.command === 'openapi')
+    io.stdout.on('error', () => {})
   if (settings.command === 'help') io.stdout.write(`${helpText()}\n`)
   else if (settings.command === 'version') io.stdout.write(`${VERSION}\n`)
   else if (settings.command === 'openapi')
