@@ -254,7 +254,7 @@ async function dispatched(
   cors: Readonly<Record<string, string>>,
   outcome: Outcome,
   target: Target | undefined,
-  read: { body: Uint8Array; overflow: boolean; skipped: boolean },
+  read: BodyRead,
 ): Promise<void> {
   const method = req.method ?? 'GET'
   const path = req.url ?? '/'
@@ -289,7 +289,14 @@ async function dispatched(
 }
 
 /** The read of a request without a body. */
-const NO_READ = { body: NO_BODY, overflow: false, skipped: false }
+/** A request's body as read: the bytes, whether it went over the cap, whether it was skipped unread. */
+interface BodyRead {
+  body: Uint8Array
+  overflow: boolean
+  skipped: boolean
+}
+
+const NO_READ: BodyRead = { body: NO_BODY, overflow: false, skipped: false }
 
 /**
  * The request's body: read (capped), or skipped when the guard will refuse the request from its
@@ -303,7 +310,7 @@ async function bodyOf(
   cors: Readonly<Record<string, string>>,
   control: boolean,
   pathname: string,
-): Promise<{ body: Uint8Array; overflow: boolean; skipped: boolean } | number | 'aborted'> {
+): Promise<BodyRead | number | 'aborted'> {
   if (announcesBody(req) && refusedFromHeaders(context.sandbox, context.apiPrefix, control, pathname, req))
     return { body: NO_BODY, overflow: false, skipped: true }
   const read = await readBody(req)
