@@ -239,14 +239,18 @@ export async function runApiRequest(
   return response
 }
 
-/** The rate limit, then an armed fault or a `Prefer: code=`: throws the refusal; else what a forced 429 would say. */
-async function limitedAndForced(
+/**
+ * The rate limit, then an armed fault or a `Prefer: code=`: throws the refusal (or, for a fault on a
+ * request with a body, rejects with it once the body is read for the journal); else what a forced
+ * 429 would say. Synchronous on the way through: the send path awaits nothing here.
+ */
+function limitedAndForced(
   sandbox: SandboxState,
   request: WireRequest,
   url: URL,
   key: ApiKeyConfig,
   run: ApiRun,
-): Promise<() => number> {
+): (() => number) | Promise<never> {
   const decision = sandbox.limiter.take(key.key, run.arrivedAt)
   rateHeaders(decision, run.headers)
   if (!decision.allowed) {
@@ -266,10 +270,15 @@ async function limitedAndForced(
     run.delay = Math.max(run.delay, fault.delay_ms)
     run.faultId = fault.id
     // The refused request's body is kept in the journal all the same (QA reads what was refused).
+    const refusal = () => forcedError(fault.status, fault.code ?? undefined, retryAfter)
     // (In-process a Fetch Request may carry a body stream without a Content-Length.)
-    if (announcesBody(request) || (request as { body?: unknown }).body)
-      run.trace.requestBody = await readBodyBytes(request).catch(() => undefined)
-    throw forcedError(fault.status, fault.code ?? undefined, retryAfter)
+    if (!announcesBody(request) && !(request as { body?: unknown }).body) throw refusal()
+    return readBodyBytes(request)
+      .catch(() => undefined)
+      .then((body) => {
+        run.trace.requestBody = body
+        throw refusal()
+      })
   }
   if (prefer.code !== undefined && prefer.code >= 300) throw forcedError(prefer.code, undefined, retryAfter)
   return retryAfter
@@ -289,7 +298,8 @@ async function guarded(
   const { key, token } = authenticate(sandbox, request)
   run.key = key
   run.token = token
-  const retryAfter = await limitedAndForced(sandbox, request, url, key, run)
+  const limited = limitedAndForced(sandbox, request, url, key, run)
+  const retryAfter = typeof limited === 'function' ? limited : await limited
   if (!route) {
     throw new ApiError(
       'not_found',
