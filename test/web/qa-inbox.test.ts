@@ -125,8 +125,11 @@ describe.skipIf(chromiumMissing)('web inbox: QA without curl', () => {
 
   it('at 390 px the top bar wraps inside the screen and the reply form is there', async () => {
     const id = await sendSms('+14155550126', 'phone sized')
-    const phone = await browser.newPage({ viewport: { width: 390, height: 844 } })
+    // The same tab at phone size, the page loaded afresh (a new tab would cost a renderer process).
+    const phone = page
+    await phone.setViewportSize({ width: 390, height: 844 })
     try {
+      await phone.goto('about:blank')
       await phone.goto(`${server.url}/__sandbox/ui/#/messages/${id}`)
       await phone.getByRole('button', { name: 'Send reply' }).waitFor()
       const width = await phone.evaluate(() => document.documentElement.scrollWidth)
@@ -138,7 +141,7 @@ describe.skipIf(chromiumMissing)('web inbox: QA without curl', () => {
       await phone.getByRole('heading', { name: 'Opt-outs' }).waitFor()
       if (SHOTS) await phone.screenshot({ path: `${SHOTS}/qa-controls-390.png`, fullPage: true })
     } finally {
-      await phone.close()
+      await phone.setViewportSize({ width: 1280, height: 800 })
     }
   })
 })
