@@ -125,11 +125,8 @@ describe.skipIf(chromiumMissing)('web inbox: QA without curl', () => {
 
   it('at 390 px the top bar wraps inside the screen and the reply form is there', async () => {
     const id = await sendSms('+14155550126', 'phone sized')
-    // The same tab at phone size, the page loaded afresh (a new tab would cost a renderer process).
-    const phone = page
-    await phone.setViewportSize({ width: 390, height: 844 })
+    const phone = await browser.newPage({ viewport: { width: 390, height: 844 } })
     try {
-      await phone.goto('about:blank')
       await phone.goto(`${server.url}/__sandbox/ui/#/messages/${id}`)
       await phone.getByRole('button', { name: 'Send reply' }).waitFor()
       const width = await phone.evaluate(() => document.documentElement.scrollWidth)
@@ -141,7 +138,7 @@ describe.skipIf(chromiumMissing)('web inbox: QA without curl', () => {
       await phone.getByRole('heading', { name: 'Opt-outs' }).waitFor()
       if (SHOTS) await phone.screenshot({ path: `${SHOTS}/qa-controls-390.png`, fullPage: true })
     } finally {
-      await phone.setViewportSize({ width: 1280, height: 800 })
+      await phone.close()
     }
   })
 })
