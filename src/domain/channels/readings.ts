@@ -123,7 +123,7 @@ export function summarize(message: CapturedMessage): CapturedMessageSummary {
  * that lists the channels says this, so a new channel is in it without an edit.
  *
  * @example
- * channelList() // 'email, SMS and WhatsApp'
+ * channelList(['sms', 'whatsapp']) // 'SMS and WhatsApp'
  */
 export function channelList(channels: readonly Channel[] = CHANNELS): string {
   const nouns = channels.map((channel) => {
