@@ -14,7 +14,7 @@
  *
  * A filter takes the outbox's filter keys (channel, to, status, since, account, q, from,
  * subject, template) as plain values, and any field of a captured message (text, links, codes,
- * email, sms, whatsapp, status, …) as a value, a RegExp (for strings) or an asymmetric matcher.
+ * the channel's part such as email or sms, status, …) as a value, a RegExp (for strings) or an asymmetric matcher.
  * A failing matcher prints the filter and the nearest misses, never a dump of the outbox.
  *
  * Given a `sendbox/client` (a sandbox in another process) the matchers are asynchronous and wait
@@ -160,7 +160,7 @@ async function sentByClient(
   return result(found, compiled.shown, look.done(found) ? '' : await clientMissText(received, compiled))
 }
 
-/** "an SMS", "an Email", "a WhatsApp", "a message". */
+/** "an SMS", "an Email", "a message": the article of a channel's label. */
 function article(shown: string): string {
   return /^(?:[aeiou]|SMS)/i.test(shown) ? 'an' : 'a'
 }

@@ -58,7 +58,7 @@ const common = {
   }),
   images: z.array(z.string()).meta({
     description:
-      'Image sources of an email (`<img src>`, absolute http(s), in order, de-duplicated, serialised like `links`); `[]` for SMS and WhatsApp.',
+      'Image sources of an email (`<img src>`, absolute http(s), in order, de-duplicated, serialised like `links`); `[]` on every other channel.',
   }),
   codes: z
     .array(z.string())

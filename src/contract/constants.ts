@@ -57,7 +57,7 @@ export type AccountResetScope = (typeof ACCOUNT_RESET_SCOPES)[number]
  * channel fails to compile until each such place handles it.
  *
  * @example
- * byChannel(message, { email: (m) => m.email.subject, sms: (m) => m.text, whatsapp: (m) => m.whatsapp.template })
+ * byChannel(message, { email: (m) => m.email.subject, sms: (m) => m.text, … }) // one entry per channel
  */
 export function byChannel<M extends { channel: Channel }, R>(
   message: M,

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { isBodySchema, type Route } from './route.js'
 import { DEFAULT_BASE_URL } from '../domain/sandbox.js'
-import { CHANNEL_LABELS } from '../domain/channels/index.js'
+import { CHANNEL_LABELS, channelList } from '../domain/channels/index.js'
 import { CHANNELS } from '../contract/constants.js'
 import { MAX_BODY_BYTES } from './body.js'
 import { MAGIC_RECIPIENTS } from '../domain/magic-recipients.js'
@@ -191,7 +191,7 @@ function documentHead(baseUrl: string): Record<string, unknown> & { openapi: str
       title: 'sendbox',
       version: VERSION,
       summary: 'A local sandbox of the messaging and subscriber API. Nothing is ever delivered.',
-      description: `The real service's API under the base URL (email, SMS and WhatsApp sends, subscribers), plus sandbox-only controls under \`/__sandbox\` (tag \`sandbox\`), which the real service does not have. Every API answer carries \`X-RateLimit-*\` headers; every error is \`{ "error": { "code", "message" } }\` with one of ${codes} (or the \`code\` a fault was given). Paths match exactly: case and a trailing slash count.`,
+      description: `The real service's API under the base URL (${channelList()} sends, subscribers), plus sandbox-only controls under \`/__sandbox\` (tag \`sandbox\`), which the real service does not have. Every API answer carries \`X-RateLimit-*\` headers; every error is \`{ "error": { "code", "message" } }\` with one of ${codes} (or the \`code\` a fault was given). Paths match exactly: case and a trailing slash count.`,
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: baseUrl, description: 'The messaging API' }],

@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import type { CapturedMessage } from '../contract/captured-message.js'
+import { CHANNELS, type CapturedMessage } from '../contract/captured-message.js'
+import { channelList } from '../domain/channels/index.js'
 import { PREVIEW_SCHEMES, SCREENSHOT_MAX_HEIGHT, SCREENSHOT_WIDTH } from '../contract/preview.js'
 import { enumParam, flagParam } from '../contract/query.js'
 import { ApiError } from '../domain/errors.js'
@@ -24,7 +25,7 @@ const widthParam = z
   })
   .optional()
   .meta({
-    description: `The image's width in pixels, from ${min} to ${max} (device scale 1: the PNG is exactly this wide). Default ${SCREENSHOT_WIDTH.email} for an email, ${SCREENSHOT_WIDTH.phone} for SMS and WhatsApp.`,
+    description: `The image's width in pixels, from ${min} to ${max} (device scale 1: the PNG is exactly this wide). Default ${SCREENSHOT_WIDTH.email} for an email, ${SCREENSHOT_WIDTH.phone} for ${channelList(CHANNELS.filter((c) => c !== 'email'))}.`,
   })
 
 /** Each sandbox's renderer, made on the first screenshot and released with the sandbox (or the server). */
@@ -50,7 +51,7 @@ export async function closeScreenshots(sandbox: SandboxState): Promise<void> {
   await renderer?.then((r) => r.close()).catch(() => undefined)
 }
 
-/** The document to draw: the email's own HTML, or an SMS or WhatsApp message as a phone shows it. */
+/** The document to draw: the email's own HTML, or any other channel's message as a phone shows it. */
 async function documentOf(message: CapturedMessage): Promise<string> {
   if (message.channel === 'email') return message.email.html
   const { smsPage, whatsappPage } = await import('./screenshot/phone-page.js')
@@ -69,7 +70,7 @@ export const screenshotRoutes: Route[] = [
     path: '/__sandbox/messages/{id}/screenshot.png',
     operationId: 'getCapturedMessageScreenshot',
     summary: 'A PNG of the message as a reader sees it',
-    description: `Rendered in headless Chromium (playwright-core, an optional peer dependency): an email's HTML as its own document; an SMS or a WhatsApp message as a phone's messaging app shows it. No script runs (JavaScript off and a Content-Security-Policy) and nothing is fetched unless \`remote=1\`. The PNG is exactly \`width\` pixels wide and as tall as the message, at most ${MAX_HEIGHT_TEXT} pixels. One render at a time, at most 16 waiting; the last 48 are kept (per message, width, scheme and remote). See docs/screenshots.md.`,
+    description: `Rendered in headless Chromium (playwright-core, an optional peer dependency): an email's HTML as its own document; ${channelList(CHANNELS.filter((c) => c !== 'email'))} messages as a phone's messaging app shows them. No script runs (JavaScript off and a Content-Security-Policy) and nothing is fetched unless \`remote=1\`. The PNG is exactly \`width\` pixels wide and as tall as the message, at most ${MAX_HEIGHT_TEXT} pixels. One render at a time, at most 16 waiting; the last 48 are kept (per message, width, scheme and remote). See docs/screenshots.md.`,
     query: {
       width: widthParam,
       scheme: enumParam(

@@ -8,13 +8,14 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import { z } from 'zod'
 import type { CapturedMessage, SandboxClient } from '../client/index.js'
 import { VERSION } from '../version.js'
+import { channelList } from '../domain/channels/readings.js'
 import { capped, messageDetail, messageLine, messageList, quoted, quotedList, UNTRUSTED } from './format.js'
 import { answer, DEFAULT_WAIT_MS, filterOf, filterShape, limitArg, timeoutArg, type FilterArgs } from './tool-kit.js'
 import { registerControlTools } from './tools-controls.js'
 import { registerCheckTool } from './check-tool.js'
 import { registerConversationTools } from './tools-conversations.js'
 
-const INSTRUCTIONS = `A local sandbox of a messaging API: nothing is delivered; every email, SMS and WhatsApp message the app sends is captured here. After triggering a send, wait_for_code or wait_for_link returns the one-time code or the link; wait_for_message returns the whole message. ${UNTRUSTED}`
+const INSTRUCTIONS = `A local sandbox of a messaging API: nothing is delivered; every ${channelList()} message the app sends is captured here. After triggering a send, wait_for_code or wait_for_link returns the one-time code or the link; wait_for_message returns the whole message. ${UNTRUSTED}`
 
 const waitShape = { ...filterShape, timeout: timeoutArg }
 type WaitArgs = FilterArgs & { timeout?: number }

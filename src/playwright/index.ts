@@ -107,7 +107,7 @@ export interface SandboxFixture {
   client: SandboxClient
   /** When this test started (Unix ms): the default `since` of {@link SandboxFixture.waitFor}. */
   since: number
-  /** A recipient no other test (or worker) uses: an email address, or a phone number for SMS and WhatsApp. */
+  /** A recipient no other test (or worker) uses: an address of the kind the channel's `to` takes (an email address, a phone number). */
   recipient(channel?: Channel): string
   /** `client.outbox.waitFor` with `since` defaulting to this test's start. */
   waitFor(filter?: OutboxFilter, options?: ClientWaitOptions): Promise<CapturedMessage>

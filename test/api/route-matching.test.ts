@@ -2,6 +2,7 @@ import { getResponse, type HttpHandler } from 'msw'
 import { setupServer } from 'msw/node'
 import { afterAll, describe, expect, it } from 'vitest'
 import { RouteHandler } from '../../src/http/route-handler.js'
+import { ROUTES, type RouteMethod } from '../../src/http/routes.js'
 import { createSandbox } from '../../src/index.js'
 import { auth } from '../helpers.js'
 
@@ -63,7 +64,6 @@ const TABLE: Array<[method: string, url: string, expected: string]> = [
   ['GET', `${O}/v1/subscribers//`, `catch-all ${O}/v1/*`],
   ['GET', `${O}/v1/subscribers/a/b`, `catch-all ${O}/v1/*`],
   ['GET', `${O}/v1/subscribers/%zz`, `catch-all ${O}/v1/*`],
-  ['DELETE', `${O}/v1/subscribers/sub_1`, `catch-all ${O}/v1/*`],
   ['PATCH', `${O}/v1/subscribers/sub_1`, `catch-all ${O}/v1/*`],
   ['GET', `${O}/v1`, `catch-all ${O}/v1/*`],
   ['GET', `${O}/V1/%zz`, `catch-all ${O}/v1/*`],
@@ -79,6 +79,70 @@ const TABLE: Array<[method: string, url: string, expected: string]> = [
   ['GET', `https://api.sendbox.test.evil/v1/subscribers`, 'none'],
   ['GET', `https://other.test/v1/subscribers`, 'none'],
 ]
+
+/** Every method a route may have, and HEAD (answered by a GET route). A new method is a compile error here. */
+const METHODS = [...Object.keys({ GET: 0, POST: 0, PUT: 0, DELETE: 0 } satisfies Record<RouteMethod, 0>), 'HEAD']
+
+/** Whether a path template claims a path: literal segments equal, a `{param}` any non-empty segment. */
+function claims(template: string, path: string): boolean {
+  const want = template.split('/')
+  const got = path.split('/')
+  return (
+    want.length === got.length &&
+    want.every((segment, i) => (segment.startsWith('{') ? got[i] !== '' : segment === got[i]))
+  )
+}
+
+/** The route of a scope and method that claims a path: the one with the most literal segments (a literal wins). */
+function ownerOf(scope: string, method: string, path: string) {
+  const literals = (template: string) => template.split('/').filter((s) => !s.startsWith('{')).length
+  return ROUTES.filter((r) => r.scope === scope && r.method === method && claims(r.path, path)).sort(
+    (a, b) => literals(b.path) - literals(a.path),
+  )[0]
+}
+
+/**
+ * The table read off `ROUTES`, so a new route needs no row: each route's path (its parameters
+ * filled) is claimed, for every method, by the route of that method whose template claims it (a
+ * literal segment wins over a parameter; HEAD: the GET route), else by its scope's catch-all. At the origin and, for a
+ * control, under the base path too.
+ */
+function derivedRows(origin: string, basePath: string): Array<[method: string, url: string, expected: string]> {
+  const rows: Array<[string, string, string]> = []
+  const shape = (path: string) => path.replace(/\{[^}]+\}/g, '{}')
+  // One row set per path shape; `p_0`… fill the parameters (no literal segment looks like that).
+  const paths = new Map(ROUTES.map((route) => [`${route.scope} ${shape(route.path)}`, route]))
+  for (const route of paths.values()) {
+    const filled = route.path.replace(/\{[^}]+\}/g, (_, i: number) => `p_${i}`)
+    const prefixes = route.scope === 'api' ? [basePath] : ['', basePath]
+    for (const method of METHODS) {
+      const owner = ownerOf(route.scope, method === 'HEAD' ? 'GET' : method, filled)
+      const expected = owner
+        ? `${owner.method} ${origin}${route.scope === 'api' ? basePath : ''}${owner.path}`
+        : `catch-all ${origin}${route.scope === 'api' ? basePath : '/__sandbox'}/*`
+      for (const prefix of prefixes) rows.push([method, `${origin}${prefix}${filled}`, expected])
+    }
+  }
+  return rows
+}
+
+describe('every route of the table, every method: its route or the catch-all', () => {
+  const sandbox = createSandbox()
+  afterAll(() => sandbox.dispose())
+  const rows = derivedRows(O, '/v1')
+
+  it('covers every route', () => {
+    expect(rows.length).toBeGreaterThanOrEqual(ROUTES.length * METHODS.length)
+    for (const route of ROUTES)
+      expect(rows.map((row) => row[2])).toContain(
+        `${route.method} ${O}${route.scope === 'api' ? '/v1' : ''}${route.path}`,
+      )
+  })
+
+  it.each(rows)('%s %s → %s', async (method, url, expected) => {
+    expect(await claimant(sandbox.handlers, method, url)).toBe(expected)
+  })
+})
 
 describe('the parse override claims exactly what each route intends', () => {
   const sandbox = createSandbox()

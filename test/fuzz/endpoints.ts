@@ -35,6 +35,7 @@ import {
   type Edge,
   type FieldType,
 } from './values.js'
+import { fuzzName, judgedGenerically, NOT_FUZZED, schemaEndpoint, takesInput } from './schema-fuzz.js'
 
 const MAX_BODY = 1024 * 1024
 const KEYS = new Set(['test_starter', 'test_pro', 'test_enterprise'])
@@ -1500,8 +1501,8 @@ async function clearFaults(wire: Wire): Promise<void> {
   if (wire.sandbox.faults.size > 0) wire.sandbox.faults.clear()
 }
 
-/** Every fuzzed endpoint, in a stable order. */
-export const ENDPOINTS: EndpointFuzz[] = [
+/** The endpoints with hand-written cases and oracles, in a stable order. */
+export const HAND_WRITTEN: EndpointFuzz[] = [
   {
     name: 'POST /v1/email/send',
     cases: bodyEndpoint({ method: 'POST', def: emailDef, path: fixed('/v1/email/send') }),
@@ -1539,4 +1540,20 @@ export const ENDPOINTS: EndpointFuzz[] = [
   { name: 'POST /__sandbox/webhooks/{id}/replay', cases: replayCases },
   { name: '/__sandbox admin token', options: { adminToken: ADMIN_TOKEN }, cases: adminCases },
   { name: 'unknown paths and methods', cases: catchAllCases, after: clearFaults },
+]
+
+/**
+ * Every fuzzed endpoint: the hand-written ones, then every other route of the table that takes
+ * input and answers JSON or nothing, fuzzed from its schemas (`schema-fuzz.ts`), unless
+ * `NOT_FUZZED` says why not.
+ */
+export const ENDPOINTS: EndpointFuzz[] = [
+  ...HAND_WRITTEN,
+  ...ROUTES.filter(
+    (route) =>
+      takesInput(route) &&
+      judgedGenerically(route) &&
+      NOT_FUZZED[fuzzName(route)] === undefined &&
+      !HAND_WRITTEN.some((endpoint) => endpoint.name === fuzzName(route)),
+  ).map((route) => schemaEndpoint(route, (wire) => seed(wire, 3, 4))),
 ]

@@ -43,6 +43,8 @@ export interface FuzzCase {
   expect: Expectation
   /** Checks a successful answer's body; returns a problem or undefined. */
   check200?: (body: unknown) => string | undefined
+  /** Checks any success's body (2xx; undefined: no body, a 204); returns a problem or undefined. */
+  checkSuccess?: (body: unknown) => string | undefined
   /** A label for reports (the variant that produced the case). */
   label: string
 }
@@ -153,6 +155,15 @@ export function judge(
 ): string[] {
   const problems: string[] = []
   const { status, text } = response
+  const success = status >= 200 && status < 300
+  // A 204 carries no body and no Content-Type.
+  if (status === 204 && text === '' && response.headers.get('content-type') === null) {
+    const problems = prototypeProblems()
+    const problem = fuzzCase.checkSuccess?.(undefined)
+    if (problem) problems.push(problem)
+    if (!allowedStatuses.has(204)) problems.push('undocumented status 204')
+    return problems.concat(fuzzCase.expect.kind === 'any' ? [] : oracleMisses(fuzzCase.expect, status, undefined))
+  }
   const options =
     fuzzCase.expect.kind === 'exact'
       ? [fuzzCase.expect]
@@ -174,7 +185,7 @@ export function judge(
   } catch {
     problems.push('body is not JSON')
   }
-  if (status !== 200 && body !== undefined) {
+  if (!success && body !== undefined) {
     const problem = errorShapeProblem(body)
     if (problem) problems.push(problem)
   }
@@ -190,21 +201,29 @@ export function judge(
     problems.push('authenticated /v1 answer without X-RateLimit-Limit')
   }
   problems.push(...prototypeProblems())
-  if (options.length > 0) {
-    const misses = options.map((option) => oracleProblems(option, status, body))
-    if (misses.every((m) => m.length > 0)) problems.push(misses.map((m) => m.join(', ')).join(' / or / '))
-  }
+  if (fuzzCase.expect.kind !== 'any') problems.push(...oracleMisses(fuzzCase.expect, status, body))
   if (status === 200 && body !== undefined && fuzzCase.check200) {
     const problem = fuzzCase.check200(body)
+    if (problem) problems.push(problem)
+  }
+  if (success && body !== undefined && fuzzCase.checkSuccess) {
+    const problem = fuzzCase.checkSuccess(body)
     if (problem) problems.push(problem)
   }
   return problems
 }
 
+/** The oracle's verdict: nothing when one of its options accepts the answer. */
+function oracleMisses(expect: Exclude<Expectation, { kind: 'any' }>, status: number, body: unknown): string[] {
+  const options = expect.kind === 'exact' ? [expect] : expect.options
+  const misses = options.map((option) => oracleProblems(option, status, body))
+  return misses.every((m) => m.length > 0) ? [misses.map((m) => m.join(', ')).join(' / or / ')] : []
+}
+
 function oracleProblems(expect: ExactExpectation, status: number, body: unknown): string[] {
   const problems: string[] = []
   if (!expect.status.includes(status)) return [`expected status ${expect.status.join('|')}, got ${status}`]
-  if (status !== 200 && body !== undefined) {
+  if ((status < 200 || status >= 300) && body !== undefined) {
     const error = (body as { error?: { code?: string; param?: string } }).error
     if (expect.code && !expect.code.includes(error?.code ?? ''))
       problems.push(`expected code ${expect.code.join('|')}, got ${error?.code}`)
@@ -243,6 +262,8 @@ export interface EndpointFuzz {
   /** Prepares state (creates subscribers, messages) and returns facts the cases need. */
   setup?: (wire: Wire) => Promise<FuzzContext>
   cases: (context: FuzzContext) => fc.Arbitrary<FuzzCase>
+  /** Statuses an answer may have without asking for them (default {@link DOCUMENTED}). */
+  statuses?: ReadonlySet<number>
   /** Runs after every case (for example: clear the faults a case injected). */
   after?: (wire: Wire) => Promise<void>
 }
@@ -371,7 +392,7 @@ export async function fuzzEndpoint(
         const response = await wire.send(fuzzCase.request)
         statuses[response.status] = (statuses[response.status] ?? 0) + 1
         if (endpoint.after) await endpoint.after(wire)
-        const problems = judge(fuzzCase, response)
+        const problems = judge(fuzzCase, response, endpoint.statuses)
         if (problems.length > 0) {
           throw new Error(
             `[${fuzzCase.label}] ${problems.join('; ')}\n  request: ${describeRequest(fuzzCase.request)}\n  answer: ${response.status} ${response.text.slice(0, 400)}`,

@@ -1,5 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { mountUi } from './ui-harness.js'
+import { CHANNELS } from '../../src/contract/constants.js'
+import { CHANNEL_BADGES } from '../../src/ui/terminal/channels/index.js'
+import { FULL_STATUS_WIDTH } from '../../src/ui/terminal/components/header.js'
 
 let app: ReturnType<typeof mountUi> | undefined
 afterEach(() => {
@@ -73,5 +76,14 @@ describe('header', () => {
     const lines = frame.split('\n')
     expect(lines[0]).toMatch(/^sendbox https:\/\/api\.sendbox\.test\/v1\s+Out {2}Req\s*$/)
     expect(lines[1]).toMatch(/^● 1F 1 ev EM 0 SM 1 WA 0/)
+  })
+
+  it("shows every channel's count and the last message's time in full at the width it goes full at", async () => {
+    const width = Math.max(60, FULL_STATUS_WIDTH)
+    app = mountUi({ columns: width, rows: 24 })
+    await app.send('sms', { to: '+14155550001', message: 'one' })
+    const row = statusRow(await app.waitFor((f) => /SMS 1/.test(statusRow(f)), `the ${width}-column frame`))
+    for (const channel of CHANNELS) expect(row).toMatch(new RegExp(`${CHANNEL_BADGES[channel].label} \\d`))
+    expect(row).toMatch(/last message \d\d:\d\d:\d\d/)
   })
 })

@@ -37,6 +37,7 @@ export { emailChannel, smsChannel, whatsappChannel }
 export {
   CHANNEL_LABELS,
   CHANNEL_READINGS,
+  channelList,
   readingOf,
   searchTextFor,
   searchTextOf,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { emailChannel, searchTextOf, senderOf, summarize, summaryOf } from './index.js'
+import { channelList, emailChannel, searchTextOf, senderOf, summarize, summaryOf } from './index.js'
 import { smsChannel } from './sms/capture.js'
 import { whatsappChannel } from './whatsapp/capture.js'
 import type { CapturedMessage } from '../../contract/captured-message.js'
@@ -58,5 +58,13 @@ describe('channel readings (one for the server, the terminal UI and the web inbo
     // An event's summary summarized again (the web inbox does) stays the same.
     expect(summarize({ ...email, links: listed.links } as CapturedMessage).links).toEqual(listed.links)
     expect('html' in (listed as { email: object }).email).toBe(false)
+  })
+})
+
+describe('channelList', () => {
+  it('names the channels as prose does mid-sentence: common nouns lowercased, acronyms and brands as labelled', () => {
+    expect(channelList(['email', 'sms', 'whatsapp'])).toBe('email, SMS and WhatsApp')
+    expect(channelList(['sms', 'whatsapp'])).toBe('SMS and WhatsApp')
+    expect(channelList(['email'])).toBe('email')
   })
 })

@@ -24,7 +24,7 @@ export const CHANNEL_READINGS: { [C in Channel]: ChannelReading<C> } = {
   whatsapp: whatsappReading,
 }
 
-/** Each channel's short human name (Email, SMS, WhatsApp). */
+/** Each channel's short human name (its reading's `label`). */
 export const CHANNEL_LABELS = Object.fromEntries(CHANNELS.map((c) => [c, CHANNEL_READINGS[c].label])) as Record<
   Channel,
   string
@@ -115,4 +115,20 @@ export function summarize(message: CapturedMessage): CapturedMessageSummary {
     images: listed(images ?? []),
     links_total: links.length,
   } as CapturedMessageSummary
+}
+
+/**
+ * Channels as prose names them mid-sentence: a label in title case is a common noun (`email`),
+ * an acronym or a brand keeps its case (`SMS`, `WhatsApp`), joined with commas and "and". Text
+ * that lists the channels says this, so a new channel is in it without an edit.
+ *
+ * @example
+ * channelList(['sms', 'whatsapp']) // 'SMS and WhatsApp'
+ */
+export function channelList(channels: readonly Channel[] = CHANNELS): string {
+  const nouns = channels.map((channel) => {
+    const label = CHANNEL_READINGS[channel].label
+    return /^[A-Z][a-z]+$/.test(label) ? label.toLowerCase() : label
+  })
+  return nouns.length > 1 ? `${nouns.slice(0, -1).join(', ')} and ${nouns.at(-1)}` : (nouns[0] ?? '')
 }

@@ -50,7 +50,7 @@ export type Readable = { [C in Channel]: ReadableOf<C> }[Channel]
  */
 export interface ChannelReading<C extends Channel> {
   channel: C
-  /** Short human name: Email, SMS, WhatsApp. */
+  /** Short human name (`Email`, `SMS`): what badges and messages call the channel. */
   label: string
   /** What `to` is on this channel: an email address or a phone number (E.164). */
   address: 'email' | 'phone'

@@ -55,9 +55,21 @@ function useTick(ms: number): void {
   }, [ms])
 }
 
-/** The header's layout for a terminal size: compact (two rows, short labels) below 60 columns or 20 rows. */
+/**
+ * Columns the status row needs in full: every channel's badge with a one-digit count, then the
+ * last message's time. Read off the badges, so a new channel widens it (a fourth one made the
+ * time vanish at 60 columns, silently).
+ */
+export const FULL_STATUS_WIDTH =
+  CHANNELS.reduce((sum, channel) => sum + `${CHANNEL_BADGES[channel].label} 0   `.length, 0) +
+  'last message 00:00:00'.length
+
+/**
+ * The header's layout for a terminal size: compact (two rows, short labels) below 60 columns or 20
+ * rows, or when the status row would not fit in full ({@link FULL_STATUS_WIDTH}).
+ */
 export function headerLayout(width: number, rows: number): { compact: boolean } {
-  return { compact: width < 60 || rows < 20 }
+  return { compact: width < Math.max(60, FULL_STATUS_WIDTH) || rows < 20 }
 }
 
 /** Rows the header takes for a sandbox at a size: the layout reserves them before sizing the list. */

@@ -24,7 +24,7 @@ export function RequestLink({ messageId }: { messageId: string }) {
   return entry ? <a href={hrefOf('requests', String(entry.id))}>request #{entry.id}</a> : null
 }
 
-/** The codes the API extracted from a message, each with a copy button (email, SMS and WhatsApp alike). */
+/** The codes the API extracted from a message, each with a copy button (every channel alike). */
 export function CodesList({ codes }: { codes: readonly string[] }) {
   if (codes.length === 0) return null
   return (
