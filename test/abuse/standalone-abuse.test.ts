@@ -310,8 +310,9 @@ describe('the standalone server under abuse', () => {
       {},
     )
     expect(statuses).toEqual({ 200: count })
-    // 1,000 answers that each waited 1.5 s, in seconds rather than 1,500 s: they were in flight together.
-    expect(performance.now() - started).toBeLessThan(8_000)
+    // 1,000 answers that each waited 1.5 s: 1,500 s one after another, 15 s a hundred at a time; held
+    // together, a few seconds (8.7 s seen at a load average of 16).
+    expect(performance.now() - started).toBeLessThan(15_000)
     const stillOpen = await new Promise<number>((resolve) => running.server.getConnections((_e, n) => resolve(n)))
     expect(stillOpen, 'keep-alive: every connection still open after its answer').toBeGreaterThanOrEqual(count)
     for (const socket of sockets) socket.destroy()

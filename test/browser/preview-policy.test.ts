@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { Browser } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { previewBanner, previewHeaders, REMOTE_BLOCKED_TEXT } from '../../src/http/preview-policy.js'
 import { chromiumMissing, launchChromium } from './chromium.js'
@@ -13,6 +13,8 @@ import { chromiumMissing, launchChromium } from './chromium.js'
  */
 describe.skipIf(chromiumMissing)('the email preview policy in headless Chromium', () => {
   let browser: Browser
+  // One page for every test: a page costs a renderer process (a second or two of busy cores), a navigation little.
+  let page: Page
   let preview: Server
   let tracker: Server
   let previewPort = 0
@@ -50,6 +52,7 @@ describe.skipIf(chromiumMissing)('the email preview policy in headless Chromium'
     trackerPort = (tracker.address() as AddressInfo).port
     previewPort = (preview.address() as AddressInfo).port
     browser = await launchChromium()
+    page = await browser.newPage()
   }, 30_000)
 
   afterAll(async () => {
@@ -59,58 +62,32 @@ describe.skipIf(chromiumMissing)('the email preview policy in headless Chromium'
   })
 
   it('blocks remote images and styles and ignores <base> by default, with the banner shown', async () => {
-    const page = await browser.newPage()
-    try {
-      trackerHits.length = 0
-      await page.goto(`http://127.0.0.1:${previewPort}/preview`)
-      await page.waitForTimeout(300)
-      expect(await page.evaluate(() => document.body.innerText)).toContain(REMOTE_BLOCKED_TEXT)
-      expect(trackerHits).toEqual([])
-    } finally {
-      await page.close()
-    }
+    trackerHits.length = 0
+    await page.goto(`http://127.0.0.1:${previewPort}/preview`)
+    await page.waitForTimeout(300)
+    expect(await page.evaluate(() => document.body.innerText)).toContain(REMOTE_BLOCKED_TEXT)
+    expect(trackerHits).toEqual([])
   })
 
   it('loads them with ?remote=1, still never through <base>', async () => {
-    const page = await browser.newPage()
-    try {
-      trackerHits.length = 0
-      await page.goto(`http://127.0.0.1:${previewPort}/preview?remote=1`)
-      await expect.poll(() => [...trackerHits].sort(), { timeout: 3_000 }).toEqual(['/pixel.png', '/style.css'])
-      await page.waitForTimeout(200)
-      expect(trackerHits, '<base href> would have sent relative.png to the tracker').not.toContain('/relative.png')
-      expect(await page.evaluate(() => document.body.innerText)).not.toContain(REMOTE_BLOCKED_TEXT)
-    } finally {
-      await page.close()
-    }
+    trackerHits.length = 0
+    await page.goto(`http://127.0.0.1:${previewPort}/preview?remote=1`)
+    await expect.poll(() => [...trackerHits].sort(), { timeout: 3_000 }).toEqual(['/pixel.png', '/style.css'])
+    await page.waitForTimeout(200)
+    expect(trackerHits, '<base href> would have sent relative.png to the tracker').not.toContain('/relative.png')
+    expect(await page.evaluate(() => document.body.innerText)).not.toContain(REMOTE_BLOCKED_TEXT)
   })
 
   it("may be framed by the sandbox's own pages only", async () => {
-    const page = await browser.newPage()
-    try {
-      await page.goto(`http://127.0.0.1:${previewPort}/frame.html`)
-      await expect
-        .poll(
-          async () => {
-            const frame = page.frames().find((f) => f.url().includes('/preview'))
-            return frame ? await frame.evaluate(() => document.body?.innerText ?? '').catch(() => '') : ''
-          },
-          { timeout: 3_000 },
-        )
-        .toContain('Hello Ana')
-      const foreign = await browser.newPage()
-      try {
-        // Same document, other origin (localhost is not 127.0.0.1): the frame stays empty.
-        await foreign.goto(`http://localhost:${previewPort}/frame.html`)
-        await foreign.waitForTimeout(500)
-        const frame = foreign.frames().find((f) => f !== foreign.mainFrame())
-        const text = frame ? await frame.evaluate(() => document.body?.innerText ?? '').catch(() => '') : ''
-        expect(text).not.toContain('Hello Ana')
-      } finally {
-        await foreign.close()
-      }
-    } finally {
-      await page.close()
+    const frameText = () => {
+      const frame = page.frames().find((f) => f !== page.mainFrame())
+      return frame ? frame.evaluate(() => document.body?.innerText ?? '').catch(() => '') : ''
     }
+    await page.goto(`http://127.0.0.1:${previewPort}/frame.html`)
+    await expect.poll(frameText, { timeout: 3_000 }).toContain('Hello Ana')
+    // Same document, other origin (localhost is not 127.0.0.1): the frame stays empty.
+    await page.goto(`http://localhost:${previewPort}/frame.html`)
+    await page.waitForTimeout(500)
+    expect(await frameText()).not.toContain('Hello Ana')
   })
 })

@@ -189,5 +189,6 @@ describe.skipIf(skipReason !== undefined)('terminal UI in a real terminal (tmux)
     // The alternate screen is gone: the shell's screen is back, without the UI's frame.
     expect(after).not.toContain('SUBJECT / TEXT / TEMPLATE')
     await expect(fetch(`${api}/../__sandbox/health`)).rejects.toThrow()
-  })
+    // A real tmux, a child CLI and two sizes: 7 s alone, over 20 s when the machine is loaded.
+  }, 60_000)
 })

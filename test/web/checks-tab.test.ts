@@ -6,6 +6,7 @@ import type { CheckReport } from '../../src/contract/checks.js'
 import { checkReportSchema } from '../../src/contract/checks.js'
 import { ROUTES } from '../../src/http/routes.js'
 import { createSandbox, type Sandbox } from '../../src/index.js'
+import { workerHtmlChecker } from '../../src/transports/check-worker-pool.js'
 import { startServer, type RunningServer } from '../../src/transports/http-server.js'
 import { chromiumMissing, launchChromium } from '../browser/chromium.js'
 import { buildWebInboxOnce } from './support.js'
@@ -115,8 +116,13 @@ describe.skipIf(chromiumMissing)("the web inbox's Checks tab and dark previews",
     await buildWebInboxOnce()
     sandbox = createSandbox({ baseUrl: 'http://127.0.0.1:4010/v1' })
     server = await startServer(sandbox, { port: 0 })
+    // The email checks' worker thread (and the checks' modules) start while Chromium does: cold,
+    // from the sources, they take seconds, which the first report would wait for. Nothing of the
+    // sandbox is touched: no message is checked before the page asks.
+    const warm = Promise.all([workerHtmlChecker('<p>warm</p>', []), import('../../src/domain/checks/index.js')])
     browser = await launchChromium()
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
+    await warm
     if (!REAL_ROUTE) {
       console.warn(
         "[sendbox] the checks route is not in the route table yet: the Checks tab test reads a report of the contract's shape",

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createSandbox, type Sandbox } from '../../src/index.js'
 import { startServer, type RunningServer } from '../../src/transports/http-server.js'
 import { chromiumMissing, launchChromium } from '../browser/chromium.js'
-import { buildWebInboxOnce } from './support.js'
+import { buildWebInboxOnce, dispatchSends } from './support.js'
 
 /** Issue 26 in the web inbox: a WhatsApp template as the recipient reads it, a reply, the Webhooks page and its Replay button. */
 describe.skipIf(chromiumMissing)('web inbox: WhatsApp bubble and webhooks', () => {
@@ -121,15 +121,15 @@ describe.skipIf(chromiumMissing)('web inbox: WhatsApp bubble and webhooks', () =
   })
 
   it('the first load fetches page 1 once, compressed, and not the journal', async () => {
-    for (let i = 0; i < 150; i++)
-      await fetch(`${server.url}/v1/sms/send`, {
-        method: 'POST',
-        headers: { Authorization: 'Bearer test_enterprise', 'Content-Type': 'application/json' },
-        body: JSON.stringify({
-          to: '+14155550123',
-          message: `Your code is ${100000 + i}. ${'Lorem ipsum '.repeat(20)}`,
-        }),
-      })
+    await dispatchSends(
+      sandbox,
+      '/sms/send',
+      'test_enterprise',
+      Array.from({ length: 150 }, (_, i) => ({
+        to: '+14155550123',
+        message: `Your code is ${100000 + i}. ${'Lorem ipsum '.repeat(20)}`,
+      })),
+    )
     const fresh = await browser.newPage({ viewport: { width: 1280, height: 800 } })
     const seen: Array<{ url: string; encoding: string | undefined }> = []
     fresh.on('response', (response) => {

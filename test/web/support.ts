@@ -1,5 +1,11 @@
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
+import type { Browser } from 'playwright-core'
+import { afterAll, beforeAll } from 'vitest'
+import { attachBufferedBody, type JsonAnswer } from '../../src/http/body.js'
+import { createDispatcher } from '../../src/http/index.js'
+import type { Sandbox } from '../../src/index.js'
+import { chromiumMissing, launchChromium } from '../browser/chromium.js'
 
 let built: Promise<void> | undefined
 
@@ -39,3 +45,57 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
   '--no-first-run',
 ]
+
+/**
+ * Sends each of `bodies` to the API path `path` (`/sms/send`) with the key `key`, through the
+ * sandbox's dispatcher: the route table and guard chain the standalone server runs every request
+ * through (validation, rate limit, journal, capture), without a socket or a Fetch object each.
+ * Ten times quicker than msw's `getResponse` for thousands of sends; fails on any answer but 200.
+ */
+export async function dispatchSends(sandbox: Sandbox, path: string, key: string, bodies: unknown[]): Promise<void> {
+  const dispatch = createDispatcher(sandbox)
+  const url = new URL(`${sandbox.baseUrl}${path}`)
+  const headers = new Map([
+    ['authorization', `Bearer ${key}`],
+    ['content-type', 'application/json'],
+  ])
+  const signal = new AbortController().signal
+  const encoder = new TextEncoder()
+  const answers = await Promise.all(
+    bodies.map((body) => {
+      const request = {
+        method: 'POST',
+        url: url.href,
+        headers: { get: (name: string) => headers.get(name.toLowerCase()) ?? null },
+        signal,
+      }
+      attachBufferedBody(request, encoder.encode(JSON.stringify(body)))
+      return dispatch(request, url)
+    }),
+  )
+  const refused = answers.filter((answer) => answer?.status !== 200)
+  if (refused.length > 0)
+    throw new Error(
+      `${refused.length} of ${bodies.length} sends refused: ${(refused[0] as JsonAnswer | undefined)?.text}`,
+    )
+}
+
+/**
+ * One headless Chromium for a whole test file: launched before its first test, closed after its
+ * last (call it at the top of the file). Each describe block takes a context of its own from it
+ * (`browser().newContext()`): a context is as separate as another browser, and a second launch
+ * costs a second or two of two busy cores.
+ */
+export function browserForFile(): () => Browser {
+  let browser: Browser | undefined
+  beforeAll(async () => {
+    if (!chromiumMissing) browser = await launchChromium()
+  }, 60_000)
+  afterAll(async () => {
+    await browser?.close()
+  })
+  return () => {
+    if (!browser) throw new Error('no browser: browserForFile() runs at the top of a test file, and needs Chromium')
+    return browser
+  }
+}
