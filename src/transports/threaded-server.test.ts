@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo } from 'node:net'
 import { http, HttpResponse } from 'msw'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { chunks, exchange, trickle } from '../../test/abuse/raw-socket.js'
@@ -153,9 +154,20 @@ describe('the threaded transport (HTTP on a worker thread, the sandbox on the ma
 describe('shutting the threaded transport down', () => {
   it('answers the request in flight, closes keep-alive connections, then stops', async () => {
     const sandbox = createSandbox({ baseUrl: 'http://127.0.0.1:4010/v1' })
+    // A request the main thread holds for 300 ms once it has it: the close starts while it is in
+    // flight however long it took to get there (a fixed wait lost the race on a busy machine).
+    let arrived = () => {}
+    const arrival = new Promise<void>((resolve) => (arrived = resolve))
+    sandbox.handlers.unshift(
+      http.get('http://127.0.0.1:4010/__test/held', async () => {
+        arrived()
+        await new Promise((r) => setTimeout(r, 300))
+        return HttpResponse.json({ held: true })
+      }),
+    )
     const running = await startThreadedServer(sandbox, { port: 0, threads: 2 })
-    const inFlight = fetch(`${running.url}/v1/subscribers`, { headers: { ...auth, prefer: 'delay=300' } })
-    await new Promise((r) => setTimeout(r, 100))
+    const inFlight = fetch(`${running.url}/__test/held`)
+    await arrival
     const closing = running.close()
     const answer = await inFlight
     expect(answer.status).toBe(200)
@@ -170,11 +182,14 @@ describe('shutting the threaded transport down', () => {
 
   it('rejects with the OS error when the port is taken', async () => {
     const sandbox = createSandbox()
-    const first = await startThreadedServer(sandbox, { port: 0, threads: 2 })
-    await expect(startThreadedServer(sandbox, { port: first.port, threads: 2 })).rejects.toMatchObject({
+    // Any listener takes the port (a threaded server holding it cost a worker start more).
+    const holder = createServer()
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve))
+    const port = (holder.address() as AddressInfo).port
+    await expect(startThreadedServer(sandbox, { port, threads: 2 })).rejects.toMatchObject({
       code: 'EADDRINUSE',
     })
-    await first.close()
+    await new Promise((resolve) => holder.close(resolve))
     sandbox.dispose()
   })
 

@@ -41,14 +41,16 @@ describe('route declarations', () => {
       { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} },
     )!
     const program = ts.createProgram([FILE], { ...config.options, noEmit: true })
+    // The scratch file's diagnostics only (plus the options' and global ones): the checker still
+    // resolves every type the file reaches, but does not check the bodies of the ~470 files it imports.
     const failing = new Set(
       ts
-        .getPreEmitDiagnostics(program)
+        .getPreEmitDiagnostics(program, program.getSourceFile(FILE))
         .filter((d) => d.file?.fileName === FILE)
         .map((d) => d.file!.getLineAndCharacterOfPosition(d.start!).line + 1),
     )
     const marked = SOURCE.split('\n').flatMap((line, i) => (line.includes('// error') ? [i + 1] : []))
     expect(marked.length).toBe(6)
     expect([...failing].sort((a, b) => a - b)).toEqual(marked)
-  }, 180_000) // a whole-program compile: 19 s on a quiet 2-core machine, 240 s under a heavy load
+  }, 180_000) // parsing the whole program, checking one file: ~40% of a whole-program check's CPU
 })

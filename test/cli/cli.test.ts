@@ -82,9 +82,9 @@ describe('sendbox CLI', () => {
       expect(res.status).toBe(200)
       expect((await res.json()).pagination.total).toBe(10) // 10 seeded subscribers by default
       await fetch(`${base}/nope`, { headers: { authorization: 'Bearer cli_key' } })
-      await new Promise((r) => setTimeout(r, 50))
+      // The log line is written after the answer: wait for it to come through the pipe.
+      await expect.poll(output).toMatch(/GET \/v1\/nope 404 \d+\.\dms/)
       expect(output()).toMatch(/GET \/v1\/subscribers\?limit=2 200 \d+\.\dms/)
-      expect(output()).toMatch(/GET \/v1\/nope 404 \d+\.\dms/)
     } finally {
       child.kill('SIGTERM')
     }

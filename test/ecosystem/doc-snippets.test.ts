@@ -10,7 +10,8 @@ import { allBlocks, ROOT, where } from './doc-blocks.js'
  * Every TypeScript and JavaScript block of the README and of docs/*.md pastes and runs (issue 23
  * item 6, issue 33 item 2). A block is one of, by the `<!-- snippet: KIND … -->` comment on the
  * line before it (none: `module`; `<!-- not run: REASON -->` leaves it out, saying why):
- * - `module`: a whole file. Type-checked, then run with `node --import tsx`; it must exit 0.
+ * - `module`: a whole file. Type-checked, then run (the JavaScript tsc wrote for it, with `node`:
+ *   the type-check's own output, not a second compile by a loader per block); it must exit 0.
  * - `server`: a whole file that talks to a running sendbox: run with one started on a free port,
  *   its URL replacing `http://127.0.0.1:4010` in the text, and `SENDBOX_URL` set to it.
  * - `vitest`: a whole vitest test file. Type-checked, then run by vitest; its tests must pass.
@@ -19,8 +20,10 @@ import { allBlocks, ROOT, where } from './doc-blocks.js'
  *   below (`sandbox`, `page`, `signal`, `expect`, `client`), nothing else.
  * The files are written under `.readme-snippets/` in the repository, so `sendbox` resolves to the
  * built package (package.json `exports`, self-reference) and every dependency from node_modules.
+ * One tsc run type-checks every TypeScript block and writes its JavaScript to `.readme-snippets/js/`.
  */
 const DIR = join(ROOT, '.readme-snippets')
+const OUT = join(DIR, 'js')
 const run = promisify(execFile)
 
 const DECLARATIONS: Record<string, string> = {
@@ -53,6 +56,46 @@ function snippets(): Snippet[] {
 const all = snippets()
 let cli: CliChild | undefined
 
+let compiled: Promise<string> | undefined
+/**
+ * tsc over every TypeScript block, once (the type-check test and the run test share it): its
+ * diagnostics ('' when none), naming the page and line instead of the scratch file. The
+ * JavaScript it writes (ES modules: the repository's package.json says `"type": "module"`) is
+ * what the run test runs.
+ */
+function compile(): Promise<string> {
+  compiled ??= (async () => {
+    const files = all.filter((s) => s.file.endsWith('.ts')).map((s) => s.file)
+    const config = {
+      compilerOptions: {
+        strict: true,
+        rootDir: '.',
+        outDir: 'js',
+        target: 'es2022',
+        module: 'nodenext',
+        lib: ['es2023', 'dom', 'dom.iterable'],
+        types: ['node'],
+        skipLibCheck: true,
+        allowImportingTsExtensions: false,
+      },
+      files,
+    }
+    writeFileSync(join(DIR, 'tsconfig.json'), JSON.stringify(config))
+    const result = await run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', DIR], {
+      cwd: ROOT,
+    }).then(
+      () => '',
+      (error: { stdout?: string }) => error.stdout ?? String(error),
+    )
+    return all.reduce((text, snippet) => text.replaceAll(snippet.file, `${snippet.where} (block)`), result)
+  })()
+  return compiled
+}
+
+/** The file `node` runs for a whole-file block: tsc's output for TypeScript, the block itself for JavaScript. */
+const runnable = (snippet: Snippet) =>
+  snippet.file.endsWith('.ts') ? join(OUT, snippet.file.replace(/\.ts$/, '.js')) : join(DIR, snippet.file)
+
 beforeAll(() => {
   rmSync(DIR, { recursive: true, force: true })
   mkdirSync(DIR, { recursive: true })
@@ -81,41 +124,20 @@ describe('docs snippets (README.md and docs/*.md)', () => {
   })
 
   it('type-checks every TypeScript block as written (fragments with only their declared names)', async () => {
-    const files = all.filter((s) => s.file.endsWith('.ts')).map((s) => s.file)
-    const config = {
-      compilerOptions: {
-        strict: true,
-        noEmit: true,
-        target: 'es2022',
-        module: 'nodenext',
-        lib: ['es2023', 'dom', 'dom.iterable'],
-        types: ['node'],
-        skipLibCheck: true,
-        allowImportingTsExtensions: false,
-      },
-      files,
-    }
-    writeFileSync(join(DIR, 'tsconfig.json'), JSON.stringify(config))
-    const result = await run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', DIR], {
-      cwd: ROOT,
-    }).then(
-      () => '',
-      (error: { stdout?: string }) => error.stdout ?? String(error),
-    )
-    // Name the page and line, not the scratch file.
-    expect(all.reduce((text, snippet) => text.replaceAll(snippet.file, `${snippet.where} (block)`), result)).toBe('')
+    expect(await compile()).toBe('')
   }, 120_000)
 
   it('runs every whole-file block: it exits 0', async () => {
+    await compile() // its diagnostics are the test above's; a block that does not compile fails here at its run
     for (const snippet of all.filter((s) => s.kind === 'module' || s.kind === 'server')) {
       const env: Record<string, string | undefined> = { ...process.env, SENDBOX_API_KEYS: '', SENDBOX_CONFIG: '' }
       if (snippet.kind === 'server') {
         cli ??= await startCli(['--no-ui', '--port', '0'])
-        const file = join(DIR, snippet.file)
+        const file = runnable(snippet)
         writeFileSync(file, readFileSync(file, 'utf8').replaceAll('http://127.0.0.1:4010', cli.origin))
         env.SENDBOX_URL = cli.origin
       }
-      const outcome = await run(process.execPath, ['--import', 'tsx', join(DIR, snippet.file)], {
+      const outcome = await run(process.execPath, [runnable(snippet)], {
         cwd: ROOT,
         env,
         timeout: 60_000,

@@ -1,7 +1,7 @@
 /**
  * The fuzzing kit: transports (in-process msw and the standalone server over HTTP), the
  * invariants every answer must hold, and the runner shared by the vitest suites
- * (`test/fuzz/*.test.ts`, a few hundred runs) and `npm run fuzz` (`scripts/fuzz.mts`, ≥ 10,000).
+ * (`test/fuzz/*.test.ts`, a hundred runs per endpoint) and `npm run fuzz` (`scripts/fuzz.mts`, ≥ 10,000).
  */
 import fc from 'fast-check'
 import { setupServer } from 'msw/node'

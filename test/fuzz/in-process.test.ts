@@ -1,5 +1,5 @@
 /**
- * Property-based fuzzing of every endpoint in-process (msw `setupServer` + fetch): a few hundred
+ * Property-based fuzzing of every endpoint in-process (msw `setupServer` + fetch): a hundred
  * seeded cases each. `npm run fuzz` runs the same properties ≥ 10,000 times per endpoint.
  * FUZZ_RUNS and FUZZ_SEED override the count and the seed (a failure prints its seed).
  */
@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { ENDPOINTS } from './endpoints.js'
 import { fuzzEndpoint, inProcessWire } from './fuzz-kit.js'
 
-const RUNS = Number(process.env.FUZZ_RUNS ?? 150)
+const RUNS = Number(process.env.FUZZ_RUNS ?? 100)
 const SEED = Number(process.env.FUZZ_SEED ?? 20261121)
 
 describe(`fuzzing in-process (${RUNS} cases per endpoint, seed ${SEED})`, () => {
