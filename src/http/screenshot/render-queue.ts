@@ -8,7 +8,8 @@ import { ApiError, retryAfterHeader } from '../../domain/errors.js'
  */
 export class RenderQueue<T> {
   private tail: Promise<unknown> = Promise.resolve()
-  private waiting = 0
+  /** Jobs taken and not yet settled: the one that runs and those behind it. */
+  private taken = 0
   private readonly running = new Map<string, Promise<T>>()
 
   constructor(
@@ -19,14 +20,16 @@ export class RenderQueue<T> {
 
   /** How many jobs wait behind the one that runs. */
   get queued(): number {
-    return this.waiting
+    return Math.max(0, this.taken - 1)
   }
 
   /** Runs `job` after the jobs before it (or joins the run of the same `key`). */
   run(key: string, job: () => Promise<T>): Promise<T> {
     const joined = this.running.get(key)
     if (joined) return joined
-    if (this.waiting >= this.limit) {
+    // Counted from the jobs taken, not from those whose turn has come: in a burst on an idle queue
+    // the first job has not started yet when the next arrive, and it is still the one that runs.
+    if (this.taken > this.limit) {
       throw new ApiError(
         'too_many_clients',
         `${this.limit} screenshots are waiting for the one being rendered; this one was not queued. Retry in a few seconds.`,
@@ -34,12 +37,12 @@ export class RenderQueue<T> {
         retryAfterHeader(this.retryAfter),
       )
     }
-    this.waiting++
-    const result = this.tail.then(() => {
-      this.waiting--
-      return job()
+    this.taken++
+    const result = this.tail.then(job)
+    const settled = result.finally(() => {
+      this.taken--
+      this.running.delete(key)
     })
-    const settled = result.finally(() => this.running.delete(key))
     this.running.set(key, settled)
     this.tail = settled.catch(() => undefined)
     return settled
