@@ -1,3 +1,5 @@
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { checkReportSchema, type CheckReport } from '../../src/contract/checks.js'
 import { auth, standalone } from '../helpers.js'
@@ -53,6 +55,32 @@ describe('GET /__sandbox/messages/{id}/checks on the standalone server', () => {
     expect(await (await checks(id, '', admin)).json()).toEqual(report)
     const refreshed = (await (await checks(id, '?refresh=1', admin)).json()) as CheckReport
     expect(refreshed.checks).toEqual(report.checks)
+  })
+
+  it('with ?links=live, reports the link a local server answers 404, naming it, and keeps the result', async () => {
+    const site = createServer((request, response) => {
+      response.writeHead(request.url === '/verify' ? 200 : 404, { 'content-type': 'text/html' })
+      response.end('<p>page</p>')
+    })
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve))
+    try {
+      const origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`
+      const html = `<p><a href="${origin}/verify">Verify</a> <a href="${origin}/gone">Old page</a></p>`
+      const id = await send('email', { to: 'ana@example.com', subject: 'Links', html })
+      const answer = await checks(id, '?links=live', admin)
+      expect(answer.status).toBe(200)
+      const report = checkReportSchema.parse(await answer.json())
+      const broken = report.checks.filter((c) => c.id === 'links.broken')
+      expect(broken).toHaveLength(1)
+      expect(broken[0]).toMatchObject({ severity: 'error', category: 'links', status: 404 })
+      expect(broken[0].message).toContain(`${origin}/gone`)
+      // Kept with the report: asked again without refresh, the same findings, no new requests needed.
+      site.close()
+      const again = checkReportSchema.parse(await (await checks(id, '?links=live', admin)).json())
+      expect(again.checks.filter((c) => c.id === 'links.broken')).toEqual(broken)
+    } finally {
+      site.close()
+    }
   })
 
   it('names a curly apostrophe in an SMS and UCS-2', async () => {
