@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs'
 import { chromium, type Browser } from 'playwright-core'
+import { afterAll, beforeAll } from 'vitest'
 
 /** Debian's chromium package (`apt-get install -y chromium`); `CHROMIUM_PATH` overrides it. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
@@ -11,23 +12,38 @@ export const chromiumMissing: string | undefined = existsSync(CHROMIUM_PATH)
 
 if (chromiumMissing) console.warn(`[sendbox] skipping browser tests: ${chromiumMissing}`)
 
-/**
- * Headless Chromium with the flags a container needs (no sandbox, no GPU, no background traffic),
- * plus `extraArgs` (for example `--host-resolver-rules=MAP evil.test 127.0.0.1`).
- */
+/** The flags a container needs: headless, no sandbox, no GPU, no background traffic. */
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+]
+
+/** Headless Chromium with {@link CHROMIUM_ARGS}, plus `extraArgs` (for example `--host-resolver-rules=MAP evil.test 127.0.0.1`). */
 export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      ...extraArgs,
-    ],
-    timeout: 20_000,
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS, ...extraArgs], timeout: 20_000 })
+}
+
+/**
+ * One headless Chromium for a whole test file: launched before its first test, closed after its
+ * last (call it at the top of the file). Each describe block takes a context of its own from it
+ * (`browser().newContext()`): a context is as separate as another browser, and a second launch
+ * costs a second or two of two busy cores.
+ */
+export function browserForFile(): () => Browser {
+  let browser: Browser | undefined
+  beforeAll(async () => {
+    if (!chromiumMissing) browser = await launchChromium()
+  }, 60_000)
+  afterAll(async () => {
+    await browser?.close()
   })
+  return () => {
+    if (!browser) throw new Error('no browser: browserForFile() runs at the top of a test file, and needs Chromium')
+    return browser
+  }
 }

@@ -7,7 +7,8 @@ import { createSandbox, type Sandbox } from '../../src/index.js'
 import { startServer, type RunningServer } from '../../src/transports/http-server.js'
 import { CHROMIUM_PATH, chromiumMissing } from '../browser/chromium.js'
 import { HOSTILE, hostileEmailHtml } from '../hostile-payloads.js'
-import { buildWebInboxOnce, CHROMIUM_ARGS } from './support.js'
+import { CHROMIUM_ARGS } from '../browser/chromium.js'
+import { buildWebInboxOnce } from './support.js'
 
 /**
  * Hostile message content in the web inbox (Chromium): every message-derived string isolated

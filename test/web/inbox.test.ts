@@ -8,7 +8,8 @@ import { createSandbox, type Sandbox, type SandboxOptions } from '../../src/inde
 import { RESET_SCOPES } from '../../src/contract/constants.js'
 import { startServer, type RunningServer } from '../../src/transports/http-server.js'
 import { chromiumMissing } from '../browser/chromium.js'
-import { browserForFile, buildWebInboxOnce, dispatchSends } from './support.js'
+import { browserForFile } from '../browser/chromium.js'
+import { buildWebInboxOnce, dispatchSends } from './support.js'
 
 /**
  * The web inbox end to end, as a user meets it: the standalone server, the page in headless

@@ -1,11 +1,8 @@
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Browser } from 'playwright-core'
-import { afterAll, beforeAll } from 'vitest'
 import { attachBufferedBody, type JsonAnswer } from '../../src/http/body.js'
 import { createDispatcher } from '../../src/http/index.js'
 import type { Sandbox } from '../../src/index.js'
-import { chromiumMissing, launchChromium } from '../browser/chromium.js'
 
 let built: Promise<void> | undefined
 
@@ -34,17 +31,6 @@ function newestSource(): number {
   walk(join('src', 'ui', 'web'))
   return newest
 }
-
-/** The flags the web inbox tests run Chromium with: headless, no sandbox, no background traffic. */
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-]
 
 /**
  * Sends each of `bodies` to the API path `path` (`/sms/send`) with the key `key`, through the
@@ -78,24 +64,4 @@ export async function dispatchSends(sandbox: Sandbox, path: string, key: string,
     throw new Error(
       `${refused.length} of ${bodies.length} sends refused: ${(refused[0] as JsonAnswer | undefined)?.text}`,
     )
-}
-
-/**
- * One headless Chromium for a whole test file: launched before its first test, closed after its
- * last (call it at the top of the file). Each describe block takes a context of its own from it
- * (`browser().newContext()`): a context is as separate as another browser, and a second launch
- * costs a second or two of two busy cores.
- */
-export function browserForFile(): () => Browser {
-  let browser: Browser | undefined
-  beforeAll(async () => {
-    if (!chromiumMissing) browser = await launchChromium()
-  }, 60_000)
-  afterAll(async () => {
-    await browser?.close()
-  })
-  return () => {
-    if (!browser) throw new Error('no browser: browserForFile() runs at the top of a test file, and needs Chromium')
-    return browser
-  }
 }
