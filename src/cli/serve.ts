@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 // Ink's own CI test: where it is true Ink draws nothing live, so the CLI logs lines instead.
 import isInCi from 'is-in-ci'
+import { warmHtmlTools } from '../domain/extract.js'
 import { displayKey, PLAN_NAMES } from '../domain/plans.js'
 import type { Sandbox } from '../index.js'
 import { startServer, type RequestLog, type RunningServer } from '../transports/http-server.js'
@@ -59,6 +60,8 @@ export async function serve(
   const apiUrl = `${running.url}/v1`
   if (!useUi) announce(settings, sandbox, io, running.url, apiUrl)
   const shutdown = stopOnSignals(running, sandbox, log.flush)
+  // Idle now: the HTML tools loaded and compiled before the first email needs them (~20 ms it would hold).
+  setImmediate(() => void warmHtmlTools())
   if (useUi) {
     // Loaded only here: the headless path never loads ink or react. React's development build
     // (NODE_ENV unset) renders ~20% slower and holds ~50 MB more with a full outbox.

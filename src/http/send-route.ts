@@ -29,8 +29,8 @@ export function sendRoute<C extends Channel, S extends z.ZodObject>(
     body,
     response: sendResult,
     resolve: (context) => {
-      // What the capture needs loaded first (the email's HTML tools, on the process's first email); undefined once loaded.
-      const pending = channel.prepare?.()
+      // What the capture needs done first (the email's HTML tools on the process's first email, a large HTML's derivation); undefined when nothing.
+      const pending = channel.prepare?.(context.body as z.infer<S>)
       return pending ? pending.then(() => capture(context)) : capture(context)
     },
   })

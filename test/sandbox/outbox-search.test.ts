@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { createSandbox } from '../../src/index.js'
 import { emailChannel } from '../../src/domain/channels/index.js'
+import { loadHtmlTools } from '../../src/domain/extract.js'
 
 // Issue 37 item 3: a q search skips whole blocks of 512 messages whose joined text lacks a word;
 // what it finds must be what a scan of every message finds.
@@ -11,7 +12,7 @@ describe('q over a large outbox (search blocks of 512 messages)', () => {
   it('finds what a scan finds, before and after deletions and evictions', async () => {
     await big.sandbox.ready
     // Captured here without the send route, which loads the email's HTML tools before the first email: load them as it does.
-    await emailChannel.prepare?.()
+    await loadHtmlTools()
     const key = big.sandbox.keys[0]
     const send = (i: number) => {
       const raw = { to: 'ana@example.com', subject: 'Hi', html: `<p>note ${i}${i % 97 === 0 ? ' zebracorn' : ''}</p>` }

@@ -85,10 +85,11 @@ export type ChannelDescriptor<C extends Channel, Body> = CaptureDescriptor<C, Bo
 
 interface CaptureDescriptor<C extends Channel, Body> extends ChannelReading<C> {
   /**
-   * What the capture needs loaded first, or undefined once it is (the email's HTML tools, loaded by
-   * the first email rather than by every sandbox's `ready`): the send route awaits it before capturing.
+   * What the capture needs done first, or undefined when nothing is (the email's HTML tools, loaded by
+   * the first email rather than by every sandbox's `ready`; a large HTML's derivation, in turns of
+   * its own): the send route awaits it before capturing.
    */
-  prepare?(): Promise<void> | undefined
+  prepare?(body: Body): Promise<void> | undefined
   /** The capture of an accepted send (throws an ApiError for a magic recipient refused at once). */
   capture(
     sender: Sender,

@@ -11,16 +11,35 @@ function deriveEmail(subject: string, html: string): Derived {
   return { text, links, images, codes: findCodes(`${subject}\n${text}`) }
 }
 
+/**
+ * HTML longer than this is derived ahead of its capture, in turns of the event loop of its own
+ * (the tools' loading, the render, the codes): a 1 MiB email's ~30 ms of derivation no longer
+ * holds every other request for its whole length (issue 36, R3).
+ */
+const AHEAD_LIMIT = 64 * 1024
+const derivedAhead = new WeakMap<EmailSendRequest, Derived>()
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
+
+async function deriveAhead(body: EmailSendRequest): Promise<void> {
+  await htmlToolsPending()
+  await nextTurn()
+  const { text, links, images } = renderEmail(body.html)
+  await nextTurn()
+  derivedAhead.set(body, { text, links, images, codes: findCodes(`${body.subject}\n${text}`) })
+  await nextTurn()
+}
+
 /** Email: from, subject and HTML; text is the HTML rendered, links its hrefs, images its image sources. */
 export const emailChannel: ChannelDescriptor<'email', EmailSendRequest> = {
   ...emailReading,
   // The text and links need html-to-text and htmlparser2: loaded by the first email, not by every sandbox.
-  prepare: htmlToolsPending,
+  prepare: (body) => (body.html.length > AHEAD_LIMIT ? deriveAhead(body) : htmlToolsPending()),
   capture(sender, body, raw, retryAfter) {
     const outcome = outcomeFor(body.to, retryAfter)
     const { subject, html } = body
     const message = base(sender, 'email', body.to, raw) as Record<string, unknown>
-    defineDerived(message, () => deriveEmail(subject, html), html.length > LAZY_DERIVE_LIMIT)
+    defineDerived(message, () => derivedAhead.get(body) ?? deriveEmail(subject, html), html.length > LAZY_DERIVE_LIMIT)
     message.email = {
       from: body.from ? { email: body.from.email, name: body.from.name ?? null } : null,
       subject,
