@@ -20,6 +20,11 @@ export class ChangeLog<K, Before = undefined> {
   }
 
   /** True when nothing changed since the last {@link drain}. */
+  /** The keys touched since the last drain (not drained). */
+  pending(): IterableIterator<K> {
+    return this.touched.keys()
+  }
+
   get empty(): boolean {
     return !this.cleared && this.touched.size === 0
   }

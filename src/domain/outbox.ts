@@ -2,7 +2,7 @@ import { WAIT_TIMEOUT_MS } from '../contract/constants.js'
 import { defaultOf } from '../contract/settings.js'
 import type { CapturedMessage, Channel, MessageOf, MessageStatus, StatusChange } from '../contract/captured-message.js'
 import { CHANNELS, MESSAGE_STATUSES } from '../contract/captured-message.js'
-import { keepSearchText, searchTextOf, weightOf, type CaptureInput } from './channels/index.js'
+import { keepSearchText, searchCostOf, weightOf, type CaptureInput } from './channels/index.js'
 import { copyFields } from './channels/derived.js'
 import { checkFilter, compileFilter, type MessagePredicate, type OutboxFilter } from './outbox-filter.js'
 import { PreviewTokens } from './preview-tokens.js'
@@ -303,7 +303,7 @@ export class Outbox implements OutboxView {
     const signal = options.signal
     if (signal?.aborted) return Promise.reject(signal.reason)
     // A `q` reads the message's search text: the waits' budget counts it (issue 36, R3).
-    const cost = effective.q === undefined ? undefined : (m: CapturedMessage) => searchTextOf(m).length
+    const cost = effective.q === undefined ? undefined : searchCostOf
     return nextMatch(
       this,
       match,

@@ -4,7 +4,7 @@
  * `node:sqlite` (it arrived unflagged in Node 22.13).
  */
 export interface Statement {
-  run(...values: Array<string | number | null>): unknown
+  run(...values: Array<string | number | null | Uint8Array>): unknown
   all(...values: Array<string | number | null>): Array<Record<string, unknown>>
   get(...values: Array<string | number | null>): Record<string, unknown> | undefined
 }

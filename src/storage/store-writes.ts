@@ -1,4 +1,5 @@
 /** The store's writes of one flush, part by part, and the clock's row read back. */
+import type { CapturedMessage } from '../contract/captured-message.js'
 import type { Subscriber } from '../contract/subscriber.js'
 import type { ChangeLog } from '../domain/change-log.js'
 import type { SandboxState } from '../domain/sandbox.js'
@@ -19,8 +20,13 @@ export interface Batches {
 }
 
 /** The rows of every keyed part a flush changed (faults, clock and counters are the store's own). */
-export function writeRows(db: Database, sandbox: SandboxState, batches: Batches): void {
-  writeMessages(db, sandbox, batches.messages)
+export function writeRows(
+  db: Database,
+  sandbox: SandboxState,
+  batches: Batches,
+  jsonOf: (message: CapturedMessage) => string | Uint8Array = storedMessageJson,
+): number {
+  const messageChars = writeMessages(db, sandbox, batches.messages, jsonOf)
   writeKeyed(
     db,
     'check_reports',
@@ -60,6 +66,7 @@ export function writeRows(db: Database, sandbox: SandboxState, batches: Batches)
       'id, account, attempt',
       'id',
     )
+  return messageChars
 }
 
 /** Prepared statements, once per database and SQL text (a flush runs many times a second under load). */
@@ -72,15 +79,23 @@ export function statement(db: Database, sql: string): Statement {
   return prepared
 }
 
-function writeMessages(db: Database, sandbox: SandboxState, batch: Batch<string, true>): void {
+/** Writes the batch's messages; gives the characters of message JSON written. */
+function writeMessages(
+  db: Database,
+  sandbox: SandboxState,
+  batch: Batch<string, true>,
+  jsonOf: (message: CapturedMessage) => string | Uint8Array,
+): number {
   // A message's check report goes with it.
   if (batch.cleared) db.exec('DELETE FROM messages; DELETE FROM check_reports')
-  if (batch.touched.size === 0) return
-  const upsert = statement(
-    db,
-    `INSERT INTO messages (id, account, channel, status, created_at, outcome, message) VALUES (?, ?, ?, ?, ?, ?, ?)
-    ON CONFLICT (id) DO UPDATE SET status = excluded.status, outcome = excluded.outcome, message = excluded.message`,
-  )
+  if (batch.touched.size === 0) return 0
+  let chars = 0
+  const upsertSql = (json: string) =>
+    `INSERT INTO messages (id, account, channel, status, created_at, outcome, message) VALUES (?, ?, ?, ?, ?, ?, ${json})
+    ON CONFLICT (id) DO UPDATE SET status = excluded.status, outcome = excluded.outcome, message = excluded.message`
+  const upsert = statement(db, upsertSql('?'))
+  // A large message's JSON made ahead as UTF-8 bytes (SqliteStore.makeAhead): stored as the same TEXT.
+  const upsertBytes = () => statement(db, upsertSql('CAST(? AS TEXT)'))
   const remove = statement(db, 'DELETE FROM messages WHERE id = ?')
   for (const id of batch.touched.keys()) {
     const message = sandbox.outbox.peek(id)
@@ -90,16 +105,19 @@ function writeMessages(db: Database, sandbox: SandboxState, batch: Batch<string,
       continue
     }
     const outcome = sandbox.outbox.pendingOutcome(id)
-    upsert.run(
+    const json = jsonOf(message)
+    chars += typeof json === 'string' ? json.length : json.byteLength
+    ;(typeof json === 'string' ? upsert : upsertBytes()).run(
       id,
       message.account,
       message.channel,
       message.status,
       message.created_at,
       outcome === undefined ? null : JSON.stringify(outcome),
-      storedMessageJson(message),
+      json,
     )
   }
+  return chars
 }
 
 function writeSubscribers(db: Database, sandbox: SandboxState, batch: Batch<string, Subscriber | null>): void {

@@ -1,4 +1,4 @@
-import { existsSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { MIGRATIONS } from '../../src/storage/schema.js'
@@ -365,6 +365,39 @@ describe('--data on a full disk (a 512 KiB tmpfs)', () => {
     } finally {
       execFileSync('umount', ['-l', mount], { stdio: 'ignore' })
     }
+  }, 60_000)
+})
+
+describe('a large message in the store', () => {
+  it('a 1 MiB email, its JSON made ahead in turns and written as UTF-8, reads back whole after a restart', async () => {
+    const file = join(scratch(), 'large.db')
+    const first = await start(file, ['--delivery-ms', '0', '--subscribers', '0'])
+    const html = `<p>Your code is 482913. D\u00e9j\u00e0 vu \u2713 ${'a '.repeat(500_000)}</p><a href="https://example.com/r">r</a>`
+    const sent = await json(sendEmail(first.apiUrl, 'Large \u2713', html))
+    const read = () => json(fetch(`${first.origin}/__sandbox/messages/${sent.message_id}`))
+    let before = await read()
+    for (let i = 0; i < 100 && before.status !== 'delivered'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      before = await read()
+    }
+    expect(before.status).toBe('delivered')
+    await stop(first)
+    const rowFile = join(scratch(), 'row.json')
+    node24Script(
+      `import { DatabaseSync } from 'node:sqlite'; import { writeFileSync } from 'node:fs'; const db = new DatabaseSync(process.argv[1], { readOnly: true }); writeFileSync(process.argv[2], JSON.stringify(db.prepare("SELECT typeof(message) AS type, status, message FROM messages").get()))`,
+      [file, rowFile],
+    )
+    const row = JSON.parse(readFileSync(rowFile, 'utf8'))
+    expect(row.type).toBe('text')
+    expect(row.status).toBe('delivered')
+    expect(JSON.parse(row.message)).toEqual(before)
+    const second = await start(file, ['--delivery-ms', '0', '--subscribers', '0'])
+    const after = await json(fetch(`${second.origin}/__sandbox/messages/${sent.message_id}`))
+    expect(after).toEqual(before)
+    expect(after.email.html).toBe(html)
+    expect(after.email.subject).toBe('Large \u2713')
+    expect(after.codes).toEqual(['482913'])
+    expect(after.links).toEqual(['https://example.com/r'])
   }, 60_000)
 })
 

@@ -26,6 +26,8 @@ class Derivation {
   private value: Derived | undefined
   /** Set once a derived field of any message sharing this derivation was assigned (then copies look closer). */
   overwritten = false
+  /** Derived at capture for its size: its messages' store JSON is made field by field (see {@link storedJson}). */
+  large = false
   constructor(private compute: (() => Derived) | undefined) {}
 
   get(): Derived {
@@ -109,7 +111,10 @@ const INSPECT_DESCRIPTOR: PropertyDescriptor = {
  */
 export function defineDerived(target: object, compute: () => Derived, eager = false): void {
   const derivation = new Derivation(compute)
-  if (eager) derivation.get()
+  if (eager) {
+    derivation.get()
+    derivation.large = true
+  }
   attach(target, derivation)
   for (const field of FIELDS) Object.defineProperty(target, field, ACCESSORS[field])
 }
@@ -165,11 +170,45 @@ export function underived(message: object): boolean {
  * {@link reviveDerived} defines it again, lazily and in its place, when the store is read.
  */
 export function storedJson(message: object): string {
-  if (!underived(message)) return JSON.stringify(message)
+  const derivation = derivationOf(message)
+  if (derivation?.large) return jsonByField(message)
+  if (derivation === undefined || derivation.done) return JSON.stringify(message)
   const plain: Record<string, unknown> = {}
   for (const name of Object.keys(message))
     plain[name] = FIELD_NAMES.has(name) && isAccessor(message, name) ? null : (message as Record<string, unknown>)[name]
   return JSON.stringify(plain)
+}
+
+/**
+ * A large message's JSON, field by field, in steps: a step after each large field, so a store can
+ * make a 1 MiB email's ~3 MiB of JSON over a few turns of the event loop (each field ~5–20 ms) rather
+ * than in one. Built by concatenation (V8 keeps it a rope until it is written out).
+ */
+export function* storedJsonSteps(message: object): Generator<void, string, void> {
+  let json = '{'
+  let first = true
+  for (const name of Object.keys(message)) {
+    const part = JSON.stringify((message as Record<string, unknown>)[name]) as string | undefined
+    if (part === undefined) continue
+    json += `${first ? '' : ','}${JSON.stringify(name)}:${part}`
+    first = false
+    if (part.length > STEP_CHARS) yield
+  }
+  return `${json}}`
+}
+const STEP_CHARS = 64 * 1024
+
+/** Whether `message` is large enough that its store JSON is made in steps ({@link storedJsonSteps}). */
+export function largeForStore(message: object): boolean {
+  return derivationOf(message)?.large === true
+}
+
+function jsonByField(message: object): string {
+  const steps = storedJsonSteps(message)
+  for (;;) {
+    const step = steps.next()
+    if (step.done) return step.value
+  }
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { CapturedMessage, Channel, MessageOf } from '../../contract/captured-message.js'
 import { emailChannel } from './email/capture.js'
-import { storedJson } from './derived.js'
+import { largeForStore, storedJson, storedJsonSteps } from './derived.js'
 import { smsChannel } from './sms/capture.js'
 import type { ChannelDescriptor } from './types.js'
 import { whatsappChannel } from './whatsapp/capture.js'
@@ -28,6 +28,11 @@ export function storedMessageJson(message: CapturedMessage): string {
   return storedJson(message)
 }
 
+/** A large message's JSON for a store in steps (a step after each large field), or undefined for one made at once. */
+export function storedMessageJsonSteps(message: CapturedMessage): Generator<void, string, void> | undefined {
+  return largeForStore(message) ? storedJsonSteps(message) : undefined
+}
+
 /** A message parsed back from a store, made whole again (an email's derived fields, lazily). */
 export function revivedMessage(message: CapturedMessage): CapturedMessage {
   return descriptorOf(message).revive?.(message as never) ?? message
@@ -41,6 +46,7 @@ export {
   readingOf,
   searchTextFor,
   searchTextOf,
+  searchCostOf,
   keepSearchText,
   senderOf,
   summarize,

@@ -60,6 +60,16 @@ export function searchTextOf(message: Readable): string {
   return text
 }
 
+/**
+ * What reading `message`'s search text costs, in characters, without making it: its length once
+ * made, else the text's length and a margin for the other fields. A wait's budget is counted with
+ * it when the message is offered, so the (possibly megabyte) text is made inside a budgeted slice,
+ * not in the turn that publishes the message.
+ */
+export function searchCostOf(message: Readable): number {
+  return searchTexts.get(message)?.length ?? message.text.length + 1024
+}
+
 /** `next` (a lifecycle step's copy of `message`) searches as `message` does: its search text is not made again (issue 36, R3). */
 export function keepSearchText(message: Readable, next: Readable): void {
   const text = searchTexts.get(message)
