@@ -6,13 +6,7 @@ import type { Fault } from '../domain/faults.js'
 import type { JournalEntry } from '../domain/journal.js'
 import type { OptOut } from '../domain/opt-outs.js'
 import type { SandboxState, SandboxStore } from '../domain/sandbox.js'
-import {
-  revivedMessage,
-  storedMessageJson,
-  storedMessageJsonSteps,
-  weightOf,
-  type CaptureOutcome,
-} from '../domain/channels/index.js'
+import { revivedMessage, type CaptureOutcome } from '../domain/channels/index.js'
 import type { WebhookAttempt } from '../domain/webhook-attempts.js'
 import type { CheckReport } from '../contract/checks.js'
 import { builtin, describeError, loadSqlite, type Database } from './sqlite.js'
@@ -21,6 +15,7 @@ import { SCHEMA_VERSION } from './schema.js'
 import { inspectStoreFile, StoreFileError } from './store-file.js'
 import { messageRowSchema, ROW_SCHEMAS, skippedLine, validRows, type Skipped } from './rows.js'
 import { restoreClock, statement, writeRows, type Batches } from './store-writes.js'
+import { Checkpoints, RowsAhead } from './rows-ahead.js'
 
 /** Messages rows read per query when the outbox is restored (see `messagePages`). */
 const RESTORE_PAGE_ROWS = 1_000
@@ -29,26 +24,6 @@ export { StoreFileError } from './store-file.js'
 
 /** Pending changes are written at least this often (and before every write request is answered). */
 export const FLUSH_EVERY_MS = 100
-
-/**
- * A message this heavy (UTF-16 bytes, as the outbox weighs it) has its row's JSON made a turn of
- * the event loop before its write: a 1 MiB email's row is ~3 MiB of JSON (its request, text and
- * HTML), ~40 ms to make and up to ~60 ms to write, which in one turn held every other request
- * ~100 ms (issue 36, R3, with `--data`).
- */
-const LARGE_ROW_WEIGHT = 512 * 1024
-
-/**
- * The WAL is checkpointed in a turn of its own once this many characters of rows were written
- * since the last one (SQLite's own automatic checkpoint, at 1,000 pages, ran inside a write's
- * turn: +20–60 ms on top of it).
- */
-const CHECKPOINT_AFTER_CHARS = 4 * 1024 * 1024
-
-const utf8 = new TextEncoder()
-
-/** Turns a flush waits at most while large messages' JSON is made ahead. */
-const MAX_TURNS_AHEAD = 32
 
 /** The change logs of every part the store keeps. */
 interface Logs {
@@ -78,22 +53,11 @@ export class SqliteStore implements SandboxStore {
   private logs: Logs | undefined
   private waiting: Array<{ resolve: () => void; reject: (error: unknown) => void }> = []
   private scheduled = false
-  /** Large messages' JSON made before their write's turn, then its UTF-8 (see {@link LARGE_ROW_WEIGHT}); gone once written. */
-  private readonly madeAhead = new WeakMap<CapturedMessage, string | Uint8Array>()
-  /** Large messages' JSON in the making, a large field a turn. */
-  private readonly making = new WeakMap<CapturedMessage, Generator<void, string, void>>()
-  /** A chain of turns making JSON ahead is running (the interval's flush leaves it to that chain). */
+  /** Large messages' rows made ahead of their write, a step a turn (rows-ahead.ts). */
+  private readonly ahead = new RowsAhead()
+  /** A chain of turns making rows ahead is running (the interval's flush leaves it to that chain). */
   private inTurns = false
-  private turnsAhead = 0
-  private readonly jsonOf = (message: CapturedMessage): string | Uint8Array => {
-    const json = this.madeAhead.get(message)
-    if (json === undefined) return storedMessageJson(message)
-    this.madeAhead.delete(message)
-    return json
-  }
-  /** Characters written since the last checkpoint (rows of messages, plus a fixed share per flush). */
-  private sinceCheckpoint = 0
-  private checkpointScheduled = false
+  private readonly checkpoints: Checkpoints
   private timer: ReturnType<typeof setInterval> | undefined
   private faultsVersion = -1
   private clockVersion = -1
@@ -113,8 +77,9 @@ export class SqliteStore implements SandboxStore {
       checkOpened(this.db, this.path)
       // Before WAL: the first transaction writes the sendbox id into the file's header itself.
       migrate(this.db)
-      // Checkpoints are the store's own (`checkpointSoon`), each in a turn of its own.
+      // Checkpoints are the store's own (rows-ahead.ts), each in a turn of its own.
       this.db.exec('PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA wal_autocheckpoint=0')
+      this.checkpoints = new Checkpoints(this.db)
       this.accountSalt =
         this.meta('account_salt') ??
         this.setMeta('account_salt', builtin('node:crypto').randomBytes(16).toString('hex'))
@@ -268,77 +233,17 @@ export class SqliteStore implements SandboxStore {
     setImmediate(() => this.flushInTurns())
   }
 
-  /** A flush now, or, when large messages are among the changes, a step of their JSON now and the rest at the next turns. */
-  private flushInTurns(): void {
-    // A chain of turns is running: it flushes when it ends.
-    if (!this.inTurns) this.turn()
-  }
-
-  private turn(): void {
-    if (this.makeAhead()) {
-      this.inTurns = true
-      setImmediate(() => this.turn())
-      return
-    }
-    this.inTurns = false
-    this.turnsAhead = 0
+  /** A flush now, or, with large messages among the changes, a step of their rows now and this again next turn (a running chain flushes when it ends). */
+  private flushInTurns(chained = false): void {
+    if (this.inTurns && !chained) return
+    this.inTurns =
+      !!this.sandbox &&
+      !!this.logs &&
+      !this.closed &&
+      this.ahead.step(this.sandbox.outbox, this.logs.messages.pending())
+    if (this.inTurns) return void setImmediate(() => this.flushInTurns(true))
+    this.ahead.flushed()
     this.flush()
-  }
-
-  /**
-   * One step of the JSON of the large messages about to be written (a large field of one message);
-   * true when it took one, and the flush waits for the next turn. After {@link MAX_TURNS_AHEAD}
-   * turns the flush goes ahead all the same (what is left is made in its turn): a stream of large
-   * sends never starves the writes.
-   */
-  private makeAhead(): boolean {
-    const sandbox = this.sandbox
-    if (!sandbox || !this.logs || this.closed || this.turnsAhead >= MAX_TURNS_AHEAD) return false
-    for (const id of this.logs.messages.pending()) {
-      const message = sandbox.outbox.peek(id)
-      if (message === undefined) continue
-      const made = this.madeAhead.get(message)
-      if (typeof made === 'string') {
-        // Its UTF-8, a turn of its own too: SQLite then copies bytes in the write's turn.
-        this.madeAhead.set(message, utf8.encode(made))
-        this.turnsAhead++
-        return true
-      }
-      if (made !== undefined) continue
-      let steps = this.making.get(message)
-      if (steps === undefined) {
-        if (weightOf(message) < LARGE_ROW_WEIGHT) continue
-        steps = storedMessageJsonSteps(message)
-        if (steps === undefined) continue
-        this.making.set(message, steps)
-      }
-      const step = steps.next()
-      if (step.done) {
-        this.making.delete(message)
-        // A later step replaces the message by a copy: the write then makes the copy's JSON itself.
-        this.madeAhead.set(message, step.value)
-      }
-      this.turnsAhead++
-      return true
-    }
-    return false
-  }
-
-  /** A passive checkpoint at a later turn, once enough was written since the last. */
-  private checkpointSoon(written: number): void {
-    this.sinceCheckpoint += written + 4096
-    if (this.sinceCheckpoint < CHECKPOINT_AFTER_CHARS || this.checkpointScheduled) return
-    this.checkpointScheduled = true
-    setImmediate(() => {
-      this.checkpointScheduled = false
-      if (this.closed) return
-      this.sinceCheckpoint = 0
-      try {
-        this.db.exec('PRAGMA wal_checkpoint(PASSIVE)')
-      } catch {
-        // A checkpoint that cannot run now runs at the next one, or when the store closes.
-      }
-    })
   }
 
   /** Writes every pending change in one transaction; on failure undoes this batch's captures and subscriber writes. */
@@ -377,7 +282,7 @@ export class SqliteStore implements SandboxStore {
       this.db.exec('BEGIN')
       const written = this.write(sandbox, batches)
       this.db.exec('COMMIT')
-      this.checkpointSoon(written)
+      this.checkpoints.after(written)
       this.failedBefore = false
       this.writes.ok++
       this.writes.seconds += (performance.now() - started) / 1000
@@ -397,7 +302,7 @@ export class SqliteStore implements SandboxStore {
 
   /** Writes the batches; gives the characters of message rows written. */
   private write(sandbox: SandboxState, batches: Batches): number {
-    const written = writeRows(this.db, sandbox, batches, this.jsonOf)
+    const written = writeRows(this.db, sandbox, batches, this.ahead.jsonOf)
     if (sandbox.faults.version !== this.faultsVersion) {
       this.db.exec('DELETE FROM faults')
       const insert = statement(this.db, 'INSERT INTO faults (id, fault) VALUES (?, ?)')
@@ -475,6 +380,7 @@ export class SqliteStore implements SandboxStore {
     if (this.closed) return
     if (this.timer !== undefined) clearInterval(this.timer)
     this.flush()
+    this.checkpoints.stop()
     this.closed = true
     try {
       this.db.exec('PRAGMA wal_checkpoint(TRUNCATE)')
