@@ -237,13 +237,21 @@ try {
   // SIGTERM to the node process (PID 1 in a real container) with a send in flight.
   const inFlight = fetch(`${api}/email/send`, {
     method: 'POST',
-    headers: { ...KEY, prefer: 'delay=300' },
+    headers: { ...KEY, prefer: 'delay=1500' },
     body: JSON.stringify({ to: 'ana@example.com', subject: 'In flight', html: '<p>x</p>' }),
   }).then(
     async (r) => ({ status: r.status, body: await r.json() }),
     (e) => ({ status: 0, body: String(e) }),
   )
-  await new Promise((r) => setTimeout(r, 100))
+  // In flight for sure: captured (the delay runs after the capture), not yet answered. A fixed
+  // 100 ms wait raced a container slow to start under load (the request was not there yet).
+  for (let i = 0; i < 50; i++) {
+    const listed = await (
+      await fetch(`http://127.0.0.1:${port}/__sandbox/messages?q=flight`, { headers: ADMIN })
+    ).json()
+    if ((listed.data ?? []).length > 0) break
+    await new Promise((r) => setTimeout(r, 20))
+  }
   const pid = nodePid(port)
   check('found the node process', pid !== undefined)
   const t0 = performance.now()
