@@ -3,7 +3,6 @@ import type { CapturedMessage } from '../contract/captured-message.js'
 import type { Subscriber } from '../contract/subscriber.js'
 import type { ChangeLog } from '../domain/change-log.js'
 import type { SandboxState } from '../domain/sandbox.js'
-import { storedMessageJson } from '../domain/channels/index.js'
 import type { Database, Statement } from './sqlite.js'
 import type { Skipped } from './rows.js'
 
@@ -24,7 +23,7 @@ export function writeRows(
   db: Database,
   sandbox: SandboxState,
   batches: Batches,
-  jsonOf: (message: CapturedMessage) => string | Uint8Array = storedMessageJson,
+  jsonOf: (message: CapturedMessage) => string | Uint8Array,
 ): number {
   const messageChars = writeMessages(db, sandbox, batches.messages, jsonOf)
   writeKeyed(
@@ -79,6 +78,13 @@ export function statement(db: Database, sql: string): Statement {
   return prepared
 }
 
+const upsertMessage = (json: string) =>
+  `INSERT INTO messages (id, account, channel, status, created_at, outcome, message) VALUES (?, ?, ?, ?, ?, ?, ${json})
+    ON CONFLICT (id) DO UPDATE SET status = excluded.status, outcome = excluded.outcome, message = excluded.message`
+const UPSERT_MESSAGE = upsertMessage('?')
+/** A large message's JSON made ahead as UTF-8 bytes (rows-ahead.ts): stored as the same TEXT. */
+const UPSERT_MESSAGE_BYTES = upsertMessage('CAST(? AS TEXT)')
+
 /** Writes the batch's messages; gives the characters of message JSON written. */
 function writeMessages(
   db: Database,
@@ -90,12 +96,7 @@ function writeMessages(
   if (batch.cleared) db.exec('DELETE FROM messages; DELETE FROM check_reports')
   if (batch.touched.size === 0) return 0
   let chars = 0
-  const upsertSql = (json: string) =>
-    `INSERT INTO messages (id, account, channel, status, created_at, outcome, message) VALUES (?, ?, ?, ?, ?, ?, ${json})
-    ON CONFLICT (id) DO UPDATE SET status = excluded.status, outcome = excluded.outcome, message = excluded.message`
-  const upsert = statement(db, upsertSql('?'))
-  // A large message's JSON made ahead as UTF-8 bytes (SqliteStore.makeAhead): stored as the same TEXT.
-  const upsertBytes = () => statement(db, upsertSql('CAST(? AS TEXT)'))
+  const upsert = statement(db, UPSERT_MESSAGE)
   const remove = statement(db, 'DELETE FROM messages WHERE id = ?')
   for (const id of batch.touched.keys()) {
     const message = sandbox.outbox.peek(id)
@@ -107,7 +108,7 @@ function writeMessages(
     const outcome = sandbox.outbox.pendingOutcome(id)
     const json = jsonOf(message)
     chars += typeof json === 'string' ? json.length : json.byteLength
-    ;(typeof json === 'string' ? upsert : upsertBytes()).run(
+    ;(typeof json === 'string' ? upsert : statement(db, UPSERT_MESSAGE_BYTES)).run(
       id,
       message.account,
       message.channel,

@@ -26,8 +26,6 @@ class Derivation {
   private value: Derived | undefined
   /** Set once a derived field of any message sharing this derivation was assigned (then copies look closer). */
   overwritten = false
-  /** Derived at capture for its size: its messages' store JSON is made field by field (see {@link storedJson}). */
-  large = false
   constructor(private compute: (() => Derived) | undefined) {}
 
   get(): Derived {
@@ -111,10 +109,7 @@ const INSPECT_DESCRIPTOR: PropertyDescriptor = {
  */
 export function defineDerived(target: object, compute: () => Derived, eager = false): void {
   const derivation = new Derivation(compute)
-  if (eager) {
-    derivation.get()
-    derivation.large = true
-  }
+  if (eager) derivation.get()
   attach(target, derivation)
   for (const field of FIELDS) Object.defineProperty(target, field, ACCESSORS[field])
 }
@@ -170,9 +165,7 @@ export function underived(message: object): boolean {
  * {@link reviveDerived} defines it again, lazily and in its place, when the store is read.
  */
 export function storedJson(message: object): string {
-  const derivation = derivationOf(message)
-  if (derivation?.large) return jsonByField(message)
-  if (derivation === undefined || derivation.done) return JSON.stringify(message)
+  if (!underived(message)) return JSON.stringify(message)
   const plain: Record<string, unknown> = {}
   for (const name of Object.keys(message))
     plain[name] = FIELD_NAMES.has(name) && isAccessor(message, name) ? null : (message as Record<string, unknown>)[name]
@@ -180,9 +173,10 @@ export function storedJson(message: object): string {
 }
 
 /**
- * A large message's JSON, field by field, in steps: a step after each large field, so a store can
- * make a 1 MiB email's ~3 MiB of JSON over a few turns of the event loop (each field ~5–20 ms) rather
- * than in one. Built by concatenation (V8 keeps it a rope until it is written out).
+ * {@link storedJson} of a derived message (or one with nothing to derive), field by field in steps:
+ * a step after each large field, so a store can make a 1 MiB email's ~3 MiB of JSON over a few
+ * turns of the event loop rather than in one. The same text as `JSON.stringify(message)`; built by
+ * concatenation (V8 keeps it a rope until it is written out).
  */
 export function* storedJsonSteps(message: object): Generator<void, string, void> {
   let json = '{'
@@ -197,19 +191,6 @@ export function* storedJsonSteps(message: object): Generator<void, string, void>
   return `${json}}`
 }
 const STEP_CHARS = 64 * 1024
-
-/** Whether `message` is large enough that its store JSON is made in steps ({@link storedJsonSteps}). */
-export function largeForStore(message: object): boolean {
-  return derivationOf(message)?.large === true
-}
-
-function jsonByField(message: object): string {
-  const steps = storedJsonSteps(message)
-  for (;;) {
-    const step = steps.next()
-    if (step.done) return step.value
-  }
-}
 
 /**
  * A message read back from a store with its lazily derived fields again (those {@link storedJson}

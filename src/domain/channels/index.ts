@@ -1,6 +1,6 @@
 import type { CapturedMessage, Channel, MessageOf } from '../../contract/captured-message.js'
 import { emailChannel } from './email/capture.js'
-import { largeForStore, storedJson, storedJsonSteps } from './derived.js'
+import { storedJson, storedJsonSteps, underived } from './derived.js'
 import { smsChannel } from './sms/capture.js'
 import type { ChannelDescriptor } from './types.js'
 import { whatsappChannel } from './whatsapp/capture.js'
@@ -28,9 +28,9 @@ export function storedMessageJson(message: CapturedMessage): string {
   return storedJson(message)
 }
 
-/** A large message's JSON for a store in steps (a step after each large field), or undefined for one made at once. */
+/** A message's JSON for a store in steps (a step after each large field); undefined while its derived fields are still to be computed (then {@link storedMessageJson} writes them as null at once). */
 export function storedMessageJsonSteps(message: CapturedMessage): Generator<void, string, void> | undefined {
-  return largeForStore(message) ? storedJsonSteps(message) : undefined
+  return underived(message) ? undefined : storedJsonSteps(message)
 }
 
 /** A message parsed back from a store, made whole again (an email's derived fields, lazily). */
