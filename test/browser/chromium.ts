@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs'
 import { chromium, type Browser } from 'playwright-core'
 import { afterAll, beforeAll } from 'vitest'
+import { HEADLESS_ARGS } from '../../src/http/screenshot/chromium.js'
 
 /** Debian's chromium package (`apt-get install -y chromium`); `CHROMIUM_PATH` overrides it. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
@@ -12,20 +13,9 @@ export const chromiumMissing: string | undefined = existsSync(CHROMIUM_PATH)
 
 if (chromiumMissing) console.warn(`[sendbox] skipping browser tests: ${chromiumMissing}`)
 
-/** The flags a container needs: headless, no sandbox, no GPU, no background traffic. */
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-]
-
-/** Headless Chromium with {@link CHROMIUM_ARGS}, plus `extraArgs` (for example `--host-resolver-rules=MAP evil.test 127.0.0.1`). */
+/** Headless Chromium with the screenshot route's {@link HEADLESS_ARGS} (no sandbox, no GPU, no background traffic), plus `extraArgs` (for example `--host-resolver-rules=MAP evil.test 127.0.0.1`). */
 export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS, ...extraArgs], timeout: 20_000 })
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: [...HEADLESS_ARGS, ...extraArgs], timeout: 20_000 })
 }
 
 /**

@@ -7,7 +7,7 @@ import { createSandbox, type Sandbox } from '../../src/index.js'
 import { startServer, type RunningServer } from '../../src/transports/http-server.js'
 import { CHROMIUM_PATH, chromiumMissing } from '../browser/chromium.js'
 import { HOSTILE, hostileEmailHtml } from '../hostile-payloads.js'
-import { CHROMIUM_ARGS } from '../browser/chromium.js'
+import { HEADLESS_ARGS } from '../../src/http/screenshot/chromium.js'
 import { buildWebInboxOnce } from './support.js'
 
 /**
@@ -32,7 +32,7 @@ describe.skipIf(chromiumMissing)('hostile content in the web inbox (Chromium)', 
     profile = mkdtempSync(join(tmpdir(), 'sendbox-web-hostile-'))
     context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM_PATH,
-      args: CHROMIUM_ARGS,
+      args: HEADLESS_ARGS,
       viewport: { width: 1280, height: 800 },
       timeout: 20_000,
     })

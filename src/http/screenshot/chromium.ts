@@ -11,7 +11,7 @@ import { ApiError } from '../../domain/errors.js'
 export const SYSTEM_CHROMIUM = '/usr/bin/chromium'
 
 /** The flags of a browser nobody sees: no sandbox (containers run as root), no GPU, no background traffic. */
-export const CHROMIUM_ARGS = [
+export const HEADLESS_ARGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
@@ -19,6 +19,11 @@ export const CHROMIUM_ARGS = [
   '--disable-component-update',
   '--disable-sync',
   '--no-first-run',
+]
+
+/** The screenshot browser's: {@link HEADLESS_ARGS}, and local network access allowed (the sandbox serves the page from loopback). */
+export const CHROMIUM_ARGS = [
+  ...HEADLESS_ARGS,
   '--disable-features=LocalNetworkAccessChecks,BlockInsecurePrivateNetworkRequests,PrivateNetworkAccessSendPreflights',
 ]
 
