@@ -23,63 +23,71 @@ function bounded(text: string | null | undefined): string | null {
   return text.length > JOURNAL_BODY_LIMIT ? `${text.slice(0, JOURNAL_BODY_LIMIT)}…` : text
 }
 
-/** Where an entry keeps its headers, or the function that makes them (non-enumerable: no reader sees it). */
-const HEADERS = Symbol('sendbox.journal.headers')
-type HeadersSlot = JournalEntry['request_headers'] | (() => JournalEntry['request_headers'])
-type Slotted = { [HEADERS]: HeadersSlot }
-
-/** Reused for every entry (its `value` set just before each use): no descriptor object per entry. */
-const SLOT_DESCRIPTOR: PropertyDescriptor = { value: undefined, writable: true, enumerable: false, configurable: true }
+type Headers = JournalEntry['request_headers']
 
 /**
- * The one `request_headers` accessor of every entry: the same two functions each time, so entries
- * share their hidden class. (A literal's `get`/`set` made two closures and an old-generation
- * AccessorPair per request, and gave each entry a map of its own.)
+ * A kept entry: the entry's fields, in the entry's order, and — when the transport gave its
+ * headers as a function — that function in a private field, called at the entry's first read
+ * through the journal ({@link KeptEntry.settled}: the list route, the event stream, the store, a
+ * UI). JSON, spread and structured clone see the plain fields only. (An accessor defined on each
+ * entry cost two `Object.defineProperty` calls per request; formatting the headers up front
+ * ~10 µs.)
  */
-const HEADERS_ACCESSOR: PropertyDescriptor = {
-  enumerable: true,
-  configurable: true,
-  get(this: Slotted) {
-    const slot = this[HEADERS]
-    if (typeof slot !== 'function') return slot
-    const made = slot()
-    this[HEADERS] = made
-    return made
-  },
-  set(this: Slotted, value: JournalEntry['request_headers']) {
-    this[HEADERS] = value
-  },
+class KeptEntry implements JournalEntry {
+  readonly id: number
+  readonly at: string
+  readonly kind: JournalEntry['kind']
+  readonly method: string
+  readonly path: string
+  readonly query: string | null
+  readonly status: number
+  readonly duration_ms: number
+  readonly error_code: string | null
+  readonly error_message: string | null
+  readonly account: string | null
+  readonly key: string | null
+  readonly request_body: string | null
+  readonly response_body: string | null
+  request_headers: Headers
+  readonly message_id: string | null
+  readonly fault_id: string | null
+  #headers: (() => Headers) | undefined
+
+  constructor(id: number, entry: JournalRecord) {
+    this.id = id
+    this.at = entry.at
+    this.kind = entry.kind
+    this.method = entry.method
+    this.path = entry.path
+    this.query = entry.query ?? null
+    this.status = entry.status
+    this.duration_ms = entry.duration_ms
+    this.error_code = entry.error_code
+    this.error_message = bounded(entry.error_message)
+    this.account = entry.account
+    this.key = entry.key
+    this.request_body = bounded(entry.request_body)
+    this.response_body = bounded(entry.response_body)
+    const headers = entry.request_headers
+    this.request_headers = typeof headers === 'function' ? null : (headers ?? null)
+    this.message_id = entry.message_id ?? null
+    this.fault_id = entry.fault_id ?? null
+    if (typeof headers === 'function') this.#headers = headers
+  }
+
+  /** The entry with its headers made (once). */
+  settled(): JournalEntry {
+    if (this.#headers !== undefined) {
+      this.request_headers = this.#headers()
+      this.#headers = undefined
+    }
+    return this
+  }
 }
 
-/**
- * The stored entry. Headers given as a function are made at the entry's first read, by whoever
- * reads it (the list route, the event stream, the store, a UI), through an enumerable accessor:
- * JSON, spread and structured clone see a plain field, in its place among the fields.
- */
-function entryOf(id: number, entry: JournalRecord): JournalEntry {
-  const full = {
-    id,
-    at: entry.at,
-    kind: entry.kind,
-    method: entry.method,
-    path: entry.path,
-    query: entry.query ?? null,
-    status: entry.status,
-    duration_ms: entry.duration_ms,
-    error_code: entry.error_code,
-    error_message: bounded(entry.error_message),
-    account: entry.account,
-    key: entry.key,
-    request_body: bounded(entry.request_body),
-    response_body: bounded(entry.response_body),
-  } as Record<string, unknown>
-  SLOT_DESCRIPTOR.value = entry.request_headers ?? null
-  Object.defineProperty(full, HEADERS, SLOT_DESCRIPTOR)
-  SLOT_DESCRIPTOR.value = undefined
-  Object.defineProperty(full, 'request_headers', HEADERS_ACCESSOR)
-  full.message_id = entry.message_id ?? null
-  full.fault_id = entry.fault_id ?? null
-  return full as unknown as JournalEntry
+/** An entry as readers get it: a kept one settled, a restored one (a plain object from the store) as it is. */
+function read(entry: KeptEntry | JournalEntry): JournalEntry {
+  return entry instanceof KeptEntry ? entry.settled() : entry
 }
 
 export type JournalListener = () => void
@@ -94,7 +102,7 @@ export const MAX_TRACKED_ORIGINS = 1_000
  * are one more owner).
  */
 export class Journal {
-  private entries: FairStore<number, JournalEntry>
+  private entries: FairStore<number, KeptEntry | JournalEntry>
   private nextId = 1
   private readonly listeners = new Set<JournalListener>()
   private snapshotCache: readonly JournalEntry[] | null = null
@@ -106,16 +114,18 @@ export class Journal {
     this.entries = new FairStore(capacity)
   }
 
-  /** Records one request (bodies cut to {@link JOURNAL_BODY_LIMIT} characters). */
-  record(entry: JournalRecord): JournalEntry {
-    const full = entryOf(this.nextId++, entry)
-    const evicted = this.entries.add(full.id, full.account ?? '', full)
-    this.changes?.touch(full.id)
-    for (const id of evicted) this.changes?.touch(id)
+  /** Records one request (bodies cut to {@link JOURNAL_BODY_LIMIT} characters); gives its id. */
+  record(entry: JournalRecord): number {
+    const kept = new KeptEntry(this.nextId++, entry)
+    const evicted = this.entries.add(kept.id, kept.account ?? '', kept)
+    if (this.changes !== undefined) {
+      this.changes.touch(kept.id)
+      for (const id of evicted) this.changes.touch(id)
+    }
     this.snapshotCache = null
     for (const listener of this.listeners) listener()
-    this.events?.emit({ type: 'request', entry: full })
-    return full
+    if (this.events !== undefined && this.events.size > 0) this.events.emit({ type: 'request', entry: kept.settled() })
+    return kept.id
   }
 
   /**
@@ -151,7 +161,7 @@ export class Journal {
   list(filter: { account?: string } = {}): JournalEntry[] {
     const out: JournalEntry[] = []
     for (const entry of this.entries.values())
-      if (filter.account === undefined || entry.account === filter.account) out.push(entry)
+      if (filter.account === undefined || entry.account === filter.account) out.push(read(entry))
     return out.reverse()
   }
 
@@ -183,7 +193,8 @@ export class Journal {
 
   /** The entry with this id, if it is still kept. */
   get(id: number): JournalEntry | undefined {
-    return this.entries.get(id)
+    const entry = this.entries.get(id)
+    return entry === undefined ? undefined : read(entry)
   }
 
   /** Puts back entries a store kept (oldest first), before any request is recorded; ids carry on after the last. */

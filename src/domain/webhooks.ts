@@ -258,7 +258,7 @@ export class WebhookSender {
     }
     record.state = record.error === null ? 'done' : 'failed'
     if (record.error !== null) this.scheduleRetry(record)
-    const entry = this.journal.record({
+    record.journal_id = this.journal.record({
       at: record.at,
       kind: 'webhook',
       method: 'POST',
@@ -273,7 +273,6 @@ export class WebhookSender {
       response_body: record.response?.body_excerpt ?? null,
       message_id: record.message_id ?? null,
     })
-    record.journal_id = entry.id
     this.attempts.touch(record.id)
   }
 

@@ -92,8 +92,21 @@ export function refuseWhileGuessing(sandbox: SandboxState, client: string | unde
   }
 }
 
-/** The declared query parameters, each checked by its schema: the first failure is 400 naming it. */
-export function parseQuery(route: Route, url: URL): Record<string, unknown> {
+/** A route's query strings seen lately, parsed (see {@link parseQuery}). */
+const parsedQueries = new WeakMap<Route, Map<string, Readonly<Record<string, unknown>>>>()
+/** Query strings kept per route; past it the route's memo starts over. */
+const MAX_PARSED_QUERIES = 256
+
+/**
+ * The declared query parameters, each checked by its schema: the first failure is 400 naming it.
+ * A query string a route accepted is remembered (frozen: no handler changes its query): the
+ * schemas are pure functions of the string, clients repeat theirs (`?page=1&limit=20`), and two
+ * zod parses were the list's largest cost after the socket write.
+ */
+export function parseQuery(route: Route, url: URL): Readonly<Record<string, unknown>> {
+  let seen = parsedQueries.get(route)
+  const known = seen?.get(url.search)
+  if (known !== undefined) return known
   const out: Record<string, unknown> = {}
   for (const [name, schema] of Object.entries(route.query ?? {})) {
     const raw = url.searchParams.get(name) ?? undefined
@@ -103,6 +116,10 @@ export function parseQuery(route: Route, url: URL): Record<string, unknown> {
     }
     out[name] = result.data
   }
+  if (seen === undefined) parsedQueries.set(route, (seen = new Map()))
+  if (seen.size >= MAX_PARSED_QUERIES) seen.clear()
+  Object.freeze(out)
+  if (url.search.length <= 512) seen.set(url.search, out)
   return out
 }
 

@@ -198,6 +198,27 @@ describe('GET /subscribers', () => {
   it('ignores unknown query parameters', async () => {
     expect((await api.call('GET', '/subscribers?sort=desc&page=1')).status).toBe(200)
   })
+
+  it('answers a repeated query string from the subscribers of now, and still refuses a bad one after good ones', async () => {
+    // The route remembers the query strings it parsed (issue 37): the page, never the answer.
+    const page = async (query: string) => (await api.call('GET', `/subscribers?${query}`)).json()
+    await create({ email: 'first@example.com' })
+    expect((await page('page=1&limit=2')).pagination).toEqual({ page: 1, limit: 2, total: 1, pages: 1 })
+    clock.advance(1)
+    await create({ email: 'second@example.com' })
+    clock.advance(1)
+    await create({ email: 'third@example.com' })
+    const again = await page('page=1&limit=2')
+    expect(again.pagination).toEqual({ page: 1, limit: 2, total: 3, pages: 2 })
+    expect(again.data.map((s: { email: string }) => s.email)).toEqual(['first@example.com', 'second@example.com'])
+    expect((await page('page=2&limit=2')).data.map((s: { email: string }) => s.email)).toEqual(['third@example.com'])
+    for (let i = 0; i < 300; i++)
+      expect((await api.call('GET', `/subscribers?limit=${(i % 100) + 1}&page=${i}`)).status).toBe(i === 0 ? 400 : 200)
+    const bad = await api.call('GET', '/subscribers?page=1&limit=0')
+    expect(bad.status).toBe(400)
+    expect((await bad.json()).error).toMatchObject({ code: 'invalid_parameter', param: 'limit' })
+    expect((await page('page=1&limit=2')).pagination.total).toBe(3)
+  })
 })
 
 describe('accounts', () => {
