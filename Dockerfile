@@ -11,16 +11,13 @@ ENV npm_config_update_notifier=false
 WORKDIR /src
 COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
-COPY tsconfig.json ./
-COPY bin ./bin
-COPY src ./src
-COPY fixtures ./fixtures
-COPY scripts ./scripts
-RUN npm run build
-# What runs: the bundled CLI and the web inbox. The headless CLI loads one package from
+# The sources (.dockerignore keeps the context to tsconfig.json, bin, src, fixtures and scripts), in one layer.
+COPY . .
+# Built as `npm run build` builds it; then what runs: the bundled CLI and the web inbox. The headless CLI loads one package from
 # node_modules, the MCP SDK (on the first /__sandbox/mcp request): installed alone, at the
 # version the lockfile holds, without dev or peer dependencies.
-RUN mkdir -p /out/app/dist /out/mcp \
+RUN npm run build \
+ && mkdir -p /out/app/dist /out/mcp \
  && cp -r dist/bin dist/web /out/app/dist/ \
  && rm -f /out/app/dist/bin/sendbox-ui.mjs /out/app/dist/bin/*.d.ts \
  && node -e "const l=require('./package-lock.json');const v=l.packages['node_modules/@modelcontextprotocol/sdk'].version;require('fs').writeFileSync('/out/mcp/package.json',JSON.stringify({private:true,dependencies:{'@modelcontextprotocol/sdk':v}}))" \
