@@ -250,8 +250,8 @@ const CHECKS = {
   },
 }
 
-/** Installs one cell and runs its checks; returns [label, result] rows. */
-async function runCell(name, tarball, work) {
+/** Installs one cell (a new project, msw, then the tarball); returns the cell, its first row and when it started. */
+async function installCell(name, tarball, work) {
   const cell = { name, ...CELLS[name], dir: join(work, name) }
   mkdirSync(cell.dir, { recursive: true })
   cell.nodeBin = nodeBinary(cell.node)
@@ -259,16 +259,31 @@ async function runCell(name, tarball, work) {
   const started = Date.now()
   const installed = await install(cell, tarball)
   const rows = [[`install (npm install msw@${cell.deps.msw}, then the tarball) on Node ${version}`, installed]]
-  if (!installed.ok) return rows
+  if (!installed.ok) return { cell, rows, started }
   copyFiles(cell)
   const versions =
     JSON.parse((await exec(cell, 'npm', ['ls', '--json', '--depth=0'])).stdout || '{}').dependencies ?? {}
   rows[0][0] += `: ${Object.entries(versions)
     .map(([dep, info]) => `${dep}@${info.version}`)
     .join(' ')}`
+  return { cell, rows, started }
+}
+
+/** Runs an installed cell's checks; returns its [label, result] rows. */
+async function checkCell({ cell, rows, started }) {
+  if (!rows[0][1].ok) return rows
   for (const check of cell.checks) rows.push(...(await CHECKS[check](cell)))
-  console.log(`     ${name}: ${((Date.now() - started) / 1000).toFixed(0)} s`)
+  console.log(`     ${cell.name}: ${((Date.now() - started) / 1000).toFixed(0)} s`)
   return rows
+}
+
+/** An install that cannot reject (a failure is its row), so it may wait while another cell runs. */
+function installing(name, tarball, work) {
+  return installCell(name, tarball, work).catch((error) => ({
+    cell: { name },
+    rows: [[`install of ${name}`, { ok: false, output: String(error?.stack ?? error) }]],
+    started: Date.now(),
+  }))
 }
 
 async function main() {
@@ -281,9 +296,14 @@ async function main() {
   let failed = 0
   try {
     const tarball = packTarball(work)
-    // Two cores: cells install and test one after another (each already uses both).
-    for (const name of names) {
-      for (const [label, result] of await runCell(name, tarball, work)) {
+    // Two cores: cells test one after another (each test uses both), and the next cell installs
+    // while one tests (an install mostly waits on the registry and the disk).
+    let next = installing(names[0], tarball, work)
+    for (let i = 0; i < names.length; i++) {
+      const installed = await next
+      const name = names[i]
+      if (i + 1 < names.length) next = installing(names[i + 1], tarball, work)
+      for (const [label, result] of await checkCell(installed)) {
         console.log(`${result.ok ? 'ok  ' : 'FAIL'} ${name}: ${label}`)
         if (!result.ok)
           console.log(
