@@ -198,3 +198,27 @@ describe('the request the node:http transport hands to its dispatcher', () => {
     })
   })
 })
+
+describe('close() with a connection that has carried no request yet', () => {
+  it('answers the request that arrives on it just after close() began, with Connection: close', async () => {
+    const running = await startServer(createSandbox({ baseUrl: 'http://127.0.0.1:4010/v1', subscribers: 0 }), {
+      port: 0,
+      dispatch: async () => OK,
+    })
+    // Connected before the close; its request (sent before a signal, not yet read) arrives after.
+    const socket = connect(running.port, '127.0.0.1')
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()))
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    let got = ''
+    socket.setEncoding('utf8')
+    socket.on('data', (chunk: string) => (got += chunk))
+    const ended = new Promise<void>((resolve) => socket.once('close', () => resolve()))
+    const closed = running.close()
+    socket.write('GET /v1/subscribers HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n')
+    await ended
+    await closed
+    // Ended at once, the connection dropped the request unanswered (the client saw it close).
+    expect(got).toMatch(/^HTTP\/1\.1 200 /)
+    expect(got).toMatch(/\r\nconnection: close\r\n/i)
+  })
+})

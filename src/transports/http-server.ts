@@ -158,19 +158,33 @@ function trackSockets(server: Server): Set<Socket> {
   return sockets
 }
 
-/** Ends idle connections (FIN) and resolves when their clients have closed them too, or after `ms`. */
+/** How long a connection that has carried no request yet is kept, at close, for one already on its way. */
+const FRESH_GRACE_MS = 250
+
+/**
+ * Ends idle connections (FIN) and resolves when their clients have closed them too, or after `ms`.
+ * A connection that has carried no request yet may hold one sent before the close and not yet
+ * read (ending it at once dropped that request unanswered: the client saw its socket close): it
+ * is ended after {@link FRESH_GRACE_MS} unless a request arrived, which is then answered with
+ * `Connection: close` like any other in flight.
+ */
 function endIdleSockets(sockets: Set<Socket>, ms: number): Promise<unknown> {
   const idle = [...sockets].filter((socket: CountedSocket) => (socket[IN_FLIGHT] ?? 0) === 0)
   return Promise.all(
     idle.map(
-      (socket) =>
+      (socket: CountedSocket) =>
         new Promise<void>((closed) => {
-          const timer = setTimeout(() => socket.destroy(), ms)
+          let timer: ReturnType<typeof setTimeout> | undefined
           socket.once('close', () => {
             clearTimeout(timer)
             closed()
           })
-          socket.end()
+          const end = () => {
+            timer = setTimeout(() => socket.destroy(), ms)
+            socket.end()
+          }
+          if (socket[IN_FLIGHT] !== undefined) return end()
+          setTimeout(() => ((socket[IN_FLIGHT] ?? 0) === 0 ? end() : closed()), FRESH_GRACE_MS)
         }),
     ),
   )
