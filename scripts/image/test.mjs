@@ -13,6 +13,7 @@
  */
 import { execFileSync, spawn } from 'node:child_process'
 import { request as httpRequest } from 'node:http'
+import { readFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -119,19 +120,37 @@ async function run(port, env) {
   return { child, exited, startMs: Math.round(performance.now() - t0), out: () => out, err: () => err }
 }
 
-/** The node process inside (PID 1 of a real container): what `docker stop` signals. */
+/**
+ * The node process inside (PID 1 of a real container): what `docker stop` signals. The one run
+ * with this `SENDBOX_PORT`: another run's container (one a failed run left behind) is not it.
+ */
 function nodePid(port) {
   const lines = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' }).split('\n')
-  return lines
+  const pids = lines
     .map((l) => l.trim().split(/\s+/))
-    .find((parts) => /(^|\/)node$/.test(parts[1] ?? '') && parts.includes('/app/dist/bin/sendbox.js'))?.[0]
+    .filter((parts) => /(^|\/)node$/.test(parts[1] ?? '') && parts.includes('/app/dist/bin/sendbox.js'))
+    .map((parts) => parts[0])
+  const ours = pids.find((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').includes(`SENDBOX_PORT=${port}`)
+    } catch {
+      return false // another user's process, unreadable without root
+    }
+  })
+  return ours ?? (pids.length === 1 ? pids[0] : undefined)
 }
 
 const KEY = { authorization: 'Bearer test_pro', 'content-type': 'application/json' }
+// Every request on a connection of its own (`Connection: close`): a pooled keep-alive connection
+// left idle while the machine is busy (CI runs this beside the consumer matrix) reached the
+// server's keep-alive timeout just as the next request went out on it, and that fetch failed.
+const pooledFetch = globalThis.fetch
+globalThis.fetch = (url, init = {}) => pooledFetch(url, { ...init, headers: { ...init.headers, connection: 'close' } })
 const ADMIN = { authorization: `Bearer ${TOKEN}` }
 let exitCode = 1
+let port
 try {
-  const port = await freePort()
+  port = await freePort()
   // As the README's compose recipe runs it: the app calls http://sendbox:4010, so that name is allowed.
   const env = { SENDBOX_PORT: String(port), SENDBOX_ADMIN_TOKEN: TOKEN, SENDBOX_ALLOWED_HOSTS: 'sendbox' }
   const first = await run(port, env)
@@ -313,6 +332,9 @@ try {
 } catch (error) {
   log(`FAIL ${error.message}`)
 } finally {
+  // A run that failed midway leaves no server behind (a later run would find and signal it).
+  const left = port === undefined ? undefined : nodePid(port)
+  if (left) process.kill(Number(left), 'SIGKILL')
   try {
     buildah(['rm', container])
   } catch {
