@@ -69,10 +69,12 @@ class KeptEntry implements JournalEntry {
     this.request_body = bounded(entry.request_body)
     this.response_body = bounded(entry.response_body)
     const headers = entry.request_headers
-    this.request_headers = typeof headers === 'function' ? null : (headers ?? null)
+    if (typeof headers === 'function') {
+      this.request_headers = null
+      this.#headers = headers
+    } else this.request_headers = headers ?? null
     this.message_id = entry.message_id ?? null
     this.fault_id = entry.fault_id ?? null
-    if (typeof headers === 'function') this.#headers = headers
   }
 
   /** The entry with its headers made (once). */

@@ -12,6 +12,7 @@ import { ADMIN_VIEWER } from '../domain/team-tokens.js'
 import { validateBody } from '../domain/validation.js'
 import { JOURNAL_BODY_LIMIT } from '../contract/journal.js'
 import { bearerToken } from './credentials.js'
+import { boundedMemo } from '../domain/bounded-memo.js'
 import {
   announcesBody,
   checkIgnoredBody,
@@ -92,10 +93,11 @@ export function refuseWhileGuessing(sandbox: SandboxState, client: string | unde
   }
 }
 
-/** A route's query strings seen lately, parsed (see {@link parseQuery}). */
-const parsedQueries = new WeakMap<Route, Map<string, Readonly<Record<string, unknown>>>>()
-/** Query strings kept per route; past it the route's memo starts over. */
+/** Query strings remembered per route, and the longest one remembered. */
 const MAX_PARSED_QUERIES = 256
+const MAX_PARSED_QUERY_CHARS = 512
+/** Each route's parse of a query string (see {@link parseQuery}). */
+const queryParsers = new WeakMap<Route, (search: string) => Readonly<Record<string, unknown>>>()
 
 /**
  * The declared query parameters, each checked by its schema: the first failure is 400 naming it.
@@ -104,22 +106,28 @@ const MAX_PARSED_QUERIES = 256
  * zod parses were the list's largest cost after the socket write.
  */
 export function parseQuery(route: Route, url: URL): Readonly<Record<string, unknown>> {
-  let seen = parsedQueries.get(route)
-  const known = seen?.get(url.search)
-  if (known !== undefined) return known
+  let parse = queryParsers.get(route)
+  if (parse === undefined) {
+    parse = boundedMemo(
+      MAX_PARSED_QUERIES,
+      (search: string) => Object.freeze(parseQueryString(route, new URLSearchParams(search))),
+      (search) => search.length <= MAX_PARSED_QUERY_CHARS,
+    )
+    queryParsers.set(route, parse)
+  }
+  return parse(url.search)
+}
+
+function parseQueryString(route: Route, params: URLSearchParams): Record<string, unknown> {
   const out: Record<string, unknown> = {}
   for (const [name, schema] of Object.entries(route.query ?? {})) {
-    const raw = url.searchParams.get(name) ?? undefined
+    const raw = params.get(name) ?? undefined
     const result = schema.safeParse(raw)
     if (!result.success) {
       throw new ApiError('invalid_parameter', result.error.issues[0].message, name)
     }
     out[name] = result.data
   }
-  if (seen === undefined) parsedQueries.set(route, (seen = new Map()))
-  if (seen.size >= MAX_PARSED_QUERIES) seen.clear()
-  Object.freeze(out)
-  if (url.search.length <= 512) seen.set(url.search, out)
   return out
 }
 

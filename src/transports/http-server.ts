@@ -184,7 +184,11 @@ function endIdleSockets(sockets: Set<Socket>, ms: number): Promise<unknown> {
             socket.end()
           }
           if (socket[IN_FLIGHT] !== undefined) return end()
-          setTimeout(() => ((socket[IN_FLIGHT] ?? 0) === 0 ? end() : closed()), FRESH_GRACE_MS)
+          setTimeout(() => {
+            if (socket.destroyed) return // closed meanwhile: its 'close' settled this
+            if ((socket[IN_FLIGHT] ?? 0) === 0) end()
+            else closed()
+          }, FRESH_GRACE_MS)
         }),
     ),
   )

@@ -5,7 +5,7 @@
  * webpack-dev-server (CVE-2025-30359/30360: Origin checks), Next.js `allowedDevOrigins`.
  */
 
-import { boundedMemo } from './bounded-memo.js'
+import { boundedMemo } from '../domain/bounded-memo.js'
 
 /** Options of the policy, from `startServer` (and the CLI's `--cors-origin`, `--allowed-host`). */
 export interface OriginPolicyOptions {

@@ -11,7 +11,7 @@ import { createDispatcher, type Dispatch } from '../http/index.js'
 import type { Sandbox } from '../index.js'
 import { closeAfterAnswer, corsHeaders, pipelinedAfterClose, refuse, sendJson, writeAnswer } from './answer-write.js'
 import { announcesBody, MAX_BODY_PIECES, NO_BODY, readBody } from './body-read.js'
-import { boundedMemo } from './bounded-memo.js'
+import { boundedMemo } from '../domain/bounded-memo.js'
 import { createOriginPolicy, type OriginPolicy } from './origin-policy.js'
 import { refusedAtTheDoor, refusedControlChange, refusedFromHeaders, STATE_CHANGING } from './door-checks.js'
 

@@ -1,7 +1,8 @@
 /**
  * `compute`, remembered for up to `max` keys (all forgotten at once when full: a flood of distinct
- * keys costs a compute each, never memory). For what a transport asks on every request about
- * values clients repeat (a Host header, a request target). An undefined result is not kept, nor
+ * keys costs a compute each, never memory). For what is asked on every request about values
+ * clients repeat (a Host header, a request target, a query string). An undefined result (or a
+ * throw) is not kept, nor
  * is the answer for a key `keep` refuses (a long one).
  */
 export function boundedMemo<K, V>(
