@@ -11,11 +11,11 @@ ENV npm_config_update_notifier=false
 WORKDIR /src
 COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
-# The sources (.dockerignore keeps the context to tsconfig.json, bin, src, fixtures and scripts), in one layer.
+# The sources, in one layer: the context holds only what the build reads (.dockerignore lists it).
 COPY . .
-# Built as `npm run build` builds it; then what runs: the bundled CLI and the web inbox. The headless CLI loads one package from
-# node_modules, the MCP SDK (on the first /__sandbox/mcp request): installed alone, at the
-# version the lockfile holds, without dev or peer dependencies.
+# Built as `npm run build` builds it; then what runs: the bundled CLI and the web inbox. The
+# headless CLI loads one package from node_modules, the MCP SDK (on the first /__sandbox/mcp
+# request): installed alone, at the version the lockfile holds, without dev or peer dependencies.
 RUN npm run build \
  && mkdir -p /out/app/dist /out/mcp \
  && cp -r dist/bin dist/web /out/app/dist/ \
