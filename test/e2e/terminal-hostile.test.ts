@@ -1,11 +1,10 @@
-import { execFileSync, spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { HOSTILE, HOSTILE_TEXT, hostileEmailHtml } from '../hostile-payloads.js'
 import { freePort } from '../free-port.js'
+import { hasTmux, tmuxPane } from './tmux-pane.js'
 
 /**
  * Hostile message content against the built CLI in a real terminal (tmux): the bytes the UI
@@ -15,27 +14,10 @@ import { freePort } from '../free-port.js'
  */
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const CLI = `${ROOT}dist/bin/sendbox.js`
-const hasTmux = spawnSync('tmux', ['-V']).status === 0
 const CLI_COMMAND = process.env.SENDBOX_E2E_CLI ?? `node ${JSON.stringify(CLI)}`
 const skip = !hasTmux || (process.env.SENDBOX_E2E_CLI === undefined && !existsSync(CLI))
 
-let dir = ''
 const SESSION = 'hostile'
-const tmux = (...args: string[]) => execFileSync('tmux', ['-S', join(dir, 'tmux.sock'), ...args], { encoding: 'utf8' })
-const screen = () => tmux('capture-pane', '-p', '-t', SESSION)
-const keys = (...names: string[]) => {
-  for (const name of names) tmux('send-keys', '-t', SESSION, name)
-}
-
-async function until(check: (text: string) => boolean, what: string, timeoutMs = 8_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const text = screen()
-    if (check(text)) return text
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; the screen shows:\n${text}`)
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-}
 
 /** What the UI must never write: Ink's own output is `ESC [ … m` colours, cursor moves and the alternate screen, never these. */
 const FORBIDDEN: Array<[string, RegExp]> = [
@@ -52,24 +34,24 @@ const FORBIDDEN: Array<[string, RegExp]> = [
 describe.skipIf(skip)('hostile content in a real terminal (tmux)', () => {
   let api = ''
   let raw = ''
+  let pane: ReturnType<typeof tmuxPane> | undefined
+  const tmux = (...args: string[]) => pane!.tmux(...args)
+  const keys = (...names: string[]) => pane!.keys(...names)
+  const until = (check: (text: string) => boolean, what: string) => pane!.until(check, what)
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'sendbox-hostile-'))
-    raw = join(dir, 'pane.bytes')
+    pane = tmuxPane(SESSION)
+    raw = join(pane.dir, 'pane.bytes')
     const port = await freePort()
     api = `http://127.0.0.1:${port}/v1`
     const command = `cd ${JSON.stringify(ROOT)} && env -u CI -u CONTINUOUS_INTEGRATION ${CLI_COMMAND} --port ${port} --delivery-ms 50; sleep 60`
-    tmux('new-session', '-d', '-s', SESSION, '-x', '160', '-y', '45', 'sh', '-c', command)
+    pane.start(command, 160, 45)
     tmux('set-option', '-g', 'set-clipboard', 'on')
     tmux('set-option', '-g', 'allow-rename', 'on')
     tmux('pipe-pane', '-o', '-t', SESSION, `cat >> ${JSON.stringify(raw)}`)
   })
 
-  afterAll(() => {
-    if (!dir) return
-    spawnSync('tmux', ['-S', join(dir, 'tmux.sock'), 'kill-server'])
-    rmSync(dir, { recursive: true, force: true })
-  })
+  afterAll(() => pane?.close())
 
   async function send(path: string, body: unknown) {
     const response = await fetch(`${api}${path}`, {
@@ -101,7 +83,7 @@ describe.skipIf(skip)('hostile content in a real terminal (tmux)', () => {
     await until((s) => s.includes('Copied link 1'), 'the copy notice')
     expect(tmux('show-buffer')).toBe('https://acme.example/reset?token=abc')
     keys('Escape', 'j', 'Enter')
-    const sms = await until((s) => s.includes('Encoding'), 'the SMS')
+    const sms = await until((s) => s.includes('Encoding') && s.includes('[zwsp:'), 'the SMS with its text')
     expect(sms).toContain('[zwsp:pay\ufffdpal]')
     expect(sms).toContain('[rlo:\ufffdexe.txt]')
 

@@ -1,10 +1,8 @@
-import { execFileSync, spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freePort } from '../free-port.js'
+import { hasTmux, tmuxPane } from './tmux-pane.js'
 
 /**
  * The terminal UI as a user meets it: the built CLI in a real terminal (tmux), messages sent over
@@ -13,7 +11,6 @@ import { freePort } from '../free-port.js'
  */
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const CLI = `${ROOT}dist/bin/sendbox.js`
-const hasTmux = spawnSync('tmux', ['-V']).status === 0
 /** `SENDBOX_E2E_CLI="node --import tsx bin/sendbox.ts"` runs the sources instead of the build (while iterating). */
 const CLI_COMMAND = process.env.SENDBOX_E2E_CLI ?? `node ${JSON.stringify(CLI)}`
 const hasBuild = process.env.SENDBOX_E2E_CLI !== undefined || existsSync(CLI)
@@ -24,26 +21,7 @@ const skipReason = !hasTmux
     : undefined
 if (skipReason) console.warn(`[terminal-ui e2e] skipped: ${skipReason}`)
 
-// A private tmux server on a socket in a temporary directory: it never touches the user's
-// sessions, and the server and the directory are removed after the test, even on failure.
-let socketDir = ''
 const SESSION = 'ui'
-const tmux = (...args: string[]) =>
-  execFileSync('tmux', ['-S', join(socketDir, 'tmux.sock'), ...args], { encoding: 'utf8' })
-const screen = () => tmux('capture-pane', '-p', '-t', SESSION)
-const keys = (...names: string[]) => {
-  for (const name of names) tmux('send-keys', '-t', SESSION, name)
-}
-
-async function until(check: (text: string) => boolean, what: string, timeoutMs = 8_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const text = screen()
-    if (check(text)) return text
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; the screen shows:\n${text}`)
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-}
 
 const LONG_LINK = `https://shop.example.com/account/reset-password?token=${'a1b2c3d4e5f6'.repeat(12)}&user=maria%40example.com&utm_source=email`
 const EMOJI_SMS =
@@ -77,24 +55,25 @@ function linksOf(text: string): string[] {
 describe.skipIf(skipReason !== undefined)('terminal UI in a real terminal (tmux)', () => {
   let port = 0
   let api = ''
+  let pane: ReturnType<typeof tmuxPane> | undefined
+  const tmux = (...args: string[]) => pane!.tmux(...args)
+  const screen = () => pane!.screen()
+  const keys = (...names: string[]) => pane!.keys(...names)
+  const until = (check: (text: string) => boolean, what: string) => pane!.until(check, what)
 
   beforeAll(async () => {
-    socketDir = mkdtempSync(join(tmpdir(), 'sendbox-e2e-'))
+    pane = tmuxPane(SESSION)
     port = await freePort()
     api = `http://127.0.0.1:${port}/v1`
     // Ink draws nothing live when it believes it runs in CI, so the CLI runs without those variables.
     // After the CLI exits the shell prints its exit code and waits, so the test can read both.
     const command = `cd ${JSON.stringify(ROOT)} && env -u CI -u CONTINUOUS_INTEGRATION ${CLI_COMMAND} --port ${port} --delivery-ms 200; echo "EXIT=$?"; sleep 60`
-    tmux('new-session', '-d', '-s', SESSION, '-x', '160', '-y', '45', 'sh', '-c', command)
+    pane.start(command, 160, 45)
     // tmux takes OSC 52 from the application into its paste buffer with set-clipboard on.
     tmux('set-option', '-g', 'set-clipboard', 'on')
   })
 
-  afterAll(() => {
-    if (!socketDir) return
-    spawnSync('tmux', ['-S', join(socketDir, 'tmux.sock'), 'kill-server'])
-    rmSync(socketDir, { recursive: true, force: true })
-  })
+  afterAll(() => pane?.close())
 
   async function send(path: string, body: unknown, key = 'test_pro') {
     const response = await fetch(`${api}${path}`, {
