@@ -193,7 +193,8 @@ export class Outbox implements OutboxView {
       keepSearchText(current, next)
       next.status = change.status
       next.reason = change.reason ?? null
-      next.status_history = [...current.status_history, change]
+      // concat, not a spread: V8 gives a spread's array ~16 spare slots (~140 bytes a message kept).
+      next.status_history = current.status_history.concat([change])
       this.entries[index] = next
       changed = true
       this.steps.followUp(item)

@@ -9,10 +9,13 @@ const DERIVED: Derived = {
   codes: ['482913'],
 }
 
-function message(compute = vi.fn(() => DERIVED), eager = false) {
+/** What the derivation is computed from (an email's `email` object, in the outbox). */
+const INPUT = { subject: 'Hi', html: '<p>Your code is 482913</p>' }
+
+function message(compute = vi.fn((_input: typeof INPUT) => DERIVED), eager = false) {
   const target: Record<string, unknown> = { message_id: 'msg_1', channel: 'email' }
-  defineDerived(target, compute, eager)
-  target.email = { subject: 'Hi', html: '<p>Your code is 482913</p>' }
+  defineDerived(target, compute, INPUT, eager)
+  target.email = INPUT
   return { target, compute }
 }
 
@@ -25,6 +28,7 @@ describe('derived fields (text, links, codes)', () => {
     expect(target.text).toBe('Your code is 482913')
     expect(target.links).toEqual(['https://shop.test/a'])
     expect(compute).toHaveBeenCalledTimes(1)
+    expect(compute).toHaveBeenCalledWith(INPUT)
     expect(underived(target)).toBe(false)
   })
 
@@ -102,12 +106,12 @@ describe('storedJson and reviveDerived (the --data store)', () => {
       return { text: 'hello 123456', links: ['https://a.test/'], images: [], codes: ['123456'] }
     }
     const message: Record<string, unknown> = { id: 'm1' }
-    defineDerived(message, compute)
+    defineDerived(message, compute, undefined)
     message.after = 1
     const json = storedJson(message)
     expect(computed).toBe(0)
     expect(JSON.parse(json)).toEqual({ id: 'm1', text: null, links: null, images: null, codes: null, after: 1 })
-    const revived = reviveDerived(JSON.parse(json) as Record<string, unknown>, compute)
+    const revived = reviveDerived(JSON.parse(json) as Record<string, unknown>, compute, undefined)
     expect(computed).toBe(0)
     expect(Object.keys(revived)).toEqual(['id', 'text', 'links', 'images', 'codes', 'after'])
     expect(revived.codes).toEqual(['123456'])
@@ -122,6 +126,8 @@ describe('storedJson and reviveDerived (the --data store)', () => {
     })
     // Derived already: written whole, read back as it is.
     expect(JSON.parse(storedJson(revived)).text).toBe('hello 123456')
-    expect(reviveDerived(JSON.parse(storedJson(revived)) as Record<string, unknown>, compute).text).toBe('hello 123456')
+    expect(reviveDerived(JSON.parse(storedJson(revived)) as Record<string, unknown>, compute, undefined).text).toBe(
+      'hello 123456',
+    )
   })
 })

@@ -22,22 +22,31 @@ export interface Derived {
 /** HTML longer than this (UTF-16 units) is derived at capture; shorter, on first read. */
 export const LAZY_DERIVE_LIMIT = 4 * 1024
 
-class Derivation {
+class Derivation<I = unknown> {
   private value: Derived | undefined
   /** Set once a derived field of any message sharing this derivation was assigned (then copies look closer). */
   overwritten = false
-  constructor(private compute: (() => Derived) | undefined) {}
+  /**
+   * `compute` is applied to `input` on first read, then both are dropped. A message that is never
+   * read keeps a shared function and an input it holds anyway (an email's `email` object) rather
+   * than a closure over the request (~120 bytes a message: closure, context and request body).
+   */
+  constructor(
+    private compute: ((input: I) => Derived) | undefined,
+    private input: I | undefined,
+  ) {}
 
   get(): Derived {
     if (this.value === undefined) {
       try {
-        this.value = this.compute!()
+        this.value = this.compute!(this.input as I)
       } catch {
         // The extractors do not throw (they fall back to plainer renderings); if one ever did, a
         // read of one message must not fail every list and wait that meets it, again and again.
         this.value = { text: '', links: [], images: [], codes: [] }
       }
       this.compute = undefined
+      this.input = undefined
     }
     return this.value
   }
@@ -105,10 +114,10 @@ const INSPECT_DESCRIPTOR: PropertyDescriptor = {
 
 /**
  * Adds `text`, `links` and `codes` to `target` (at this point of its field order), computed by
- * `compute` on first read; at once when `eager`.
+ * `compute(input)` on first read; at once when `eager`.
  */
-export function defineDerived(target: object, compute: () => Derived, eager = false): void {
-  const derivation = new Derivation(compute)
+export function defineDerived<I>(target: object, compute: (input: I) => Derived, input: I, eager = false): void {
+  const derivation = new Derivation(compute, input)
   if (eager) derivation.get()
   attach(target, derivation)
   for (const field of FIELDS) Object.defineProperty(target, field, ACCESSORS[field])
@@ -122,7 +131,7 @@ const DERIVATION_DESCRIPTOR: PropertyDescriptor = {
   writable: false,
 }
 
-function attach(target: object, derivation: Derivation): void {
+function attach<I>(target: object, derivation: Derivation<I>): void {
   // Two defineProperty calls with shared descriptors: an `Object.defineProperties` with a fresh
   // literal of symbol keys was ~3 % of an email send's CPU.
   Object.defineProperty(target, INSPECT, INSPECT_DESCRIPTOR)
@@ -197,7 +206,11 @@ const STEP_CHARS = 64 * 1024
  * wrote as null): a fresh object built field by field, in order, as {@link copyFields} builds one
  * (redefining the parsed object's fields as accessors cost V8 a slow object per message).
  */
-export function reviveDerived<T extends Record<string, unknown>>(message: T, compute: () => Derived): T {
+export function reviveDerived<T extends Record<string, unknown>, I>(
+  message: T,
+  compute: (input: I) => Derived,
+  input: I,
+): T {
   if (message.text !== null && message.links !== null && message.codes !== null && message.images !== null)
     return message
   const copy: Record<string, unknown> = {}
@@ -205,6 +218,6 @@ export function reviveDerived<T extends Record<string, unknown>>(message: T, com
     if (FIELD_NAMES.has(name) && message[name] === null) Object.defineProperty(copy, name, ACCESSORS[name as Field])
     else copy[name] = message[name]
   }
-  attach(copy, new Derivation(compute))
+  attach(copy, new Derivation(compute, input))
   return copy as T
 }

@@ -6,7 +6,7 @@ import { emailReading } from './reading.js'
 import type { CaptureInputOf, ChannelDescriptor } from '../types.js'
 
 /** An email's text (its HTML rendered), links (hrefs and URLs in text), images (sources) and codes (subject and text). */
-function deriveEmail(subject: string, html: string): Derived {
+function deriveEmail({ subject, html }: { subject: string; html: string }): Derived {
   const { text, links, images } = renderEmail(html)
   return { text, links, images, codes: findCodes(`${subject}\n${text}`) }
 }
@@ -39,12 +39,13 @@ export const emailChannel: ChannelDescriptor<'email', EmailSendRequest> = {
     const outcome = outcomeFor(body.to, retryAfter)
     const { subject, html } = body
     const message = base(sender, 'email', body.to, raw) as Record<string, unknown>
-    defineDerived(message, () => derivedAhead.get(body) ?? deriveEmail(subject, html), html.length > LAZY_DERIVE_LIMIT)
-    message.email = {
-      from: body.from ? { email: body.from.email, name: body.from.name ?? null } : null,
-      subject,
-      html,
-    }
+    const email = { from: body.from ? { email: body.from.email, name: body.from.name ?? null } : null, subject, html }
+    // Large HTML is derived now (and may have been ahead of the capture); short HTML on first read,
+    // from the message's own `email` (a derivation per message, no closure over the request).
+    if (html.length > LAZY_DERIVE_LIMIT)
+      defineDerived(message, (e) => derivedAhead.get(body) ?? deriveEmail(e), email, true)
+    else defineDerived(message, deriveEmail, email)
+    message.email = email
     return { message, outcome } as unknown as CaptureInputOf<'email'>
   },
   // Underived (short HTML): the text and links estimated at the HTML's size each, not computed for it.
@@ -59,6 +60,5 @@ export const emailChannel: ChannelDescriptor<'email', EmailSendRequest> = {
 
 /** An email read back from a store: its text, links, images and codes derived again on first read. */
 export function reviveEmail<T extends Record<string, unknown>>(message: T): T {
-  const { subject, html } = message.email as { subject: string; html: string }
-  return reviveDerived(message, () => deriveEmail(subject, html))
+  return reviveDerived(message, deriveEmail, message.email as { subject: string; html: string })
 }
