@@ -57,6 +57,6 @@ for (const dir of [root, ...process.argv.slice(2).map((d) => resolve(d))]) {
   const perMessage = Math.round(((after.heapUsed - idle.heapUsed) * 2 ** 20) / messages)
   console.log(
     `${dir === root ? 'HEAD' : dir}: ${messages} messages, live heap ${idle.heapUsed.toFixed(1)} → ${after.heapUsed.toFixed(1)} MB ` +
-      `(${perMessage} bytes a message), RSS after GC ${Math.round(after.rss)} MB`,
+      `(${perMessage} bytes a message), RSS after GC ${Math.round(after.rss)} MB, heap committed ${Math.round(after.heapTotal)} MB, external ${Math.round(after.external)} MB (idle: RSS ${Math.round(idle.rss)}, committed ${Math.round(idle.heapTotal)})`,
   )
 }

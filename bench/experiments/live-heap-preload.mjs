@@ -8,5 +8,13 @@ process.on('SIGUSR2', () => {
   globalThis.gc?.()
   const usage = process.memoryUsage()
   const mb = (bytes) => bytes / 2 ** 20
-  writeFileSync(process.env.LIVE_HEAP_OUT, JSON.stringify({ rss: mb(usage.rss), heapUsed: mb(usage.heapUsed) }))
+  writeFileSync(
+    process.env.LIVE_HEAP_OUT,
+    JSON.stringify({
+      rss: mb(usage.rss),
+      heapUsed: mb(usage.heapUsed),
+      heapTotal: mb(usage.heapTotal),
+      external: mb(usage.external),
+    }),
+  )
 })
