@@ -34,14 +34,11 @@ const FORBIDDEN: Array<[string, RegExp]> = [
 describe.skipIf(skip)('hostile content in a real terminal (tmux)', () => {
   let api = ''
   let raw = ''
-  let pane: ReturnType<typeof tmuxPane> | undefined
-  const tmux = (...args: string[]) => pane!.tmux(...args)
-  const keys = (...names: string[]) => pane!.keys(...names)
-  const until = (check: (text: string) => boolean, what: string) => pane!.until(check, what)
+  const pane = tmuxPane(SESSION)
+  const { tmux, keys, until } = pane
 
   beforeAll(async () => {
-    pane = tmuxPane(SESSION)
-    raw = join(pane.dir, 'pane.bytes')
+    raw = join(pane.dir(), 'pane.bytes')
     const port = await freePort()
     api = `http://127.0.0.1:${port}/v1`
     const command = `cd ${JSON.stringify(ROOT)} && env -u CI -u CONTINUOUS_INTEGRATION ${CLI_COMMAND} --port ${port} --delivery-ms 50; sleep 60`
@@ -51,7 +48,7 @@ describe.skipIf(skip)('hostile content in a real terminal (tmux)', () => {
     tmux('pipe-pane', '-o', '-t', SESSION, `cat >> ${JSON.stringify(raw)}`)
   })
 
-  afterAll(() => pane?.close())
+  afterAll(() => pane.close())
 
   async function send(path: string, body: unknown) {
     const response = await fetch(`${api}${path}`, {

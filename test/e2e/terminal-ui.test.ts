@@ -55,14 +55,10 @@ function linksOf(text: string): string[] {
 describe.skipIf(skipReason !== undefined)('terminal UI in a real terminal (tmux)', () => {
   let port = 0
   let api = ''
-  let pane: ReturnType<typeof tmuxPane> | undefined
-  const tmux = (...args: string[]) => pane!.tmux(...args)
-  const screen = () => pane!.screen()
-  const keys = (...names: string[]) => pane!.keys(...names)
-  const until = (check: (text: string) => boolean, what: string) => pane!.until(check, what)
+  const pane = tmuxPane(SESSION)
+  const { tmux, screen, keys, until } = pane
 
   beforeAll(async () => {
-    pane = tmuxPane(SESSION)
     port = await freePort()
     api = `http://127.0.0.1:${port}/v1`
     // Ink draws nothing live when it believes it runs in CI, so the CLI runs without those variables.
@@ -73,7 +69,7 @@ describe.skipIf(skipReason !== undefined)('terminal UI in a real terminal (tmux)
     tmux('set-option', '-g', 'set-clipboard', 'on')
   })
 
-  afterAll(() => pane?.close())
+  afterAll(() => pane.close())
 
   async function send(path: string, body: unknown, key = 'test_pro') {
     const response = await fetch(`${api}${path}`, {

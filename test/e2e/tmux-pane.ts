@@ -7,14 +7,17 @@ export const hasTmux = spawnSync('tmux', ['-V']).status === 0
 
 /**
  * One pane of a private tmux server, on a socket in a temporary directory: it never touches the
- * user's sessions, and `close()` removes the server and the directory.
+ * user's sessions, and `close()` removes the server and the directory. The directory is made on
+ * first use (`dir`, `start`), so a suite that is skipped leaves nothing behind.
  */
 export function tmuxPane(session: string) {
-  const dir = mkdtempSync(join(tmpdir(), `sendbox-${session}-`))
+  let made: string | undefined
+  const dir = () => (made ??= mkdtempSync(join(tmpdir(), `sendbox-${session}-`)))
   const tmux = (...args: string[]) =>
-    execFileSync('tmux', ['-S', join(dir, 'tmux.sock'), ...args], { encoding: 'utf8' })
+    execFileSync('tmux', ['-S', join(dir(), 'tmux.sock'), ...args], { encoding: 'utf8' })
   const screen = () => tmux('capture-pane', '-p', '-t', session)
   return {
+    /** The pane's temporary directory (the tmux socket's; a test may keep its own files there). */
     dir,
     tmux,
     screen,
@@ -45,8 +48,9 @@ export function tmuxPane(session: string) {
       }
     },
     close() {
-      spawnSync('tmux', ['-S', join(dir, 'tmux.sock'), 'kill-server'])
-      rmSync(dir, { recursive: true, force: true })
+      if (made === undefined) return
+      spawnSync('tmux', ['-S', join(made, 'tmux.sock'), 'kill-server'])
+      rmSync(made, { recursive: true, force: true })
     },
   }
 }
