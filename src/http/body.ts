@@ -174,12 +174,23 @@ export function toResponse(answer: Answer, request: Request): Response {
  * arrives): `payload_too_large` past 1 MiB. An empty array for a request without a body.
  */
 export async function readBodyBytes(request: WireRequest): Promise<Uint8Array> {
+  // Not buffered by a transport: a Fetch Request (in-process), whose stream is read here.
+  return bodyBytesAtHand(request) ?? checkedSize(await readCapped(request as Request))
+}
+
+/**
+ * The body's bytes when they need no reading (a transport buffered them, or a Fetch Request has
+ * none), else undefined: {@link readBodyBytes} without a turn of the microtask queue. Throws the
+ * 413 as it does.
+ */
+export function bodyBytesAtHand(request: WireRequest): Uint8Array | undefined {
   const declared = request.headers.get('content-length')
   if (declared !== null && Number(declared) > MAX_BODY_BYTES) throw tooLarge()
-  // Not buffered by a transport: a Fetch Request (in-process), whose stream is read here.
-  const bytes =
-    bufferedBodyOf(request) ??
-    ((request as Request).body === null ? new Uint8Array(0) : await readCapped(request as Request))
+  const bytes = bufferedBodyOf(request) ?? ((request as Request).body === null ? new Uint8Array(0) : undefined)
+  return bytes === undefined ? undefined : checkedSize(bytes)
+}
+
+function checkedSize(bytes: Uint8Array): Uint8Array {
   if (bytes.byteLength > MAX_BODY_BYTES) throw tooLarge()
   return bytes
 }

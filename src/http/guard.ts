@@ -18,6 +18,7 @@ import {
   checkIgnoredBody,
   jsonAnswer,
   jsonTextAnswer,
+  bodyBytesAtHand,
   parseJsonObject,
   readBodyBytes,
   type Answer,
@@ -165,22 +166,22 @@ const NO_BODY = Object.freeze({ body: undefined, raw: Object.freeze({}) as Recor
  * for a route without one: an `await` costs a turn of the microtask queue, and most API reads
  * have no body (the controls, off the hot path, simply await it).
  */
-export function readRouteBody(
-  route: Route,
-  request: WireRequest,
-  trace: Trace,
-): Promise<{ body: unknown; raw: Record<string, unknown> }> | typeof NO_BODY {
-  if (route.body) return readBodyOf(route.body, request, trace)
-  checkIgnoredBody(request)
-  return NO_BODY
+export function readRouteBody(route: Route, request: WireRequest, trace: Trace): ReadBody | Promise<ReadBody> {
+  if (!route.body) {
+    checkIgnoredBody(request)
+    return NO_BODY
+  }
+  const spec = route.body
+  // A body the transport buffered is parsed at once; a Fetch Request's stream is read first.
+  const bytes = bodyBytesAtHand(request)
+  if (bytes !== undefined) return parsedBody(spec, request, trace, bytes)
+  return readBodyBytes(request).then((read) => parsedBody(spec, request, trace, read))
 }
 
-async function readBodyOf(
-  spec: NonNullable<Route['body']>,
-  request: WireRequest,
-  trace: Trace,
-): Promise<{ body: unknown; raw: Record<string, unknown> }> {
-  const bytes = await readBodyBytes(request)
+/** A request's body: as the route's schema made it, and the JSON object as sent. */
+type ReadBody = { body: unknown; raw: Record<string, unknown> }
+
+function parsedBody(spec: NonNullable<Route['body']>, request: WireRequest, trace: Trace, bytes: Uint8Array): ReadBody {
   trace.requestBody = bytes
   const raw = parseJsonObject(request, bytes)
   if (isBodySchema(spec)) return { body: validateBody(spec, raw), raw }
@@ -218,8 +219,14 @@ export function answer(
 
 const textDecoder = new TextDecoder()
 
-/** What one API request gathered on its way through the guard chain: for its answer and its journal entry. */
+/** One API request on its way through the guard chain: what it is, and what it gathered for its answer and its journal entry. */
 interface ApiRun {
+  sandbox: SandboxState
+  request: WireRequest
+  url: URL
+  params: Record<string, string>
+  route: Route | undefined
+  started: number
   arrivedAt: number
   headers: Record<string, string>
   trace: Trace
@@ -236,31 +243,74 @@ interface ApiRun {
  * route → body → resolver — and turns whatever was thrown into the wire error. Every answer is
  * journaled. `route` is undefined for the catch-all (unknown path or method → 404). `url` is
  * `request.url` parsed (the transport has parsed it already).
+ *
+ * The answer comes back synchronously when nothing on the way had to wait (a body the transport
+ * buffered, a resolver with nothing pending, no store, no delay): each `await` of an async layer
+ * was a promise, a microtask turn and a suspended frame per request (issue 37: the send's
+ * allocations were ~1.5 KB over 7e48468's, mostly here).
  */
-export async function runApiRequest(
+export function runApiRequest(
   sandbox: SandboxState,
   request: WireRequest,
   url: URL,
   params: Record<string, string>,
   route: Route | undefined,
-): Promise<Answer> {
-  const started = performance.now()
-  const run: ApiRun = { arrivedAt: sandbox.now(), headers: {}, trace: {}, delay: 0, messageId: null }
-  let apiError: ApiError | undefined
-  let response: Answer
-  try {
-    response = await guarded(sandbox, request, url, params, route, run)
-  } catch (error) {
-    apiError = toApiError(error, request)
-    response = jsonAnswer(apiError.status, apiError.toBody(), { ...run.headers, ...apiError.headers }, request)
+): Answer | Promise<Answer> {
+  const run: ApiRun = {
+    sandbox,
+    request,
+    url,
+    params,
+    route,
+    started: performance.now(),
+    arrivedAt: sandbox.now(),
+    headers: {},
+    trace: {},
+    delay: 0,
+    messageId: null,
   }
-  if (run.delay > 0) await sleep(run.delay)
-  countRequest(sandbox, route?.operationId, response.status)
+  let response: Answer | Promise<Answer>
+  try {
+    response = guarded(run)
+  } catch (error) {
+    return afterDelay(run, refusal(run, error))
+  }
+  if (response instanceof Promise)
+    return response.then(
+      (answer) => afterDelay(run, { response: answer }),
+      (error: unknown) => afterDelay(run, refusal(run, error)),
+    )
+  return afterDelay(run, { response })
+}
+
+/** A request's answer, and the error it answers with when refused. */
+interface Outcome {
+  response: Answer
+  apiError?: ApiError
+}
+
+/** The wire error for whatever the guard chain threw. */
+function refusal(run: ApiRun, error: unknown): Outcome {
+  const apiError = toApiError(error, run.request)
+  return {
+    apiError,
+    response: jsonAnswer(apiError.status, apiError.toBody(), { ...run.headers, ...apiError.headers }, run.request),
+  }
+}
+
+/** The answer after the delay a `Prefer: delay=` or a fault asked for (none: at once), counted and journaled. */
+function afterDelay(run: ApiRun, outcome: Outcome): Answer | Promise<Answer> {
+  if (run.delay > 0) return sleep(run.delay).then(() => finished(run, outcome))
+  return finished(run, outcome)
+}
+
+function finished(run: ApiRun, { response, apiError }: Outcome): Answer {
+  const { sandbox, request } = run
+  countRequest(sandbox, run.route?.operationId, response.status)
   // No valid key, from a web page: journaled at most once a second per origin (a foreign page must not evict the journal).
   const origin = run.key === undefined ? request.headers.get('origin') : null
   const note = origin === null ? '' : sandbox.journal.admitAnonymous(origin, run.arrivedAt)
-  if (note !== undefined)
-    journalApiRequest(sandbox, request, url, run, response.status, apiError, note, performance.now() - started)
+  if (note !== undefined) journalApiRequest(run, response.status, apiError, note, performance.now() - run.started)
   return response
 }
 
@@ -269,13 +319,8 @@ export async function runApiRequest(
  * request with a body, rejects with it once the body is read for the journal); else what a forced
  * 429 would say. Synchronous on the way through: the send path awaits nothing here.
  */
-function limitedAndForced(
-  sandbox: SandboxState,
-  request: WireRequest,
-  url: URL,
-  key: ApiKeyConfig,
-  run: ApiRun,
-): (() => number) | Promise<never> {
+function limitedAndForced(run: ApiRun, key: ApiKeyConfig): (() => number) | Promise<never> {
+  const { sandbox, request, url } = run
   const decision = sandbox.limiter.take(key.key, run.arrivedAt)
   rateHeaders(decision, run.headers)
   if (!decision.allowed) {
@@ -309,22 +354,19 @@ function limitedAndForced(
   return retryAfter
 }
 
-/** The guard chain and the resolver; throws an ApiError (or anything: a 500) to refuse. */
-async function guarded(
-  sandbox: SandboxState,
-  request: WireRequest,
-  url: URL,
-  params: Record<string, string>,
-  route: Route | undefined,
-  run: ApiRun,
-): Promise<Answer> {
+/**
+ * The guard chain and the resolver; throws an ApiError (or anything: a 500) to refuse, or gives a
+ * promise that rejects with one when it had to wait on the way.
+ */
+function guarded(run: ApiRun): Answer | Promise<Answer> {
+  const { sandbox, request, url, route } = run
   const starting = whenReady(sandbox)
-  if (starting) await starting
+  if (starting) return starting.then(() => guarded(run))
   const { key, token } = authenticate(sandbox, request)
   run.key = key
   run.token = token
-  const limited = limitedAndForced(sandbox, request, url, key, run)
-  const retryAfter = typeof limited === 'function' ? limited : await limited
+  const retryAfter = limitedAndForced(run, key)
+  if (typeof retryAfter !== 'function') return retryAfter
   if (!route) {
     throw new ApiError(
       'not_found',
@@ -333,40 +375,45 @@ async function guarded(
   }
   const query = parseQuery(route, url)
   const read = readRouteBody(route, request, run.trace)
-  const { body, raw } = read instanceof Promise ? await read : read
-  const result = route.resolve({
-    sandbox,
-    request,
-    key,
-    url,
-    params,
-    query,
-    body,
-    raw,
-    viewer: ADMIN_VIEWER,
-    retryAfter,
-  })
-  const resolved = result instanceof Promise ? await result : result
-  // With --data a write is answered once it is on disk (one transaction per turn of the event loop).
-  if (sandbox.store && request.method !== 'GET') await sandbox.store.settle()
+  const resolve = ({ body, raw }: ReadBody) => {
+    const result = route.resolve({
+      sandbox,
+      request,
+      key,
+      url,
+      params: run.params,
+      query,
+      body,
+      raw,
+      viewer: ADMIN_VIEWER,
+      retryAfter,
+    })
+    return result instanceof Promise
+      ? result.then((resolved) => stored(run, route, resolved))
+      : stored(run, route, result)
+  }
+  return read instanceof Promise ? read.then(resolve) : resolve(read)
+}
+
+/** The resolver's result as the wire answer, once on disk (with --data a write is answered when stored: one transaction per turn). */
+function stored(run: ApiRun, route: Route, resolved: RouteResult): Answer | Promise<Answer> {
+  const { sandbox, request } = run
   // An accepted send names its captured message, so the journal entry links to it.
   if ('body' in resolved && (resolved.body as { message_id?: unknown } | null)?.message_id !== undefined)
     run.messageId = String((resolved.body as { message_id: unknown }).message_id)
-  return answer(resolved, run.headers, request, route.status ?? 200)
+  const wire = () => answer(resolved, run.headers, request, route.status ?? 200)
+  return sandbox.store && request.method !== 'GET' ? sandbox.store.settle().then(wire) : wire()
 }
 
 /** The request's journal entry: line, status, error, who, and the bodies (cut to the journal's limit). */
 function journalApiRequest(
-  sandbox: SandboxState,
-  request: WireRequest,
-  url: URL,
   run: ApiRun,
   status: number,
   apiError: ApiError | undefined,
   note: string,
   ms: number,
 ): void {
-  const { key, token, trace } = run
+  const { sandbox, request, url, key, token, trace } = run
   sandbox.journal.record({
     at: isoAt(run.arrivedAt),
     kind: 'api',

@@ -55,7 +55,8 @@ function displayOf(route: Route, base: ResolvedBase): string {
 interface Entry {
   methods: readonly string[] | undefined
   match: PathMatcher
-  run: (request: WireRequest, url: URL, params: Record<string, string>) => Promise<Answer>
+  /** Synchronous when nothing on the way waited (see runApiRequest). */
+  run: (request: WireRequest, url: URL, params: Record<string, string>) => Answer | Promise<Answer>
   /** What msw prints for it. */
   display: string
   label?: string
@@ -162,10 +163,11 @@ function unchanged(handlers: readonly RequestHandler[], original: readonly Reque
 /**
  * Answers one request the way {@link createHandlers}' handlers would under msw's `getResponse`,
  * without msw and without Fetch objects: the standalone server's way in. `url` is
- * `request.url` parsed; the transport attaches the body it read (`attachBufferedBody`). Resolves
- * undefined when no handler would match (another origin).
+ * `request.url` parsed; the transport attaches the body it read (`attachBufferedBody`). Undefined
+ * (or a promise of it) when no handler would match (another origin); the answer itself, not a
+ * promise of it, when nothing on its way waited.
  */
-export type Dispatch = (request: WireRequest, url: URL) => Promise<Answer | undefined> | undefined
+export type Dispatch = (request: WireRequest, url: URL) => Answer | Promise<Answer | undefined> | undefined
 
 /**
  * The dispatcher of a sandbox: the same entries, in the same order, as its MSW handlers. While
