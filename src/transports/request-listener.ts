@@ -10,7 +10,7 @@ import { isControlPath, resolveBaseUrl } from '../http/base-url.js'
 import { createDispatcher, type Dispatch } from '../http/index.js'
 import type { Sandbox } from '../index.js'
 import { closeAfterAnswer, corsHeaders, pipelinedAfterClose, refuse, sendJson, writeAnswer } from './answer-write.js'
-import { announcesBody, MAX_BODY_PIECES, NO_BODY, readBody } from './body-read.js'
+import { announcesBody, MAX_BODY_PIECES, NO_BODY, readBody, type BodyRead as ReadBodyResult } from './body-read.js'
 import { boundedMemo } from '../domain/bounded-memo.js'
 import { createOriginPolicy, type OriginPolicy } from './origin-policy.js'
 import { refusedAtTheDoor, refusedControlChange, refusedFromHeaders, STATE_CHANGING } from './door-checks.js'
@@ -176,7 +176,9 @@ export function createRequestListener(sandbox: Sandbox, options: ListenerOptions
     const outcome: Outcome = { status: 500, aborted: false, watched: undefined }
     const cors = corsHeaders(policy, req)
     try {
-      await answer(context, req, res, cors, outcome)
+      // Undefined when the answer is written already: nothing on its way waited (most GETs).
+      const pending = answer(context, req, res, cors, outcome)
+      if (pending !== undefined) await pending
     } catch (error) {
       failed(error, req, res, cors, outcome)
     } finally {
@@ -192,20 +194,24 @@ export function createRequestListener(sandbox: Sandbox, options: ListenerOptions
   }
 }
 
-/** Runs one request through the checks, the body read and the handlers, and writes the answer. */
-async function answer(
+/**
+ * Runs one request through the checks, the body read and the handlers, and writes the answer.
+ * A promise only while something is awaited (the body, a handler that waits, a streamed answer):
+ * each async layer a request went through was a promise, a frame and a microtask turn of its own.
+ */
+function answer(
   context: ListenerContext,
   req: IncomingMessage,
   res: ServerResponse,
   cors: Readonly<Record<string, string>>,
   outcome: Outcome,
-): Promise<void> {
+): Promise<void> | undefined {
   const method = req.method ?? 'GET'
   const path = req.url ?? '/'
   const refused = refusedAtTheDoor(context.policy, req, res, cors)
   if (refused !== undefined) {
     outcome.status = refused
-    return
+    return undefined
   }
   // Parsed once, as the handlers see it: `/v1/%2e%2e/__sandbox/x` is `/__sandbox/x`, and
   // `//x/__sandbox/y` is a path under this origin (not a host), as `origin + path` makes it.
@@ -218,20 +224,43 @@ async function answer(
   const foreign = changesControls ? refusedControlChange(context.policy, req, res, cors) : undefined
   if (foreign !== undefined) {
     outcome.status = foreign
-    return
+    return undefined
   }
-  // Without a body (GET, HEAD) nothing is awaited: a request's awaits are a measurable part of its cost.
-  const read =
-    method === 'GET' || method === 'HEAD' ? NO_READ : await bodyOf(context, req, res, cors, control, pathname)
-  if (typeof read === 'number') {
-    outcome.status = read
-    return
-  }
-  if (read === 'aborted') {
+  // Without a body (GET, HEAD) nothing is awaited.
+  if (method === 'GET' || method === 'HEAD') return dispatched(context, req, res, cors, outcome, target, NO_READ)
+  // A request the guard will refuse from its headers (401) is answered without reading its body:
+  // a keyless client cannot make the server buffer anything.
+  if (announcesBody(req) && refusedFromHeaders(context.sandbox, context.apiPrefix, control, pathname, req))
+    return dispatched(context, req, res, cors, outcome, target, SKIPPED)
+  return readBody(req).then((read) => bodyRead(context, req, res, cors, outcome, target, read, changesControls))
+}
+
+/** A request whose body was read: refused when the read went wrong or the body does not fit, else dispatched. */
+function bodyRead(
+  context: ListenerContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  cors: Readonly<Record<string, string>>,
+  outcome: Outcome,
+  target: Target | undefined,
+  read: ReadBodyResult,
+  changesControls: boolean,
+): Promise<void> | undefined {
+  if (read.aborted) {
     // The client went away mid-body (truncated, reset): nothing to answer, no sandbox bug.
     outcome.aborted = true
     res.destroy()
-    return
+    return undefined
+  }
+  if (read.fragmented) {
+    outcome.status = refuse(
+      res,
+      'invalid_request',
+      `The body arrived in more than ${MAX_BODY_PIECES.toLocaleString('en-US')} pieces (${read.body.length.toLocaleString('en-US')} bytes so far); send it in larger chunks.`,
+      cors,
+      true,
+    )
+    return undefined
   }
   if (changesControls && read.body.length > 0 && req.headers['content-type'] === undefined) {
     outcome.status = refuse(
@@ -241,13 +270,17 @@ async function answer(
       cors,
       read.overflow,
     )
-    return
+    return undefined
   }
-  await dispatched(context, req, res, cors, outcome, target, read)
+  return dispatched(context, req, res, cors, outcome, target, {
+    body: read.body,
+    overflow: read.overflow,
+    skipped: false,
+  })
 }
 
-/** The request, its body read, through the handlers; its answer written. */
-async function dispatched(
+/** The request, its body read, through the handlers; its answer written (a promise only while one is awaited). */
+function dispatched(
   context: ListenerContext,
   req: IncomingMessage,
   res: ServerResponse,
@@ -255,7 +288,7 @@ async function dispatched(
   outcome: Outcome,
   target: Target | undefined,
   read: BodyRead,
-): Promise<void> {
+): Promise<void> | undefined {
   const method = req.method ?? 'GET'
   const path = req.url ?? '/'
   const closeAfter = read.overflow || read.skipped
@@ -272,23 +305,35 @@ async function dispatched(
   outcome.watched = request
   watchClient(req.socket, request)
   attachBufferedBody(request, read.body)
-  const result: Answer | undefined = await context.dispatch(request, target.url)
+  const result = context.dispatch(request, target.url)
+  return result instanceof Promise
+    ? result.then((answer) => written(req, res, cors, outcome, answer, closeAfter))
+    : written(req, res, cors, outcome, result, closeAfter)
+}
+
+/** The dispatcher's answer written (a promise while a streamed body is), or the 404 of a path no handler took. */
+function written(
+  req: IncomingMessage,
+  res: ServerResponse,
+  cors: Readonly<Record<string, string>>,
+  outcome: Outcome,
+  result: Answer | undefined,
+  closeAfter: boolean,
+): Promise<void> | undefined {
   if (!result) {
     outcome.status = refuse(
       res,
       'not_found',
-      `Nothing at ${method} ${path.split('?')[0].slice(0, 200)}. The API is under /v1 (for example POST /v1/email/send); sandbox controls are under /__sandbox.`,
+      `Nothing at ${req.method ?? 'GET'} ${(req.url ?? '/').split('?')[0].slice(0, 200)}. The API is under /v1 (for example POST /v1/email/send); sandbox controls are under /__sandbox.`,
       cors,
       closeAfter,
     )
-    return
+    return undefined
   }
   outcome.status = result.status
-  const streaming = writeAnswer(req, res, result, cors)
-  if (streaming) await streaming
+  return writeAnswer(req, res, result, cors)
 }
 
-/** The read of a request without a body. */
 /** A request's body as read: the bytes, whether it went over the cap, whether it was skipped unread. */
 interface BodyRead {
   body: Uint8Array
@@ -297,35 +342,7 @@ interface BodyRead {
 }
 
 const NO_READ: BodyRead = { body: NO_BODY, overflow: false, skipped: false }
-
-/**
- * The request's body: read (capped), or skipped when the guard will refuse the request from its
- * headers (401: a keyless client cannot make the server buffer anything); a status when it was
- * refused here (too fragmented), `aborted` when the client went away mid-body.
- */
-async function bodyOf(
-  context: ListenerContext,
-  req: IncomingMessage,
-  res: ServerResponse,
-  cors: Readonly<Record<string, string>>,
-  control: boolean,
-  pathname: string,
-): Promise<BodyRead | number | 'aborted'> {
-  if (announcesBody(req) && refusedFromHeaders(context.sandbox, context.apiPrefix, control, pathname, req))
-    return { body: NO_BODY, overflow: false, skipped: true }
-  const read = await readBody(req)
-  if (read.aborted) return 'aborted'
-  if (read.fragmented) {
-    return refuse(
-      res,
-      'invalid_request',
-      `The body arrived in more than ${MAX_BODY_PIECES.toLocaleString('en-US')} pieces (${read.body.length.toLocaleString('en-US')} bytes so far); send it in larger chunks.`,
-      cors,
-      true,
-    )
-  }
-  return { body: read.body, overflow: read.overflow, skipped: false }
-}
+const SKIPPED: BodyRead = { body: NO_BODY, overflow: false, skipped: true }
 
 /** An error no check answered: the client gone mid-answer (nothing to say), else a 500 that names no internals. */
 function failed(
