@@ -32,10 +32,21 @@ export class Postings {
     this.live--
     this.bytes -= weight
     while (this.head < this.seqs.length && !isKept(this.seqs[this.head])) this.head++
-    if (this.live > 0 && this.seqs.length - this.head > this.live * 2 + 16) {
-      this.seqs = this.seqs.slice(this.head).filter(isKept)
-      this.head = 0
-    }
+    // Half stale after the head (deletions, another account's evictions): rebuilt from what is kept.
+    // Or a long stale prefix (the oldest evicted first, as a full outbox does on every send): dropped.
+    // Without the second, a list kept a number for every message it ever had (a million sends to one
+    // recipient: three arrays of a million).
+    if (this.live > 0 && this.seqs.length - this.head > this.live * 2 + 16) this.compact(isKept)
+    else if (this.head >= 1024 && this.head * 2 >= this.seqs.length) this.compact(() => true)
+  }
+
+  /** Keeps, in place and in order, the numbers after the head that `keep` accepts. */
+  private compact(keep: (seq: number) => boolean): void {
+    const seqs = this.seqs
+    let to = 0
+    for (let from = this.head; from < seqs.length; from++) if (keep(seqs[from])) seqs[to++] = seqs[from]
+    seqs.length = to
+    this.head = 0
   }
 
   /** The oldest kept sequence number (the list must not be empty). */
@@ -51,48 +62,80 @@ export function recipientKey(to: string): string {
   return lower.startsWith(' ') && /^ [0-9]/.test(lower) ? `+${lower.slice(1)}` : lower.trim()
 }
 
+/**
+ * One index: its lists by key, and the list of the key added last (sends come in runs to one
+ * recipient, from one account, on one channel: a run finds its list without a lookup, and a
+ * recipient is lower-cased once per run).
+ */
+class Lists {
+  readonly map = new Map<string, Postings>()
+  private lastKey: string | undefined
+  private lastList: Postings | undefined
+
+  constructor(private readonly keyOf: (value: string) => string) {}
+
+  /** The list of `value`'s key, made when it has none. */
+  of(value: string): Postings {
+    // A list leaves the map only once empty: the remembered one is still the map's while it holds any.
+    if (value === this.lastKey && this.lastList!.live > 0) return this.lastList!
+    const key = this.keyOf(value)
+    let list = this.map.get(key)
+    if (list === undefined) {
+      list = new Postings()
+      this.map.set(key, list)
+    }
+    this.lastKey = value
+    this.lastList = list
+    return list
+  }
+
+  /** `value`'s list lost a message. */
+  remove(value: string, weight: number, isKept: (seq: number) => boolean): void {
+    const list = value === this.lastKey && this.lastList!.live > 0 ? this.lastList! : this.map.get(this.keyOf(value))
+    if (list === undefined) return
+    list.remove(weight, isKept)
+    if (list.live === 0) this.map.delete(this.keyOf(value))
+  }
+
+  clear(): void {
+    this.map.clear()
+    this.lastKey = undefined
+    this.lastList = undefined
+  }
+}
+
+const asIs = (value: string) => value
+const lowerCased = (value: string) => value.toLowerCase()
+
 /** The three indexes. */
 export class OutboxIndex {
-  readonly byTo = new Map<string, Postings>()
-  readonly byAccount = new Map<string, Postings>()
-  readonly byChannel = new Map<string, Postings>()
+  private readonly to = new Lists(lowerCased)
+  private readonly account = new Lists(asIs)
+  private readonly channel = new Lists(asIs)
+  readonly byTo = this.to.map
+  readonly byAccount = this.account.map
+  readonly byChannel = this.channel.map
 
   constructor(readonly isKept: (seq: number) => boolean) {}
 
   add(message: CapturedMessage, seq: number, weight: number): void {
-    listOf(this.byTo, message.to.toLowerCase()).add(seq, weight)
-    listOf(this.byAccount, message.account).add(seq, weight)
-    listOf(this.byChannel, message.channel).add(seq, weight)
+    this.to.of(message.to).add(seq, weight)
+    this.account.of(message.account).add(seq, weight)
+    this.channel.of(message.channel).add(seq, weight)
   }
 
   /** The message numbered `seq` left the outbox (call after it is no longer kept). */
   remove(message: CapturedMessage, weight: number): void {
-    removeFrom(this.byTo, message.to.toLowerCase(), weight, this.isKept)
-    removeFrom(this.byAccount, message.account, weight, this.isKept)
-    removeFrom(this.byChannel, message.channel, weight, this.isKept)
+    this.to.remove(message.to, weight, this.isKept)
+    this.account.remove(message.account, weight, this.isKept)
+    this.channel.remove(message.channel, weight, this.isKept)
   }
 
   clear(): void {
-    this.byTo.clear()
-    this.byAccount.clear()
-    this.byChannel.clear()
+    this.to.clear()
+    this.account.clear()
+    this.channel.clear()
   }
-}
-
-function listOf(map: Map<string, Postings>, key: string): Postings {
-  let list = map.get(key)
-  if (list === undefined) {
-    list = new Postings()
-    map.set(key, list)
-  }
-  return list
-}
-
-function removeFrom(map: Map<string, Postings>, key: string, weight: number, isKept: (seq: number) => boolean): void {
-  const list = map.get(key)
-  if (list === undefined) return
-  list.remove(weight, isKept)
-  if (list.live === 0) map.delete(key)
 }
 
 /**
