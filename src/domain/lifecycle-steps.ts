@@ -15,6 +15,8 @@ export interface PendingStep {
   createdMs: number
   outcome: CaptureInput['outcome']
   step: 0 | 1
+  /** When it is due (`createdMs` + `deliveryMs` per step): kept, not recomputed at each look (a timestamp is a heap number). */
+  due: number
 }
 
 export class LifecycleSteps {
@@ -31,7 +33,7 @@ export class LifecycleSteps {
 
   /** Queues a message's step: its first for a new message, or the one it stopped at for a restored one. */
   add(id: string, createdMs: number, outcome: CaptureInput['outcome'], step: 0 | 1 = 0): void {
-    this.queues[step].push({ id, createdMs, outcome, step })
+    this.queues[step].push({ id, createdMs, outcome, step, due: createdMs + this.deliveryMs * (step + 1) })
   }
 
   /** The oldest message left the outbox: dropped from the queue it heads, if any (both are in creation order). */
@@ -41,20 +43,20 @@ export class LifecycleSteps {
 
   /** When a step is due. */
   dueMs(item: PendingStep): number {
-    return item.createdMs + this.deliveryMs * (item.step + 1)
+    return item.due
   }
 
   /** The next step due at `now`, taken off its queue (the message's second step queued after its first), or undefined. */
   takeDue(now: number): PendingStep | undefined {
     const item = this.next()
-    if (!item || this.dueMs(item) > now) return undefined
+    if (!item || item.due > now) return undefined
     this.queues[item.step].shift()
     return item
   }
 
   /** Queues the message's last step after its first was applied. */
   followUp(item: PendingStep): void {
-    if (item.step === 0) this.queues[1].push({ ...item, step: 1 })
+    if (item.step === 0) this.add(item.id, item.createdMs, item.outcome, 1)
   }
 
   private next(): PendingStep | undefined {
@@ -62,7 +64,7 @@ export class LifecycleSteps {
     const second = this.queues[1].peek()
     if (!first) return second
     if (!second) return first
-    return this.dueMs(first) <= this.dueMs(second) ? first : second
+    return first.due <= second.due ? first : second
   }
 
   /** Keeps a real-time timer armed for the next due step, so live views and webhooks move on their own. */

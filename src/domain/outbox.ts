@@ -109,7 +109,8 @@ export class Outbox implements OutboxView {
     this.feed.captured(message)
     this.changed()
     this.advance()
-    return this.get(message.message_id) ?? message
+    // Advanced just now: the message as kept (a step due at once, with no delivery delay, replaced it).
+    return this.peek(message.message_id) ?? message
   }
 
   /** Adds a message at the newest end, then applies the caps. */
