@@ -56,7 +56,11 @@ export class LifecycleSteps {
 
   /** Queues the message's last step after its first was applied. */
   followUp(item: PendingStep): void {
-    if (item.step === 0) this.add(item.id, item.createdMs, item.outcome, 1)
+    if (item.step !== 0) return
+    // The same object, moved on (it left its queue when taken): no new one per step.
+    item.step = 1
+    item.due = item.createdMs + this.deliveryMs * 2
+    this.queues[1].push(item)
   }
 
   private next(): PendingStep | undefined {

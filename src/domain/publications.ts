@@ -91,11 +91,15 @@ export class OutboxFeed {
   }
 
   stepped(transition: MessageTransition): void {
-    this.publications.publish(transition.message.message_id, () => {
-      this.budget?.open()
-      for (const listener of this.transitionListeners) listener(transition)
-      this.events?.emit({ type: 'message.status', message: transition.message, change: transition.change })
-    })
+    // Not held (no store): told at once, without a closure per step.
+    if (!this.publications.holding) return this.tellStep(transition)
+    this.publications.publish(transition.message.message_id, () => this.tellStep(transition))
+  }
+
+  private tellStep(transition: MessageTransition): void {
+    this.budget?.open()
+    for (const listener of this.transitionListeners) listener(transition)
+    this.events?.emit({ type: 'message.status', message: transition.message, change: transition.change })
   }
 
   deleted(id: string, account: string): void {
