@@ -83,11 +83,15 @@ export class OutboxFeed {
   ) {}
 
   captured(message: CapturedMessage): void {
-    this.publications.publish(message.message_id, () => {
-      this.budget?.open()
-      for (const listener of this.captureListeners) listener(message)
-      this.events?.emit({ type: 'message.captured', message })
-    })
+    // Not held (no store): told at once, without a closure per capture.
+    if (!this.publications.holding) return this.tellCapture(message)
+    this.publications.publish(message.message_id, () => this.tellCapture(message))
+  }
+
+  private tellCapture(message: CapturedMessage): void {
+    this.budget?.open()
+    for (const listener of this.captureListeners) listener(message)
+    this.events?.emit({ type: 'message.captured', message })
   }
 
   stepped(transition: MessageTransition): void {
