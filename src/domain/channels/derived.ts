@@ -63,7 +63,12 @@ class Derivation<I = unknown> {
  */
 const DERIVATION = Symbol('sendbox.derivation')
 const FIELDS = ['text', 'links', 'images', 'codes'] as const
-const FIELD_NAMES: ReadonlySet<string> = new Set(FIELDS)
+/** Whether `name` is a derived field's: compared by identity (property names are interned), not a Set lookup per field of every copy. */
+const isField = (name: string): name is Field =>
+  name === FIELDS[0] || name === FIELDS[1] || name === FIELDS[2] || name === FIELDS[3]
+// isField names four: a fifth derived field fails to compile here until it is named there too.
+const FOUR_FIELDS: (typeof FIELDS)['length'] extends 4 ? true : never = true
+void FOUR_FIELDS
 type Field = (typeof FIELDS)[number]
 
 function derivationOf(target: object): Derivation | undefined {
@@ -150,7 +155,7 @@ export function copyFields<T>(source: object): T {
   // Until a derived field is assigned somewhere, every message of this derivation still has all three accessors.
   const allAccessors = derivation !== undefined && !derivation.overwritten
   for (const name of Object.keys(source)) {
-    if (derivation !== undefined && FIELD_NAMES.has(name) && (allAccessors || isAccessor(source, name)))
+    if (derivation !== undefined && isField(name) && (allAccessors || isAccessor(source, name)))
       Object.defineProperty(copy, name, ACCESSORS[name as Field])
     else copy[name] = (source as Record<string, unknown>)[name]
   }
@@ -177,7 +182,7 @@ export function storedJson(message: object): string {
   if (!underived(message)) return JSON.stringify(message)
   const plain: Record<string, unknown> = {}
   for (const name of Object.keys(message))
-    plain[name] = FIELD_NAMES.has(name) && isAccessor(message, name) ? null : (message as Record<string, unknown>)[name]
+    plain[name] = isField(name) && isAccessor(message, name) ? null : (message as Record<string, unknown>)[name]
   return JSON.stringify(plain)
 }
 
@@ -215,7 +220,7 @@ export function reviveDerived<T extends Record<string, unknown>, I>(
     return message
   const copy: Record<string, unknown> = {}
   for (const name of Object.keys(message)) {
-    if (FIELD_NAMES.has(name) && message[name] === null) Object.defineProperty(copy, name, ACCESSORS[name as Field])
+    if (isField(name) && message[name] === null) Object.defineProperty(copy, name, ACCESSORS[name as Field])
     else copy[name] = message[name]
   }
   attach(copy, new Derivation(compute, input))
