@@ -1,16 +1,14 @@
 import { GUESS_WINDOW_MS, guessingClient, MAX_WRONG_SECRETS } from '../domain/guess-limiter.js'
-import { isoAt } from '../domain/clock.js'
 import { ApiError, forcedError, retryAfterHeader } from '../domain/errors.js'
 import type { ApiKeyConfig } from '../domain/plans.js'
 import { displayKey, maskKey } from '../domain/plans.js'
-import { lazyJournalHeaders } from './journal-headers.js'
+import { journalApiRequest } from './api-journal.js'
 import { retryAfterSeconds, type RateDecision } from '../domain/rate-limiter.js'
 import { fromZodError, toApiError } from './api-errors.js'
 
 import type { SandboxState } from '../domain/sandbox.js'
 import { ADMIN_VIEWER } from '../domain/team-tokens.js'
 import { validateBody } from '../domain/validation.js'
-import { JOURNAL_BODY_LIMIT } from '../contract/journal.js'
 import { bearerToken } from './credentials.js'
 import { boundedMemo } from '../domain/bounded-memo.js'
 import {
@@ -132,17 +130,6 @@ function parseQueryString(route: Route, params: URLSearchParams): Record<string,
   return out
 }
 
-/** Each configured key as the journal shows it (a key's config lives as long as its sandbox). */
-const maskedKeys = new WeakMap<ApiKeyConfig, string>()
-function maskedKeyOf(key: ApiKeyConfig): string {
-  let masked = maskedKeys.get(key)
-  if (masked === undefined) {
-    masked = maskKey(key.key)
-    maskedKeys.set(key, masked)
-  }
-  return masked
-}
-
 /** Promises of `sandbox.ready` seen settled: a request need not wait a microtask turn for them again. */
 const settled = new WeakSet<Promise<void>>()
 
@@ -216,8 +203,6 @@ export function answer(
     return jsonTextAnswer(result.status ?? status, request.method === 'HEAD' ? null : result.json, merged)
   return jsonAnswer(result.status ?? status, result.body, merged, request)
 }
-
-const textDecoder = new TextDecoder()
 
 /** One API request on its way through the guard chain: what it is, and what it gathered for its answer and its journal entry. */
 interface ApiRun {
@@ -403,37 +388,4 @@ function stored(run: ApiRun, route: Route, resolved: RouteResult): Answer | Prom
     run.messageId = String((resolved.body as { message_id: unknown }).message_id)
   const wire = () => answer(resolved, run.headers, request, route.status ?? 200)
   return sandbox.store && request.method !== 'GET' ? sandbox.store.settle().then(wire) : wire()
-}
-
-/** The request's journal entry: line, status, error, who, and the bodies (cut to the journal's limit). */
-function journalApiRequest(
-  run: ApiRun,
-  status: number,
-  apiError: ApiError | undefined,
-  note: string,
-  ms: number,
-): void {
-  const { sandbox, request, url, key, token, trace } = run
-  sandbox.journal.record({
-    at: isoAt(run.arrivedAt),
-    kind: 'api',
-    method: request.method,
-    path: url.pathname,
-    status,
-    duration_ms: Math.round(ms * 100) / 100,
-    error_code: apiError?.code ?? null,
-    account: key?.account ?? null,
-    key: key ? maskedKeyOf(key) : token ? maskKey(token) : null,
-    // The journal cuts each of these to JOURNAL_BODY_LIMIT characters; decode no more than that.
-    query: url.search === '' ? null : url.search.slice(1),
-    error_message: apiError ? apiError.message + (run.faultId ? ` (injected fault ${run.faultId})` : '') + note : null,
-    request_body:
-      trace.requestBody && trace.requestBody.byteLength > 0
-        ? textDecoder.decode(trace.requestBody.subarray(0, JOURNAL_BODY_LIMIT * 4 + 4))
-        : null,
-    response_body: apiError ? JSON.stringify(apiError.toBody()) : null,
-    request_headers: lazyJournalHeaders(request),
-    message_id: run.messageId,
-    fault_id: run.faultId ?? null,
-  })
 }

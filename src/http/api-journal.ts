@@ -1,0 +1,67 @@
+import { JOURNAL_BODY_LIMIT } from '../contract/journal.js'
+import type { ApiError } from '../domain/errors.js'
+import { isoAt } from '../domain/clock.js'
+import type { ApiKeyConfig } from '../domain/plans.js'
+import { maskKey } from '../domain/plans.js'
+import type { SandboxState } from '../domain/sandbox.js'
+import type { WireRequest } from './body.js'
+import { lazyJournalHeaders } from './journal-headers.js'
+
+/** What an API request's journal entry is made of (the guard chain's run of it). */
+export interface JournaledRun {
+  sandbox: SandboxState
+  request: WireRequest
+  url: URL
+  arrivedAt: number
+  key?: ApiKeyConfig
+  token?: string
+  trace: { requestBody?: Uint8Array }
+  messageId: string | null
+  faultId?: string
+}
+
+/** Each configured key as the journal shows it (a key's config lives as long as its sandbox). */
+const maskedKeys = new WeakMap<ApiKeyConfig, string>()
+function maskedKeyOf(key: ApiKeyConfig): string {
+  let masked = maskedKeys.get(key)
+  if (masked === undefined) {
+    masked = maskKey(key.key)
+    maskedKeys.set(key, masked)
+  }
+  return masked
+}
+
+const textDecoder = new TextDecoder()
+
+/** The request's journal entry: line, status, error, who, and the bodies (cut to the journal's limit). */
+export function journalApiRequest(
+  run: JournaledRun,
+  status: number,
+  apiError: ApiError | undefined,
+  note: string,
+  ms: number,
+): void {
+  const { sandbox, request, url, key, token, trace } = run
+  sandbox.journal.record({
+    at: isoAt(run.arrivedAt),
+    kind: 'api',
+    method: request.method,
+    path: url.pathname,
+    status,
+    duration_ms: Math.round(ms * 100) / 100,
+    error_code: apiError?.code ?? null,
+    account: key?.account ?? null,
+    key: key ? maskedKeyOf(key) : token ? maskKey(token) : null,
+    // The journal cuts each of these to JOURNAL_BODY_LIMIT characters; decode no more than that.
+    query: url.search === '' ? null : url.search.slice(1),
+    error_message: apiError ? apiError.message + (run.faultId ? ` (injected fault ${run.faultId})` : '') + note : null,
+    request_body:
+      trace.requestBody && trace.requestBody.byteLength > 0
+        ? textDecoder.decode(trace.requestBody.subarray(0, JOURNAL_BODY_LIMIT * 4 + 4))
+        : null,
+    response_body: apiError ? JSON.stringify(apiError.toBody()) : null,
+    request_headers: lazyJournalHeaders(request),
+    message_id: run.messageId,
+    fault_id: run.faultId ?? null,
+  })
+}
