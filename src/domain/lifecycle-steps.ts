@@ -109,3 +109,14 @@ export function stepChange(item: PendingStep, at: string): StatusChange {
     ? { status: 'failed', at, reason: item.outcome.reason, error_code: failureCode(item.outcome.reason) }
     : { status: 'delivered', at }
 }
+
+/**
+ * `[...history, change]` at its exact length: V8 gives a spread's array ~16 spare slots (~140
+ * bytes a message kept), and `concat` was the dearest line of a lifecycle step.
+ */
+export function historyWith(history: readonly StatusChange[], change: StatusChange): StatusChange[] {
+  const next = new Array<StatusChange>(history.length + 1)
+  for (let i = 0; i < history.length; i++) next[i] = history[i]
+  next[history.length] = change
+  return next
+}

@@ -18,7 +18,7 @@ import {
   waitProblem,
   type WaitOptions,
 } from './outbox-wait.js'
-import { LifecycleSteps, stepChange } from './lifecycle-steps.js'
+import { historyWith, LifecycleSteps, stepChange } from './lifecycle-steps.js'
 import { ChangeLog } from './change-log.js'
 import { OutboxIndex, oldestOfLargestAccount } from './outbox-index.js'
 import { queryOutbox, SearchTexts, type OutboxView, type QueryResult } from './outbox-query.js'
@@ -71,6 +71,14 @@ export class Outbox implements OutboxView {
   readonly maxBytes: number
   readonly deliveryMs: number
   private readonly steps: LifecycleSteps
+  /**
+   * The highest sequence number whose message may have left the outbox's hands: read (list, get,
+   * a page, a wait, a snapshot) or told to a listener or an event stream. A lifecycle step copies
+   * those, so what someone holds stays as it was read; a message nobody was handed changes in
+   * place (at the bench's rates every message took its first step as a copy: an allocation, a
+   * promotion and old-generation garbage per send).
+   */
+  private exposedThrough = -1
   /** Changes since the persistence adapter last wrote (only while one is attached). */
   private changes: ChangeLog<string, true> | undefined
   /** The outcome of each outbound message still in its lifecycle, kept only while changes are tracked (a restart resumes it). */
@@ -101,6 +109,7 @@ export class Outbox implements OutboxView {
     message.status_history = [{ status: message.status, at: createdAt }]
     message.created_at = createdAt
     this.keep(message)
+    if (this.feed.heard) this.exposeAll()
     if (!inbound) this.steps.add(message.message_id, createdMs, input.outcome)
     if (this.changes) {
       this.changes.touch(message.message_id, true)
@@ -110,7 +119,9 @@ export class Outbox implements OutboxView {
     this.changed()
     this.advance()
     // Advanced just now: the message as kept (a step due at once, with no delivery delay, replaced it).
-    return this.peek(message.message_id) ?? message
+    // For its route, which answers with its id: not a read that exposes it.
+    const index = this.indexOf(message.message_id)
+    return (index === undefined ? undefined : this.entries[index]) ?? message
   }
 
   /** Adds a message at the newest end, then applies the caps. */
@@ -189,12 +200,13 @@ export class Outbox implements OutboxView {
       if (index === undefined) continue // evicted or deleted before it finished
       const current = this.entries[index]!
       const change = stepChange(item, isoAt(this.steps.dueMs(item)))
-      // `{ ...current, status, reason, status_history }`, copied by hand (see capture).
-      const next = copyFields<CapturedMessage>(current)
-      keepSearchText(current, next)
+      // `{ ...current, status, reason, status_history }`, copied by hand (see capture), when someone may hold it.
+      const held = this.seqBase + index <= this.exposedThrough || this.feed.heard
+      const next = held ? copyFields<CapturedMessage>(current) : current
+      if (held) keepSearchText(current, next)
       next.status = change.status
       next.reason = change.reason ?? null
-      next.status_history = withChange(current.status_history, change)
+      next.status_history = historyWith(current.status_history, change)
       this.entries[index] = next
       changed = true
       this.steps.followUp(item)
@@ -219,6 +231,7 @@ export class Outbox implements OutboxView {
   list<F extends OutboxFilter>(filter?: F): Array<MessageFor<F>> {
     if (filter !== undefined) checkFilter(filter, 'outbox.list')
     this.advance()
+    this.exposeAll()
     return queryOutbox(this, filter ?? {}, undefined, 0, Infinity, false).data as Array<MessageFor<F>>
   }
 
@@ -230,23 +243,27 @@ export class Outbox implements OutboxView {
   page(filter: OutboxFilter, accounts: ReadonlySet<string> | undefined, page: number, limit: number): QueryResult {
     checkFilter(filter, 'outbox.page')
     this.advance()
+    this.exposeAll()
     return queryOutbox(this, filter, accounts, (page - 1) * limit, limit, true)
   }
 
   /** The newest message `page` would list first, without counting the others. */
   first(filter: OutboxFilter, accounts?: ReadonlySet<string>): CapturedMessage | undefined {
     this.advance()
+    this.exposeAll()
     return queryOutbox(this, filter, accounts, 0, 1, false).data[0]
   }
 
   get(id: string): CapturedMessage | undefined {
     this.advance()
+    this.exposeAll()
     const index = this.indexOf(id)
     return index === undefined ? undefined : (this.entries[index] ?? undefined)
   }
 
   /** The message as kept, without applying due lifecycle steps (for the persistence adapter). */
   peek(id: string): CapturedMessage | undefined {
+    this.exposeAll()
     const index = this.indexOf(id)
     return index === undefined ? undefined : (this.entries[index] ?? undefined)
   }
@@ -289,6 +306,7 @@ export class Outbox implements OutboxView {
     const filtered = compileFilter(effective)
     const match: MessagePredicate = accounts === undefined ? filtered : (m) => accounts.has(m.account) && filtered(m)
     this.advance()
+    this.exposeAll()
     // A message whose capture or step is not durable yet is not told to a new wait either: it hears of it once it is.
     const publications = this.feed.publications
     const [existing] = queryOutbox(
@@ -318,11 +336,13 @@ export class Outbox implements OutboxView {
 
   /** The newest messages that did not match: of the filter's channel if it names one, else any (of `accounts` only, when given). */
   nearMisses(filter: OutboxFilter, count = 3, accounts?: ReadonlySet<string>): CapturedMessage[] {
+    this.exposeAll()
     return nearMissesOf(this, filter, count, accounts)
   }
 
   /** The error a wait that timed out rejects with: the filter, then the nearest misses (among `accounts`' messages, when given). */
   timeoutError(filter: OutboxFilter, timeout: number, accounts?: ReadonlySet<string>): WaitTimeoutError {
+    this.exposeAll()
     return waitTimeoutError(this, filter, timeout, accounts)
   }
 
@@ -399,6 +419,7 @@ export class Outbox implements OutboxView {
 
   /** A stable array (newest first) for `useSyncExternalStore`: same reference until something changes. */
   snapshot = (): readonly CapturedMessage[] => {
+    this.exposeAll()
     this.snapshotCache ??= queryOutbox(this, {}, undefined, 0, Infinity, false).data
     return this.snapshotCache
   }
@@ -421,19 +442,13 @@ export class Outbox implements OutboxView {
     return this.feed.onTransition(listener)
   }
 
+  /** Every message kept now may be held by someone: their steps copy them from here on. */
+  private exposeAll(): void {
+    this.exposedThrough = this.seqBase + this.entries.length - 1
+  }
+
   private changed(): void {
     this.snapshotCache = null
     for (const listener of this.listeners) listener()
   }
-}
-
-/**
- * `[...history, change]` at its exact length: V8 gives a spread's array ~16 spare slots (~140
- * bytes a message kept), and `concat` was the dearest line of a lifecycle step.
- */
-function withChange(history: readonly StatusChange[], change: StatusChange): StatusChange[] {
-  const next = new Array<StatusChange>(history.length + 1)
-  for (let i = 0; i < history.length; i++) next[i] = history[i]
-  next[history.length] = change
-  return next
 }

@@ -110,6 +110,16 @@ export class OutboxFeed {
     this.publications.publish(id, () => this.events?.emit({ type: 'message.deleted', message_id: id, account }))
   }
 
+  /** Whether anyone hears of captures and steps now (a listener, an event stream, a store holding them): what they are told may be kept. */
+  get heard(): boolean {
+    return (
+      this.captureListeners.size > 0 ||
+      this.transitionListeners.size > 0 ||
+      (this.events !== undefined && this.events.size > 0) ||
+      this.publications.holding
+    )
+  }
+
   onCapture(listener: (message: CapturedMessage) => void): () => void {
     this.captureListeners.add(listener)
     return () => void this.captureListeners.delete(listener)
