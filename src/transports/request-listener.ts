@@ -123,8 +123,11 @@ interface ListenerContext {
   targetOf: (path: string) => Target | undefined
 }
 
-/** How one request went, for the log line and the cleanup after it. */
-interface Outcome {
+/** One request in flight: node's request and response, its CORS headers, and how it went (for the log line and the cleanup after it). */
+interface Exchange {
+  req: IncomingMessage
+  res: ServerResponse
+  cors: Readonly<Record<string, string>>
   status: number
   aborted: boolean
   watched: ListenerRequest | undefined
@@ -173,21 +176,20 @@ export function createRequestListener(sandbox: Sandbox, options: ListenerOptions
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (pipelinedAfterClose(req)) return
     const started = performance.now()
-    const outcome: Outcome = { status: 500, aborted: false, watched: undefined }
-    const cors = corsHeaders(policy, req)
+    const x: Exchange = { req, res, cors: corsHeaders(policy, req), status: 500, aborted: false, watched: undefined }
     try {
       // Undefined when the answer is written already: nothing on its way waited (most GETs).
-      const pending = answer(context, req, res, cors, outcome)
+      const pending = answer(context, x)
       if (pending !== undefined) await pending
     } catch (error) {
-      failed(error, req, res, cors, outcome)
+      failed(error, x)
     } finally {
-      if (outcome.watched !== undefined) answered(req.socket, outcome.watched)
-      if (!outcome.aborted)
+      if (x.watched !== undefined) answered(req.socket, x.watched)
+      if (!x.aborted)
         onRequest?.({
           method: req.method ?? 'GET',
           path: req.url ?? '/',
-          status: outcome.status,
+          status: x.status,
           ms: performance.now() - started,
         })
     }
@@ -199,18 +201,13 @@ export function createRequestListener(sandbox: Sandbox, options: ListenerOptions
  * A promise only while something is awaited (the body, a handler that waits, a streamed answer):
  * each async layer a request went through was a promise, a frame and a microtask turn of its own.
  */
-function answer(
-  context: ListenerContext,
-  req: IncomingMessage,
-  res: ServerResponse,
-  cors: Readonly<Record<string, string>>,
-  outcome: Outcome,
-): Promise<void> | undefined {
+function answer(context: ListenerContext, x: Exchange): Promise<void> | undefined {
+  const { req, res, cors } = x
   const method = req.method ?? 'GET'
   const path = req.url ?? '/'
   const refused = refusedAtTheDoor(context.policy, req, res, cors)
   if (refused !== undefined) {
-    outcome.status = refused
+    x.status = refused
     return undefined
   }
   // Parsed once, as the handlers see it: `/v1/%2e%2e/__sandbox/x` is `/__sandbox/x`, and
@@ -223,37 +220,35 @@ function answer(
   const changesControls = control && STATE_CHANGING.has(method)
   const foreign = changesControls ? refusedControlChange(context.policy, req, res, cors) : undefined
   if (foreign !== undefined) {
-    outcome.status = foreign
+    x.status = foreign
     return undefined
   }
   // Without a body (GET, HEAD) nothing is awaited.
-  if (method === 'GET' || method === 'HEAD') return dispatched(context, req, res, cors, outcome, target, NO_READ)
+  if (method === 'GET' || method === 'HEAD') return dispatched(context, x, target, NO_READ)
   // A request the guard will refuse from its headers (401) is answered without reading its body:
   // a keyless client cannot make the server buffer anything.
   if (announcesBody(req) && refusedFromHeaders(context.sandbox, context.apiPrefix, control, pathname, req))
-    return dispatched(context, req, res, cors, outcome, target, SKIPPED)
-  return readBody(req).then((read) => bodyRead(context, req, res, cors, outcome, target, read, changesControls))
+    return dispatched(context, x, target, SKIPPED)
+  return readBody(req).then((read) => bodyRead(context, x, target, read, changesControls))
 }
 
 /** A request whose body was read: refused when the read went wrong or the body does not fit, else dispatched. */
 function bodyRead(
   context: ListenerContext,
-  req: IncomingMessage,
-  res: ServerResponse,
-  cors: Readonly<Record<string, string>>,
-  outcome: Outcome,
+  x: Exchange,
   target: Target | undefined,
   read: ReadBodyResult,
   changesControls: boolean,
 ): Promise<void> | undefined {
+  const { req, res, cors } = x
   if (read.aborted) {
     // The client went away mid-body (truncated, reset): nothing to answer, no sandbox bug.
-    outcome.aborted = true
+    x.aborted = true
     res.destroy()
     return undefined
   }
   if (read.fragmented) {
-    outcome.status = refuse(
+    x.status = refuse(
       res,
       'invalid_request',
       `The body arrived in more than ${MAX_BODY_PIECES.toLocaleString('en-US')} pieces (${read.body.length.toLocaleString('en-US')} bytes so far); send it in larger chunks.`,
@@ -263,7 +258,7 @@ function bodyRead(
     return undefined
   }
   if (changesControls && read.body.length > 0 && req.headers['content-type'] === undefined) {
-    outcome.status = refuse(
+    x.status = refuse(
       res,
       'invalid_content_type',
       'Sandbox controls take JSON bodies only: send `Content-Type: application/json`.',
@@ -272,7 +267,7 @@ function bodyRead(
     )
     return undefined
   }
-  return dispatched(context, req, res, cors, outcome, target, {
+  return dispatched(context, x, target, {
     body: read.body,
     overflow: read.overflow,
     skipped: false,
@@ -282,13 +277,11 @@ function bodyRead(
 /** The request, its body read, through the handlers; its answer written (a promise only while one is awaited). */
 function dispatched(
   context: ListenerContext,
-  req: IncomingMessage,
-  res: ServerResponse,
-  cors: Readonly<Record<string, string>>,
-  outcome: Outcome,
+  x: Exchange,
   target: Target | undefined,
   read: BodyRead,
 ): Promise<void> | undefined {
+  const { req, res } = x
   const method = req.method ?? 'GET'
   const path = req.url ?? '/'
   const closeAfter = read.overflow || read.skipped
@@ -302,26 +295,20 @@ function dispatched(
   // Its signal aborts when the client is gone (the socket closes) or has said it will send
   // nothing more (FIN while the answer is pending): a long-poll drops its waiter. The answer
   // is still written, for a client that half-closed after its request and reads on.
-  outcome.watched = request
+  x.watched = request
   watchClient(req.socket, request)
   attachBufferedBody(request, read.body)
   const result = context.dispatch(request, target.url)
   return result instanceof Promise
-    ? result.then((answer) => written(req, res, cors, outcome, answer, closeAfter))
-    : written(req, res, cors, outcome, result, closeAfter)
+    ? result.then((answer) => written(x, answer, closeAfter))
+    : written(x, result, closeAfter)
 }
 
 /** The dispatcher's answer written (a promise while a streamed body is), or the 404 of a path no handler took. */
-function written(
-  req: IncomingMessage,
-  res: ServerResponse,
-  cors: Readonly<Record<string, string>>,
-  outcome: Outcome,
-  result: Answer | undefined,
-  closeAfter: boolean,
-): Promise<void> | undefined {
+function written(x: Exchange, result: Answer | undefined, closeAfter: boolean): Promise<void> | undefined {
+  const { req, res, cors } = x
   if (!result) {
-    outcome.status = refuse(
+    x.status = refuse(
       res,
       'not_found',
       `Nothing at ${req.method ?? 'GET'} ${(req.url ?? '/').split('?')[0].slice(0, 200)}. The API is under /v1 (for example POST /v1/email/send); sandbox controls are under /__sandbox.`,
@@ -330,7 +317,7 @@ function written(
     )
     return undefined
   }
-  outcome.status = result.status
+  x.status = result.status
   return writeAnswer(req, res, result, cors)
 }
 
@@ -345,20 +332,15 @@ const NO_READ: BodyRead = { body: NO_BODY, overflow: false, skipped: false }
 const SKIPPED: BodyRead = { body: NO_BODY, overflow: false, skipped: true }
 
 /** An error no check answered: the client gone mid-answer (nothing to say), else a 500 that names no internals. */
-function failed(
-  error: unknown,
-  req: IncomingMessage,
-  res: ServerResponse,
-  cors: Readonly<Record<string, string>>,
-  outcome: Outcome,
-): void {
+function failed(error: unknown, x: Exchange): void {
+  const { req, res, cors } = x
   if (res.socket === null || res.socket.destroyed || (error as NodeJS.ErrnoException).code === 'ECONNRESET') {
     // The client went away mid-answer: nothing to answer, no sandbox bug.
-    outcome.aborted = true
+    x.aborted = true
     res.destroy()
     return
   }
-  outcome.status = 500
+  x.status = 500
   console.error(`[sendbox] unexpected server error on ${req.method ?? 'GET'} ${(req.url ?? '/').slice(0, 200)}:`, error)
   if (!res.headersSent)
     sendJson(
