@@ -33,7 +33,7 @@ export class LifecycleSteps {
 
   /** Queues a message's step: its first for a new message, or the one it stopped at for a restored one. */
   add(id: string, createdMs: number, outcome: CaptureInput['outcome'], step: 0 | 1 = 0): void {
-    this.queues[step].push({ id, createdMs, outcome, step, due: createdMs + this.deliveryMs * (step + 1) })
+    this.queues[step].push({ id, createdMs, outcome, step, due: this.dueAt(createdMs, step) })
   }
 
   /** The oldest message left the outbox: dropped from the queue it heads, if any (both are in creation order). */
@@ -41,9 +41,9 @@ export class LifecycleSteps {
     for (const queue of this.queues) if (queue.peek()?.id === id) queue.shift()
   }
 
-  /** When a step is due. */
-  dueMs(item: PendingStep): number {
-    return item.due
+  /** When a message's step is due: `deliveryMs` after the step before it. */
+  private dueAt(createdMs: number, step: 0 | 1): number {
+    return createdMs + this.deliveryMs * (step + 1)
   }
 
   /** The next step due at `now`, taken off its queue (the message's second step queued after its first), or undefined. */
@@ -59,7 +59,7 @@ export class LifecycleSteps {
     if (item.step !== 0) return
     // The same object, moved on (it left its queue when taken): no new one per step.
     item.step = 1
-    item.due = item.createdMs + this.deliveryMs * 2
+    item.due = this.dueAt(item.createdMs, 1)
     this.queues[1].push(item)
   }
 
@@ -75,7 +75,7 @@ export class LifecycleSteps {
   schedule(): void {
     const item = this.next()
     if (!item) return
-    const dueMs = this.dueMs(item)
+    const dueMs = item.due
     if (this.timer !== undefined && this.timerDue <= dueMs) return
     if (this.timer !== undefined) clearTimeout(this.timer)
     const wait = Math.min(Math.max(dueMs - this.now(), 0), 2 ** 31 - 1)

@@ -3,7 +3,7 @@ import { Postings } from './outbox-index.js'
 
 /** A list fed the way a full outbox feeds it: a number in, and the oldest out, on every send. */
 function fedAsAFullOutbox(sends: number, cap: number): Postings {
-  const list = new Postings()
+  const list = new Postings('ana@example.com')
   let oldest = 0
   const isKept = (seq: number) => seq >= oldest
   for (let seq = 0; seq < sends; seq++) {
@@ -26,7 +26,7 @@ describe('an index list', () => {
   })
 
   it('still drops stale numbers after the head, and keeps the rest in order', () => {
-    const list = new Postings()
+    const list = new Postings('ana@example.com')
     for (let seq = 0; seq < 1_000; seq++) list.add(seq, 1)
     const gone = new Set<number>()
     const isKept = (seq: number) => !gone.has(seq)

@@ -12,6 +12,9 @@ import type { CapturedMessage } from '../contract/captured-message.js'
 
 /** The messages of one recipient, account or channel. */
 export class Postings {
+  /** The key the list is under in its index (a `to` lower-cased). */
+  constructor(readonly key: string) {}
+
   /** Sequence numbers, oldest first (some may be stale). */
   seqs: number[] = []
   /** First position that may still be kept (everything before it is stale). */
@@ -76,12 +79,12 @@ class Lists {
 
   /** The list of `value`'s key, made when it has none. */
   of(value: string): Postings {
-    // A list leaves the map only once empty: the remembered one is still the map's while it holds any.
-    if (value === this.lastKey && this.lastList!.live > 0) return this.lastList!
+    let list = this.remembered(value)
+    if (list !== undefined) return list
     const key = this.keyOf(value)
-    let list = this.map.get(key)
+    list = this.map.get(key)
     if (list === undefined) {
-      list = new Postings()
+      list = new Postings(key)
       this.map.set(key, list)
     }
     this.lastKey = value
@@ -91,10 +94,15 @@ class Lists {
 
   /** `value`'s list lost a message. */
   remove(value: string, weight: number, isKept: (seq: number) => boolean): void {
-    const list = value === this.lastKey && this.lastList!.live > 0 ? this.lastList! : this.map.get(this.keyOf(value))
+    const list = this.remembered(value) ?? this.map.get(this.keyOf(value))
     if (list === undefined) return
     list.remove(weight, isKept)
-    if (list.live === 0) this.map.delete(this.keyOf(value))
+    if (list.live === 0) this.map.delete(list.key)
+  }
+
+  /** The list of the value added last, when `value` is it (a list leaves the map only once empty: while it holds any, it is still the map's). */
+  private remembered(value: string): Postings | undefined {
+    return value === this.lastKey && this.lastList!.live > 0 ? this.lastList : undefined
   }
 
   clear(): void {

@@ -120,8 +120,7 @@ export class Outbox implements OutboxView {
     this.advance()
     // Advanced just now: the message as kept (a step due at once, with no delivery delay, replaced it).
     // For its route, which answers with its id: not a read that exposes it.
-    const index = this.indexOf(message.message_id)
-    return (index === undefined ? undefined : this.entries[index]) ?? message
+    return this.kept(message.message_id) ?? message
   }
 
   /** Adds a message at the newest end, then applies the caps. */
@@ -199,7 +198,7 @@ export class Outbox implements OutboxView {
       const index = this.indexOf(item.id)
       if (index === undefined) continue // evicted or deleted before it finished
       const current = this.entries[index]!
-      const change = stepChange(item, isoAt(this.steps.dueMs(item)))
+      const change = stepChange(item, isoAt(item.due))
       // `{ ...current, status, reason, status_history }`, copied by hand (see capture), when someone may hold it.
       const held = this.seqBase + index <= this.exposedThrough || this.feed.heard
       const next = held ? copyFields<CapturedMessage>(current) : current
@@ -257,13 +256,16 @@ export class Outbox implements OutboxView {
   get(id: string): CapturedMessage | undefined {
     this.advance()
     this.exposeAll()
-    const index = this.indexOf(id)
-    return index === undefined ? undefined : (this.entries[index] ?? undefined)
+    return this.kept(id)
   }
 
   /** The message as kept, without applying due lifecycle steps (for the persistence adapter). */
   peek(id: string): CapturedMessage | undefined {
     this.exposeAll()
+    return this.kept(id)
+  }
+
+  private kept(id: string): CapturedMessage | undefined {
     const index = this.indexOf(id)
     return index === undefined ? undefined : (this.entries[index] ?? undefined)
   }

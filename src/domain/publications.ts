@@ -11,7 +11,7 @@ import type { WaitBudget } from './outbox-wait.js'
  * docs/decisions/durable-publication.md.
  */
 export class Publications {
-  private held: Array<{ id: string; run: () => void }> = []
+  private held: Array<{ id: string; run: (arg: never) => void; arg: unknown }> = []
   private readonly ids = new Map<string, number>()
   private onPending: (() => void) | undefined
 
@@ -25,10 +25,16 @@ export class Publications {
     return this.onPending !== undefined
   }
 
-  /** Runs `run` now, or once the change about message `id` is durable. */
-  publish(id: string, run: () => void): void {
-    if (this.onPending === undefined) return run()
-    this.held.push({ id, run })
+  /**
+   * Runs `run(arg)` now, or once the change about message `id` is durable. The argument beside the
+   * function, not a closure over it: a capture and a step publish on every send, and without a
+   * store they run at once.
+   */
+  publish(id: string, run: () => void): void
+  publish<A>(id: string, run: (arg: A) => void, arg: A): void
+  publish<A>(id: string, run: (arg: A) => void, arg?: A): void {
+    if (this.onPending === undefined) return run(arg as A)
+    this.held.push({ id, run, arg })
     this.ids.set(id, (this.ids.get(id) ?? 0) + 1)
     if (this.held.length === 1) this.onPending()
   }
@@ -49,9 +55,9 @@ export class Publications {
       const batch = this.held
       this.held = []
       this.ids.clear()
-      for (const { run } of batch) {
+      for (const { run, arg } of batch) {
         try {
-          run()
+          run(arg as never)
         } catch (error) {
           console.error('[sendbox] a publication failed:', error)
         }
@@ -83,24 +89,20 @@ export class OutboxFeed {
   ) {}
 
   captured(message: CapturedMessage): void {
-    // Not held (no store): told at once, without a closure per capture.
-    if (!this.publications.holding) return this.tellCapture(message)
-    this.publications.publish(message.message_id, () => this.tellCapture(message))
+    this.publications.publish(message.message_id, this.tellCapture, message)
   }
 
-  private tellCapture(message: CapturedMessage): void {
+  private readonly tellCapture = (message: CapturedMessage): void => {
     this.budget?.open()
     for (const listener of this.captureListeners) listener(message)
     this.events?.emit({ type: 'message.captured', message })
   }
 
   stepped(transition: MessageTransition): void {
-    // Not held (no store): told at once, without a closure per step.
-    if (!this.publications.holding) return this.tellStep(transition)
-    this.publications.publish(transition.message.message_id, () => this.tellStep(transition))
+    this.publications.publish(transition.message.message_id, this.tellStep, transition)
   }
 
-  private tellStep(transition: MessageTransition): void {
+  private readonly tellStep = (transition: MessageTransition): void => {
     this.budget?.open()
     for (const listener of this.transitionListeners) listener(transition)
     this.events?.emit({ type: 'message.status', message: transition.message, change: transition.change })

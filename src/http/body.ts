@@ -174,8 +174,12 @@ export function toResponse(answer: Answer, request: Request): Response {
  * arrives): `payload_too_large` past 1 MiB. An empty array for a request without a body.
  */
 export async function readBodyBytes(request: WireRequest): Promise<Uint8Array> {
-  // Not buffered by a transport: a Fetch Request (in-process), whose stream is read here.
-  return bodyBytesAtHand(request) ?? checkedSize(await readCapped(request as Request))
+  return bodyBytesAtHand(request) ?? readBodyStream(request)
+}
+
+/** The body of a request whose bytes are not at hand ({@link bodyBytesAtHand} said so): a Fetch Request's stream, read capped. */
+export async function readBodyStream(request: WireRequest): Promise<Uint8Array> {
+  return checkedSize(await readCapped(request as Request))
 }
 
 /**

@@ -19,6 +19,7 @@ import {
   bodyBytesAtHand,
   parseJsonObject,
   readBodyBytes,
+  readBodyStream,
   type Answer,
   type WireRequest,
 } from './body.js'
@@ -162,7 +163,7 @@ export function readRouteBody(route: Route, request: WireRequest, trace: Trace):
   // A body the transport buffered is parsed at once; a Fetch Request's stream is read first.
   const bytes = bodyBytesAtHand(request)
   if (bytes !== undefined) return parsedBody(spec, request, trace, bytes)
-  return readBodyBytes(request).then((read) => parsedBody(spec, request, trace, read))
+  return readBodyStream(request).then((read) => parsedBody(spec, request, trace, read))
 }
 
 /** A request's body: as the route's schema made it, and the JSON object as sent. */

@@ -10,7 +10,7 @@ import { isControlPath, resolveBaseUrl } from '../http/base-url.js'
 import { createDispatcher, type Dispatch } from '../http/index.js'
 import type { Sandbox } from '../index.js'
 import { closeAfterAnswer, corsHeaders, pipelinedAfterClose, refuse, sendJson, writeAnswer } from './answer-write.js'
-import { announcesBody, MAX_BODY_PIECES, NO_BODY, readBody, type BodyRead as ReadBodyResult } from './body-read.js'
+import { announcesBody, MAX_BODY_PIECES, NO_BODY, readBody, type BodyRead } from './body-read.js'
 import { boundedMemo } from '../domain/bounded-memo.js'
 import { createOriginPolicy, type OriginPolicy } from './origin-policy.js'
 import { refusedAtTheDoor, refusedControlChange, refusedFromHeaders, STATE_CHANGING } from './door-checks.js'
@@ -224,11 +224,11 @@ function answer(context: ListenerContext, x: Exchange): Promise<void> | undefine
     return undefined
   }
   // Without a body (GET, HEAD) nothing is awaited.
-  if (method === 'GET' || method === 'HEAD') return dispatched(context, x, target, NO_READ)
+  if (method === 'GET' || method === 'HEAD') return dispatched(context, x, target, NO_BODY, false)
   // A request the guard will refuse from its headers (401) is answered without reading its body:
   // a keyless client cannot make the server buffer anything.
   if (announcesBody(req) && refusedFromHeaders(context.sandbox, context.apiPrefix, control, pathname, req))
-    return dispatched(context, x, target, SKIPPED)
+    return dispatched(context, x, target, NO_BODY, true)
   return readBody(req).then((read) => bodyRead(context, x, target, read, changesControls))
 }
 
@@ -237,7 +237,7 @@ function bodyRead(
   context: ListenerContext,
   x: Exchange,
   target: Target | undefined,
-  read: ReadBodyResult,
+  read: BodyRead,
   changesControls: boolean,
 ): Promise<void> | undefined {
   const { req, res, cors } = x
@@ -267,24 +267,24 @@ function bodyRead(
     )
     return undefined
   }
-  return dispatched(context, x, target, {
-    body: read.body,
-    overflow: read.overflow,
-    skipped: false,
-  })
+  return dispatched(context, x, target, read.body, read.overflow)
 }
 
-/** The request, its body read, through the handlers; its answer written (a promise only while one is awaited). */
+/**
+ * The request, its body read, through the handlers; its answer written (a promise only while one
+ * is awaited). `closeAfter`: the body went over the cap or was skipped unread, so the connection
+ * closes after the answer.
+ */
 function dispatched(
   context: ListenerContext,
   x: Exchange,
   target: Target | undefined,
-  read: BodyRead,
+  body: Uint8Array,
+  closeAfter: boolean,
 ): Promise<void> | undefined {
   const { req, res } = x
   const method = req.method ?? 'GET'
   const path = req.url ?? '/'
-  const closeAfter = read.overflow || read.skipped
   // Decided now, before the answer is awaited: a request pipelined behind this one may be
   // parsed meanwhile (its bytes were already here), and must find the connection closing.
   if (closeAfter) closeAfterAnswer(res, req.socket)
@@ -297,7 +297,7 @@ function dispatched(
   // is still written, for a client that half-closed after its request and reads on.
   x.watched = request
   watchClient(req.socket, request)
-  attachBufferedBody(request, read.body)
+  attachBufferedBody(request, body)
   const result = context.dispatch(request, target.url)
   return result instanceof Promise
     ? result.then((answer) => written(x, answer, closeAfter))
@@ -320,16 +320,6 @@ function written(x: Exchange, result: Answer | undefined, closeAfter: boolean): 
   x.status = result.status
   return writeAnswer(req, res, result, cors)
 }
-
-/** A request's body as read: the bytes, whether it went over the cap, whether it was skipped unread. */
-interface BodyRead {
-  body: Uint8Array
-  overflow: boolean
-  skipped: boolean
-}
-
-const NO_READ: BodyRead = { body: NO_BODY, overflow: false, skipped: false }
-const SKIPPED: BodyRead = { body: NO_BODY, overflow: false, skipped: true }
 
 /** An error no check answered: the client gone mid-answer (nothing to say), else a 500 that names no internals. */
 function failed(error: unknown, x: Exchange): void {
