@@ -122,6 +122,16 @@ describe('htmlToText', () => {
     expect(text).not.toContain('AAAA')
   })
 
+  it('reads past a hostile nesting roughly: 900 KB of unclosed tables, then a link and a code', () => {
+    const tail = '<p>Your code is 482913. <a href="https://tail.example/done">Done</a></p>'
+    for (const html of [`${'<table><tr><td>'.repeat(60_000)}${tail}`, `${'<b>'.repeat(4_000)}${tail}`]) {
+      const { text, links } = renderEmail(html)
+      expect(links).toEqual(['https://tail.example/done'])
+      expect(findCodes(text)).toEqual(['482913'])
+      expect(text.length).toBeLessThan(html.length)
+    }
+  })
+
   it('survives 1 MiB of non-breaking spaces', () => {
     const text = htmlToText(`<p>${'\u00a0'.repeat(1024 * 1024)}x</p>`)
     expect(text.endsWith('x')).toBe(true)

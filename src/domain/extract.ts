@@ -8,6 +8,7 @@
  * {@link loadHtmlTools} in its `ready` (restored emails are derived on first read). The rule for codes is
  * documented with examples in docs/links-and-codes.md; the unit tests beside this file hold it.
  */
+import { writeBounded, type Depth } from './bounded-parse.js'
 import { MAX_TEXT_LENGTH } from './extract-codes.js'
 import { LinkList, serializedHttpUrl } from './extract-links.js'
 
@@ -174,14 +175,23 @@ const BLOCK_TAGS = new Set([
 /**
  * The text of an HTML document in one SAX pass, linear in its size: text nodes (entities
  * decoded), a line break at each block element, a link's URL after its text, `<style>` and
- * `<script>` skipped. Used for bodies too large for html-to-text's layout.
+ * `<script>` skipped. Used for bodies too large for html-to-text's layout. Past
+ * `MAX_PARSE_DEPTH` open elements the rest is read as the tools' fallback reads it (tags
+ * stripped, links by pattern): a hostile nesting costs the event loop a linear read, not one
+ * quadratic in its depth (src/domain/bounded-parse.ts).
  */
 export function plainTextOf(html: string, links?: LinkList): string {
-  if (!tools) return stripTags(html)
+  return plainPass(html, links).text
+}
+
+/** {@link plainTextOf}, saying whether the parser read all of the HTML (`whole`) or stopped at the depth limit. */
+function plainPass(html: string, links?: LinkList): { text: string; whole: boolean } {
+  if (!tools) return { text: stripTags(html), whole: false }
   const parts: string[] = []
   let skip = 0
   const hrefs: string[] = []
   let run = ''
+  const counter: Depth = { depth: 0 }
   const flush = () => {
     if (run !== '') links?.addFromText(run)
     run = ''
@@ -189,6 +199,7 @@ export function plainTextOf(html: string, links?: LinkList): string {
   const parser = new tools.Parser(
     {
       onopentag(name, attribs) {
+        counter.depth++
         flush()
         if (name === 'style' || name === 'script') skip++
         else if (BLOCK_TAGS.has(name)) parts.push('\n')
@@ -204,6 +215,7 @@ export function plainTextOf(html: string, links?: LinkList): string {
         if (links) run += piece
       },
       onclosetag(name) {
+        counter.depth--
         flush()
         if ((name === 'style' || name === 'script') && skip > 0) skip--
         else if (name === 'a') {
@@ -214,10 +226,17 @@ export function plainTextOf(html: string, links?: LinkList): string {
     },
     { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
   )
-  parser.write(html)
-  parser.end()
+  const parsed = writeBounded(parser, html, counter)
   flush()
-  return parts.join('').replace(/\n{3,}/g, '\n\n')
+  const whole = parsed === html.length
+  if (!whole) {
+    const rest = html.slice(parsed)
+    // Each stripped tag leaves a space: runs of them collapsed, so the codes' reading (the first
+    // MAX_TEXT_LENGTH characters) reaches the text after a hostile run of tags.
+    parts.push('\n', stripTags(rest).replace(/\s{2,}/g, ' '))
+    if (links) roughLinks(rest, links)
+  }
+  return { text: parts.join('').replace(/\n{3,}/g, '\n\n'), whole }
 }
 
 /**
@@ -225,13 +244,16 @@ export function plainTextOf(html: string, links?: LinkList): string {
  * pass; past it, one SAX pass gives both, so a hostile body costs the event loop one read.
  */
 export function renderEmail(html: string): { text: string; links: string[]; images: string[] } {
-  if (tools && html.length > FULL_RENDER_LIMIT) {
-    const list = new LinkList()
-    const text = tidy(plainTextOf(html, list).replace(/\r\n?/g, '\n'))
-    return { text, links: list.links, images: list.images }
+  if (!tools) {
+    const { links, images } = linksAndImagesInHtml(html)
+    return { text: htmlToText(html), links, images }
   }
-  const { links, images } = linksAndImagesInHtml(html)
-  return { text: htmlToText(html), links, images }
+  const list = new LinkList()
+  const plain = plainPass(html, list)
+  // html-to-text parses the whole document again, as deep as it goes: not past the depth limit.
+  const text =
+    html.length > FULL_RENDER_LIMIT || !plain.whole ? tidy(plain.text.replace(/\r\n?/g, '\n')) : htmlToText(html)
+  return { text, links: list.links, images: list.images }
 }
 
 /**
@@ -242,12 +264,7 @@ export function renderEmail(html: string): { text: string; links: string[]; imag
 export function linksAndImagesInHtml(html: string): { links: string[]; images: string[] } {
   const list = new LinkList()
   if (!tools) {
-    // Before the tools load: hrefs and srcs by a bounded scan, then text URLs.
-    for (const match of html.matchAll(/\b(href|src)\s*=\s*["']([^"']{1,8192})["']/gi)) {
-      if (match[1].toLowerCase() === 'href') list.add(decodeBasicEntities(match[2]))
-      else list.addImage(decodeBasicEntities(match[2]))
-    }
-    list.addFromText(stripTags(html))
+    roughLinks(html, list)
     return { links: list.links, images: list.images }
   }
   // The same SAX pass that renders large bodies collects hrefs, srcs and URLs in text runs.
@@ -258,6 +275,15 @@ export function linksAndImagesInHtml(html: string): { links: string[]; images: s
 /** The clickable links of an email (see {@link linksAndImagesInHtml}). */
 export function linksInHtml(html: string): string[] {
   return linksAndImagesInHtml(html).links
+}
+
+/** Links and images without a parser (before the tools load, or past the parse depth): hrefs and srcs by a bounded scan, then URLs in the text. */
+function roughLinks(html: string, list: LinkList): void {
+  for (const match of html.matchAll(/\b(href|src)\s*=\s*["']([^"']{1,8192})["']/gi)) {
+    if (match[1].toLowerCase() === 'href') list.add(decodeBasicEntities(match[2]))
+    else list.addImage(decodeBasicEntities(match[2]))
+  }
+  list.addFromText(stripTags(html))
 }
 
 function decodeBasicEntities(value: string): string {

@@ -1,4 +1,5 @@
 import type { Check, CheckCategory, CheckSeverity } from '../../contract/checks.js'
+import { MAX_PARSE_DEPTH } from '../bounded-parse.js'
 
 /**
  * The rules this folder applies, one entry each: a rule's id names every finding of it, with the
@@ -24,6 +25,11 @@ export const RULES = {
   'links.private-address': { severity: 'info', category: 'links', about: 'a link into localhost or a private address' },
   'images.missing-alt': { severity: 'warning', category: 'accessibility', about: 'an image without `alt`' },
   'size.gmail-clip': { severity: 'warning', category: 'size', about: 'HTML over 102 × 1024 bytes: Gmail clips it' },
+  'size.nesting-depth': {
+    severity: 'warning',
+    category: 'size',
+    about: `elements nested over ${MAX_PARSE_DEPTH.toLocaleString('en-US')} deep: the rest is not checked`,
+  },
   'accessibility.html-lang': { severity: 'warning', category: 'accessibility', about: '`<html>` without `lang`' },
   'accessibility.document-lang': {
     severity: 'info',

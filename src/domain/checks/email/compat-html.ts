@@ -1,5 +1,6 @@
 import { Parser } from 'htmlparser2'
 
+import { writeBounded, type Depth } from '../../bounded-parse.js'
 import { featureTitles } from './compat-data.js'
 import { record, scanDeclarations, type Found } from './compat-css.js'
 import { scanStylesheet } from './compat-stylesheet.js'
@@ -8,7 +9,8 @@ import { scanStylesheet } from './compat-stylesheet.js'
  * An email's HTML → the caniemail features it uses, each at the offset of its first occurrence:
  * elements, attributes, link kinds, image formats, comments, the doctype, and the CSS of its
  * `<style>` elements and `style` attributes. One streaming pass of htmlparser2 (no tree is built);
- * a `style` attribute seen before is not scanned again.
+ * a `style` attribute seen before is not scanned again. It stops at the parse depth
+ * (src/domain/bounded-parse.ts), which the static checks report.
  */
 
 const SPECIAL_ELEMENTS: Record<string, string[]> = {
@@ -117,9 +119,11 @@ export function scanHtml(html: string): Found {
   const found: Found = new Map()
   const styles = new Set<string>()
   let style: { text: string; at: number } | undefined
+  const counter: Depth = { depth: 0 }
   const parser: Parser = new Parser(
     {
       onopentag(name, attribs) {
+        counter.depth++
         const at = parser.startIndex
         scanElement(name, attribs, at, found)
         if (name === 'style') style = { text: '', at: -1 }
@@ -136,6 +140,7 @@ export function scanHtml(html: string): Found {
         style.text += text
       },
       onclosetag(name) {
+        counter.depth--
         if (name !== 'style' || !style) return
         if (style.at >= 0) scanStylesheet(style.text, style.at, found)
         style = undefined
@@ -149,6 +154,6 @@ export function scanHtml(html: string): Found {
     },
     { lowerCaseTags: true, lowerCaseAttributeNames: true },
   )
-  parser.end(html)
+  writeBounded(parser, html, counter)
   return found
 }

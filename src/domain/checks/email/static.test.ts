@@ -109,6 +109,16 @@ describe('static email checks', () => {
     expect(await ids(page('<p>small</p>'))).toEqual([])
   })
 
+  it('says where a hostile nesting stopped the checks, and keeps what it found before', async () => {
+    const html = `${page('<a href="javascript:alert(1)">x</a>')}${'<div>'.repeat(3_000)}<a href="javascript:void 0">late</a>`
+    const checks = await staticEmailChecks(html)
+    const deep = checks.find((c) => c.id === 'size.nesting-depth')
+    expect(deep).toMatchObject({ severity: 'warning', category: 'size', location: { line: expect.any(Number) } })
+    expect(deep!.message).toMatch(/nested more than 1,024 deep: the last [\d,]+ characters were not checked/)
+    expect(checks.filter((c) => c.id === 'links.javascript')).toHaveLength(1)
+    expect(await ids(page('<div>'.repeat(900) + 'deep but legal'))).toEqual([])
+  })
+
   it('lists at most 100 findings of a rule, then one saying how many more', async () => {
     const checks = await staticEmailChecks(page('<img src="https://a.example/x.png">'.repeat(150)))
     expect(checks).toHaveLength(MAX_FINDINGS_PER_RULE + 1)

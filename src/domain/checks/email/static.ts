@@ -2,6 +2,7 @@ import type { Check } from '../../../contract/checks.js'
 import { finding, type RuleId } from '../rules.js'
 import { hostInText, httpHost, isPrivateHost, sameHost } from './addresses.js'
 import { SourceLines } from './source-location.js'
+import { MAX_PARSE_DEPTH, writeBounded, type Depth } from '../../bounded-parse.js'
 
 /**
  * The email checks that need no network and no browser (issue 35, item 2): link targets, link
@@ -183,9 +184,11 @@ export function scanEmailHtml(html: string, Parser: ParserClass): Check[] {
   const tables: OpenTable[] = []
   let parser: Parser
   const here = () => lines.locate(parser.startIndex, parser.endIndex)
+  const counter: Depth = { depth: 0 }
   parser = new Parser(
     {
       onopentag(name, attribs) {
+        counter.depth++
         if (name === 'html') {
           sawHtml = true
           if (!attribs.lang?.trim()) htmlLangCheck(findings, here())
@@ -207,6 +210,7 @@ export function scanEmailHtml(html: string, Parser: ParserClass): Check[] {
         if (link !== undefined && link.text.length < 300) link.text += text
       },
       onclosetag(name) {
+        counter.depth--
         if (name === 'a' && link !== undefined) {
           linkTextChecks(findings, link)
           link = undefined
@@ -218,8 +222,8 @@ export function scanEmailHtml(html: string, Parser: ParserClass): Check[] {
     },
     { decodeEntities: true },
   )
-  parser.write(html)
-  parser.end()
+  const parsed = writeBounded(parser, html, counter)
+  if (parsed < html.length) depthCheck(findings, html.length - parsed, lines.locate(parsed, parsed))
   if (!sawHtml)
     findings.add(
       'accessibility.document-lang',
@@ -231,6 +235,15 @@ export function scanEmailHtml(html: string, Parser: ParserClass): Check[] {
 /** An `<a href>` being read: its text is collected until it closes. */
 function openLink(href: string, attribs: Record<string, string>, location: OpenLink['location']): OpenLink {
   return { href, location, text: '', labelled: Boolean(attribs['aria-label']?.trim() || attribs.title?.trim()) }
+}
+
+/** Elements nested past the parse depth: the rest of the HTML is not judged (src/domain/bounded-parse.ts). */
+function depthCheck(findings: Findings, unread: number, location: ReturnType<SourceLines['locate']>): void {
+  findings.add(
+    'size.nesting-depth',
+    `Elements are nested more than ${MAX_PARSE_DEPTH.toLocaleString('en-US')} deep: the last ${unread.toLocaleString('en-US')} characters were not checked. Close the elements you open (a missing </table>, </div> or </td> repeated deepens every element after it).`,
+    { location },
+  )
 }
 
 /** Gmail clips an HTML part over 102 KB. */
