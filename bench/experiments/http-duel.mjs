@@ -6,7 +6,9 @@
  * JIT's flags. (One process also shares its garbage collector: a collection in one build's burst
  * may be another's garbage. Read it beside `npm run bench -- --compare`, not instead of it.)
  *
- *   node bench/experiments/http-duel.mjs [--which send|list] [--rounds 30] DIST_SRC_DIR…
+ *   node bench/experiments/http-duel.mjs [--which send|list] [--rounds 30] [--prof DIR] DIST_SRC_DIR…
+ * (`--prof DIR`: the server's CPU profile written into DIR; /tmp/prof-attr.mjs-style attribution by URL
+ * tells the builds apart.)
  *   e.g. node bench/experiments/http-duel.mjs dist/src .bench-ref/7e4846833d33/dist/src
  */
 import { execFileSync, spawn } from 'node:child_process'
@@ -17,13 +19,18 @@ import { median } from '../lib/processes.mjs'
 import { SEND_BODY } from '../lib/workload.mjs'
 
 const { values, positionals } = parseArgs({
-  options: { which: { type: 'string', default: 'send' }, rounds: { type: 'string', default: '30' } },
+  options: {
+    which: { type: 'string', default: 'send' },
+    rounds: { type: 'string', default: '30' },
+    prof: { type: 'string' },
+  },
   allowPositionals: true,
 })
 const root = resolve(import.meta.dirname, '../..')
 const node = execFileSync(`${root}/scripts/node-bin.sh`, ['24'], { encoding: 'utf8' }).trim()
 const dirs = positionals.map((dir) => resolve(dir))
-const server = spawn(node, [`${root}/bench/experiments/http-duel-server.mjs`, ...dirs], {
+const profile = values.prof ? ['--cpu-prof', '--cpu-prof-interval', '100', '--cpu-prof-dir', resolve(values.prof)] : []
+const server = spawn(node, [...profile, `${root}/bench/experiments/http-duel-server.mjs`, ...dirs], {
   stdio: ['ignore', 'pipe', 'inherit'],
 })
 const ports = await new Promise((done) => {
