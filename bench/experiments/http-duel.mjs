@@ -7,8 +7,8 @@
  * may be another's garbage. Read it beside `npm run bench -- --compare`, not instead of it.)
  *
  *   node bench/experiments/http-duel.mjs [--which send|list] [--rounds 30] [--prof DIR] DIST_SRC_DIR…
- * (`--prof DIR`: the server's CPU profile written into DIR; /tmp/prof-attr.mjs-style attribution by URL
- * tells the builds apart.)
+ * (`--prof DIR`: the server's CPU profile written into DIR; a sample's stack URLs, under one
+ * build's folder or the other's, tell which build it belongs to.)
  *   e.g. node bench/experiments/http-duel.mjs dist/src .bench-ref/7e4846833d33/dist/src
  */
 import { execFileSync, spawn } from 'node:child_process'
