@@ -33,9 +33,22 @@ export function writeBounded(
 ): number {
   let at = 0
   while (at < html.length && counter.depth <= MAX_PARSE_DEPTH) {
-    parser.write(html.slice(at, at + CHUNK))
-    at += CHUNK
+    const end = chunkEnd(html, at)
+    parser.write(html.slice(at, end))
+    at = end
   }
   parser.end()
-  return Math.min(at, html.length)
+  return at
+}
+
+/**
+ * Where a chunk starting at `at` ends: just before the last `<` within {@link CHUNK} characters,
+ * so that a pass stopped between chunks stops between tags (not inside one, whose half the
+ * parser would give back as text); a chunk without a `<` is taken whole.
+ */
+function chunkEnd(html: string, at: number): number {
+  const end = at + CHUNK
+  if (end >= html.length) return html.length
+  for (let i = end; i > at; i--) if (html.charCodeAt(i) === 0x3c) return i
+  return end
 }

@@ -129,6 +129,8 @@ describe('htmlToText', () => {
       expect(links).toEqual(['https://tail.example/done'])
       expect(findCodes(text)).toEqual(['482913'])
       expect(text.length).toBeLessThan(html.length)
+      // Stopped between tags: no half of one is left in the text.
+      expect(text).not.toMatch(/[<>]/)
     }
   })
 
