@@ -31,14 +31,42 @@ export function writeBounded(
   html: string,
   counter: Depth,
 ): number {
+  return finish(writeInChunks(parser, html, counter))
+}
+
+/** {@link writeBounded} as steps: it yields between chunks, so a caller may let the event loop turn there ({@link inTurns}). */
+export function* writeInChunks(
+  parser: { write(chunk: string): void; end(): void },
+  html: string,
+  counter: Depth,
+): Generator<void, number> {
   let at = 0
   while (at < html.length && counter.depth <= MAX_PARSE_DEPTH) {
     const end = chunkEnd(html, at)
     parser.write(html.slice(at, end))
     at = end
+    if (at < html.length) yield
   }
   parser.end()
   return at
+}
+
+/** Runs steps to their end at once. */
+export function finish<T>(steps: Generator<void, T>): T {
+  let step = steps.next()
+  while (!step.done) step = steps.next()
+  return step.value
+}
+
+/** How many chunks (up to 64 KB of HTML) {@link inTurns} parses in one turn of the event loop. */
+const CHUNKS_PER_TURN = 16
+
+/** Runs steps to their end, letting the event loop turn (`setImmediate`) every {@link CHUNKS_PER_TURN} steps. */
+export async function inTurns<T>(steps: Generator<void, T>): Promise<T> {
+  for (let step = steps.next(), n = 1; ; step = steps.next(), n++) {
+    if (step.done) return step.value
+    if (n % CHUNKS_PER_TURN === 0) await new Promise<void>((resolve) => setImmediate(resolve))
+  }
 }
 
 /**

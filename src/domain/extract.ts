@@ -8,7 +8,7 @@
  * {@link loadHtmlTools} in its `ready` (restored emails are derived on first read). The rule for codes is
  * documented with examples in docs/links-and-codes.md; the unit tests beside this file hold it.
  */
-import { writeBounded, type Depth } from './bounded-parse.js'
+import { finish, inTurns, writeInChunks, type Depth } from './bounded-parse.js'
 import { MAX_TEXT_LENGTH } from './extract-codes.js'
 import { LinkList, serializedHttpUrl } from './extract-links.js'
 
@@ -181,11 +181,14 @@ const BLOCK_TAGS = new Set([
  * quadratic in its depth (src/domain/bounded-parse.ts).
  */
 export function plainTextOf(html: string, links?: LinkList): string {
-  return plainPass(html, links).text
+  return finish(plainSteps(html, links)).text
 }
 
-/** {@link plainTextOf}, saying whether the parser read all of the HTML (`whole`) or stopped at the depth limit. */
-function plainPass(html: string, links?: LinkList): { text: string; whole: boolean } {
+/**
+ * {@link plainTextOf} as steps (one a chunk parsed), saying whether the parser read all of the
+ * HTML (`whole`) or stopped at the depth limit.
+ */
+function* plainSteps(html: string, links?: LinkList): Generator<void, { text: string; whole: boolean }> {
   if (!tools) return { text: stripTags(html), whole: false }
   const parts: string[] = []
   let skip = 0
@@ -226,7 +229,7 @@ function plainPass(html: string, links?: LinkList): { text: string; whole: boole
     },
     { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
   )
-  const parsed = writeBounded(parser, html, counter)
+  const parsed = yield* writeInChunks(parser, html, counter)
   flush()
   const whole = parsed === html.length
   if (!whole) {
@@ -249,11 +252,26 @@ export function renderEmail(html: string): { text: string; links: string[]; imag
     return { text: htmlToText(html), links, images }
   }
   const list = new LinkList()
-  const plain = plainPass(html, list)
+  const plain = finish(plainSteps(html, list))
   // html-to-text parses the whole document again, as deep as it goes: not past the depth limit.
-  const text =
-    html.length > FULL_RENDER_LIMIT || !plain.whole ? tidy(plain.text.replace(/\r\n?/g, '\n')) : htmlToText(html)
+  const text = html.length > FULL_RENDER_LIMIT || !plain.whole ? tidyPlain(plain.text) : htmlToText(html)
   return { text, links: list.links, images: list.images }
+}
+
+/**
+ * {@link renderEmail}, letting the event loop turn every 64 KB parsed when the HTML is past
+ * {@link FULL_RENDER_LIMIT} (a hostile 900 KB of `<p>` is ~250 ms of callbacks): what an email's
+ * capture derives ahead of time.
+ */
+export async function renderEmailInTurns(html: string): Promise<{ text: string; links: string[]; images: string[] }> {
+  if (!tools || html.length <= FULL_RENDER_LIMIT) return renderEmail(html)
+  const list = new LinkList()
+  const plain = await inTurns(plainSteps(html, list))
+  return { text: tidyPlain(plain.text), links: list.links, images: list.images }
+}
+
+function tidyPlain(text: string): string {
+  return tidy(text.replace(/\r\n?/g, '\n'))
 }
 
 /**

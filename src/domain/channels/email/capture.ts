@@ -1,5 +1,5 @@
 import type { EmailSendRequest } from '../../../contract/messages.js'
-import { findCodes, htmlToolsPending, renderEmail } from '../../extract.js'
+import { findCodes, htmlToolsPending, renderEmail, renderEmailInTurns } from '../../extract.js'
 import { defineDerived, LAZY_DERIVE_LIMIT, reviveDerived, underived, type Derived } from '../derived.js'
 import { base, outcomeFor, stringWeight } from '../shared.js'
 import { emailReading } from './reading.js'
@@ -24,7 +24,7 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
 async function deriveAhead(body: EmailSendRequest): Promise<void> {
   await htmlToolsPending()
   await nextTurn()
-  const { text, links, images } = renderEmail(body.html)
+  const { text, links, images } = await renderEmailInTurns(body.html)
   await nextTurn()
   derivedAhead.set(body, { text, links, images, codes: findCodes(`${body.subject}\n${text}`) })
   await nextTurn()
