@@ -65,9 +65,12 @@ const CHUNKS_PER_TURN = 16
 export async function inTurns<T>(steps: Generator<void, T>): Promise<T> {
   for (let step = steps.next(), n = 1; ; step = steps.next(), n++) {
     if (step.done) return step.value
-    if (n % CHUNKS_PER_TURN === 0) await new Promise<void>((resolve) => setImmediate(resolve))
+    if (n % CHUNKS_PER_TURN === 0) await nextTurn()
   }
 }
+
+/** Resolves in the event loop's next turn (`setImmediate`), after the I/O that waited. */
+export const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
 
 /**
  * Where a chunk starting at `at` ends: just before the last `<` within {@link CHUNK} characters,

@@ -140,7 +140,7 @@ export function htmlToText(html: string): string {
     }
   }
   // Bounded by the body cap: at most the HTML's own text plus each link's URL once.
-  return tidy(text.replace(/\r\n?/g, '\n'))
+  return tidyText(text)
 }
 
 /** The tags cut out, bounded (an unbounded `<[^>]*>` rescans a long run without `>`): the fallback before the tools load. */
@@ -252,10 +252,7 @@ export function renderEmail(html: string): { text: string; links: string[]; imag
     return { text: htmlToText(html), links, images }
   }
   const list = new LinkList()
-  const plain = finish(plainSteps(html, list))
-  // html-to-text parses the whole document again, as deep as it goes: not past the depth limit.
-  const text = html.length > FULL_RENDER_LIMIT || !plain.whole ? tidyPlain(plain.text) : htmlToText(html)
-  return { text, links: list.links, images: list.images }
+  return rendered(html, finish(plainSteps(html, list)), list)
 }
 
 /**
@@ -266,11 +263,22 @@ export function renderEmail(html: string): { text: string; links: string[]; imag
 export async function renderEmailInTurns(html: string): Promise<{ text: string; links: string[]; images: string[] }> {
   if (!tools || html.length <= FULL_RENDER_LIMIT) return renderEmail(html)
   const list = new LinkList()
-  const plain = await inTurns(plainSteps(html, list))
-  return { text: tidyPlain(plain.text), links: list.links, images: list.images }
+  return rendered(html, await inTurns(plainSteps(html, list)), list)
 }
 
-function tidyPlain(text: string): string {
+/** An email rendered from its SAX pass: that pass's text past the limits, else html-to-text's; the pass's links. */
+function rendered(
+  html: string,
+  plain: { text: string; whole: boolean },
+  list: LinkList,
+): { text: string; links: string[]; images: string[] } {
+  // html-to-text parses the whole document again, as deep as it goes: not past the depth limit.
+  const text = html.length > FULL_RENDER_LIMIT || !plain.whole ? tidyText(plain.text) : htmlToText(html)
+  return { text, links: list.links, images: list.images }
+}
+
+/** Line breaks made `\n`, then {@link tidy}. */
+function tidyText(text: string): string {
   return tidy(text.replace(/\r\n?/g, '\n'))
 }
 

@@ -1,4 +1,5 @@
 import type { EmailSendRequest } from '../../../contract/messages.js'
+import { nextTurn } from '../../bounded-parse.js'
 import { findCodes, htmlToolsPending, renderEmail, renderEmailInTurns } from '../../extract.js'
 import { defineDerived, LAZY_DERIVE_LIMIT, reviveDerived, underived, type Derived } from '../derived.js'
 import { base, outcomeFor, stringWeight } from '../shared.js'
@@ -18,8 +19,6 @@ function deriveEmail({ subject, html }: { subject: string; html: string }): Deri
  */
 const AHEAD_LIMIT = 64 * 1024
 const derivedAhead = new WeakMap<EmailSendRequest, Derived>()
-
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
 
 async function deriveAhead(body: EmailSendRequest): Promise<void> {
   await htmlToolsPending()
