@@ -21,9 +21,15 @@ export const HEADLESS_ARGS = [
   '--no-first-run',
 ]
 
-/** The screenshot browser's: {@link HEADLESS_ARGS}, and local network access allowed (the sandbox serves the page from loopback). */
+/**
+ * The screenshot browser's: {@link HEADLESS_ARGS}; no site-isolation trials (the document's
+ * `sandbox` CSP gives it an opaque origin, and under site isolation every navigation to it took a
+ * new renderer process: a render's 250 ms became 550, docs/decisions/screenshot-speed.md); and
+ * local network access allowed (the sandbox serves the page from loopback).
+ */
 export const CHROMIUM_ARGS = [
   ...HEADLESS_ARGS,
+  '--disable-site-isolation-trials',
   '--disable-features=LocalNetworkAccessChecks,BlockInsecurePrivateNetworkRequests,PrivateNetworkAccessSendPreflights',
 ]
 
