@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process'
+import { readdirSync, readFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -18,6 +19,33 @@ body{background:#ffffff;color:#111111;font:16px sans-serif}
 </style></head><body><h1>Your order</h1><p>Thanks for shopping with us.</p></body></html>`
 const PLAIN =
   '<!doctype html><html><body style="font:16px sans-serif"><h1>Plain email</h1><p>No dark styles at all.</p></body></html>'
+
+/** The Chromium renderer processes among a process's descendants (Linux: /proc). */
+function renderersUnder(root: number): number[] {
+  const children = new Map<number, number[]>()
+  const commands = new Map<number, string>()
+  for (const name of readdirSync('/proc')) {
+    const pid = Number(name)
+    if (!Number.isInteger(pid)) continue
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
+      children.set(ppid, [...(children.get(ppid) ?? []), pid])
+      commands.set(pid, readFileSync(`/proc/${pid}/cmdline`, 'utf8'))
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  const found: number[] = []
+  const walk = (pid: number) => {
+    for (const child of children.get(pid) ?? []) {
+      if (commands.get(child)?.includes('--type=renderer')) found.push(child)
+      walk(child)
+    }
+  }
+  walk(root)
+  return found
+}
 
 describe.skipIf(chromiumMissing)('screenshots of captured messages', () => {
   let server: Awaited<ReturnType<typeof standalone>>
@@ -138,6 +166,19 @@ describe.skipIf(chromiumMissing)('screenshots of captured messages', () => {
     expect(await refused[0]!.json()).toMatchObject({ error: { code: 'too_many_clients' } })
     await Promise.all(answers.filter((response) => response.status === 200).map((response) => response.arrayBuffer()))
   }, 120_000)
+
+  it('renders one message after another in the same renderer process (not a process per navigation)', async () => {
+    // The document's `sandbox` CSP gives it an opaque origin; under site isolation every render
+    // took a renderer process of its own (docs/decisions/screenshot-speed.md).
+    const id = await email(PLAIN)
+    const seen = new Set<number>()
+    for (let width = 340; width < 345; width++) {
+      await png(id, `?width=${width}`)
+      for (const pid of renderersUnder(process.pid)) seen.add(pid)
+    }
+    expect(seen.size).toBeGreaterThan(0)
+    expect(seen.size).toBeLessThanOrEqual(2)
+  }, 60_000)
 
   it('stops its browser when the server closes', async () => {
     // Chromium runs as a child of this process while the renderer keeps it.
