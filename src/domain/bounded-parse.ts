@@ -7,6 +7,8 @@
  * reads it more roughly (tags stripped, URLs by pattern) or reports that it was not read.
  */
 
+import { nextTurn } from './event-loop.js'
+
 /** Open elements deeper than this end a SAX pass (the rest of the HTML is not parsed). */
 export const MAX_PARSE_DEPTH = 1024
 
@@ -61,16 +63,13 @@ export function finish<T>(steps: Generator<void, T>): T {
 /** How many chunks (up to 64 KB of HTML) {@link inTurns} parses in one turn of the event loop. */
 const CHUNKS_PER_TURN = 16
 
-/** Runs steps to their end, letting the event loop turn (`setImmediate`) every {@link CHUNKS_PER_TURN} steps. */
+/** Runs steps to their end, letting the event loop turn ({@link nextTurn}) every {@link CHUNKS_PER_TURN} steps. */
 export async function inTurns<T>(steps: Generator<void, T>): Promise<T> {
   for (let step = steps.next(), n = 1; ; step = steps.next(), n++) {
     if (step.done) return step.value
     if (n % CHUNKS_PER_TURN === 0) await nextTurn()
   }
 }
-
-/** Resolves in the event loop's next turn (`setImmediate`), after the I/O that waited. */
-export const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
 
 /**
  * Where a chunk starting at `at` ends: just before the last `<` within {@link CHUNK} characters,

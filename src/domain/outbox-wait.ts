@@ -7,6 +7,7 @@ import type { CapturedMessage } from '../contract/captured-message.js'
 import { CHANNEL_DESCRIPTORS, summaryOf } from './channels/index.js'
 import { checkFilter, type OutboxFilter } from './outbox-filter.js'
 import { timeProblem } from './clock.js'
+import { immediate } from './event-loop.js'
 
 /** Options of `Outbox.waitFor`. */
 export interface WaitOptions {
@@ -58,7 +59,7 @@ export const WAIT_BUDGET_CHARS = 2 * 1024 * 1024
 
 /**
  * The waits' work on the messages offered to them, bounded per turn: what fits in
- * {@link WAIT_BUDGET_CHARS} runs at once, the rest in order at the next turns (a `setImmediate`
+ * {@link WAIT_BUDGET_CHARS} runs at once, the rest in order at the next turns (one {@link immediate}
  * each), so a send never holds the event loop for the waits' sake longer than one slice.
  */
 export class WaitBudget {
@@ -80,7 +81,7 @@ export class WaitBudget {
     this.later.push({ cost, work })
     if (!this.scheduled) {
       this.scheduled = true
-      setImmediate(() => this.slice())
+      immediate(() => this.slice())
     }
   }
 
@@ -103,7 +104,7 @@ export class WaitBudget {
     }
     if (this.later.length > 0) {
       this.scheduled = true
-      setImmediate(() => this.slice())
+      immediate(() => this.slice())
     }
   }
 }

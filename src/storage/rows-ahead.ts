@@ -7,6 +7,7 @@
  */
 import type { CapturedMessage } from '../contract/captured-message.js'
 import { storedMessageJson, storedMessageJsonSteps, weightOf } from '../domain/channels/index.js'
+import { immediate } from '../domain/event-loop.js'
 import type { Database } from './sqlite.js'
 
 /** A message this heavy (UTF-16 bytes, as the outbox weighs it) has its row made ahead of its write. */
@@ -93,7 +94,7 @@ export class Checkpoints {
     this.since += written + 4096
     if (this.since < CHECKPOINT_AFTER_CHARS || this.scheduled) return
     this.scheduled = true
-    setImmediate(() => {
+    immediate(() => {
       this.scheduled = false
       if (this.stopped) return
       this.since = 0

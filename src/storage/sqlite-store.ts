@@ -2,6 +2,7 @@ import type { CapturedMessage } from '../contract/captured-message.js'
 import type { Subscriber } from '../contract/subscriber.js'
 import type { ChangeLog } from '../domain/change-log.js'
 import { ApiError } from '../domain/errors.js'
+import { immediate } from '../domain/event-loop.js'
 import type { Fault } from '../domain/faults.js'
 import type { JournalEntry } from '../domain/journal.js'
 import type { OptOut } from '../domain/opt-outs.js'
@@ -230,7 +231,7 @@ export class SqliteStore implements SandboxStore {
   private schedule(): void {
     if (this.scheduled || this.closed) return
     this.scheduled = true
-    setImmediate(() => this.flushInTurns())
+    immediate(() => this.flushInTurns())
   }
 
   /** A flush now, or, with large messages among the changes, a step of their rows now and this again next turn (a running chain flushes when it ends). */
@@ -241,7 +242,7 @@ export class SqliteStore implements SandboxStore {
       !!this.logs &&
       !this.closed &&
       this.ahead.step(this.sandbox.outbox, this.logs.messages.pending())
-    if (this.inTurns) return void setImmediate(() => this.flushInTurns(true))
+    if (this.inTurns) return void immediate(() => this.flushInTurns(true))
     this.ahead.flushed()
     this.flush()
   }

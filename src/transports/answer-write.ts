@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import { bodyOf, forEachAnswerHeader, type Answer } from '../http/body.js'
 import { ERROR_CODES, type ErrorCodeName } from '../contract/error.js'
+import { immediate } from '../domain/event-loop.js'
 import { gzipAnswer } from './compress.js'
 import { ALLOWED_METHODS, ALLOWED_REQUEST_HEADERS, EXPOSED_HEADERS, type OriginPolicy } from './origin-policy.js'
 
@@ -164,12 +165,8 @@ let turnScheduled = false
  * Writes a big answer now if this event-loop turn has room, else in a later turn. Each write
  * copies up to a socket buffer's worth into the kernel at once: a thousand 3 MB answers in one
  * turn held the loop for seconds (health, every other request waited). Spread over turns, other
- * requests are answered between them. `setImmediate` from node:timers: a test's fake timers
- * (which replace the global one) never stall the server's writes.
+ * requests are answered between them, in turns a test's fake timers do not stall ({@link immediate}).
  */
-// Through getBuiltinModule: the library entry (dist/lib) keeps its static imports to msw and node:http.
-const nextTurn = (process.getBuiltinModule('node:timers') as typeof import('node:timers')).setImmediate
-
 function writeInTurn(bytes: number, write: () => void): void {
   if (waitingWrites.length === 0 && writtenThisTurn < WRITE_BYTES_PER_TURN) {
     writtenThisTurn += bytes
@@ -181,7 +178,7 @@ function writeInTurn(bytes: number, write: () => void): void {
 function scheduleTurn(): void {
   if (turnScheduled) return
   turnScheduled = true
-  nextTurn(() => {
+  immediate(() => {
     turnScheduled = false
     writtenThisTurn = 0
     while (waitingWrites.length > 0 && writtenThisTurn < WRITE_BYTES_PER_TURN) {

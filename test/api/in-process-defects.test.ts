@@ -134,6 +134,27 @@ describe('the default clock (item 9)', () => {
       sandbox.dispose()
     }
   })
+
+  it('answers a send under fake timers when the email is over 64 KB (derived ahead in turns) and reads its code', async () => {
+    const sandbox = createSandbox({ deliveryMs: 0 })
+    vi.useFakeTimers()
+    try {
+      const html = `<p>Your code is 482913.</p><p>${'Long newsletter text. '.repeat(5_000)}</p>`
+      expect(html.length).toBeGreaterThan(64 * 1024)
+      const res = await getResponse(
+        sandbox.handlers,
+        new Request(`${sandbox.baseUrl}/email/send`, {
+          method: 'POST',
+          headers: auth(),
+          body: JSON.stringify({ to: 'ana@example.com', subject: 'News', html }),
+        }),
+      )
+      expect(res?.status).toBe(200)
+      expect(sandbox.outbox.list()[0].codes).toEqual(['482913'])
+    } finally {
+      sandbox.dispose()
+    }
+  })
 })
 
 describe('reset scope (item 11)', () => {

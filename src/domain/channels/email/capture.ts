@@ -1,5 +1,5 @@
 import type { EmailSendRequest } from '../../../contract/messages.js'
-import { nextTurn } from '../../bounded-parse.js'
+import { nextTurn } from '../../event-loop.js'
 import { findCodes, htmlToolsPending, renderEmail, renderEmailInTurns } from '../../extract.js'
 import { defineDerived, LAZY_DERIVE_LIMIT, reviveDerived, underived, type Derived } from '../derived.js'
 import { base, outcomeFor, stringWeight } from '../shared.js'
