@@ -82,7 +82,8 @@ const servers = [
   { id: 'HEAD', args: (port) => [join(root, 'dist/bin/sendbox.js'), ...sandboxFlags(port)] },
   ...(ref ? [{ id: 'REF', args: (port) => [join(ref.dir, 'dist/bin/sendbox.js'), ...sandboxFlags(port)] }] : []),
 ]
-const results = {} // results[target][endpoint] = [{ rps, cpu }], results[target].rss = []
+const results = {} // results[target][endpoint] = [{ rps, cpu }], results[target].rss = [], .rssSettled = []
+const SETTLE_MS = 1500
 if (httpEndpoints.length > 0) {
   const answers = await captureAnswers()
   servers.push({
@@ -122,8 +123,12 @@ if (httpEndpoints.length > 0) {
           cells.push(`${endpoint.id} ${m.rps} req/s ${Math.round(m.cpuUsPerRequest)} µs`)
         }
         ;(results[server.id].rss ??= []).push(await rssMb(child.pid))
+        // And once the server has idled a moment: what a user sees after a test run (the CLI gives
+        // memory back when it goes idle, scripts/cli-loader.mjs).
+        await new Promise((resolve) => setTimeout(resolve, SETTLE_MS))
+        ;(results[server.id].rssSettled ??= []).push(await rssMb(child.pid))
         log(
-          `round ${round}/${rounds} ${server.id.padEnd(5)} ${cells.join(' | ')} | RSS after ${Math.round(results[server.id].rss.at(-1))} MB`,
+          `round ${round}/${rounds} ${server.id.padEnd(5)} ${cells.join(' | ')} | RSS after ${Math.round(results[server.id].rss.at(-1))} MB, ${SETTLE_MS / 1000} s later ${Math.round(results[server.id].rssSettled.at(-1))} MB`,
         )
       } finally {
         await stopTarget(child)
@@ -191,7 +196,7 @@ if (httpEndpoints.length > 0) {
   }
   lines.push(
     '',
-    `RSS after the send and list load (MB, median): HEAD ${fmt(median(results.HEAD.rss))}${ref ? `, REF ${fmt(median(results.REF.rss))}` : ''}, bare ${fmt(median(results.bare.rss))}.`,
+    `RSS after the send and list load (MB, median): HEAD ${fmt(median(results.HEAD.rss))}${ref ? `, REF ${fmt(median(results.REF.rss))}` : ''}, bare ${fmt(median(results.bare.rss))}; ${SETTLE_MS / 1000} s later: HEAD ${fmt(median(results.HEAD.rssSettled))}${ref ? `, REF ${fmt(median(results.REF.rssSettled))}` : ''}, bare ${fmt(median(results.bare.rssSettled))}.`,
   )
 }
 if (suite) lines.push('', suite.replace(/^# /, '## ').trim())

@@ -15,8 +15,9 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, wri
 import { createRequire } from 'node:module'
 import { dirname, join, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { setFlagsFromString } from 'node:v8'
+import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8'
 import { runInNewContext, Script } from 'node:vm'
+import { PerformanceObserver } from 'node:perf_hooks'
 
 // Memory under load (docs/performance.md): V8 lets the old generation grow to ~4× what is live
 // (~30 MB: the outbox's 10,000 messages, the journal, the subscribers) before a full collection,
@@ -26,12 +27,19 @@ import { runInNewContext, Script } from 'node:vm'
 // at each young-generation resize, so they take effect whenever they are set. SENDBOX_V8_FLAGS
 // replaces these (empty: V8's own).
 //
-// They are set once the server is up (see `afterStart`), not here: any flag set at run time changes
+// They are set once the server is up (`__sendboxStarted`), not here: any flag set at run time changes
 // V8's flag hash, and Node's built-in modules then no longer match their embedded code cache, so
 // each one loaded afterwards is compiled from source. Start-up loads undici (Request, Response)
 // and node:http: setting the flags first cost ~30–45 ms of a ~200 ms start. The same hash guards
 // the bundle's own code cache: it is only written while the flags are still those of the start.
-const V8_FLAGS = process.env.SENDBOX_V8_FLAGS ?? '--heap-growing-percent=50 --semi-space-growth-factor=1'
+// Not later than that either: set a second after start-up, they froze the young generation at what
+// a load that came within that second had grown it to (the bench's load: ~30 MB more RSS).
+//
+// `--no-maglev`: Maglev, V8's mid tier (on by default from Node 22), compiles on background threads;
+// the memory its compiles allocate stays in those threads' malloc arenas. Without it the CLI's RSS
+// after the bench's send and list load on Node 24 is ~17 MB lower at the same CPU per request
+// (docs/decisions/cli-memory-settle.md). It applies to what is compiled after it is set.
+const V8_FLAGS = process.env.SENDBOX_V8_FLAGS ?? '--heap-growing-percent=50 --semi-space-growth-factor=1 --no-maglev'
 let flagsAsAtStart = true
 let beforeFlagsChange = () => {} // writes the code cache when one is wanted (below)
 function changeFlags(flags) {
@@ -43,48 +51,78 @@ let memoryFlagsSet = false
 function setMemoryFlags() {
   if (memoryFlagsSet) return
   memoryFlagsSet = true
+  youngTarget = youngGenerationSize()
   changeFlags(V8_FLAGS)
   // The old generation's limit was computed under V8's default growth by start-up's collections;
-  // the new factor applies from the next full collection. One now (a start-up-sized heap: a few
-  // ms) makes the limit 1.5× what is live before the load comes, not after the first load grew
-  // the heap to the old limit: ~13 MB less RSS after the bench's load on Node 24.
-  if (V8_FLAGS !== '') collectGarbage()
+  // the new factor applies from the next full collection. The settle below runs one as soon as the
+  // loop idles after start-up's own work (within a second); one here instead put ~9 ms (a fresh
+  // context for `gc`, then the collection) before the first request on Node 20, for no RSS
+  // measured after the bench's load (137–139 MB either way).
+}
+
+// The young generation's growth factor of the flags (1: it keeps its size), and the size it had when
+// they were set (start-up's: two 8 MB semi-spaces on Node 24). A memory-reducing collection shrinks
+// it to its least; frozen there, a load promotes what a request leaves behind to the old generation
+// (~15 % more CPU a send, measured). So after one, it may grow again (V8's factor 2, read at each
+// resize) until it is back at that size, then the flags' factor holds it there.
+const YOUNG_GROWTH = /--semi-space-growth-factor=\S+/.exec(V8_FLAGS)?.[0]
+let youngTarget = 0
+function youngGenerationSize() {
+  for (const space of getHeapSpaceStatistics()) if (space.space_name === 'new_space') return space.space_size
+  return 0
+}
+let regrowing
+function regrowYoungGeneration() {
+  if (YOUNG_GROWTH === undefined || regrowing || youngGenerationSize() >= youngTarget) return
+  changeFlags('--semi-space-growth-factor=2')
+  regrowing = new PerformanceObserver(() => {
+    if (youngGenerationSize() < youngTarget) return
+    changeFlags(YOUNG_GROWTH)
+    regrowing.disconnect()
+    regrowing = undefined
+  })
+  regrowing.observe({ entryTypes: ['gc'] })
 }
 
 let collect // made on first use: a fresh context costs a few ms that start-up need not pay
-function collectGarbage() {
+/**
+ * One full collection; `giveBack`: V8's memory-reducing kind (what its own memory reducer runs, and
+ * `gc({ flavor: 'last-resort' })` asks for), which also shrinks the young generation to its least
+ * and returns the pages a collection frees to the system. A plain one keeps them for reuse: RSS
+ * did not move after it.
+ */
+function collectGarbage(giveBack = false) {
   if (!collect) {
     changeFlags('--expose-gc')
     collect = runInNewContext('gc')
   }
-  collect()
+  collect(giveBack ? { type: 'major', execution: 'sync', flavor: 'last-resort' } : undefined)
 }
 
-// Settling after load: V8 keeps the young generation at the size the load grew it to, and the old
-// generation's garbage until its next limit, for as long as the process idles. One full collection
-// when the event loop goes from busy to idle gives that back (~40–80 MB). SENDBOX_NO_SETTLE=1 skips it.
+// Settling after load: V8 keeps the pages a load made it commit (the young generation at the size
+// the load grew it to, the old generation's garbage until its next limit, the pages collections
+// freed) for as long as the process idles. When the event loop has done work (100 ms of it since
+// the last settle) and then idles for half a second (under 1 % busy), one memory-reducing
+// collection gives them back: after the bench's send and list load on Node 24, ~138 → ~115 MB
+// within a second of the load's end (docs/decisions/cli-memory-settle.md). A young generation
+// shrunk this way grows again with the next load. SENDBOX_NO_SETTLE=1 skips it.
 if (!process.env.SENDBOX_NO_SETTLE) {
   let before = performance.eventLoopUtilization()
-  let busy = false
+  let workSinceSettle = 0 // ms the event loop was busy since the last settle
   setInterval(() => {
     const now = performance.eventLoopUtilization()
-    const utilization = performance.eventLoopUtilization(now, before).utilization
+    const window = performance.eventLoopUtilization(now, before)
     before = now
-    if (utilization > 0.05) busy = true
-    else if (busy && utilization < 0.01) {
-      busy = false
+    if (window.utilization >= 0.01) workSinceSettle += window.active
+    else if (workSinceSettle >= 100) {
+      workSinceSettle = 0
       setMemoryFlags()
-      collectGarbage()
+      collectGarbage(true)
+      regrowYoungGeneration()
     }
-  }, 2000).unref()
+  }, 500).unref()
 }
 
-/**
- * Called by the CLI (src/cli/run.ts) once the server listens and its seeded data is in place: a
- * second later (start-up and its first requests done), the memory flags are set. The build's
- * warm-up run (SENDBOX_COMPILE_CACHE_AT_EXIT=1) keeps V8's flags, so its cache, written at exit,
- * fits the next start.
- */
 /**
  * Called by the CLI before it reads a `--data` store: the memory flags at once (a restore of a big
  * outbox makes its garbage before start-up is over; under V8's default growth it peaked at ~1.5×
@@ -95,8 +133,14 @@ globalThis.__sendboxMemoryFlags = () => {
   if (!process.env.SENDBOX_COMPILE_CACHE_AT_EXIT) setMemoryFlags()
 }
 
+/**
+ * Called by the CLI (src/cli/serve.ts) once the server listens and its seeded data is in place: the
+ * memory flags are set then (builtins the first requests load lazily are compiled without their
+ * code cache: a few ms, once). The build's warm-up run (SENDBOX_COMPILE_CACHE_AT_EXIT=1) keeps V8's
+ * flags, so its cache, written at exit, fits the next start.
+ */
 globalThis.__sendboxStarted = () => {
-  if (!process.env.SENDBOX_COMPILE_CACHE_AT_EXIT) setTimeout(setMemoryFlags, 1000).unref()
+  if (!process.env.SENDBOX_COMPILE_CACHE_AT_EXIT) setMemoryFlags()
 }
 
 const bundle = fileURLToPath(new URL('./sendbox.cjs', import.meta.url))
@@ -150,9 +194,8 @@ script.runInThisContext()(cjsModule.exports, createRequire(bundle), cjsModule, b
 
 if (cacheWanted) {
   // Written once, while V8's flags are those of the start (else the next start rejects it): when
-  // the memory flags are about to be set (a second after the server is up, so it holds what
-  // start-up and the first requests compiled, never on the way of one), or at exit for a shorter
-  // run. `npm run build` starts the server once, sends it a first request and stops it, so the
+  // the memory flags are about to be set (once the server is up, so it holds what start-up
+  // compiled), or at exit for a shorter run. `npm run build` starts the server once, sends it a first request and stops it, so the
   // cache it writes at exit holds the serve and request paths too.
   let written = false
   const writeCache = () => {

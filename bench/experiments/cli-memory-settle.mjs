@@ -1,0 +1,49 @@
+/**
+ * The CLI's RSS after the bench's send and list load, right after, 1.5 s and 4.5 s later, then
+ * the same load again: how much the loader's settle gives back and whether the next load pays for
+ * it (scripts/cli-loader.mjs; docs/decisions/cli-memory-settle.md). Starts the CLI as
+ * `npm run bench -- --compare` does (0.8 s idle after it answers, then 2 + 4 s per endpoint).
+ *
+ *   "$(scripts/node-bin.sh 24)" bench/experiments/cli-memory-settle.mjs dist/bin/sendbox.js [node flags…]
+ *   (SENDBOX_V8_FLAGS and SENDBOX_NO_SETTLE pass through to the CLI)
+ */
+import { readFileSync } from 'node:fs'
+import { measure } from '../lib/load.mjs'
+import { freePort, startTarget, stopTarget, getText, rssMb } from '../lib/processes.mjs'
+import { sandboxFlags, benchEndpoints, READY_PATH, AUTH } from '../lib/workload.mjs'
+const [bin, ...extra] = process.argv.slice(2)
+const port = await freePort()
+const { child } = await startTarget({
+  command: process.execPath,
+  args: [...extra, bin, ...sandboxFlags(port)],
+  port,
+  readyPath: READY_PATH,
+  readyHeaders: AUTH,
+})
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
+const rss = async () => (await rssMb(child.pid)).toFixed(0)
+await sleep(800)
+const first = JSON.parse((await getText(port, '/v1/subscribers?page=1&limit=20', AUTH)).text).data[0].id
+const eps = benchEndpoints(first).filter((e) => ['send', 'list'].includes(e.id))
+const out = []
+for (let pass = 1; pass <= 2; pass++) {
+  for (const e of eps) {
+    const m = await measure({
+      url: `http://127.0.0.1:${port}${e.path}`,
+      method: e.method,
+      headers: e.headers,
+      body: e.body,
+      warmupSeconds: 2,
+      seconds: 4,
+      pid: child.pid,
+    })
+    out.push(`${e.id} ${Math.round(m.cpuUsPerRequest)}µs`)
+  }
+  out.push(`rss ${await rss()}`)
+  await sleep(1500)
+  out.push(`+1.5s ${await rss()}`)
+  await sleep(3000)
+  out.push(`+4.5s ${await rss()} |`)
+}
+console.log(out.join(' '))
+await stopTarget(child)
