@@ -254,8 +254,8 @@ async function warmCodeCache() {
  * - One copy of every module behind the entries (splitting): `sendbox/server` and
  *   `sendbox/matchers` see the same guard, outbox and classes as `sendbox`.
  * - msw stays external (the peer dependency: the handlers extend the user's msw), and so does
- *   every other dependency but @msw/data (bundled into its lazy chunk), so the lazy `import()`s of
- *   faker, html-to-text and htmlparser2 stay lazy. zod is bundled (measured: bundled and tree-shaken it loads in a
+ *   every other dependency but @msw/data, html-to-text and htmlparser2 (bundled into their lazy
+ *   chunks), so the lazy `import()`s of faker and of those stay lazy. zod is bundled (measured: bundled and tree-shaken it loads in a
  *   fraction of its package, whose entry evaluates every locale).
  * - The types stay tsc's (dist/src/*.d.ts, *.d.cts); tsc's JavaScript in dist/src stays beside,
  *   for the bench scripts that import internal modules.
@@ -267,7 +267,11 @@ async function buildLibrary() {
   // @msw/data too, into the chunk its lazy import() loads on the first subscriber write: from
   // node_modules it imports es-toolkit's entries, ~550 files, 140 ms+ in a test file
   // (docs/decisions/suite-cost.md); bundled, es-toolkit is the five functions it uses.
-  const bundled = new Set(['zod', 'caniemail', '@msw/data'])
+  // html-to-text and htmlparser2 too, into the chunk the first email's derivation loads: from
+  // node_modules they are ~40 ES modules (domhandler, domutils, entities, selderee, parseley…),
+  // 26–29 ms to import on Node 24, against 12–14 ms as one chunk, in every test file that sends an
+  // email (docs/decisions/suite-cost.md). The CLI's bundle still loads them from node_modules.
+  const bundled = new Set(['zod', 'caniemail', '@msw/data', 'html-to-text', 'htmlparser2'])
   const external = Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies }).filter(
     (name) => !bundled.has(name),
   )
