@@ -35,11 +35,10 @@ import { PerformanceObserver } from 'node:perf_hooks'
 // Not later than that either: set a second after start-up, they froze the young generation at what
 // a load that came within that second had grown it to (the bench's load: ~30 MB more RSS).
 //
-// `--no-maglev`: Maglev, V8's mid tier (on by default from Node 22), compiles on background threads;
-// the memory its compiles allocate stays in those threads' malloc arenas. Without it the CLI's RSS
-// after the bench's send and list load on Node 24 is ~17 MB lower at the same CPU per request
-// (docs/decisions/cli-memory-settle.md). It applies to what is compiled after it is set.
-const V8_FLAGS = process.env.SENDBOX_V8_FLAGS ?? '--heap-growing-percent=50 --semi-space-growth-factor=1 --no-maglev'
+// Not `--no-maglev`: it took ~20 MB off the RSS right after the bench's load on Node 24 (Maglev's
+// background compiles leave their memory in malloc arenas) for ~5 % more CPU a send
+// (docs/decisions/cli-memory-settle.md); the settle below gives memory back without that cost.
+const V8_FLAGS = process.env.SENDBOX_V8_FLAGS ?? '--heap-growing-percent=50 --semi-space-growth-factor=1'
 let flagsAsAtStart = true
 let beforeFlagsChange = () => {} // writes the code cache when one is wanted (below)
 function changeFlags(flags) {
@@ -103,7 +102,7 @@ function collectGarbage(giveBack = false) {
 // the load grew it to, the old generation's garbage until its next limit, the pages collections
 // freed) for as long as the process idles. When the event loop has done work (100 ms of it since
 // the last settle) and then idles for half a second (under 1 % busy), one memory-reducing
-// collection gives them back: after the bench's send and list load on Node 24, ~138 → ~115 MB
+// collection gives them back: after the bench's send and list load on Node 24, ~155 → ~115 MB
 // within a second of the load's end (docs/decisions/cli-memory-settle.md). A young generation
 // shrunk this way grows again with the next load. SENDBOX_NO_SETTLE=1 skips it.
 if (!process.env.SENDBOX_NO_SETTLE) {
