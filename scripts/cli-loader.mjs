@@ -104,8 +104,9 @@ function collectGarbage(giveBack = false) {
 // the last settle) and then idles for half a second (under 1 % busy), one memory-reducing
 // collection gives them back: after the bench's send and list load on Node 24, ~155 → ~115 MB
 // within a second of the load's end (docs/decisions/cli-memory-settle.md). A young generation
-// shrunk this way grows again with the next load. SENDBOX_NO_SETTLE=1 skips it.
-if (!process.env.SENDBOX_NO_SETTLE) {
+// shrunk this way grows again with the next load. SENDBOX_NO_SETTLE=1 skips it, and so does the
+// build's warm-up run (its cache is written at exit, under the flags of the start).
+if (!process.env.SENDBOX_NO_SETTLE && !process.env.SENDBOX_COMPILE_CACHE_AT_EXIT) {
   let before = performance.eventLoopUtilization()
   let workSinceSettle = 0 // ms the event loop was busy since the last settle
   setInterval(() => {
