@@ -109,6 +109,27 @@ describe.skipIf(chromiumMissing)('web inbox: QA without curl', () => {
     if (SHOTS) await page.screenshot({ path: `${SHOTS}/qa-webhooks-desktop.png` })
   })
 
+  it('the journal keeps the row chosen with the keys on its request while new requests arrive above it', async () => {
+    await sendSms('+14155550127', 'one')
+    await sendSms('+14155550128', 'two')
+    await sandbox.webhooks!.idle()
+    await page.goto(`${server.url}/__sandbox/ui/#/requests`)
+    const rowId = async (row: ReturnType<Page['locator']>) => /^#(\d+)/.exec((await row.textContent()) ?? '')?.[1]
+    const selected = page.locator('#request-list .row[aria-selected="true"]')
+    await selected.waitFor()
+    await page.locator('#request-list').focus()
+    await page.keyboard.press('j')
+    await page.keyboard.press('j')
+    await page.locator('#request-list-row-2[aria-selected="true"]').waitFor()
+    const chosen = await rowId(selected)
+    expect(chosen).toMatch(/^\d+$/)
+    await sendSms('+14155550129', 'three')
+    await sandbox.webhooks!.idle()
+    const newest = String(sandbox.journal.list()[0].id)
+    await page.locator('#request-list-row-0', { hasText: new RegExp(`^#${newest}\\b`) }).waitFor()
+    expect(await rowId(selected)).toBe(chosen)
+  })
+
   it('a refused request keeps its body and names its fault; the account filter names keys and plans', async () => {
     const fault = sandbox.faults.add({ status: 503, path: '/v1/sms/send', times: 1 })
     await sendSms('+14155550125', 'refused body')

@@ -70,20 +70,27 @@ function EntryDetail({ entry }: { entry: JournalEntry }) {
 /**
  * The selected row of the journal: moved with ↑↓ (j k), opened with Enter or a click, and set by a
  * link to `#/requests/N` (a message's "request #N"), which selects that row, scrolled into view.
+ * Held by the entry's id, not its row: new requests arrive at the top and move every row down, and
+ * an index taken before the journal had loaded selected the newest row for a frame.
  */
 function useSelection(rows: JournalEntry[], openId: string | null) {
-  const [selected, setSelected] = useState(0)
-  const openIndex = rows.findIndex((e) => String(e.id) === openId)
+  const [chosen, setChosen] = useState<string | null>(openId)
   useEffect(() => {
-    if (openIndex !== -1) setSelected(openIndex)
-  }, [openId, openIndex])
+    if (openId !== null) setChosen(openId)
+  }, [openId])
+  // Nothing chosen yet: the first row, for the keys. Chosen but not listed (not loaded yet, or
+  // filtered out): no row.
+  const selected = chosen === null ? 0 : rows.findIndex((e) => String(e.id) === chosen)
+  const choose = (index: number) => {
+    if (rows[index]) setChosen(String(rows[index].id))
+  }
   const activate = (index: number) => {
-    setSelected(index)
+    choose(index)
     navigate('requests', String(rows[index].id))
   }
   const onKey = (event: KeyboardEvent) => {
-    if (event.key === 'ArrowDown' || event.key === 'j') setSelected((s) => Math.min(s + 1, rows.length - 1))
-    else if (event.key === 'ArrowUp' || event.key === 'k') setSelected((s) => Math.max(s - 1, 0))
+    if (event.key === 'ArrowDown' || event.key === 'j') choose(Math.min(selected + 1, rows.length - 1))
+    else if (event.key === 'ArrowUp' || event.key === 'k') choose(Math.max(selected - 1, 0))
     else if (event.key === 'Enter' && rows[selected]) activate(selected)
     else return
     event.preventDefault()
