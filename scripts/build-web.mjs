@@ -39,6 +39,7 @@ export async function buildWebInbox(root, { quiet = false } = {}) {
     logLevel: 'warning',
     outdir,
     write: false,
+    metafile: true,
   })
   const files = { 'index.html': readFileSync(join(root, 'src/ui/web/index.html'), 'utf8') }
   for (const output of result.outputFiles) {
@@ -63,7 +64,7 @@ export async function buildWebInbox(root, { quiet = false } = {}) {
   if (gzipped > BUDGET_GZIP_BYTES)
     throw new Error(`the web inbox is ${gzipped} bytes gzipped, over its ${BUDGET_GZIP_BYTES}-byte budget`)
   if (!quiet) console.log(`web inbox: ${Object.keys(files).join(', ')} — ${(gzipped / 1024).toFixed(1)} KB gzipped`)
-  return { files, gzipped }
+  return { files, gzipped, inputs: Object.keys(result.metafile.inputs) }
 }
 
 // `node scripts/build-web.mjs`: the web inbox alone (while working on it).

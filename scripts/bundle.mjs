@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { buildWebInbox } from './build-web.mjs'
+import { writeThirdPartyNotices } from './third-party-notices.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const outdir = join(root, 'dist/bin')
@@ -36,14 +37,22 @@ const common = {
   logLevel: 'warning',
 }
 
+/** Every file the builds below bundled (their metafiles' inputs): what dist/THIRD-PARTY-NOTICES.txt lists. */
+const bundledInputs = new Set()
+async function bundle(options) {
+  const result = await build({ ...options, metafile: true })
+  for (const input of Object.keys(result.metafile.inputs)) bundledInputs.add(input)
+  return result
+}
+
 // The web inbox (dist/web): the CLI bundle below serves it, so it comes first.
-await buildWebInbox(root)
+for (const input of (await buildWebInbox(root)).inputs) bundledInputs.add(input)
 
 // The library: `sendbox`, `sendbox/matchers` and `sendbox/server` (package.json "exports").
 await buildLibrary()
 
 // The terminal UI: an ES module importing ink and react from node_modules, as before.
-await build({
+await bundle({
   ...common,
   entryPoints: ['src/ui/terminal/render.tsx'],
   outfile: join(outdir, 'sendbox-ui.mjs'),
@@ -54,7 +63,7 @@ await build({
 
 // The MCP server (`sendbox mcp`, `/__sandbox/mcp`): an ES module loaded on first use, so that the
 // CLI's start never parses the SDK. The SDK stays in node_modules (a dependency).
-await build({
+await bundle({
   ...common,
   entryPoints: ['src/mcp/index.ts'],
   outfile: join(outdir, 'sendbox-mcp.mjs'),
@@ -65,7 +74,7 @@ await build({
 
 // The threaded transport's worker (`sendbox --threads 2`): an ES module of its own, started by
 // the CLI from beside the bundle (the CommonJS bundle has no import.meta.url to find it by).
-await build({
+await bundle({
   ...common,
   entryPoints: ['src/transports/threaded-worker.ts'],
   outfile: join(outdir, 'sendbox-http-worker.mjs'),
@@ -81,7 +90,7 @@ await build({
 
 // The email checks' worker (issue 35): an ES module of its own beside the CLI bundle, found by
 // src/transports/check-worker-pool.ts (the CommonJS bundle has no import.meta.url).
-await build({
+await bundle({
   ...common,
   entryPoints: ['src/transports/check-worker.ts'],
   outfile: join(outdir, 'sendbox-check-worker.mjs'),
@@ -93,7 +102,7 @@ await build({
 })
 
 // The CLI: one CommonJS file. The UI import is kept out and pointed at sendbox-ui.mjs.
-const result = await build({
+const result = await bundle({
   ...common,
   entryPoints: ['bin/sendbox.ts'],
   outfile: join(outdir, 'sendbox.cjs'),
@@ -182,6 +191,9 @@ if (!readFileSync(join(outdir, 'sendbox.js'), 'utf8').startsWith('#!/usr/bin/env
   throw new Error('the loader lost its hashbang')
 // Leftovers of the previous layout (an ESM bundle split in chunks).
 rmSync(join(outdir, 'chunks'), { recursive: true, force: true })
+
+// The licenses of what the builds above bundled, shipped beside them (package.json "files": dist).
+writeThirdPartyNotices(root, bundledInputs)
 
 // One run of the server writes V8's code cache for this bundle, so the first start after a build
 // is warm too: a start, the first list request and an email send, then SIGTERM (the cache is
@@ -278,7 +290,7 @@ async function buildLibrary() {
   // Chunk names carry a content hash: without this, a rebuild leaves the old chunks beside the
   // new ones (and `npm pack` ships them).
   rmSync(join(root, 'dist/lib'), { recursive: true, force: true })
-  const result = await build({
+  const result = await bundle({
     ...common,
     // check-worker: the email checks' worker thread, found beside the chunks as ./check-worker.js.
     entryPoints: {

@@ -100,6 +100,18 @@ describe('the bundled library (dist/lib)', () => {
     expect(source).not.toMatch(/\bclass HttpHandler\b|\bvar HttpHandler = class\b/)
   })
 
+  it('ships the license of every package it bundled (dist/THIRD-PARTY-NOTICES.txt)', () => {
+    const notices = readFileSync(join(ROOT, 'dist/THIRD-PARTY-NOTICES.txt'), 'utf8')
+    const listed = new Set([...notices.matchAll(/^(@?[^@\s]+)@\d[^\s]* \(/gm)].map((m) => m[1]))
+    // esbuild marks each bundled module with its path: `// node_modules/<package>/…`.
+    const bundled = new Set(
+      [...source.matchAll(/^\/\/ (?:.*\/)?node_modules\/(@[^/]+\/[^/]+|[^@/][^/]*)\//gm)].map((m) => m[1]),
+    )
+    for (const name of ['zod', '@msw/data', 'html-to-text', 'htmlparser2']) expect(bundled).toContain(name)
+    for (const name of bundled) expect(listed, name).toContain(name)
+    expect(notices).toContain('Permission is hereby granted, free of charge')
+  })
+
   it('serves over sendbox/server what sendbox handles (one guard: the server hands it the buffered body)', async () => {
     const { createSandbox } = (await import(entry('.'))) as typeof import('../../src/index.js')
     const { startServer } = (await import(entry('./server'))) as typeof import('../../src/transports/http-server.js')

@@ -91,6 +91,7 @@ describe('npm pack', () => {
         'package.json',
         'README.md',
         'dist/bin/sendbox.js',
+        'dist/THIRD-PARTY-NOTICES.txt',
         'dist/src/index.js',
         'dist/src/index.d.ts',
         'dist/src/transports/http-server.d.ts',
