@@ -227,7 +227,7 @@ function KindSelect({
     <label class="select">
       <span>Kind</span>
       <select value={kind} onChange={(e) => setKind(e.currentTarget.value as typeof kind)}>
-        <option value="">API requests and webhook attempts</option>
+        <option value="">All</option>
         <option value="api">API requests</option>
         <option value="webhook">Webhook attempts</option>
       </select>
