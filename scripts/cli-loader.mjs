@@ -85,17 +85,17 @@ function regrowYoungGeneration() {
 
 let collect // made on first use: a fresh context costs a few ms that start-up need not pay
 /**
- * One full collection; `giveBack`: V8's memory-reducing kind (what its own memory reducer runs, and
- * `gc({ flavor: 'last-resort' })` asks for), which also shrinks the young generation to its least
- * and returns the pages a collection frees to the system. A plain one keeps them for reuse: RSS
- * did not move after it.
+ * One full collection of V8's memory-reducing kind (what its own memory reducer runs, and
+ * `gc({ flavor: 'last-resort' })` asks for): it also shrinks the young generation to its least and
+ * returns the pages a collection frees to the system. A plain `gc()` keeps them for reuse: RSS did
+ * not move after it.
  */
-function collectGarbage(giveBack = false) {
+function collectGarbage() {
   if (!collect) {
     changeFlags('--expose-gc')
     collect = runInNewContext('gc')
   }
-  collect(giveBack ? { type: 'major', execution: 'sync', flavor: 'last-resort' } : undefined)
+  collect({ type: 'major', execution: 'sync', flavor: 'last-resort' })
 }
 
 // Settling after load: V8 keeps the pages a load made it commit (the young generation at the size
@@ -117,7 +117,7 @@ if (!process.env.SENDBOX_NO_SETTLE && !process.env.SENDBOX_COMPILE_CACHE_AT_EXIT
     else if (workSinceSettle >= 100) {
       workSinceSettle = 0
       setMemoryFlags()
-      collectGarbage(true)
+      collectGarbage()
       regrowYoungGeneration()
     }
   }, 500).unref()
@@ -195,8 +195,8 @@ script.runInThisContext()(cjsModule.exports, createRequire(bundle), cjsModule, b
 if (cacheWanted) {
   // Written once, while V8's flags are those of the start (else the next start rejects it): when
   // the memory flags are about to be set (once the server is up, so it holds what start-up
-  // compiled), or at exit for a shorter run. `npm run build` starts the server once, sends it a first request and stops it, so the
-  // cache it writes at exit holds the serve and request paths too.
+  // compiled), or at exit for a shorter run. `npm run build` starts the server once, sends it a
+  // first request and stops it, so the cache it writes at exit holds the serve and request paths too.
   let written = false
   const writeCache = () => {
     if (written || !flagsAsAtStart) return

@@ -40,5 +40,4 @@ export function writeThirdPartyNotices(root, inputs) {
     join(root, 'dist/THIRD-PARTY-NOTICES.txt'),
     `sendbox's build bundles code of the packages below into dist/ (scripts/bundle.mjs, scripts/build-web.mjs).\nTheir licenses and notices follow.\n\n${sections.join('\n')}`,
   )
-  return packages.map((p) => p.name)
 }
