@@ -7,7 +7,9 @@
  * may be another's garbage. Read it beside `npm run bench -- --compare`, not instead of it.)
  *
  *   node bench/experiments/http-duel.mjs [--which send|list] [--rounds 30] [--prof DIR] DIST_SRC_DIR…
- * (`--prof DIR`: the server's CPU profile written into DIR; a sample's stack URLs, under one
+ * (`--node-flags='--heap-growing-percent=50 --semi-space-growth-factor=1'`: the server's Node
+ * and V8 flags, e.g. the CLI's memory flags, under which what a build keeps per request costs
+ * more collections. `--prof DIR`: the server's CPU profile written into DIR; a sample's stack URLs, under one
  * build's folder or the other's, tell which build it belongs to.)
  *   e.g. node bench/experiments/http-duel.mjs dist/src .bench-ref/7e4846833d33/dist/src
  */
@@ -23,6 +25,7 @@ const { values, positionals } = parseArgs({
     which: { type: 'string', default: 'send' },
     rounds: { type: 'string', default: '30' },
     prof: { type: 'string' },
+    'node-flags': { type: 'string', default: '' },
   },
   allowPositionals: true,
 })
@@ -30,9 +33,18 @@ const root = resolve(import.meta.dirname, '../..')
 const node = execFileSync(`${root}/scripts/node-bin.sh`, ['24'], { encoding: 'utf8' }).trim()
 const dirs = positionals.map((dir) => resolve(dir))
 const profile = values.prof ? ['--cpu-prof', '--cpu-prof-interval', '100', '--cpu-prof-dir', resolve(values.prof)] : []
-const server = spawn(node, [...profile, `${root}/bench/experiments/http-duel-server.mjs`, ...dirs], {
-  stdio: ['ignore', 'pipe', 'inherit'],
-})
+const server = spawn(
+  node,
+  [
+    ...values['node-flags'].split(' ').filter(Boolean),
+    ...profile,
+    `${root}/bench/experiments/http-duel-server.mjs`,
+    ...dirs,
+  ],
+  {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  },
+)
 const ports = await new Promise((done) => {
   let text = ''
   server.stdout.on('data', (chunk) => {

@@ -36,10 +36,6 @@ export class FairStore<K, V> {
     this.remove(key)
     const seq = this.seq++
     this.items.set(key, { value, owner, seq })
-    let keys = this.owners.get(owner)
-    if (keys === undefined) this.owners.set(owner, (keys = { keys: [], seqs: [], head: 0 }))
-    keys.keys.push(key)
-    keys.seqs.push(seq)
     const evicted: K[] = []
     while (this.items.size > this.capacity) {
       // Counted before this item: is the adder (with it) over its share?
@@ -49,6 +45,13 @@ export class FairStore<K, V> {
       this.remove(gone)
       evicted.push(gone)
     }
+    // Listed under its owner only now: evicting the owner's last other item drops the owner's
+    // list, and an item listed before that was left in no list (never evicted again: the store
+    // grew past its bound, and each new item of that owner was evicted at once instead).
+    let keys = this.owners.get(owner)
+    if (keys === undefined) this.owners.set(owner, (keys = { keys: [], seqs: [], head: 0 }))
+    keys.keys.push(key)
+    keys.seqs.push(seq)
     this.counts.set(owner, (this.counts.get(owner) ?? 0) + 1)
     return evicted
   }
@@ -115,6 +118,125 @@ export class FairStore<K, V> {
     this.items.clear()
     this.owners.clear()
     this.counts.clear()
+  }
+}
+
+const NONE: readonly number[] = Object.freeze([])
+
+/**
+ * {@link FairStore} for keys that only grow (the journal's ids), with the same eviction rule: the
+ * items in insertion order in three parallel arrays (key, item, owner), an evicted one leaving a
+ * hole until the arrays are compacted in place. A map of `{ value, owner, seq }` wrappers made
+ * three allocations per item, and the map's table was rebuilt every few hundred items; an entry
+ * outlives ~1,000 requests, so all of it was copied out of the young generation under load
+ * (`bench/experiments/promoted-bytes.mjs`). A lookup by key is a binary search.
+ */
+export class FairLog<V> {
+  private readonly keys: number[] = []
+  private readonly items: Array<V | undefined> = []
+  private readonly owners: string[] = []
+  /** Slots in use (items and holes); the arrays keep their length past it, so compaction frees nothing to grow again. */
+  private end = 0
+  private live = 0
+  private readonly counts = new Map<string, number>()
+  /** Per owner, the slot its oldest item is searched from: none of its items sits before it. */
+  private readonly cursors = new Map<string, number>()
+
+  constructor(readonly capacity: number) {}
+
+  /** Adds `value` under `key` (greater than every key added before; else ignored); returns the keys evicted to stay within the bound. */
+  add(key: number, owner: string, value: V): readonly number[] {
+    if (this.end > 0 && !(key > this.keys[this.end - 1])) return NONE
+    if (this.end - this.live > Math.max(1024, this.live)) this.compact()
+    const slot = this.end++
+    this.keys[slot] = key
+    this.items[slot] = value
+    this.owners[slot] = owner
+    this.live++
+    let evicted: number[] | undefined
+    while (this.live > this.capacity) {
+      // Counted before this item: is the adder (with it) over its share?
+      const victim = evictionOwner(owner, this.counts, this.capacity)
+      const gone = this.oldestOf(victim === owner || !this.counts.has(victim) ? owner : victim)
+      if (gone < 0) break
+      ;(evicted ??= []).push(this.keys[gone])
+      this.drop(gone)
+    }
+    this.counts.set(owner, (this.counts.get(owner) ?? 0) + 1)
+    return evicted ?? NONE
+  }
+
+  /** The slot of `owner`'s oldest item, or -1. */
+  private oldestOf(owner: string): number {
+    let slot = this.cursors.get(owner) ?? 0
+    while (slot < this.end && (this.owners[slot] !== owner || this.items[slot] === undefined)) slot++
+    this.cursors.set(owner, slot)
+    return slot < this.end ? slot : -1
+  }
+
+  private drop(slot: number): void {
+    const owner = this.owners[slot]
+    this.items[slot] = undefined
+    this.live--
+    // The item being added is not counted yet: its owner may have none counted.
+    const count = (this.counts.get(owner) ?? 1) - 1
+    if (count <= 0) {
+      this.counts.delete(owner)
+      this.cursors.delete(owner)
+    } else this.counts.set(owner, count)
+  }
+
+  /** Moves the items down over the holes, in order (the cursors start over). */
+  private compact(): void {
+    let to = 0
+    for (let from = 0; from < this.end; from++) {
+      if (this.items[from] === undefined) continue
+      this.keys[to] = this.keys[from]
+      this.items[to] = this.items[from]
+      this.owners[to] = this.owners[from]
+      to++
+    }
+    for (let slot = to; slot < this.end; slot++) this.items[slot] = undefined
+    this.end = to
+    this.cursors.clear()
+  }
+
+  get(key: number): V | undefined {
+    let low = 0
+    let high = this.end - 1
+    while (low <= high) {
+      const middle = (low + high) >>> 1
+      const found = this.keys[middle]
+      if (found === key) return this.items[middle]
+      if (found < key) low = middle + 1
+      else high = middle - 1
+    }
+    return undefined
+  }
+
+  /** Items `owner` holds. */
+  heldBy(owner: string): number {
+    return this.counts.get(owner) ?? 0
+  }
+
+  /** Values, oldest first. */
+  *values(): IterableIterator<V> {
+    for (let slot = 0; slot < this.end; slot++) {
+      const item = this.items[slot]
+      if (item !== undefined) yield item
+    }
+  }
+
+  get size(): number {
+    return this.live
+  }
+
+  clear(): void {
+    for (let slot = 0; slot < this.end; slot++) this.items[slot] = undefined
+    this.end = 0
+    this.live = 0
+    this.counts.clear()
+    this.cursors.clear()
   }
 }
 

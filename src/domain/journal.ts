@@ -1,7 +1,8 @@
 import { JOURNAL_BODY_LIMIT, type JournalEntry } from '../contract/journal.js'
 import { ChangeLog } from './change-log.js'
 import type { SandboxEvents } from './events.js'
-import { FairStore } from './fair-collections.js'
+import { FairLog } from './fair-collections.js'
+import { journalHeadersOf, type PackedHeaders } from './journal-headers.js'
 
 export type { JournalEntry }
 
@@ -13,8 +14,9 @@ export type JournalRecord = Omit<
   Partial<
     Pick<JournalEntry, 'query' | 'error_message' | 'request_body' | 'response_body' | 'message_id' | 'fault_id'>
   > & {
-    /** The headers, or a function that makes them when the entry is first read (see `lazyJournalHeaders`). */
-    request_headers?: JournalEntry['request_headers'] | (() => JournalEntry['request_headers'])
+    request_headers?: JournalEntry['request_headers']
+    /** The raw headers instead, formatted when the entry is first read ({@link journalHeadersOf}). */
+    packed_headers?: PackedHeaders
   }
 
 /** A body as the journal keeps it: at most {@link JOURNAL_BODY_LIMIT} characters. */
@@ -27,11 +29,10 @@ type Headers = JournalEntry['request_headers']
 
 /**
  * A kept entry: the entry's fields, in the entry's order, and — when the transport gave its
- * headers as a function — that function in a private field, called at the entry's first read
- * through the journal ({@link KeptEntry.settled}: the list route, the event stream, the store, a
- * UI). JSON, spread and structured clone see the plain fields only. (An accessor defined on each
- * entry cost two `Object.defineProperty` calls per request; formatting the headers up front
- * ~10 µs.)
+ * headers raw — those in a private field, formatted at the entry's first read through the
+ * journal ({@link KeptEntry.settled}: the list route, the event stream, the store, a UI). JSON,
+ * spread and structured clone see the plain fields only. (An accessor defined on each entry cost
+ * two `Object.defineProperty` calls per request; formatting the headers up front ~10 µs.)
  */
 class KeptEntry implements JournalEntry {
   readonly id: number
@@ -51,7 +52,7 @@ class KeptEntry implements JournalEntry {
   request_headers: Headers
   readonly message_id: string | null
   readonly fault_id: string | null
-  #headers: (() => Headers) | undefined
+  #headers: PackedHeaders | undefined
 
   constructor(id: number, entry: JournalRecord) {
     this.id = id
@@ -68,11 +69,8 @@ class KeptEntry implements JournalEntry {
     this.key = entry.key
     this.request_body = bounded(entry.request_body)
     this.response_body = bounded(entry.response_body)
-    const headers = entry.request_headers
-    if (typeof headers === 'function') {
-      this.request_headers = null
-      this.#headers = headers
-    } else this.request_headers = headers ?? null
+    this.request_headers = entry.request_headers ?? null
+    this.#headers = entry.packed_headers
     this.message_id = entry.message_id ?? null
     this.fault_id = entry.fault_id ?? null
   }
@@ -80,7 +78,7 @@ class KeptEntry implements JournalEntry {
   /** The entry with its headers made (once). */
   settled(): JournalEntry {
     if (this.#headers !== undefined) {
-      this.request_headers = this.#headers()
+      this.request_headers = journalHeadersOf(this.#headers)
       this.#headers = undefined
     }
     return this
@@ -104,7 +102,7 @@ export const MAX_TRACKED_ORIGINS = 1_000
  * are one more owner).
  */
 export class Journal {
-  private entries: FairStore<number, KeptEntry | JournalEntry>
+  private entries: FairLog<KeptEntry | JournalEntry>
   private nextId = 1
   private readonly listeners = new Set<JournalListener>()
   private snapshotCache: readonly JournalEntry[] | null = null
@@ -113,7 +111,7 @@ export class Journal {
     readonly capacity = 1_000,
     private readonly events?: SandboxEvents,
   ) {
-    this.entries = new FairStore(capacity)
+    this.entries = new FairLog(capacity)
   }
 
   /** Records one request (bodies cut to {@link JOURNAL_BODY_LIMIT} characters); gives its id. */
@@ -199,10 +197,10 @@ export class Journal {
     return entry === undefined ? undefined : read(entry)
   }
 
-  /** Puts back entries a store kept (oldest first), before any request is recorded; ids carry on after the last. */
+  /** Puts back entries a store kept (oldest first: an id not above the one before is dropped), before any request is recorded; ids carry on after the highest. */
   restore(entries: readonly JournalEntry[]): void {
     for (const entry of entries.slice(-this.capacity)) this.entries.add(entry.id, entry.account ?? '', entry)
-    this.nextId = Math.max(this.nextId, (entries.at(-1)?.id ?? 0) + 1)
+    for (const entry of entries) this.nextId = Math.max(this.nextId, entry.id + 1)
     this.snapshotCache = null
     for (const listener of this.listeners) listener()
   }

@@ -59,9 +59,14 @@ interface Target {
 const MAX_CACHED_TARGETS = 512
 const MAX_CACHED_PATH = 512
 
-/** The requests of a connection still being answered, for that connection's one pair of listeners. */
+/**
+ * The requests of a connection still being answered, for that connection's one pair of listeners:
+ * the one request (the usual case), a set of them (pipelined), or null (none now). Not always a
+ * set: a set's add and delete reallocated its table on every request, and the socket's set is
+ * old, so each table was copied out of the young generation.
+ */
 const UNANSWERED = Symbol('sendbox.unanswered')
-type WatchedSocket = Socket & { [UNANSWERED]?: Set<ListenerRequest> }
+type WatchedSocket = Socket & { [UNANSWERED]?: ListenerRequest | Set<ListenerRequest> | null }
 
 /**
  * Aborts the request's signal when its client goes away before the answer is out: the
@@ -72,23 +77,27 @@ type WatchedSocket = Socket & { [UNANSWERED]?: Set<ListenerRequest> }
  * {@link answered} once it has written the answer (or given up on it).
  */
 function watchClient(socket: WatchedSocket, request: ListenerRequest): void {
-  let unanswered = socket[UNANSWERED]
-  if (unanswered === undefined) {
-    const pending = new Set<ListenerRequest>()
-    unanswered = socket[UNANSWERED] = pending
+  const held = socket[UNANSWERED]
+  if (held === undefined) {
     const abandonAll = () => {
-      for (const each of pending) each.abandon()
-      pending.clear()
+      const pending = socket[UNANSWERED]
+      socket[UNANSWERED] = null
+      if (pending instanceof Set) for (const each of pending) each.abandon()
+      else pending?.abandon()
     }
     socket.once('end', abandonAll)
     socket.once('close', abandonAll)
-  }
-  unanswered.add(request)
+    socket[UNANSWERED] = request
+  } else if (held === null) socket[UNANSWERED] = request
+  else if (held instanceof Set) held.add(request)
+  else socket[UNANSWERED] = new Set([held, request])
 }
 
 /** The request's answer is written (or abandoned): its client leaving no longer concerns it. */
 function answered(socket: WatchedSocket, request: ListenerRequest): void {
-  socket[UNANSWERED]?.delete(request)
+  const held = socket[UNANSWERED]
+  if (held === request) socket[UNANSWERED] = null
+  else if (held instanceof Set && held.delete(request) && held.size === 0) socket[UNANSWERED] = null
 }
 
 function goneReason(): DOMException {
