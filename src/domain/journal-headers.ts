@@ -7,25 +7,24 @@ export const JOURNAL_HEADER_VALUE_LIMIT = 512
 
 /**
  * A request's headers as a journal entry keeps them until someone reads it: the names and values
- * in the order they came, joined with line feeds (neither HTTP nor Fetch lets a name or a value
- * hold one; pairs that do, or an empty name, are kept as a line feed and their JSON instead, so
- * a value can never be read as a name and escape the masking). One string, not the transport's
- * array of strings: an entry outlives ~1,000 requests, so under load all it holds is copied out
- * of the young generation, and the array and its strings were the most of it
- * (`bench/experiments/promoted-bytes.mjs`).
+ * in the order they came, joined with line feeds. Neither can hold one: Node's HTTP parser ends a
+ * header line at a line feed, and Fetch's `Headers` refuses a value with one (and a name that is
+ * not a token). One string, not the transport's array of strings: an entry outlives ~1,000
+ * requests, so under load all it holds is copied out of the young generation, and the array and
+ * its strings were the most of it (`bench/experiments/promoted-bytes.mjs`).
  */
 export type PackedHeaders = string
 
-/** {@link PackedHeaders} of alternating names and values. */
+/** {@link PackedHeaders} of alternating names and values (as Node's parser or Fetch's `Headers` gave them). */
 export function packHeaders(pairs: readonly string[]): PackedHeaders {
-  for (let i = 0; i < pairs.length; i++)
-    if (pairs[i].includes('\n') || (i % 2 === 0 && pairs[i] === '')) return `\n${JSON.stringify(pairs)}`
   return pairs.join('\n')
 }
 
+/** The pairs back; none when they do not pair up (a line feed got in after all: better no headers than a value read as a name). */
 function unpackHeaders(packed: PackedHeaders): readonly string[] {
   if (packed === '') return []
-  return packed.startsWith('\n') ? (JSON.parse(packed.slice(1)) as string[]) : packed.split('\n')
+  const pairs = packed.split('\n')
+  return pairs.length % 2 === 0 ? pairs : []
 }
 
 /** A secret header's value as the journal shows it: the scheme kept, the credential masked. */

@@ -132,13 +132,14 @@ export function bodyOf(answer: Answer): string | ReadableStream<Uint8Array> {
   return answerTextOf(answer) ?? answer.body ?? ''
 }
 
-/** An answer's headers with lower-case names, as a Response lists them (a JSON answer's in the order the guard set them). */
-export function forEachAnswerHeader(answer: Answer, each: (name: string, value: string) => void): void {
+/** Appends an answer's headers to `pairs` as names and values, names lower-case as a Response lists them (a JSON answer's in the order the guard set them). */
+export function pushAnswerHeaders(answer: Answer, pairs: string[]): void {
   if (answer instanceof Response) {
-    answer.headers.forEach((value, name) => each(name, value))
+    answer.headers.forEach((value, name) => pairs.push(name, value))
     return
   }
-  for (const name in answer.headers) each(name.toLowerCase(), answer.headers[name])
+  const headers = answer.headers
+  for (const name in headers) pairs.push(name.toLowerCase(), headers[name])
 }
 
 /** A JSON answer: the body serialised once (HEAD answers carry none). */

@@ -8,15 +8,21 @@ import { streamSlots } from './caller-slots.js'
  * answered (one map increment); everything else is read from the sandbox when scraped.
  */
 
-/** Requests answered, by route (its operationId, `unmatched` for none) and status. */
-const requestCounts = new WeakMap<SandboxState, Map<string, number>>()
+/** Requests answered, by route (its operationId, `unmatched` for none), then by status. */
+const requestCounts = new WeakMap<SandboxState, Map<string, Map<number, number>>>()
 
-/** Counts one answered request (the guard chain calls it for the API and the controls). */
+/**
+ * Counts one answered request (the guard chain calls it for the API and the controls): two map
+ * lookups by the route's own name and the status (a key made of both was a new string to hash on
+ * every request).
+ */
 export function countRequest(sandbox: SandboxState, route: string | undefined, status: number): void {
-  let counts = requestCounts.get(sandbox)
-  if (counts === undefined) requestCounts.set(sandbox, (counts = new Map()))
-  const key = `${route ?? 'unmatched'} ${status}`
-  counts.set(key, (counts.get(key) ?? 0) + 1)
+  let byRoute = requestCounts.get(sandbox)
+  if (byRoute === undefined) requestCounts.set(sandbox, (byRoute = new Map()))
+  const name = route ?? 'unmatched'
+  let byStatus = byRoute.get(name)
+  if (byStatus === undefined) byRoute.set(name, (byStatus = new Map()))
+  byStatus.set(status, (byStatus.get(status) ?? 0) + 1)
 }
 
 /** A label value as the text format wants it: backslash, quote and line feed escaped. */
@@ -38,10 +44,9 @@ function family(
 /** The metrics text of one sandbox. */
 export function metricsText(sandbox: SandboxState): string {
   const lines: string[] = []
-  const requests = [...(requestCounts.get(sandbox) ?? new Map<string, number>())].map(([key, n]): [string, number] => {
-    const [route, status] = key.split(' ')
-    return [`{route="${label(route)}",status="${status}"}`, n]
-  })
+  const requests: Array<[string, number]> = []
+  for (const [route, byStatus] of requestCounts.get(sandbox) ?? [])
+    for (const [status, n] of byStatus) requests.push([`{route="${label(route)}",status="${status}"}`, n])
   family(lines, 'sendbox_requests_total', 'counter', 'Requests answered, by route (operationId) and status.', requests)
   const messages = new Map<string, number>()
   for (const channel of CHANNELS) for (const status of MESSAGE_STATUSES) messages.set(`${channel} ${status}`, 0)

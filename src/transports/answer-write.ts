@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
-import { bodyOf, forEachAnswerHeader, type Answer } from '../http/body.js'
+import { bodyOf, pushAnswerHeaders, type Answer } from '../http/body.js'
 import { ERROR_CODES, type ErrorCodeName } from '../contract/error.js'
 import { immediate } from '../domain/event-loop.js'
 import { gzipAnswer } from './compress.js'
@@ -215,9 +215,7 @@ export function writeAnswer(
   // hasOwnProperty check each, an array by index.
   const headers: string[] = []
   for (const name in cors) headers.push(name, cors[name])
-  forEachAnswerHeader(answer, (name, value) => {
-    headers.push(name, value)
-  })
+  pushAnswerHeaders(answer, headers)
   const payload = bodyOf(answer)
   const zipped =
     typeof payload === 'string' ? gzipAnswer(req.url ?? '/', req.headers['accept-encoding'], payload) : undefined

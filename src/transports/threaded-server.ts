@@ -11,7 +11,7 @@
 import { defaultOf } from '../contract/settings.js'
 import type { AddressInfo } from 'node:net'
 import { Worker } from 'node:worker_threads'
-import { attachBufferedBody, bodyOf, forEachAnswerHeader, RawHeaders, type WireRequest } from '../http/body.js'
+import { attachBufferedBody, bodyOf, pushAnswerHeaders, RawHeaders, type WireRequest } from '../http/body.js'
 import { createDispatcher } from '../http/index.js'
 import type { Sandbox } from '../index.js'
 import type { TeamToken } from '../domain/team-tokens.js'
@@ -180,7 +180,7 @@ class WorkerRequests {
       const answer = await this.dispatch(request, new URL(url))
       if (!answer) return this.post({ t: 'none', id })
       const pairs: HeaderPairs = []
-      forEachAnswerHeader(answer, (name, value) => pairs.push(name, value))
+      pushAnswerHeaders(answer, pairs)
       const payload = bodyOf(answer)
       if (typeof payload === 'string')
         return this.post({ t: 'answer', id, status: answer.status, headers: pairs, text: payload })
