@@ -34,6 +34,10 @@ interface AccountStore {
   byEmail: Map<string, string>
   /** id → the subscriber's wire JSON, made on first read and dropped when the subscriber is written. */
   json: Map<string, string>
+  /** The pages served last, by page then limit (see {@link pageText}). */
+  pages: Map<number, Map<number, KeptPage>>
+  /** How many pages `pages` holds (at most {@link MAX_KEPT_PAGES}, then it starts over). */
+  keptPages: number
   /** Writes are serialised per account so concurrent updates never interleave. */
   writes: Promise<unknown>
 }
@@ -126,6 +130,8 @@ export class SubscriberStore {
         order: [],
         byEmail: new Map(),
         json: new Map(),
+        pages: new Map(),
+        keptPages: 0,
         writes: Promise.resolve(),
       }
       this.accounts.set(account, store)
@@ -265,12 +271,7 @@ export class SubscriberStore {
   listJson(account: string, page: number, limit: number): string {
     const store = this.accounts.get(account)
     if (!store) return pageJson([], page, limit, 0)
-    return pageJson(
-      pageIds(store, page, limit).map((id) => jsonOf(store, id)),
-      page,
-      limit,
-      store.order.length,
-    )
+    return pageText(store, page, limit)
   }
 
   count(account: string): number {
@@ -329,6 +330,44 @@ function notFound(id: string): ApiError {
 function pageIds(store: AccountStore, page: number, limit: number): string[] {
   const start = (page - 1) * limit
   return start < store.order.length ? store.order.slice(start, start + limit) : []
+}
+
+/** A page's text and what it was made of: each subscriber's JSON (the very strings) and the total. */
+interface KeptPage {
+  parts: readonly string[]
+  total: number
+  text: string
+}
+const MAX_KEPT_PAGES = 16
+
+/**
+ * A list page's JSON text: the one made last for this page and limit while it is still exactly
+ * the text of the page's subscribers (the same JSON strings, each cached until its subscriber's
+ * next write, in the same order) and of the same total; else made again. Checked on every read,
+ * so no write has to remember to drop it. The same text object answers every repeat of a page:
+ * a page of 20 was ~4.5 KB joined, concatenated and then flattened by the socket write, per
+ * request (docs/performance.md, *Promotion under the memory flags*).
+ */
+function pageText(store: AccountStore, page: number, limit: number): string {
+  const start = (page - 1) * limit
+  const end = Math.min(start + limit, store.order.length)
+  const kept = store.pages.get(page)?.get(limit)
+  if (kept !== undefined && kept.total === store.order.length && kept.parts.length === Math.max(0, end - start)) {
+    let same = true
+    for (let i = start; i < end && same; i++) same = jsonOf(store, store.order[i]) === kept.parts[i - start]
+    if (same) return kept.text
+  }
+  const parts = pageIds(store, page, limit).map((id) => jsonOf(store, id))
+  const text = pageJson(parts, page, limit, store.order.length)
+  if (store.keptPages >= MAX_KEPT_PAGES) {
+    store.pages.clear()
+    store.keptPages = 0
+  }
+  let byLimit = store.pages.get(page)
+  if (byLimit === undefined) store.pages.set(page, (byLimit = new Map()))
+  if (!byLimit.has(limit)) store.keptPages++
+  byLimit.set(limit, { parts, total: store.order.length, text })
+  return text
 }
 
 /** A stored subscriber's wire JSON, cached until its next write. */

@@ -219,6 +219,26 @@ describe('GET /subscribers', () => {
     expect((await bad.json()).error).toMatchObject({ code: 'invalid_parameter', param: 'limit' })
     expect((await page('page=1&limit=2')).pagination.total).toBe(3)
   })
+  it('answers a repeated page with the subscribers of now: an update on it, a new subscriber, a reset', async () => {
+    // The route keeps the text of the pages it served last (issue 37) and answers it again only
+    // while it is still the text of the page's subscribers and total.
+    const page = async () => (await api.call('GET', '/subscribers?page=1&limit=2')).json()
+    const ids: string[] = []
+    for (const email of ['a@example.com', 'b@example.com', 'c@example.com']) {
+      ids.push((await create({ email, first_name: 'Old' })).body.id)
+      clock.advance(1)
+    }
+    const first = await page()
+    expect(await page()).toEqual(first)
+    expect((await api.call('PUT', `/subscribers/${ids[1]}`, { first_name: 'New' })).status).toBe(200)
+    expect((await page()).data.map((s: { first_name: string }) => s.first_name)).toEqual(['Old', 'New'])
+    expect((await api.call('PUT', `/subscribers/${ids[2]}`, { first_name: 'Off the page' })).status).toBe(200)
+    expect((await page()).data.map((s: { first_name: string }) => s.first_name)).toEqual(['Old', 'New'])
+    await create({ email: 'd@example.com' })
+    expect((await page()).pagination).toEqual({ page: 1, limit: 2, total: 4, pages: 2 })
+    await api.sandbox.reset()
+    expect(await page()).toMatchObject({ data: [], pagination: { total: 0 } })
+  })
 })
 
 describe('accounts', () => {
