@@ -9,15 +9,25 @@ export type { JournalEntry }
 /** What a transport records: the entry without its id; the newer fields may be left out (null). */
 export type JournalRecord = Omit<
   JournalEntry,
-  'id' | 'query' | 'error_message' | 'request_body' | 'response_body' | 'message_id' | 'request_headers' | 'fault_id'
+  | 'id'
+  | 'path'
+  | 'query'
+  | 'error_message'
+  | 'request_body'
+  | 'response_body'
+  | 'message_id'
+  | 'request_headers'
+  | 'fault_id'
 > &
-  Partial<
-    Pick<JournalEntry, 'query' | 'error_message' | 'request_body' | 'response_body' | 'message_id' | 'fault_id'>
-  > & {
+  Partial<Pick<JournalEntry, 'error_message' | 'request_body' | 'response_body' | 'message_id' | 'fault_id'>> & {
     request_headers?: JournalEntry['request_headers']
     /** The raw headers instead, formatted when the entry is first read ({@link journalHeadersOf}). */
     packed_headers?: PackedHeaders
-  }
+  } & (
+    | (Pick<JournalEntry, 'path'> & Partial<Pick<JournalEntry, 'query'>> & { url?: undefined })
+    /** The request's URL instead: its path and query are read from it when the entry is first read. */
+    | { url: URL; path?: undefined; query?: undefined }
+  )
 
 /** A body as the journal keeps it: at most {@link JOURNAL_BODY_LIMIT} characters. */
 function bounded(text: string | null | undefined): string | null {
@@ -39,8 +49,8 @@ class KeptEntry implements JournalEntry {
   readonly at: string
   readonly kind: JournalEntry['kind']
   readonly method: string
-  readonly path: string
-  readonly query: string | null
+  path: string
+  query: string | null
   readonly status: number
   readonly duration_ms: number
   readonly error_code: string | null
@@ -53,14 +63,22 @@ class KeptEntry implements JournalEntry {
   readonly message_id: string | null
   readonly fault_id: string | null
   #headers: PackedHeaders | undefined
+  /** Read for the path and query at the first read (the standalone server's is shared by every request to its path). */
+  #url: URL | undefined
 
   constructor(id: number, entry: JournalRecord) {
     this.id = id
     this.at = entry.at
     this.kind = entry.kind
     this.method = entry.method
-    this.path = entry.path
-    this.query = entry.query ?? null
+    if (entry.url === undefined) {
+      this.path = entry.path
+      this.query = entry.query ?? null
+    } else {
+      this.path = ''
+      this.query = null
+      this.#url = entry.url
+    }
     this.status = entry.status
     this.duration_ms = entry.duration_ms
     this.error_code = entry.error_code
@@ -77,6 +95,11 @@ class KeptEntry implements JournalEntry {
 
   /** The entry with its headers made (once). */
   settled(): JournalEntry {
+    if (this.#url !== undefined) {
+      this.path = this.#url.pathname
+      this.query = this.#url.search === '' ? null : this.#url.search.slice(1)
+      this.#url = undefined
+    }
     if (this.#headers !== undefined) {
       this.request_headers = journalHeadersOf(this.#headers)
       this.#headers = undefined

@@ -46,14 +46,13 @@ export function journalApiRequest(
     at: isoAt(run.arrivedAt),
     kind: 'api',
     method: request.method,
-    path: url.pathname,
+    url,
     status,
     duration_ms: Math.round(ms * 100) / 100,
     error_code: apiError?.code ?? null,
     account: key?.account ?? null,
     key: key ? maskedKeyOf(key) : token ? maskKey(token) : null,
     // The journal cuts each of these to JOURNAL_BODY_LIMIT characters; decode no more than that.
-    query: url.search === '' ? null : url.search.slice(1),
     error_message: apiError ? apiError.message + (run.faultId ? ` (injected fault ${run.faultId})` : '') + note : null,
     request_body:
       trace.requestBody && trace.requestBody.byteLength > 0
