@@ -5,7 +5,7 @@ import type { ApiKeyConfig } from '../domain/plans.js'
 import { maskKey } from '../domain/plans.js'
 import type { SandboxState } from '../domain/sandbox.js'
 import { packHeaders, type PackedHeaders } from '../domain/journal-headers.js'
-import { RawHeaders, type WireRequest } from './body.js'
+import { pushHeaderPairs, RawHeaders, type WireRequest } from './body.js'
 
 /** What an API request's journal entry is made of (the guard chain's run of it). */
 export interface JournaledRun {
@@ -74,7 +74,5 @@ function packedHeadersOf(request: WireRequest): PackedHeaders | undefined {
   const headers = request.headers as unknown
   if (headers instanceof RawHeaders) return packHeaders(headers.pairs)
   if (typeof (headers as Headers).forEach !== 'function') return undefined
-  const pairs: string[] = []
-  ;(headers as Headers).forEach((value, name) => pairs.push(name, value))
-  return packHeaders(pairs)
+  return packHeaders(pushHeaderPairs(headers as Headers, []))
 }

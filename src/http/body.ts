@@ -110,6 +110,12 @@ export class RawHeaders {
   }
 }
 
+/** Appends a Fetch `Headers` to `pairs` as alternating names and values (names lower-case, in its order); gives `pairs`. */
+export function pushHeaderPairs(headers: Headers, pairs: string[]): string[] {
+  headers.forEach((value, name) => pairs.push(name, value))
+  return pairs
+}
+
 /** A Fetch `Headers` from an alternating name/value list; a value Fetch refuses (control characters) is dropped, as a proxy would. */
 export function fetchHeaders(pairs: readonly string[]): Headers {
   const headers = new Headers()
@@ -135,7 +141,7 @@ export function bodyOf(answer: Answer): string | ReadableStream<Uint8Array> {
 /** Appends an answer's headers to `pairs` as names and values, names lower-case as a Response lists them (a JSON answer's in the order the guard set them). */
 export function pushAnswerHeaders(answer: Answer, pairs: string[]): void {
   if (answer instanceof Response) {
-    answer.headers.forEach((value, name) => pairs.push(name, value))
+    pushHeaderPairs(answer.headers, pairs)
     return
   }
   const headers = answer.headers
