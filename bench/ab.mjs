@@ -10,9 +10,9 @@
  * `args` are more CLI flags (e.g. `["--delivery-ms","0"]`).
  * An old build must sit inside a folder whose node_modules resolve (e.g. a copy under this repo).
  */
-import { measure } from './lib/load.mjs'
-import { freePort, getText, rssMb, startTarget, stopTarget } from './lib/processes.mjs'
-import { AUTH, benchEndpoints, READY_PATH, sandboxFlags } from './lib/workload.mjs'
+import { measureEndpoint } from './lib/load.mjs'
+import { freePort, rssMb, startTarget, stopTarget } from './lib/processes.mjs'
+import { AUTH, benchEndpoints, firstSubscriberId, READY_PATH, sandboxFlags } from './lib/workload.mjs'
 
 const variants = JSON.parse(process.argv[2] ?? '{"now":{}}')
 const rounds = Number(process.argv[3] ?? 2)
@@ -33,18 +33,10 @@ for (let round = 1; round <= rounds; round++) {
     try {
       await new Promise((resolve) => setTimeout(resolve, 1200))
       const idle = await rssMb(child.pid)
-      const first = JSON.parse((await getText(port, '/v1/subscribers?page=1&limit=20', AUTH)).text).data[0].id
+      const first = await firstSubscriberId(port)
       const cells = []
       for (const endpoint of benchEndpoints(first).filter((e) => wanted.includes(e.id))) {
-        const m = await measure({
-          url: `http://127.0.0.1:${port}${endpoint.path}`,
-          method: endpoint.method,
-          headers: endpoint.headers,
-          body: endpoint.body,
-          warmupSeconds: 2,
-          seconds: 6,
-          pid: child.pid,
-        })
+        const m = await measureEndpoint(port, endpoint, { warmupSeconds: 2, seconds: 6, pid: child.pid })
         cells.push(
           `${endpoint.id} ${m.rps} req/s${m.non2xx || m.errors ? ` (${m.non2xx} non-2xx, ${m.errors} errors!)` : ''} ${Math.round(m.cpuUsPerRequest)} µs p99 ${m.p99} ms`,
         )

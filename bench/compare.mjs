@@ -24,10 +24,10 @@ import { cpus, loadavg, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { measure } from './lib/load.mjs'
+import { measureEndpoint } from './lib/load.mjs'
 import { freePort, getText, median, postText, rssMb, startTarget, stopTarget } from './lib/processes.mjs'
 import { builtRef } from './lib/ref-build.mjs'
-import { AUTH, benchEndpoints, READY_PATH, SEND_BODY, sandboxFlags } from './lib/workload.mjs'
+import { AUTH, benchEndpoints, firstSubscriberId, READY_PATH, SEND_BODY, sandboxFlags } from './lib/workload.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const { values: flags } = parseArgs({
@@ -102,17 +102,10 @@ if (httpEndpoints.length > 0) {
       })
       try {
         await new Promise((resolve) => setTimeout(resolve, 800))
-        const first =
-          server.id === 'bare'
-            ? 'x'
-            : JSON.parse((await getText(port, '/v1/subscribers?page=1&limit=20', AUTH)).text).data[0].id
+        const first = server.id === 'bare' ? 'x' : await firstSubscriberId(port)
         const cells = []
         for (const endpoint of benchEndpoints(first).filter((e) => httpEndpoints.includes(e.id))) {
-          const m = await measure({
-            url: `http://127.0.0.1:${port}${endpoint.path}`,
-            method: endpoint.method,
-            headers: endpoint.headers,
-            body: endpoint.body,
+          const m = await measureEndpoint(port, endpoint, {
             warmupSeconds: Number(flags.warmup),
             seconds: Number(flags.seconds),
             pid: child.pid,

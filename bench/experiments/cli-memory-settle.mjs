@@ -8,9 +8,9 @@
  *   (SENDBOX_V8_FLAGS and SENDBOX_NO_SETTLE pass through to the CLI)
  */
 import { readFileSync } from 'node:fs'
-import { measure } from '../lib/load.mjs'
-import { freePort, startTarget, stopTarget, getText, rssMb } from '../lib/processes.mjs'
-import { sandboxFlags, benchEndpoints, READY_PATH, AUTH } from '../lib/workload.mjs'
+import { measureEndpoint } from '../lib/load.mjs'
+import { freePort, startTarget, stopTarget, rssMb } from '../lib/processes.mjs'
+import { sandboxFlags, benchEndpoints, firstSubscriberId, READY_PATH, AUTH } from '../lib/workload.mjs'
 const [bin, ...extra] = process.argv.slice(2)
 const port = await freePort()
 const { child } = await startTarget({
@@ -23,20 +23,12 @@ const { child } = await startTarget({
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
 const rss = async () => (await rssMb(child.pid)).toFixed(0)
 await sleep(800)
-const first = JSON.parse((await getText(port, '/v1/subscribers?page=1&limit=20', AUTH)).text).data[0].id
+const first = await firstSubscriberId(port)
 const eps = benchEndpoints(first).filter((e) => ['send', 'list'].includes(e.id))
 const out = []
 for (let pass = 1; pass <= 2; pass++) {
   for (const e of eps) {
-    const m = await measure({
-      url: `http://127.0.0.1:${port}${e.path}`,
-      method: e.method,
-      headers: e.headers,
-      body: e.body,
-      warmupSeconds: 2,
-      seconds: 4,
-      pid: child.pid,
-    })
+    const m = await measureEndpoint(port, e, { warmupSeconds: 2, seconds: 4, pid: child.pid })
     out.push(`${e.id} ${Math.round(m.cpuUsPerRequest)}µs`)
   }
   out.push(`rss ${await rss()}`)

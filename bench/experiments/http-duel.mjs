@@ -16,7 +16,7 @@
 import { execFileSync, spawn } from 'node:child_process'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { measure } from '../lib/load.mjs'
+import { measureEndpoint } from '../lib/load.mjs'
 import { median } from '../lib/processes.mjs'
 import { SEND_BODY } from '../lib/workload.mjs'
 
@@ -61,8 +61,7 @@ const endpoint =
         body: SEND_BODY,
       }
     : { path: '/v1/subscribers?page=1&limit=20', method: 'GET', headers: { authorization: 'Bearer bench-list' } }
-const burst = (i, seconds, pid) =>
-  measure({ url: `http://127.0.0.1:${ports[i]}${endpoint.path}`, ...endpoint, warmupSeconds: 0, seconds, pid })
+const burst = (i, seconds, pid) => measureEndpoint(ports[i], endpoint, { warmupSeconds: 0, seconds, pid })
 const results = dirs.map(() => [])
 try {
   for (let i = 0; i < dirs.length; i++) await burst(i, 3)

@@ -10,34 +10,25 @@
  * The CLI is started as `npm run bench` starts it, loaded 2 s, then sampled over 3 s of load
  * (V8's sampling heap profiler, one sample per ~4 KB: figures under ~20 B a request are noise).
  */
-import { spawn } from 'node:child_process'
 import { readFileSync, rmSync } from 'node:fs'
-import { measure } from '../lib/load.mjs'
-import { freePort, getText, probe } from '../lib/processes.mjs'
-import { AUTH, benchEndpoints, READY_PATH, sandboxFlags } from '../lib/workload.mjs'
+import { measureEndpoint } from '../lib/load.mjs'
+import { freePort, startTarget, stopTarget } from '../lib/processes.mjs'
+import { AUTH, benchEndpoints, firstSubscriberId, READY_PATH, sandboxFlags } from '../lib/workload.mjs'
 
 const [bin = 'dist/bin/sendbox.js', which = 'list', top = '25'] = process.argv.slice(2)
 const port = await freePort()
 const preload = new URL('./promoted-bytes-probe.mjs', import.meta.url).pathname
-const child = spawn(process.execPath, ['--import', preload, bin, ...sandboxFlags(port)], {
-  stdio: ['ignore', 'ignore', 'inherit'],
+const { child } = await startTarget({
+  args: ['--import', preload, bin, ...sandboxFlags(port)],
+  port,
+  readyPath: READY_PATH,
+  readyHeaders: AUTH,
 })
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 try {
-  while ((await probe(port, READY_PATH, AUTH)) !== 200) await sleep(100)
   await sleep(800)
-  const first = JSON.parse((await getText(port, '/v1/subscribers?page=1&limit=20', AUTH)).text).data[0].id
-  const endpoint = benchEndpoints(first).find((e) => e.id === which)
-  const load = (seconds) =>
-    measure({
-      url: `http://127.0.0.1:${port}${endpoint.path}`,
-      method: endpoint.method,
-      headers: endpoint.headers,
-      body: endpoint.body,
-      warmupSeconds: 0,
-      seconds,
-      pid: child.pid,
-    })
+  const endpoint = benchEndpoints(await firstSubscriberId(port)).find((e) => e.id === which)
+  const load = (seconds) => measureEndpoint(port, endpoint, { warmupSeconds: 0, seconds, pid: child.pid })
   await load(2)
   process.kill(child.pid, 'SIGUSR2')
   await sleep(200)
@@ -72,5 +63,5 @@ try {
   for (const [site, bytes] of [...bySite].sort((a, b) => b[1] - a[1]).slice(0, Number(top)))
     console.log(`${(bytes / requests).toFixed(0).padStart(6)}  ${site}`)
 } finally {
-  child.kill()
+  await stopTarget(child)
 }

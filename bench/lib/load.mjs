@@ -44,3 +44,9 @@ export async function measure({
     errors: result.errors,
   }
 }
+
+/** {@link measure} of one of the bench's endpoints (`benchEndpoints`: path, method, headers, body) on the server at `port`. */
+export function measureEndpoint(port, endpoint, options = {}) {
+  const { path, method, headers, body } = endpoint
+  return measure({ url: `http://127.0.0.1:${port}${path}`, method, headers, body, ...options })
+}

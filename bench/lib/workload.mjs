@@ -2,6 +2,7 @@
  * What the benchmark asks of sendbox, shared by `bench/run.mjs` and `bench/ab.mjs`: the key, the
  * CLI flags, the readiness probe and the three endpoints with the email sent.
  */
+import { getText } from './processes.mjs'
 
 /** The headers of every request: the enterprise key the CLI is started with. */
 export const AUTH = { authorization: 'Bearer bench', 'content-type': 'application/json' }
@@ -56,3 +57,8 @@ export const benchEndpoints = (subscriberId) => [
     headers: authOf('byId'),
   },
 ]
+
+/** The id of the first subscriber the CLI seeded (what `benchEndpoints` reads by id). */
+export async function firstSubscriberId(port) {
+  return JSON.parse((await getText(port, '/v1/subscribers?page=1&limit=20', AUTH)).text).data[0].id
+}
