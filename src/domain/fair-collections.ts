@@ -178,12 +178,14 @@ export class FairLog<V> {
     const owner = this.owners[slot]
     this.items[slot] = undefined
     this.live--
-    // The item being added is not counted yet: its owner may have none counted.
+    // The item being added is not counted yet: its owner may have none counted. Every owner's
+    // cursor stays (nothing of the owner sits before it, its next items come after; compaction
+    // clears them): dropped with the owner's last item, an owner at a share of 1 that evicts its
+    // own oldest on each add (999 other owners holding one each) searched from slot 0 past the
+    // others' items every time (5.1 -> 3.2 µs an add).
     const count = (this.counts.get(owner) ?? 1) - 1
-    if (count <= 0) {
-      this.counts.delete(owner)
-      this.cursors.delete(owner)
-    } else this.counts.set(owner, count)
+    if (count <= 0) this.counts.delete(owner)
+    else this.counts.set(owner, count)
   }
 
   /** Moves the items down over the holes, in order (the cursors start over). */
