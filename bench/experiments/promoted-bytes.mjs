@@ -9,6 +9,8 @@
  *
  * The CLI is started as `npm run bench` starts it, loaded 2 s, then sampled over 3 s of load
  * (V8's sampling heap profiler, one sample per ~4 KB: figures under ~20 B a request are noise).
+ * `ALL_ALLOCATIONS=1` keeps the samples the young collections freed too: every byte a request
+ * allocates, by site (what sets how often a young collection runs).
  */
 import { readFileSync, rmSync } from 'node:fs'
 import { measureEndpoint } from '../lib/load.mjs'

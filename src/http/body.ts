@@ -103,7 +103,8 @@ export class RawHeaders {
     let value: string | null = null
     for (let i = 0; i < pairs.length; i += 2) {
       const candidate = pairs[i]
-      if (candidate.length === wanted.length && candidate.toLowerCase() === wanted)
+      // Most clients send names in lower case already: equal as they are, nothing to allocate.
+      if (candidate.length === wanted.length && (candidate === wanted || candidate.toLowerCase() === wanted))
         value = value === null ? pairs[i + 1] : `${value}, ${pairs[i + 1]}`
     }
     return value

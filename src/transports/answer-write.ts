@@ -141,14 +141,23 @@ async function streamBody(body: ReadableStream<Uint8Array>, res: ServerResponse)
   if (!res.destroyed) res.end()
 }
 
-/** Answers this long (in UTF-16 units) are written from one encoded buffer per text, see {@link sharedBytes}. */
+/**
+ * Answers this long (in UTF-16 units) are written as encoded bytes, see {@link sharedBytes}. A
+ * text written as a string is measured (`Buffer.byteLength`), joined to the head and flattened,
+ * then encoded again by the socket write: four passes over a list page's ~4.5 KB. Bytes are
+ * written beside the head as they are (a `writev`), and the same page's text, kept by the route,
+ * is encoded once.
+ */
+const ENCODED_PAYLOAD_CHARS = 1024
+/** Answers this long are also paced across event-loop turns, see {@link writeInTurn}. */
 const SHARED_PAYLOAD_CHARS = 64 * 1024
 let lastShared: { text: string; bytes: Buffer } | undefined
 
 /**
- * The UTF-8 bytes of a big answer text, encoded once for consecutive answers with the same text
- * (`res.end(text)` encodes a copy per socket: 1,000 waiters × a 3 MB message was 3 GB). One entry:
- * the same text comes in a burst; the comparison is by identity first, so it costs nothing then.
+ * The UTF-8 bytes of an answer text, encoded once for consecutive answers with the same text
+ * (`res.end(text)` encodes a copy per socket: 1,000 waiters × a 3 MB message was 3 GB; a list
+ * page answered again is the same string). One entry: the same text comes in a burst; the
+ * comparison is by identity first, so it costs nothing then.
  */
 function sharedBytes(text: string): Buffer {
   if (lastShared === undefined || lastShared.text !== text) lastShared = { text, bytes: Buffer.from(text) }
@@ -226,11 +235,16 @@ export function writeAnswer(
     return
   }
   if (typeof payload === 'string') {
-    if (payload.length >= SHARED_PAYLOAD_CHARS) {
-      // One buffer for the same big text written to many sockets (a burst of waiters answered
-      // with one message): each socket holds a reference until flushed, not a copy.
+    if (payload.length >= ENCODED_PAYLOAD_CHARS) {
+      // One buffer for the same text written to many sockets (a burst of waiters answered with
+      // one message): each socket holds a reference until flushed, not a copy.
       const bytes = sharedBytes(payload)
       headers.push('content-length', String(bytes.byteLength))
+      if (payload.length < SHARED_PAYLOAD_CHARS) {
+        res.writeHead(status, headers)
+        res.end(bytes)
+        return
+      }
       writeInTurn(bytes.byteLength, () => {
         if (res.destroyed) return
         res.writeHead(status, headers)

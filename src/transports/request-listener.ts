@@ -182,27 +182,60 @@ export function createRequestListener(sandbox: Sandbox, options: ListenerOptions
     base: resolveBaseUrl(sandbox.baseUrl),
     targetOf,
   }
-  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    if (pipelinedAfterClose(req)) return
-    const started = performance.now()
-    const x: Exchange = { req, res, cors: corsHeaders(policy, req), status: 500, aborted: false, watched: undefined }
+  // Not an async function: most answers are written before it returns, and an async function is
+  // a promise per request even then. A promise only while the answer waits (the body, a handler);
+  // whatever throws on the way rejects it, as it did the async function's.
+  return (req: IncomingMessage, res: ServerResponse): Promise<void> | undefined => {
     try {
-      // Undefined when the answer is written already: nothing on its way waited (most GETs).
-      const pending = answer(context, x)
-      if (pending !== undefined) await pending
+      return listen(context, req, res)
     } catch (error) {
-      failed(error, x)
-    } finally {
-      if (x.watched !== undefined) answered(req.socket, x.watched)
-      if (!x.aborted)
-        onRequest?.({
-          method: req.method ?? 'GET',
-          path: req.url ?? '/',
-          status: x.status,
-          ms: performance.now() - started,
-        })
+      return Promise.reject(error)
     }
   }
+}
+
+/** One request from its arrival to its log line (see {@link createRequestListener}). */
+function listen(context: ListenerContext, req: IncomingMessage, res: ServerResponse): Promise<void> | undefined {
+  if (pipelinedAfterClose(req)) return undefined
+  const started = performance.now()
+  const x: Exchange = {
+    req,
+    res,
+    cors: corsHeaders(context.policy, req),
+    status: 500,
+    aborted: false,
+    watched: undefined,
+  }
+  let pending: Promise<void> | undefined
+  try {
+    pending = answer(context, x)
+  } catch (error) {
+    failed(error, x)
+  }
+  if (pending === undefined) {
+    logged(context, x, started)
+    return undefined
+  }
+  return pending.then(
+    () => logged(context, x, started),
+    (error: unknown) => {
+      failed(error, x)
+      logged(context, x, started)
+    },
+  )
+}
+
+/** After the answer: the connection's watch ended, and the request's log line (not for a client that left). */
+function logged(context: ListenerContext, x: Exchange, started: number): void {
+  const { req } = x
+  if (x.watched !== undefined) answered(req.socket, x.watched)
+  if (!x.aborted)
+    context.onRequest?.({
+      method: req.method ?? 'GET',
+      path: req.url ?? '/',
+      status: x.status,
+      ms: performance.now() - started,
+    })
 }
 
 /**
