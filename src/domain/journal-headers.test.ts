@@ -23,6 +23,17 @@ describe('journal headers', () => {
     expect(JSON.stringify(headers)).not.toContain('localhost:4010')
   })
 
+  it("are each request's own when requests repeat, alternate or differ in one value or in length", () => {
+    const a = ['Host', 'h', 'Authorization', 'Bearer key_a', 'Accept', '*/*']
+    const b = ['Host', 'h', 'Authorization', 'Bearer key_b', 'Accept', '*/*']
+    const shorter = ['Host', 'h', 'Authorization', 'Bearer key_a']
+    const sequence = [a, [...a], b, [...a], shorter, [...shorter], a, [], [], b]
+    const packed = sequence.map((pairs) => packHeaders(pairs))
+    sequence.forEach((pairs, i) => expect(packed[i]).toBe(pairs.join('\n')))
+    expect(journalHeadersOf(packed[2]).authorization).toBe(journalHeadersOf(packHeaders(b)).authorization)
+    expect(journalHeadersOf(packed[4])).toEqual({ authorization: journalHeadersOf(packHeaders(shorter)).authorization })
+  })
+
   it('keep at most the limit, and none when the packed text does not pair up', () => {
     const many = Array.from({ length: JOURNAL_HEADER_LIMIT + 10 }, (_, i) => [
       `x-h${String(i).padStart(2, '0')}`,

@@ -15,9 +15,25 @@ export const JOURNAL_HEADER_VALUE_LIMIT = 512
  */
 export type PackedHeaders = string
 
-/** {@link PackedHeaders} of alternating names and values (as Node's parser or Fetch's `Headers` gave them). */
+/** The pairs {@link packHeaders} packed last, and what it made of them. */
+let lastPairs: readonly string[] = []
+let lastPacked: PackedHeaders = ''
+
+/**
+ * {@link PackedHeaders} of alternating names and values (as Node's parser or Fetch's `Headers`
+ * gave them). A client sends the same headers request after request: equal to the last ones, the
+ * last string is given again, so the entry keeps one string many entries share, and the new
+ * pairs die young instead of being copied out of the young generation with the entry.
+ */
 export function packHeaders(pairs: readonly string[]): PackedHeaders {
-  return pairs.join('\n')
+  if (pairs.length === lastPairs.length) {
+    let i = 0
+    while (i < pairs.length && pairs[i] === lastPairs[i]) i++
+    if (i === pairs.length) return lastPacked
+  }
+  lastPacked = pairs.join('\n')
+  lastPairs = pairs
+  return lastPacked
 }
 
 /** The pairs back; none when they do not pair up (a line feed got in after all: better no headers than a value read as a name). */
