@@ -32,10 +32,15 @@ export { answerTextOf, attachBufferedBody, MAX_BODY_BYTES } from './body.js'
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
+/**
+ * The `X-RateLimit-*` headers of an answer, named in lower case as both transports write them
+ * (Fetch's `Headers` and the standalone writer lower-case every name; one already lower-case is
+ * not copied again).
+ */
 function rateHeaders(decision: RateDecision, headers: Record<string, string>): void {
-  headers['X-RateLimit-Limit'] = String(decision.limit)
-  headers['X-RateLimit-Remaining'] = String(decision.remaining)
-  headers['X-RateLimit-Reset'] = String(decision.reset)
+  headers['x-ratelimit-limit'] = String(decision.limit)
+  headers['x-ratelimit-remaining'] = String(decision.remaining)
+  headers['x-ratelimit-reset'] = String(decision.reset)
 }
 
 function authenticate(sandbox: SandboxState, request: WireRequest): { key: ApiKeyConfig; token: string } {
