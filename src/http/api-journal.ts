@@ -15,7 +15,7 @@ export interface JournaledRun {
   arrivedAt: number
   key?: ApiKeyConfig
   token?: string
-  trace: { requestBody?: Uint8Array }
+  trace: { requestBody?: Uint8Array; requestText?: string }
   messageId: string | null
   faultId?: string
 }
@@ -32,6 +32,9 @@ function maskedKeyOf(key: ApiKeyConfig): string {
 }
 
 const textDecoder = new TextDecoder()
+
+/** Bytes of a body decoded for its journal entry: enough for {@link JOURNAL_BODY_LIMIT} characters of any UTF-8 (and the ellipsis's cue). */
+export const JOURNAL_BODY_BYTES = JOURNAL_BODY_LIMIT * 4 + 4
 
 /** The request's journal entry: line, status, error, who, and the bodies (cut to the journal's limit). */
 export function journalApiRequest(
@@ -56,7 +59,7 @@ export function journalApiRequest(
     error_message: apiError ? apiError.message + (run.faultId ? ` (injected fault ${run.faultId})` : '') + note : null,
     request_body:
       trace.requestBody && trace.requestBody.byteLength > 0
-        ? textDecoder.decode(trace.requestBody.subarray(0, JOURNAL_BODY_LIMIT * 4 + 4))
+        ? (trace.requestText ?? textDecoder.decode(trace.requestBody.subarray(0, JOURNAL_BODY_BYTES)))
         : null,
     response_body: apiError ? JSON.stringify(apiError.toBody()) : null,
     packed_headers: packedHeadersOf(request),

@@ -232,8 +232,15 @@ export function checkIgnoredBody(request: WireRequest): void {
   }
 }
 
-/** The JSON object in a body, with the contract's checks in order: present → content type → JSON → object. */
-export function parseJsonObject(request: WireRequest, bytes: Uint8Array): Record<string, unknown> {
+/**
+ * The JSON object in a body, with the contract's checks in order: present → content type → JSON → object.
+ * The body's text, once decoded, is left in `decoded.text` (the journal keeps it: no second decoding).
+ */
+export function parseJsonObject(
+  request: WireRequest,
+  bytes: Uint8Array,
+  decoded?: { text?: string },
+): Record<string, unknown> {
   if (bytes.byteLength === 0) {
     throw new ApiError(
       'invalid_json',
@@ -249,7 +256,9 @@ export function parseJsonObject(request: WireRequest, bytes: Uint8Array): Record
   }
   let parsed: unknown
   try {
-    parsed = JSON.parse(decoder.decode(bytes))
+    const text = decoder.decode(bytes)
+    if (decoded !== undefined) decoded.text = text
+    parsed = JSON.parse(text)
   } catch {
     throw new ApiError(
       'invalid_json',

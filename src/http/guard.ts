@@ -2,7 +2,7 @@ import { GUESS_WINDOW_MS, guessingClient, MAX_WRONG_SECRETS } from '../domain/gu
 import { ApiError, forcedError, retryAfterHeader } from '../domain/errors.js'
 import type { ApiKeyConfig } from '../domain/plans.js'
 import { displayKey, maskKey } from '../domain/plans.js'
-import { journalApiRequest } from './api-journal.js'
+import { JOURNAL_BODY_BYTES, journalApiRequest } from './api-journal.js'
 import { retryAfterSeconds, type RateDecision } from '../domain/rate-limiter.js'
 import { fromZodError, toApiError } from './api-errors.js'
 
@@ -176,7 +176,14 @@ type ReadBody = { body: unknown; raw: Record<string, unknown> }
 
 function parsedBody(spec: NonNullable<Route['body']>, request: WireRequest, trace: Trace, bytes: Uint8Array): ReadBody {
   trace.requestBody = bytes
-  const raw = parseJsonObject(request, bytes)
+  const decoded: { text?: string } = {}
+  let raw: Record<string, unknown>
+  try {
+    raw = parseJsonObject(request, bytes, decoded)
+  } finally {
+    // The whole body as text when it is short enough for the journal to keep whole (then the same text).
+    if (decoded.text !== undefined && bytes.byteLength <= JOURNAL_BODY_BYTES) trace.requestText = decoded.text
+  }
   if (isBodySchema(spec)) return { body: validateBody(spec, raw), raw }
   const result = spec.safeParse(raw)
   if (!result.success) throw fromZodError(result.error, raw)
@@ -186,6 +193,8 @@ function parsedBody(spec: NonNullable<Route['body']>, request: WireRequest, trac
 /** What the journal keeps of a request besides its status. */
 interface Trace {
   requestBody?: Uint8Array
+  /** The body decoded, when it was (and is short enough to be kept whole). */
+  requestText?: string
 }
 
 /** The wire answer of a resolver's result; `status` is the route's declared success status. */
