@@ -15,7 +15,10 @@ describe('the journal keeps a body as sent', () => {
   })
   afterAll(() => env?.close())
 
-  async function journaled(body: Uint8Array | string, contentType = 'application/json'): Promise<JournalEntry> {
+  async function journaled(
+    body: Uint8Array<ArrayBuffer> | string,
+    contentType = 'application/json',
+  ): Promise<JournalEntry> {
     const answer = await fetch(`${env.base}/email/send`, {
       method: 'POST',
       headers: { authorization: 'Bearer key_body', 'content-type': contentType },
@@ -27,7 +30,7 @@ describe('the journal keeps a body as sent', () => {
     return entry!
   }
 
-  const cases: Array<[string, Uint8Array | string, string | null, number, string?]> = [
+  const cases: Array<[string, Uint8Array<ArrayBuffer> | string, string | null, number, string?]> = [
     ['a valid send', JSON.stringify({ to: 'ana@example.com', subject: 'Hi', html: '<p>Olá, Zoë 🚀</p>' }), null, 200],
     ['JSON with a trailing comma', '{"to": "ana@example.com",}', null, 400],
     ['a byte-order mark before the JSON', '\uFEFF{"to":"ana@example.com","subject":"x","html":"<p>x</p>"}', null, 200],
