@@ -15,7 +15,7 @@ export interface JournaledRun {
   arrivedAt: number
   key?: ApiKeyConfig
   token?: string
-  trace: { requestBody?: Uint8Array; requestText?: string }
+  trace: { requestBody?: Uint8Array; text?: string }
   messageId: string | null
   faultId?: string
 }
@@ -59,7 +59,7 @@ export function journalApiRequest(
     error_message: apiError ? apiError.message + (run.faultId ? ` (injected fault ${run.faultId})` : '') + note : null,
     request_body:
       trace.requestBody && trace.requestBody.byteLength > 0
-        ? (trace.requestText ?? textDecoder.decode(trace.requestBody.subarray(0, JOURNAL_BODY_BYTES)))
+        ? (trace.text ?? textDecoder.decode(trace.requestBody.subarray(0, JOURNAL_BODY_BYTES)))
         : null,
     response_body: apiError ? JSON.stringify(apiError.toBody()) : null,
     packed_headers: packedHeadersOf(request),

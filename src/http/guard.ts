@@ -32,11 +32,7 @@ export { answerTextOf, attachBufferedBody, MAX_BODY_BYTES } from './body.js'
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
-/**
- * The `X-RateLimit-*` headers of an answer, named in lower case as both transports write them
- * (Fetch's `Headers` and the standalone writer lower-case every name; one already lower-case is
- * not copied again).
- */
+/** The `X-RateLimit-*` headers, named in lower case as both transports write every name (then not copied again). */
 function rateHeaders(decision: RateDecision, headers: Record<string, string>): void {
   headers['x-ratelimit-limit'] = String(decision.limit)
   headers['x-ratelimit-remaining'] = String(decision.remaining)
@@ -176,14 +172,9 @@ type ReadBody = { body: unknown; raw: Record<string, unknown> }
 
 function parsedBody(spec: NonNullable<Route['body']>, request: WireRequest, trace: Trace, bytes: Uint8Array): ReadBody {
   trace.requestBody = bytes
-  const decoded: { text?: string } = {}
-  let raw: Record<string, unknown>
-  try {
-    raw = parseJsonObject(request, bytes, decoded)
-  } finally {
-    // The whole body as text when it is short enough for the journal to keep whole (then the same text).
-    if (decoded.text !== undefined && bytes.byteLength <= JOURNAL_BODY_BYTES) trace.requestText = decoded.text
-  }
+  // The text the parse decodes is the journal's too, when the journal keeps the body whole.
+  const decoded: { text?: string } = bytes.byteLength <= JOURNAL_BODY_BYTES ? trace : {}
+  const raw = parseJsonObject(request, bytes, decoded)
   if (isBodySchema(spec)) return { body: validateBody(spec, raw), raw }
   const result = spec.safeParse(raw)
   if (!result.success) throw fromZodError(result.error, raw)
@@ -193,8 +184,8 @@ function parsedBody(spec: NonNullable<Route['body']>, request: WireRequest, trac
 /** What the journal keeps of a request besides its status. */
 interface Trace {
   requestBody?: Uint8Array
-  /** The body decoded, when it was (and is short enough to be kept whole). */
-  requestText?: string
+  /** The body as text, when the parse decoded it and it is short enough to be kept whole. */
+  text?: string
 }
 
 /** The wire answer of a resolver's result; `status` is the route's declared success status. */
