@@ -34,7 +34,17 @@ function maskedKeyOf(key: ApiKeyConfig): string {
 const textDecoder = new TextDecoder()
 
 /** Bytes of a body decoded for its journal entry: enough for {@link JOURNAL_BODY_LIMIT} characters of any UTF-8 (and the ellipsis's cue). */
-export const JOURNAL_BODY_BYTES = JOURNAL_BODY_LIMIT * 4 + 4
+const JOURNAL_BODY_BYTES = JOURNAL_BODY_LIMIT * 4 + 4
+
+/**
+ * A request body as its entry keeps it: the text the JSON parse decoded when the body is short
+ * enough to be kept whole (no second decoding), else the bytes the journal keeps, decoded.
+ */
+function journalBody(bytes: Uint8Array | undefined, text: string | undefined): string | null {
+  if (bytes === undefined || bytes.byteLength === 0) return null
+  if (text !== undefined && bytes.byteLength <= JOURNAL_BODY_BYTES) return text
+  return textDecoder.decode(bytes.subarray(0, JOURNAL_BODY_BYTES))
+}
 
 /** The request's journal entry: line, status, error, who, and the bodies (cut to the journal's limit). */
 export function journalApiRequest(
@@ -57,10 +67,7 @@ export function journalApiRequest(
     key: key ? maskedKeyOf(key) : token ? maskKey(token) : null,
     // The journal cuts each of these to JOURNAL_BODY_LIMIT characters; decode no more than that.
     error_message: apiError ? apiError.message + (run.faultId ? ` (injected fault ${run.faultId})` : '') + note : null,
-    request_body:
-      trace.requestBody && trace.requestBody.byteLength > 0
-        ? (trace.text ?? textDecoder.decode(trace.requestBody.subarray(0, JOURNAL_BODY_BYTES)))
-        : null,
+    request_body: journalBody(trace.requestBody, trace.text),
     response_body: apiError ? JSON.stringify(apiError.toBody()) : null,
     packed_headers: packedHeadersOf(request),
     message_id: run.messageId,

@@ -2,7 +2,7 @@ import { GUESS_WINDOW_MS, guessingClient, MAX_WRONG_SECRETS } from '../domain/gu
 import { ApiError, forcedError, retryAfterHeader } from '../domain/errors.js'
 import type { ApiKeyConfig } from '../domain/plans.js'
 import { displayKey, maskKey } from '../domain/plans.js'
-import { JOURNAL_BODY_BYTES, journalApiRequest } from './api-journal.js'
+import { journalApiRequest } from './api-journal.js'
 import { retryAfterSeconds, type RateDecision } from '../domain/rate-limiter.js'
 import { fromZodError, toApiError } from './api-errors.js'
 
@@ -172,9 +172,7 @@ type ReadBody = { body: unknown; raw: Record<string, unknown> }
 
 function parsedBody(spec: NonNullable<Route['body']>, request: WireRequest, trace: Trace, bytes: Uint8Array): ReadBody {
   trace.requestBody = bytes
-  // The text the parse decodes is the journal's too, when the journal keeps the body whole.
-  const decoded: { text?: string } = bytes.byteLength <= JOURNAL_BODY_BYTES ? trace : {}
-  const raw = parseJsonObject(request, bytes, decoded)
+  const raw = parseJsonObject(request, bytes, trace)
   if (isBodySchema(spec)) return { body: validateBody(spec, raw), raw }
   const result = spec.safeParse(raw)
   if (!result.success) throw fromZodError(result.error, raw)
@@ -184,7 +182,7 @@ function parsedBody(spec: NonNullable<Route['body']>, request: WireRequest, trac
 /** What the journal keeps of a request besides its status. */
 interface Trace {
   requestBody?: Uint8Array
-  /** The body as text, when the parse decoded it and it is short enough to be kept whole. */
+  /** The body as text, when the parse decoded it (the journal keeps it when it keeps the body whole). */
   text?: string
 }
 
