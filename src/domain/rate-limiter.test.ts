@@ -59,3 +59,39 @@ describe('SlidingWindow memory', () => {
     expect(window.take(3)).toMatchObject({ allowed: true, remaining: 1 })
   })
 })
+
+describe('SlidingWindow run-length log', () => {
+  it('holds one run per distinct millisecond, however many requests share it', () => {
+    const window = new SlidingWindow(1_000_000)
+    for (let ms = 0; ms < 1_000; ms++) for (let i = 0; i < 50; i++) window.take(ms)
+    expect(window.used(999)).toBe(50_000)
+    expect(window.capacity).toBeLessThanOrEqual(1_024)
+    // The first millisecond's 50 leave together.
+    expect(window.used(WINDOW_MS)).toBe(49_950)
+  })
+
+  it('decides exactly as a log of one stamp a request', () => {
+    let seed = 7
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31
+    for (const limit of [1, 3, 50, 1_000]) {
+      const window = new SlidingWindow(limit)
+      const log: number[] = []
+      let now = 0
+      for (let i = 0; i < 20_000; i++) {
+        now += random() < 0.6 ? 0 : Math.floor(random() * (limit > 50 ? 200 : 9_000))
+        while (log.length > 0 && log[0] <= now - WINDOW_MS) log.shift()
+        const allowed = log.length < limit
+        if (allowed) log.push(now)
+        const freeAt = log[0] + WINDOW_MS
+        expect(window.take(now)).toEqual({
+          allowed,
+          limit,
+          remaining: allowed ? limit - log.length : 0,
+          reset: Math.ceil(freeAt / 1000),
+          retryAfter: allowed ? 0 : Math.max(1, Math.ceil((freeAt - now) / 1000)),
+          freeAt,
+        })
+      }
+    }
+  })
+})

@@ -19,38 +19,56 @@ export function retryAfterSeconds(freeAt: number, now: number): number {
   return Math.max(1, Math.ceil((freeAt - now) / 1000))
 }
 
-/** Slots a window starts with: it doubles as requests come, up to its limit. */
+/** Runs a window starts with: it doubles as distinct timestamps come, up to its limit. */
 const INITIAL_SLOTS = 16
 
 /**
  * Sliding-window log for one key: at most `limit` requests in any rolling 60 s.
- * Timestamps sit in a ring buffer that starts small and doubles while the window holds more
- * (never past `limit` slots), so memory follows the traffic, a limit of 1,000,000 costs what a
- * limit of 100 does until a million requests come, and a check is O(1) amortised.
+ * The log is run-length coded: a ring of distinct timestamps, each with how many requests came at
+ * it (requests at one millisecond leave the window together, so this is the exact log). The ring
+ * starts small and doubles while the window holds more runs, never past `limit`; at a clock of whole
+ * milliseconds it never holds more than 60,001 runs (~720 KB), however many requests a second come
+ * (the bench's 30,000 a second had grown a log of one slot a request to 2 MB and more per key). A
+ * check is O(1) amortised.
  */
 export class SlidingWindow {
   private stamps: Float64Array
+  private counts: Uint32Array
   private head = 0
+  /** Runs in the ring. */
+  private runs = 0
+  /** Requests in the window: the sum of the runs' counts. */
   private size = 0
 
   constructor(readonly limit: number) {
-    this.stamps = new Float64Array(Math.min(Math.max(1, limit), INITIAL_SLOTS))
+    const slots = Math.min(Math.max(1, limit), INITIAL_SLOTS)
+    this.stamps = new Float64Array(slots)
+    this.counts = new Uint32Array(slots)
   }
 
   private evict(now: number): void {
     const stamps = this.stamps
-    while (this.size > 0 && stamps[this.head] <= now - WINDOW_MS) {
+    while (this.runs > 0 && stamps[this.head] <= now - WINDOW_MS) {
+      this.size -= this.counts[this.head]
       this.head = this.head + 1 === stamps.length ? 0 : this.head + 1
-      this.size--
+      this.runs--
     }
   }
 
-  /** Doubles the ring (capped at the limit), keeping the stamps in order from slot 0. */
+  /** Doubles the ring (capped at the limit), keeping the runs in order from slot 0. */
   private grow(): void {
-    const old = this.stamps
-    const next = new Float64Array(Math.min(this.limit, old.length * 2))
-    for (let i = 0; i < this.size; i++) next[i] = old[(this.head + i) % old.length]
-    this.stamps = next
+    const stamps = this.stamps
+    const counts = this.counts
+    const length = Math.min(this.limit, stamps.length * 2)
+    const nextStamps = new Float64Array(length)
+    const nextCounts = new Uint32Array(length)
+    for (let i = 0; i < this.runs; i++) {
+      const from = (this.head + i) % stamps.length
+      nextStamps[i] = stamps[from]
+      nextCounts[i] = counts[from]
+    }
+    this.stamps = nextStamps
+    this.counts = nextCounts
     this.head = 0
   }
 
@@ -69,8 +87,15 @@ export class SlidingWindow {
   take(now: number): RateDecision {
     this.evict(now)
     if (this.size >= this.limit) return this.decision(false, this.stamps[this.head] + WINDOW_MS, now)
-    if (this.size === this.stamps.length) this.grow()
-    this.stamps[(this.head + this.size) % this.stamps.length] = now
+    const last = (this.head + this.runs - 1) % this.stamps.length
+    if (this.runs > 0 && this.stamps[last] === now) this.counts[last]++
+    else {
+      if (this.runs === this.stamps.length) this.grow()
+      const slot = (this.head + this.runs) % this.stamps.length
+      this.stamps[slot] = now
+      this.counts[slot] = 1
+      this.runs++
+    }
     this.size++
     return this.decision(true, this.stamps[this.head] + WINDOW_MS, now)
   }
@@ -81,13 +106,14 @@ export class SlidingWindow {
     return this.size
   }
 
-  /** Slots the ring holds now (at most the limit). */
+  /** Runs the ring holds now (at most the limit). */
   get capacity(): number {
     return this.stamps.length
   }
 
   clear(): void {
     this.head = 0
+    this.runs = 0
     this.size = 0
   }
 }
