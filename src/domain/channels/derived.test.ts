@@ -131,3 +131,55 @@ describe('storedJson and reviveDerived (the --data store)', () => {
     )
   })
 })
+
+describe('derived links read alone', () => {
+  function withLinks() {
+    const all = vi.fn((_input: typeof INPUT) => ({
+      ...DERIVED,
+      links: [...DERIVED.links],
+      images: [...DERIVED.images],
+    }))
+    const links = vi.fn((_input: typeof INPUT) => ({ links: [...DERIVED.links], images: [...DERIVED.images] }))
+    const target: Record<string, unknown> = { message_id: 'msg_1' }
+    defineDerived(target, Object.assign(all, { links }), INPUT)
+    return { target, all, links }
+  }
+
+  it('derive only the links and images until another field is read', () => {
+    const { target, all, links } = withLinks()
+    expect(target.links).toEqual(DERIVED.links)
+    expect(target.images).toEqual(DERIVED.images)
+    expect(links).toHaveBeenCalledTimes(1)
+    expect(all).not.toHaveBeenCalled()
+    expect(underived(target)).toBe(true)
+    expect(target.codes).toEqual(DERIVED.codes)
+    expect(all).toHaveBeenCalledTimes(1)
+    expect(underived(target)).toBe(false)
+  })
+
+  it('keep the very lists already handed out once everything is derived', () => {
+    const { target } = withLinks()
+    const links = target.links
+    const images = target.images
+    expect(target.text).toBe(DERIVED.text)
+    expect(target.links).toBe(links)
+    expect(target.images).toBe(images)
+    expect(JSON.parse(JSON.stringify(target))).toEqual({ message_id: 'msg_1', ...DERIVED })
+  })
+
+  it('fall back to the whole derivation when the links alone throw', () => {
+    const target: Record<string, unknown> = {}
+    const all = vi.fn(() => DERIVED)
+    defineDerived(
+      target,
+      Object.assign(all, {
+        links: () => {
+          throw new Error('boom')
+        },
+      }),
+      INPUT,
+    )
+    expect(target.links).toEqual(DERIVED.links)
+    expect(all).toHaveBeenCalledTimes(1)
+  })
+})

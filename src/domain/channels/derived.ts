@@ -5,8 +5,10 @@
  *
  * The three fields are enumerable own accessors, so JSON, object spread, structuredClone and
  * test matchers see plain values; they share one getter per field (V8 keeps one hidden class for
- * every message) and look up the message's {@link Derivation}, which computes all three together
- * once. A message copied by the outbox (a status step) shares its original's derivation.
+ * every message) and look up the message's {@link Derivation}, which computes them together
+ * once; an email's links and images read first are derived alone (one parse, no text layout), and
+ * the rest joins them on a later read. A message copied by the outbox (a status step) shares its
+ * original's derivation.
  * Large HTML is derived at capture, as before: a page of a hundred hostile emails listed at once
  * must not pay a hundred derivations in one request.
  */
@@ -19,11 +21,24 @@ export interface Derived {
   codes: string[]
 }
 
+/** The links and images alone: what most email tests read (a magic link), without the text's layout. */
+export type DerivedLinks = Pick<Derived, 'links' | 'images'>
+
+/**
+ * What derives a message's fields: all of them at once, and optionally the links and images
+ * alone, cheaper (an email's links are one parse of its HTML; its text is html-to-text's layout
+ * besides). Both must give the same links for the same input: once the links were read alone, the
+ * full derivation keeps those very lists.
+ */
+export type Deriver<I> = ((input: I) => Derived) & { links?: (input: I) => DerivedLinks }
+
 /** HTML longer than this (UTF-16 units) is derived at capture; shorter, on first read. */
 export const LAZY_DERIVE_LIMIT = 4 * 1024
 
 class Derivation<I = unknown> {
   private value: Derived | undefined
+  /** The links and images, when they were read before anything else (the deriver has a `links`). */
+  private linksPart: DerivedLinks | undefined
   /** Set once a derived field of any message sharing this derivation was assigned (then copies look closer). */
   overwritten = false
   /**
@@ -32,23 +47,43 @@ class Derivation<I = unknown> {
    * than a closure over the request (~120 bytes a message: closure, context and request body).
    */
   constructor(
-    private compute: ((input: I) => Derived) | undefined,
+    private compute: Deriver<I> | undefined,
     private input: I | undefined,
   ) {}
 
   get(): Derived {
     if (this.value === undefined) {
+      let value: Derived
       try {
-        this.value = this.compute!(this.input as I)
+        value = this.compute!(this.input as I)
       } catch {
         // The extractors do not throw (they fall back to plainer renderings); if one ever did, a
         // read of one message must not fail every list and wait that meets it, again and again.
-        this.value = { text: '', links: [], images: [], codes: [] }
+        value = { text: '', links: [], images: [], codes: [] }
       }
+      // Lists already handed out stay the message's lists.
+      if (this.linksPart !== undefined) value = { ...value, ...this.linksPart }
+      this.value = value
       this.compute = undefined
       this.input = undefined
+      this.linksPart = undefined
     }
     return this.value
+  }
+
+  /** One field: the links and images alone when nothing else was derived yet and the deriver can. */
+  read(field: Field): unknown {
+    if (this.value === undefined && (field === 'links' || field === 'images') && this.compute?.links !== undefined) {
+      if (this.linksPart === undefined) {
+        try {
+          this.linksPart = this.compute.links(this.input as I)
+        } catch {
+          return this.get()[field]
+        }
+      }
+      return this.linksPart[field]
+    }
+    return this.get()[field]
   }
 
   get done(): boolean {
@@ -87,7 +122,7 @@ const ACCESSORS = Object.fromEntries(
     field,
     {
       get(this: object) {
-        return derivationOf(this)!.get()[field]
+        return derivationOf(this)!.read(field)
       },
       set(this: object, value: unknown) {
         overwrite(this, field, value)
@@ -121,7 +156,7 @@ const INSPECT_DESCRIPTOR: PropertyDescriptor = {
  * Adds `text`, `links` and `codes` to `target` (at this point of its field order), computed by
  * `compute(input)` on first read; at once when `eager`.
  */
-export function defineDerived<I>(target: object, compute: (input: I) => Derived, input: I, eager = false): void {
+export function defineDerived<I>(target: object, compute: Deriver<I>, input: I, eager = false): void {
   const derivation = new Derivation(compute, input)
   if (eager) derivation.get()
   attach(target, derivation)
@@ -211,11 +246,7 @@ const STEP_CHARS = 64 * 1024
  * wrote as null): a fresh object built field by field, in order, as {@link copyFields} builds one
  * (redefining the parsed object's fields as accessors cost V8 a slow object per message).
  */
-export function reviveDerived<T extends Record<string, unknown>, I>(
-  message: T,
-  compute: (input: I) => Derived,
-  input: I,
-): T {
+export function reviveDerived<T extends Record<string, unknown>, I>(message: T, compute: Deriver<I>, input: I): T {
   if (message.text !== null && message.links !== null && message.codes !== null && message.images !== null)
     return message
   const copy: Record<string, unknown> = {}

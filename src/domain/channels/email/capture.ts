@@ -1,16 +1,24 @@
 import type { EmailSendRequest } from '../../../contract/messages.js'
 import { nextTurn } from '../../event-loop.js'
-import { findCodes, htmlToolsPending, renderEmail, renderEmailInTurns } from '../../extract.js'
-import { defineDerived, LAZY_DERIVE_LIMIT, reviveDerived, underived, type Derived } from '../derived.js'
+import { findCodes, htmlToolsPending, linksAndImagesInHtml, renderEmail, renderEmailInTurns } from '../../extract.js'
+import { defineDerived, LAZY_DERIVE_LIMIT, reviveDerived, underived, type Derived, type Deriver } from '../derived.js'
 import { base, outcomeFor, stringWeight } from '../shared.js'
 import { emailReading } from './reading.js'
 import type { CaptureInputOf, ChannelDescriptor } from '../types.js'
 
-/** An email's text (its HTML rendered), links (hrefs and URLs in text), images (sources) and codes (subject and text). */
-function deriveEmail({ subject, html }: { subject: string; html: string }): Derived {
-  const { text, links, images } = renderEmail(html)
-  return { text, links, images, codes: findCodes(`${subject}\n${text}`) }
-}
+/**
+ * An email's text (its HTML rendered), links (hrefs and URLs in text), images (sources) and codes
+ * (subject and text). Its links and images alone are the parse that `renderEmail` makes for them,
+ * without html-to-text's layout of the text: a test that reads a magic link pays ~0.07 ms instead
+ * of ~0.2 (and, first in a process, ~2 ms instead of ~10).
+ */
+const deriveEmail: Deriver<{ subject: string; html: string }> = Object.assign(
+  ({ subject, html }: { subject: string; html: string }) => {
+    const { text, links, images } = renderEmail(html)
+    return { text, links, images, codes: findCodes(`${subject}\n${text}`) }
+  },
+  { links: ({ html }: { html: string }) => linksAndImagesInHtml(html) },
+)
 
 /**
  * HTML longer than this is derived ahead of its capture, in turns of the event loop of its own
