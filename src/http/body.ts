@@ -172,7 +172,11 @@ export function jsonTextAnswer(status: number, text: string | null, headers: Rec
 export function toResponse(answer: Answer, request: Request): Response {
   if (answer instanceof Response) return answer
   const bodiless = answer.text === null || bufferedBodies.has(request)
-  const response = new Response(bodiless ? null : answer.text, { status: answer.status, headers: answer.headers })
+  // Its length, as a real server sends it: without one, msw's interceptor frames the answer as
+  // ending with the connection, so undici closes it after each answer and the next request opens
+  // another (a test's send through msw 3 took ~0.7 ms more than one answered by HttpResponse.json).
+  const headers = bodiless ? answer.headers : { ...answer.headers, 'Content-Length': String(utf8Length(answer.text!)) }
+  const response = new Response(bodiless ? null : answer.text, { status: answer.status, headers })
   if (answer.text !== null) answerTexts.set(response, answer.text)
   return response
 }
@@ -324,4 +328,19 @@ function tooLarge(): ApiError {
     'payload_too_large',
     `The body is larger than ${MAX_BODY_BYTES} bytes (1 MiB). Send less data per request.`,
   )
+}
+
+/** The UTF-8 length of `text` (a lone surrogate counts as U+FFFD's three bytes, as encoding writes it), without encoding it. */
+export function utf8Length(text: string): number {
+  let bytes = text.length
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if (code < 0x80) continue
+    if (code < 0x800) bytes += 1
+    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 2 // the pair's two units become four bytes
+      i++
+    } else bytes += 2
+  }
+  return bytes
 }
