@@ -20,6 +20,7 @@ import {
 } from './outbox-wait.js'
 import { historyWith, LifecycleSteps, stepChange } from './lifecycle-steps.js'
 import { ChangeLog } from './change-log.js'
+import { IdIndex } from './id-index.js'
 import { OutboxIndex, oldestOfLargestAccount } from './outbox-index.js'
 import { queryOutbox, SearchTexts, type OutboxView, type QueryResult } from './outbox-query.js'
 import { nearMissesOf, waitTimeoutError } from './outbox-misses.js'
@@ -46,7 +47,8 @@ export class Outbox implements OutboxView {
   readonly search = new SearchTexts(this)
   start = 0
   live = 0
-  private readonly byId = new Map<string, number>()
+  /** Ids to sequence numbers (see id-index.ts), each checked against the message kept there. */
+  private readonly byId = new IdIndex((seq) => this.entries[seq - this.seqBase]?.message_id)
   seqBase = 0
   /** Recipients, accounts and channels to their messages (see outbox-index.ts). */
   readonly index = new OutboxIndex((seq) => this.isKeptSeq(seq))
