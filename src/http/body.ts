@@ -1,4 +1,5 @@
 import { ApiError } from '../domain/errors.js'
+import { utf8Length } from '../domain/utf8.js'
 
 /** Largest accepted request body: 1 MiB. */
 export const MAX_BODY_BYTES = 1024 * 1024
@@ -328,19 +329,4 @@ function tooLarge(): ApiError {
     'payload_too_large',
     `The body is larger than ${MAX_BODY_BYTES} bytes (1 MiB). Send less data per request.`,
   )
-}
-
-/** The UTF-8 length of `text` (a lone surrogate counts as U+FFFD's three bytes, as encoding writes it), without encoding it. */
-export function utf8Length(text: string): number {
-  let bytes = text.length
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i)
-    if (code < 0x80) continue
-    if (code < 0x800) bytes += 1
-    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      bytes += 2 // the pair's two units become four bytes
-      i++
-    } else bytes += 2
-  }
-  return bytes
 }

@@ -3,6 +3,7 @@ import { finding, type RuleId } from '../rules.js'
 import { hostInText, httpHost, isPrivateHost, sameHost } from './addresses.js'
 import { SourceLines } from './source-location.js'
 import { MAX_PARSE_DEPTH, writeBounded, type Depth } from '../../bounded-parse.js'
+import { utf8Length } from '../../utf8.js'
 
 /**
  * The email checks that need no network and no browser (issue 35, item 2): link targets, link
@@ -248,7 +249,7 @@ function depthCheck(findings: Findings, unread: number, location: ReturnType<Sou
 
 /** Gmail clips an HTML part over 102 KB. */
 function sizeCheck(findings: Findings, html: string): void {
-  const bytes = new TextEncoder().encode(html).length
+  const bytes = utf8Length(html)
   if (bytes > GMAIL_CLIP_BYTES) {
     findings.add(
       'size.gmail-clip',

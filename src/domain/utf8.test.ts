@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { utf8Length } from './body.js'
+import { utf8Length } from './utf8.js'
 
 describe('utf8Length', () => {
   it('counts what TextEncoder writes, lone surrogates and pairs included', () => {
