@@ -7,6 +7,13 @@ import type { SandboxState } from '../domain/sandbox.js'
 import { packHeaders, type PackedHeaders } from '../domain/journal-headers.js'
 import { pushHeaderPairs, RawHeaders, type WireRequest } from './body.js'
 
+/** What the guard chain gathers of a request for its entry besides its status. */
+export interface JournalTrace {
+  requestBody?: Uint8Array
+  /** The body as text, when the parse decoded it (the journal keeps it when it keeps the body whole). */
+  text?: string
+}
+
 /** What an API request's journal entry is made of (the guard chain's run of it). */
 export interface JournaledRun {
   sandbox: SandboxState
@@ -15,8 +22,9 @@ export interface JournaledRun {
   arrivedAt: number
   key?: ApiKeyConfig
   token?: string
-  trace: { requestBody?: Uint8Array; text?: string }
+  trace: JournalTrace
   messageId: string | null
+  /** The injected fault that answered, if one did: the journal names it. */
   faultId?: string
 }
 

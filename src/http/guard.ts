@@ -2,7 +2,7 @@ import { GUESS_WINDOW_MS, guessingClient, MAX_WRONG_SECRETS } from '../domain/gu
 import { ApiError, forcedError, retryAfterHeader } from '../domain/errors.js'
 import type { ApiKeyConfig } from '../domain/plans.js'
 import { displayKey, maskKey } from '../domain/plans.js'
-import { journalApiRequest } from './api-journal.js'
+import { journalApiRequest, type JournaledRun, type JournalTrace } from './api-journal.js'
 import { retryAfterSeconds, type RateDecision } from '../domain/rate-limiter.js'
 import { fromZodError, toApiError } from './api-errors.js'
 
@@ -155,7 +155,7 @@ const NO_BODY = Object.freeze({ body: undefined, raw: Object.freeze({}) as Recor
  * for a route without one: an `await` costs a turn of the microtask queue, and most API reads
  * have no body (the controls, off the hot path, simply await it).
  */
-export function readRouteBody(route: Route, request: WireRequest, trace: Trace): ReadBody | Promise<ReadBody> {
+export function readRouteBody(route: Route, request: WireRequest, trace: JournalTrace): ReadBody | Promise<ReadBody> {
   if (!route.body) {
     checkIgnoredBody(request)
     return NO_BODY
@@ -170,20 +170,18 @@ export function readRouteBody(route: Route, request: WireRequest, trace: Trace):
 /** A request's body: as the route's schema made it, and the JSON object as sent. */
 type ReadBody = { body: unknown; raw: Record<string, unknown> }
 
-function parsedBody(spec: NonNullable<Route['body']>, request: WireRequest, trace: Trace, bytes: Uint8Array): ReadBody {
+function parsedBody(
+  spec: NonNullable<Route['body']>,
+  request: WireRequest,
+  trace: JournalTrace,
+  bytes: Uint8Array,
+): ReadBody {
   trace.requestBody = bytes
   const raw = parseJsonObject(request, bytes, trace)
   if (isBodySchema(spec)) return { body: validateBody(spec, raw), raw }
   const result = spec.safeParse(raw)
   if (!result.success) throw fromZodError(result.error, raw)
   return { body: result.data, raw }
-}
-
-/** What the journal keeps of a request besides its status. */
-interface Trace {
-  requestBody?: Uint8Array
-  /** The body as text, when the parse decoded it (the journal keeps it when it keeps the body whole). */
-  text?: string
 }
 
 /** The wire answer of a resolver's result; `status` is the route's declared success status. */
@@ -208,23 +206,13 @@ export function answer(
   return jsonAnswer(result.status ?? status, result.body, merged, request)
 }
 
-/** One API request on its way through the guard chain: what it is, and what it gathered for its answer and its journal entry. */
-interface ApiRun {
-  sandbox: SandboxState
-  request: WireRequest
-  url: URL
+/** One API request on its way through the guard chain: what its journal entry is made of, and what its answer needs besides. */
+interface ApiRun extends JournaledRun {
   params: Record<string, string>
   route: Route | undefined
   started: number
-  arrivedAt: number
   headers: Record<string, string>
-  trace: Trace
-  key?: ApiKeyConfig
-  token?: string
   delay: number
-  messageId: string | null
-  /** The injected fault that answered, if one did: the journal names it. */
-  faultId?: string
 }
 
 /**
