@@ -20,7 +20,7 @@ import { cpus, loadavg, tmpdir, totalmem, release, platform } from 'node:os'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { measure } from './lib/load.mjs'
+import { measureEndpoint } from './lib/load.mjs'
 import { AUTH, benchEndpoints, READY_PATH, SEND_BODY, SUBSCRIBERS, sandboxFlags } from './lib/workload.mjs'
 import { findJava, wiremockArgs, writeStubs } from './targets/wiremock.mjs'
 import { freePort, getText, median, postText, rssMb, runJsonScript, startTarget, stopTarget } from './lib/processes.mjs'
@@ -202,11 +202,7 @@ for (let run = 0; parts.has('throughput') && run < runs; run++) {
       mem.idle.push(await rssMb(child.pid))
       for (const endpoint of endpoints) {
         log(`run ${run + 1}/${runs}  ${target.id.padEnd(8)}  ${endpoint.label}`)
-        const result = await measure({
-          url: `http://127.0.0.1:${port}${endpoint.path}`,
-          method: endpoint.method,
-          headers: endpoint.headers,
-          body: endpoint.body,
+        const result = await measureEndpoint(port, endpoint, {
           connections: CONNECTIONS,
           // The JVM compiles hot code seconds into a run: WireMock gets a longer warm-up, in its favour.
           warmupSeconds: target.id === 'wiremock' && !quick ? 10 : WARMUP_S,

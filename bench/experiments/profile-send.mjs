@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { measure } from '../lib/load.mjs'
+import { measureEndpoint } from '../lib/load.mjs'
 import { freePort, startTarget, stopTarget } from '../lib/processes.mjs'
 import { AUTH, benchEndpoints, READY_PATH, sandboxFlags } from '../lib/workload.mjs'
 
@@ -41,11 +41,7 @@ const { child } = await startTarget({
   readyHeaders: AUTH,
 })
 const endpoint = benchEndpoints('x').find((e) => e.id === flags.endpoint)
-const m = await measure({
-  url: `http://127.0.0.1:${port}${endpoint.path}`,
-  method: endpoint.method,
-  headers: endpoint.headers,
-  body: endpoint.body,
+const m = await measureEndpoint(port, endpoint, {
   warmupSeconds: Number(flags.warmup),
   seconds: Number(flags.seconds),
   pid: child.pid,
