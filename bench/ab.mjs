@@ -7,7 +7,8 @@
  *   node bench/ab.mjs '{"now":{},"v8":{"flags":""},"old":{"bin":"/path/to/old/dist/bin/sendbox.js"}}' [rounds] [send,list,byId]
  *
  * `bin` defaults to dist/bin/sendbox.js; `flags` sets SENDBOX_V8_FLAGS (absent: the loader's own);
- * `args` are more CLI flags (e.g. `["--delivery-ms","0"]`).
+ * `args` are more CLI flags (e.g. `["--delivery-ms","0"]`); `node` are flags for `node` itself, before the
+ * script (e.g. `["--no-concurrent-recompilation"]`: V8 flags that only work from start).
  * An old build must sit inside a folder whose node_modules resolve (e.g. a copy under this repo).
  */
 import { measureEndpoint } from './lib/load.mjs'
@@ -19,12 +20,12 @@ const rounds = Number(process.argv[3] ?? 2)
 const wanted = (process.argv[4] ?? 'send,list,byId').split(',')
 
 for (let round = 1; round <= rounds; round++) {
-  for (const [name, { bin = 'dist/bin/sendbox.js', flags, args = [] }] of Object.entries(variants)) {
+  for (const [name, { bin = 'dist/bin/sendbox.js', flags, args = [], node = [] }] of Object.entries(variants)) {
     const port = await freePort()
     const env = { ...process.env }
     if (flags !== undefined) env.SENDBOX_V8_FLAGS = flags
     const { child } = await startTarget({
-      args: [bin, ...sandboxFlags(port), ...args],
+      args: [...node, bin, ...sandboxFlags(port), ...args],
       port,
       readyPath: READY_PATH,
       readyHeaders: AUTH,
