@@ -46,5 +46,6 @@ EXPOSE 4010
 HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.SENDBOX_PORT||4010)+'/__sandbox/livez').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # node is PID 1: sendbox handles SIGTERM and SIGINT itself (in-flight answered, store written).
-ENTRYPOINT ["node", "/app/dist/bin/sendbox.js"]
+# Node's flags are `npm start`'s (START_NODE_FLAGS in scripts/cli-loader.mjs says why).
+ENTRYPOINT ["node", "--no-concurrent-recompilation", "/app/dist/bin/sendbox.js"]
 CMD ["serve"]

@@ -39,6 +39,17 @@ import { PerformanceObserver } from 'node:perf_hooks'
 // background compiles leave their memory in malloc arenas) for ~5 % more CPU a send
 // (docs/decisions/cli-memory-settle.md); the settle below gives memory back without that cost.
 const V8_FLAGS = process.env.SENDBOX_V8_FLAGS ?? '--heap-growing-percent=50 --semi-space-growth-factor=1'
+
+// Node's own flags for the starts sendbox makes itself: `npm start` (package.json) and the
+// container's ENTRYPOINT (Dockerfile) give them to node, and test/cli/start-flags.test.ts holds
+// both to this list. They only work on node's command line, before V8 starts: with
+// `--no-concurrent-recompilation` V8 optimizes on the main thread, so Maglev's and TurboFan's
+// compiles leave no memory in the malloc arenas of V8's worker threads (RSS right after the bench's
+// send and list load on Node 24: 127–128 MB against 143–152, the same CPU a request; Node 20:
+// 109–112 against 114–118). A re-execution of node to add them when they are missing
+// (`process.execve`) cost ~40 ms of every start, so `node dist/bin/sendbox.js` and `npx sendbox`
+// run without them (docs/decisions/start-flags.md).
+const START_NODE_FLAGS = ['--no-concurrent-recompilation']
 let flagsAsAtStart = true
 let beforeFlagsChange = () => {} // writes the code cache when one is wanted (below)
 function changeFlags(flags) {
@@ -163,8 +174,11 @@ const bundleKey = BUNDLE_HASH.startsWith('@@')
   : `cli-${BUNDLE_HASH}-`
 // V8 also rejects a cache made under other V8 flags: flags given to node itself (`node
 // --max-old-space-size=… sendbox.js`, NODE_OPTIONS) get a cache of their own, instead of replacing
-// the default one at every alternate start.
-const flagsKey = fnv1a(`${process.execArgv.join(' ')}|${process.env.NODE_OPTIONS ?? ''}`)
+// the default one at every alternate start. Not the start flags below: V8 accepts the same cache
+// under them, so `npm start` and `node dist/bin/sendbox.js` share one.
+const flagsKey = fnv1a(
+  `${process.execArgv.filter((flag) => !START_NODE_FLAGS.includes(flag)).join(' ')}|${process.env.NODE_OPTIONS ?? ''}`,
+)
 const cacheName = `${bundleKey}${process.version}-${process.arch}-${flagsKey}.v8cache`
 let cachedData
 if (useCache) {
