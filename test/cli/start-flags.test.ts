@@ -48,7 +48,10 @@ describe('the start flags: npm start and the image give node the loader’s STAR
     const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('SENDBOX_')))
     const version = (nodeFlags: string[]) =>
       execFileSync(process.execPath, [...nodeFlags, bin, '--version'], { cwd: copy, env, encoding: 'utf8' }).trim()
-    const caches = () => readdirSync(cacheDir).filter((name) => name.endsWith('.v8cache')).sort()
+    const caches = () =>
+      readdirSync(cacheDir)
+        .filter((name) => name.endsWith('.v8cache'))
+        .sort()
     afterAll(() => rmSync(copy, { recursive: true, force: true }))
 
     it('no cache of their own; another node flag gets one (what the key is for)', () => {
