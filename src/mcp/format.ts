@@ -10,6 +10,7 @@
 import type { CapturedMessage, CapturedMessageSummary } from '../client/index.js'
 import { byChannel } from '../contract/constants.js'
 import { safeText } from '../domain/safe-text.js'
+import { utf8Length } from '../domain/utf8.js'
 
 /** Longest answer of any tool or resource, in UTF-8 bytes. */
 export const MAX_ANSWER_BYTES = 64 * 1024
@@ -57,9 +58,11 @@ export function oneLine(text: string): string {
 
 /** The text, cut to at most {@link MAX_ANSWER_BYTES} UTF-8 bytes with a note when it was longer. */
 export function capped(text: string): string {
+  // Counted, not encoded: only an answer over the cap is encoded, to cut it.
+  const length = utf8Length(text)
+  if (length <= MAX_ANSWER_BYTES) return text
   const bytes = new TextEncoder().encode(text)
-  if (bytes.length <= MAX_ANSWER_BYTES) return text
-  const note = `\n[… cut: the answer was ${bytes.length} bytes; at most ${MAX_ANSWER_BYTES} are sent. Narrow the filter or lower limit.]`
+  const note = `\n[… cut: the answer was ${length} bytes; at most ${MAX_ANSWER_BYTES} are sent. Narrow the filter or lower limit.]`
   // Cut on a character boundary: decode a prefix and drop a torn last character.
   const kept = new TextDecoder().decode(bytes.slice(0, MAX_ANSWER_BYTES - note.length - 8)).replace(/\uFFFD$/, '')
   return `${kept}${note}`
