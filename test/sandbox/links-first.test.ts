@@ -41,7 +41,7 @@ describe('an email whose links are read before its text', () => {
     },
   )
 
-  it('reads a magic link without rendering the text', async () => {
+  it('reads a magic link first, and the text after it', async () => {
     const a = api.sandbox.outbox.get(await send(HTML[0], 99))!
     expect(a.links).toEqual(['https://acme.test/magic?t=1&r=%2Fhome', 'https://acme.test/plain'])
     expect(JSON.parse(JSON.stringify(api.sandbox.outbox.get(a.message_id))).text).toContain('Click here')
