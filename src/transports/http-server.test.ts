@@ -127,6 +127,21 @@ describe('the request the node:http transport hands to its dispatcher', () => {
     expect(await result).toBe(true)
   })
 
+  it('gives each of 200 requests at once, on 200 connections, its own answer (answers of a turn are written together)', async () => {
+    // Over ENDS_PER_FLUSH answers wait in one turn: some are written when the queue fills, the
+    // rest at the turn's end. Each must still reach its own socket.
+    const url = await serve(async (request) => ({
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      text: JSON.stringify({ path: new URL(request.url).pathname }),
+    }))
+    const paths = Array.from({ length: 200 }, (_, i) => `/v1/echo/${i}`)
+    const bodies = await Promise.all(
+      paths.map((path) => fetch(url + path, { headers: { connection: 'keep-alive' } }).then((r) => r.json())),
+    )
+    expect(bodies).toEqual(paths.map((path) => ({ path })))
+  })
+
   it('answers 30 requests pipelined on one connection without stacking a listener per request', async () => {
     const warnings: string[] = []
     const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`)
