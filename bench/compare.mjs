@@ -13,13 +13,16 @@
  *     against the same suite on hand-written msw handlers; Node 24 + msw 3, or Node 20 + msw 2 with
  *     `--node 20`), not in the default list (a few minutes).
  *
+ * A build whose `npm start` gives node flags (HEAD's `--no-concurrent-recompilation`) is also run
+ * as `npm start` runs it, in the same rounds, and reported beside (throughput and RSS).
+ *
  * Prints medians and the ratios HEAD/REF, HEAD/bare and the suite's HEAD/hand-written, and writes
  * them to bench/results/compare-<ref>.md.
  *
  *   npm run bench -- --compare 7e48468 [--rounds 5] [--seconds 5] [--node 24|20|current] [--only send,list,scale]
  */
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -77,11 +80,27 @@ async function captureAnswers() {
   }
 }
 
+/**
+ * Node's own flags in a build's `npm start` (package.json's `node FLAGS dist/bin/sendbox.js`): how
+ * the README has a user start it, and the container's ENTRYPOINT too (docs/decisions/start-flags.md).
+ */
+function startFlagsOf(dir) {
+  const words = (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).scripts?.start ?? '').split(/\s+/)
+  const script = words.indexOf('dist/bin/sendbox.js')
+  return words[0] === 'node' && script > 0 ? words.slice(1, script) : []
+}
+
 const httpEndpoints = ['send', 'list'].filter((id) => parts.has(id))
-const servers = [
-  { id: 'HEAD', args: (port) => [join(root, 'dist/bin/sendbox.js'), ...sandboxFlags(port)] },
-  ...(ref ? [{ id: 'REF', args: (port) => [join(ref.dir, 'dist/bin/sendbox.js'), ...sandboxFlags(port)] }] : []),
-]
+/** The bin run by itself (`npx sendbox`), and, when its `npm start` gives node flags, the build as `npm start` runs it. */
+const cliServers = (id, dir) => {
+  const bin = (port) => [join(dir, 'dist/bin/sendbox.js'), ...sandboxFlags(port)]
+  const start = startFlagsOf(dir)
+  return [
+    { id, args: bin },
+    ...(start.length > 0 ? [{ id: `${id} npm start`, start, args: (port) => [...start, ...bin(port)] }] : []),
+  ]
+}
+const servers = [...cliServers('HEAD', root), ...(ref ? cliServers('REF', ref.dir) : [])]
 const results = {} // results[target][endpoint] = [{ rps, cpu }], results[target].rss = [], .rssSettled = []
 const SETTLE_MS = 1500
 if (httpEndpoints.length > 0) {
@@ -121,7 +140,7 @@ if (httpEndpoints.length > 0) {
         await new Promise((resolve) => setTimeout(resolve, SETTLE_MS))
         ;(results[server.id].rssSettled ??= []).push(await rssMb(child.pid))
         log(
-          `round ${round}/${rounds} ${server.id.padEnd(5)} ${cells.join(' | ')} | RSS after ${Math.round(results[server.id].rss.at(-1))} MB, ${SETTLE_MS / 1000} s later ${Math.round(results[server.id].rssSettled.at(-1))} MB`,
+          `round ${round}/${rounds} ${server.id.padEnd(14)} ${cells.join(' | ')} | RSS after ${Math.round(results[server.id].rss.at(-1))} MB, ${SETTLE_MS / 1000} s later ${Math.round(results[server.id].rssSettled.at(-1))} MB`,
         )
       } finally {
         await stopTarget(child)
@@ -191,6 +210,15 @@ if (httpEndpoints.length > 0) {
     '',
     `RSS after the send and list load (MB, median): HEAD ${fmt(median(results.HEAD.rss))}${ref ? `, REF ${fmt(median(results.REF.rss))}` : ''}, bare ${fmt(median(results.bare.rss))}; ${SETTLE_MS / 1000} s later: HEAD ${fmt(median(results.HEAD.rssSettled))}${ref ? `, REF ${fmt(median(results.REF.rssSettled))}` : ''}, bare ${fmt(median(results.bare.rssSettled))}.`,
   )
+  for (const server of servers.filter((each) => each.start !== undefined)) {
+    const cells = httpEndpoints.map(
+      (id) => `${id} ${fmt(med(server.id, id, 'rps'))} req/s (${fmt(med(server.id, id, 'cpu'))} µs)`,
+    )
+    lines.push(
+      '',
+      `${server.id.replace(' npm start', '')} as its \`npm start\` runs it (\`node ${server.start.join(' ')} dist/bin/sendbox.js\`): ${cells.join(', ')}; RSS after the load ${fmt(median(results[server.id].rss))} MB, ${SETTLE_MS / 1000} s later ${fmt(median(results[server.id].rssSettled))}.`,
+    )
+  }
 }
 if (suite) lines.push('', suite.replace(/^# /, '## ').trim())
 if (scale) lines.push('', scale.replace(/^# /, '## ').trim())
