@@ -1,6 +1,7 @@
 /**
  * Writing answers on node:http: the error object of a refusal, the lingering close of a
- * connection whose body was not read, CORS headers, big texts shared and paced across sockets,
+ * connection whose body was not read, CORS headers, a turn's answers written together, big texts
+ * shared and paced across sockets,
  * streamed bodies, and the raw answer below HTTP.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
@@ -256,8 +257,9 @@ export function rawErrorAnswer(socket: Socket, message: string): void {
 
 /**
  * Writes the handlers' answer: CORS and the answer's headers as one flat list, the text gzipped
- * when the client takes it and it is worth it, a big text from one shared buffer paced across
- * event-loop turns, any other body streamed as it comes (the promise: only a streamed body's, so a
+ * when the client takes it and it is worth it, ended with the turn's other answers at the turn's
+ * end ({@link endInTurn}), a big text from one shared buffer paced across event-loop turns, any
+ * other body streamed as it comes (the promise: only a streamed body's, so a
  * text answer costs no await).
  */
 export function writeAnswer(
