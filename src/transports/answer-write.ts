@@ -1,8 +1,7 @@
 /**
  * Writing answers on node:http: the error object of a refusal, the lingering close of a
  * connection whose body was not read, CORS headers, a turn's answers written together, big texts
- * shared and paced across sockets,
- * streamed bodies, and the raw answer below HTTP.
+ * shared and paced across sockets, streamed bodies, and the raw answer below HTTP.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
