@@ -97,7 +97,7 @@ const cliServers = (id, dir) => {
   const start = startFlagsOf(dir)
   return [
     { id, args: bin },
-    ...(start.length > 0 ? [{ id: `${id} npm start`, start, args: (port) => [...start, ...bin(port)] }] : []),
+    ...(start.length > 0 ? [{ id: `${id} npm start`, of: id, start, args: (port) => [...start, ...bin(port)] }] : []),
   ]
 }
 const servers = [...cliServers('HEAD', root), ...(ref ? cliServers('REF', ref.dir) : [])]
@@ -216,7 +216,7 @@ if (httpEndpoints.length > 0) {
     )
     lines.push(
       '',
-      `${server.id.replace(' npm start', '')} as its \`npm start\` runs it (\`node ${server.start.join(' ')} dist/bin/sendbox.js\`): ${cells.join(', ')}; RSS after the load ${fmt(median(results[server.id].rss))} MB, ${SETTLE_MS / 1000} s later ${fmt(median(results[server.id].rssSettled))}.`,
+      `${server.of} as its \`npm start\` runs it (\`node ${server.start.join(' ')} dist/bin/sendbox.js\`): ${cells.join(', ')}; RSS after the load ${fmt(median(results[server.id].rss))} MB, ${SETTLE_MS / 1000} s later ${fmt(median(results[server.id].rssSettled))}.`,
     )
   }
 }

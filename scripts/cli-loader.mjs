@@ -45,10 +45,10 @@ const V8_FLAGS = process.env.SENDBOX_V8_FLAGS ?? '--heap-growing-percent=50 --se
 // both to this list. They only work on node's command line, before V8 starts: with
 // `--no-concurrent-recompilation` V8 optimizes on the main thread, so Maglev's and TurboFan's
 // compiles leave no memory in the malloc arenas of V8's worker threads (RSS right after the bench's
-// send and list load on Node 24: 122–129 MB against 141–152, for up to ~4 % more CPU a send; Node
-// 20: 109–112 against 114–118). A re-execution of node to add them when they are missing
-// (`process.execve`) cost ~40 ms of every start, so `node dist/bin/sendbox.js` and `npx sendbox`
-// run without them (docs/decisions/start-flags.md).
+// send and list load on Node 24: 122–129 MB against 141–152, for 0–8 % more CPU a send in the runs
+// measured; Node 20: 109–112 against 114–118). A re-execution of node to add them when they are
+// missing (`process.execve`) cost 23–42 ms of every start, so `node dist/bin/sendbox.js` and
+// `npx sendbox` run without them (docs/decisions/start-flags.md).
 const START_NODE_FLAGS = ['--no-concurrent-recompilation']
 let flagsAsAtStart = true
 let beforeFlagsChange = () => {} // writes the code cache when one is wanted (below)

@@ -78,10 +78,8 @@ describe('answers written at the end of the turn', () => {
     const log: Call[] = []
     const { req, res } = fakeExchange(log, 1)
     writeAnswer(req, res, answer('{}'), {})
-    // A real turn passes; the fake clock never moves.
-    await new Promise<void>((resolve) =>
-      (process.getBuiltinModule('node:timers') as typeof import('node:timers')).setImmediate(resolve),
-    )
+    // A real turn passes (nextTurn is node:timers' own setImmediate); the fake clock never moves.
+    await nextTurn()
     expect(log).toContainEqual([1, 'end', '{}'])
   })
 })

@@ -258,8 +258,8 @@ export function rawErrorAnswer(socket: Socket, message: string): void {
  * Writes the handlers' answer: CORS and the answer's headers as one flat list, the text gzipped
  * when the client takes it and it is worth it, ended with the turn's other answers at the turn's
  * end ({@link endInTurn}), a big text from one shared buffer paced across event-loop turns, any
- * other body streamed as it comes (the promise: only a streamed body's, so a
- * text answer costs no await).
+ * other body streamed as it comes (the promise: only a streamed body's, so a text answer costs no
+ * await).
  */
 export function writeAnswer(
   req: IncomingMessage,

@@ -128,8 +128,9 @@ describe('the request the node:http transport hands to its dispatcher', () => {
   })
 
   it('gives each of 200 requests at once, on 200 connections, its own answer (answers of a turn are written together)', async () => {
-    // Over ENDS_PER_FLUSH answers wait in one turn: some are written when the queue fills, the
-    // rest at the turn's end. Each must still reach its own socket.
+    // Many answers wait in one turn, more than ENDS_PER_FLUSH when enough requests arrive together
+    // (the queue is then written when it fills; answer-write.test.ts pins that). Each answer must
+    // still reach its own socket.
     const url = await serve(async (request) => ({
       status: 200,
       headers: { 'content-type': 'application/json' },
