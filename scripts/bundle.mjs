@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { buildWebInbox } from './build-web.mjs'
+import { lazyFetchBases } from './lazy-fetch-bases.mjs'
 import { writeThirdPartyNotices } from './third-party-notices.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
@@ -119,6 +120,7 @@ const result = await bundle({
   plugins: [
     zodNamespace(),
     await seedNames(),
+    lazyFetchBases(),
     {
       name: 'lazy-ui',
       setup(b) {

@@ -28,8 +28,8 @@ export interface CliChild {
 
 /**
  * Starts `sendbox` with `args` in an empty directory (no config file, unless `cwd` names one) and
- * an environment without SENDBOX_* variables (but `env`), under `node` (default: this Node);
- * resolves once the banner names the URL.
+ * an environment without SENDBOX_* variables (but `env`), under `node` (default: this Node) with
+ * `nodeFlags` before the script; resolves once the banner names the URL.
  */
 export function startCli(
   args: string[],
@@ -38,13 +38,14 @@ export function startCli(
     cwd,
     node = process.execPath,
     env: extraEnv = {},
-  }: { timeoutMs?: number; cwd?: string; node?: string; env?: Record<string, string> } = {},
+    nodeFlags = [],
+  }: { timeoutMs?: number; cwd?: string; node?: string; env?: Record<string, string>; nodeFlags?: string[] } = {},
 ): Promise<CliChild> {
   const env = {
     ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('SENDBOX_'))),
     ...extraEnv,
   }
-  const child = spawn(node, [CLI, ...args], {
+  const child = spawn(node, [...nodeFlags, CLI, ...args], {
     cwd: cwd ?? mkdtempSync(join(tmpdir(), 'sendbox-cli-')),
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

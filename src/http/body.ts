@@ -8,19 +8,25 @@ const JSON_CONTENT_TYPE = /^application\/json[ \t]*(?:;|$)/i
 const decoder = new TextDecoder('utf-8', { fatal: true })
 
 /**
- * Request bodies the standalone server has already read (capped at 1 MiB + 1 byte), by request.
- * The server hands msw a `Request` without a body stream plus the bytes here: a body stream
- * costs its creation, a tee when msw clones the request, and a read — ~50 µs a send — for bytes
- * that are in memory already. Without an entry (in-process), the guard reads the stream.
- */
-const bufferedBodies = new WeakMap<WireRequest, Uint8Array>()
-
-/**
- * Where a transport's own request object (not a Fetch `Request`) carries those bytes: a property,
- * not a `WeakMap` entry per request (each entry is an ephemeron the collector has to walk).
+ * Request bodies the standalone server has already read (capped at 1 MiB + 1 byte), as a property
+ * of the request (a `WeakMap` entry per request would be an ephemeron the collector has to walk):
+ * of the transport's own request object, or of the Fetch `Request` the server hands msw without a
+ * body stream. A body stream costs its creation, a tee when msw clones the request, and a read —
+ * ~50 µs a send — for bytes that are in memory already. Without one (in-process), the guard reads
+ * the stream.
  */
 const BUFFERED = Symbol('sendbox.bufferedBody')
 type Carrier = WireRequest & { [BUFFERED]?: Uint8Array }
+
+/**
+ * `value instanceof Response`, without reading the global `Response` for a plain object (what the
+ * guard answers and most routes return). On Node 22 and 24 that global is node's Fetch (undici),
+ * loaded on first use: ~30 ms of the CLI's start, which its API answers never need
+ * (docs/decisions/cli-start-without-fetch.md).
+ */
+export function isResponse(value: object): value is Response {
+  return Object.getPrototypeOf(value) !== Object.prototype && value instanceof Response
+}
 
 /**
  * What the guard chain reads of a request. A Fetch `Request` is one (in-process, under msw); the
@@ -60,8 +66,7 @@ export type Answer = JsonAnswer | Response
  * answers to such a request carry no body stream, which nobody would read.
  */
 export function attachBufferedBody(request: WireRequest, bytes: Uint8Array): void {
-  if (request instanceof Request) bufferedBodies.set(request, bytes)
-  else (request as Carrier)[BUFFERED] = bytes
+  ;(request as Carrier)[BUFFERED] = bytes
 }
 
 /** True when the transport read this request's body itself (see {@link attachBufferedBody}). */
@@ -86,7 +91,7 @@ export function answerTextOf(response: Response): string | undefined {
  * transport reads them in its HTTP worker to hand them to the main thread, where the sandbox is.
  */
 export function bufferedBodyOf(request: WireRequest): Uint8Array | undefined {
-  return request instanceof Request ? bufferedBodies.get(request) : (request as Carrier)[BUFFERED]
+  return (request as Carrier)[BUFFERED]
 }
 
 /**
@@ -136,13 +141,13 @@ export function fetchHeaders(pairs: readonly string[]): Headers {
  * Response), or the stream of a Response the guard did not make as text (an event stream, a page).
  */
 export function bodyOf(answer: Answer): string | ReadableStream<Uint8Array> {
-  if (!(answer instanceof Response)) return answer.text ?? ''
+  if (!isResponse(answer)) return answer.text ?? ''
   return answerTextOf(answer) ?? answer.body ?? ''
 }
 
 /** Appends an answer's headers to `pairs` as names and values, names lower-case as a Response lists them (a JSON answer's in the order the guard set them). */
 export function pushAnswerHeaders(answer: Answer, pairs: string[]): void {
-  if (answer instanceof Response) {
+  if (isResponse(answer)) {
     pushHeaderPairs(answer.headers, pairs)
     return
   }
@@ -171,8 +176,8 @@ export function jsonTextAnswer(status: number, text: string | null, headers: Rec
  * HEAD, it carries no body stream (the transport writes {@link answerTextOf}; HEAD answers have none).
  */
 export function toResponse(answer: Answer, request: Request): Response {
-  if (answer instanceof Response) return answer
-  const bodiless = answer.text === null || bufferedBodies.has(request)
+  if (isResponse(answer)) return answer
+  const bodiless = answer.text === null || bufferedBodyOf(request) !== undefined
   // Its length, as a real server sends it: without one, msw's interceptor frames the answer as
   // ending with the connection, so undici closes it after each answer and the next request opens
   // another (a test's send through msw 3 took ~0.7 ms more than one answered by HttpResponse.json).

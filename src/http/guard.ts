@@ -17,6 +17,7 @@ import {
   jsonAnswer,
   jsonTextAnswer,
   bodyBytesAtHand,
+  isResponse,
   parseJsonObject,
   readBodyBytes,
   readBodyStream,
@@ -191,7 +192,7 @@ export function answer(
   request: WireRequest,
   status: number,
 ): Answer {
-  if (result instanceof Response) {
+  if (isResponse(result)) {
     for (const [name, value] of Object.entries(headers)) if (!result.headers.has(name)) result.headers.set(name, value)
     if (request.method === 'HEAD' && result.body !== null) {
       void result.body.cancel().catch(() => {})
