@@ -60,8 +60,7 @@ export async function serve(
   const apiUrl = `${running.url}/v1`
   if (!useUi) announce(settings, sandbox, io, running.url, apiUrl)
   const shutdown = stopOnSignals(running, sandbox, log.flush)
-  // Idle now: the HTML tools loaded and compiled before the first email needs them (~20 ms it would hold).
-  setImmediate(() => void warmHtmlTools())
+  warmHtmlToolsSoon()
   if (useUi) {
     // Loaded only here: the headless path never loads ink or react. React's development build
     // (NODE_ENV unset) renders ~20% slower and holds ~50 MB more with a full outbox.
@@ -70,6 +69,20 @@ export async function serve(
     renderUi({ sandbox, apiUrl, onQuit: shutdown, stdout: io.stdout, stderr: io.stderr })
   }
   return running
+}
+
+/** How long after the server listens the HTML tools are loaded and compiled (see {@link warmHtmlToolsSoon}). */
+export const HTML_TOOLS_WARM_DELAY_MS = 100
+
+/**
+ * Loads and compiles the HTML tools (html-to-text, htmlparser2: ~20 ms of the main thread) a moment
+ * after the server listens, so that the first email need not wait for them. Not in the turn it
+ * starts listening: a client polling for the server to be up (a test's setup, a container's
+ * health check) then had its first answer held for those ~20 ms (docs/decisions/warm-html-tools-later.md).
+ * An email sent before then loads them itself. The timer does not hold the process open.
+ */
+export function warmHtmlToolsSoon(warm: () => Promise<void> = warmHtmlTools): NodeJS.Timeout {
+  return setTimeout(() => void warm(), HTML_TOOLS_WARM_DELAY_MS).unref()
 }
 
 /**
