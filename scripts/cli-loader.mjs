@@ -11,13 +11,53 @@
  * SENDBOX_NO_COMPILE_CACHE=1 turns it off. The terminal UI is an ES module (ink is ESM-only)
  * loaded lazily through `globalThis.__sendboxImport`.
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
-import { dirname, join, sep } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8'
-import { runInNewContext, Script } from 'node:vm'
-import { PerformanceObserver } from 'node:perf_hooks'
+const { fileURLToPath } = process.getBuiltinModule('node:url')
+
+// Node's own flags for sendbox's process. They only work on node's command line, before V8
+// starts: with `--no-concurrent-recompilation` V8 optimizes on the main thread, so Maglev's and
+// TurboFan's compiles leave no memory in the malloc arenas of V8's worker threads (RSS right after
+// the bench's send and list load on Node 24: 122–129 MB against 141–152, for 0–8 % more CPU a send
+// in the runs measured; Node 20: 109–112 against 114–118). `npm start` (package.json) and the
+// container's ENTRYPOINT (Dockerfile) give them to node; test/cli/start-flags.test.ts holds both
+// to this list. Any other start (`npx sendbox`, `node dist/bin/sendbox.js`) gets them here: node
+// is executed again in place with them, before anything else is loaded (docs/decisions/reexec-start-flags.md).
+const START_NODE_FLAGS = ['--no-concurrent-recompilation']
+reexecWithStartFlags()
+
+/**
+ * Replaces this process with node run with START_NODE_FLAGS before its own flags, and the same
+ * script and arguments (`process.execve`: the same PID, stdio, environment and signals), unless it
+ * has them: ~20 ms, one more boot of node. Not where there is no `process.execve` (Node before
+ * 22.15; Windows, where it throws) nor when this file is imported rather than run. It execs the node
+ * binary running now; node ends the process if that exec fails.
+ */
+function reexecWithStartFlags() {
+  if (typeof process.execve !== 'function' || process.platform === 'win32') return
+  if (START_NODE_FLAGS.every((flag) => process.execArgv.includes(flag))) return
+  let main
+  try {
+    main = process.getBuiltinModule('node:fs').realpathSync(process.argv[1])
+  } catch {
+    return
+  }
+  if (main !== fileURLToPath(import.meta.url)) return
+  process.execve(
+    process.execPath,
+    [process.execPath, ...START_NODE_FLAGS, ...process.execArgv, ...process.argv.slice(1)],
+    process.env,
+  )
+}
+
+// Node's modules through `process.getBuiltinModule`, not `import` statements: a module's imports
+// are loaded before any of its code runs, and a start that executes node again should load
+// nothing it does not need first (~5-10 ms of node:v8, node:vm and node:perf_hooks).
+const { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } =
+  process.getBuiltinModule('node:fs')
+const { createRequire } = process.getBuiltinModule('node:module')
+const { dirname, join, sep } = process.getBuiltinModule('node:path')
+const { getHeapSpaceStatistics, setFlagsFromString } = process.getBuiltinModule('node:v8')
+const { runInNewContext, Script } = process.getBuiltinModule('node:vm')
+const { PerformanceObserver } = process.getBuiltinModule('node:perf_hooks')
 
 // Memory under load (docs/performance.md): V8 lets the old generation grow to ~4× what is live
 // (~30 MB: the outbox's 10,000 messages, the journal, the subscribers) before a full collection,
@@ -40,16 +80,6 @@ import { PerformanceObserver } from 'node:perf_hooks'
 // (docs/decisions/cli-memory-settle.md); the settle below gives memory back without that cost.
 const V8_FLAGS = process.env.SENDBOX_V8_FLAGS ?? '--heap-growing-percent=50 --semi-space-growth-factor=1'
 
-// Node's own flags for the starts sendbox makes itself: `npm start` (package.json) and the
-// container's ENTRYPOINT (Dockerfile) give them to node, and test/cli/start-flags.test.ts holds
-// both to this list. They only work on node's command line, before V8 starts: with
-// `--no-concurrent-recompilation` V8 optimizes on the main thread, so Maglev's and TurboFan's
-// compiles leave no memory in the malloc arenas of V8's worker threads (RSS right after the bench's
-// send and list load on Node 24: 122–129 MB against 141–152, for 0–8 % more CPU a send in the runs
-// measured; Node 20: 109–112 against 114–118). A re-execution of node to add them when they are
-// missing (`process.execve`) cost 23–42 ms of every start, so `node dist/bin/sendbox.js` and
-// `npx sendbox` run without them (docs/decisions/start-flags.md).
-const START_NODE_FLAGS = ['--no-concurrent-recompilation']
 let flagsAsAtStart = true
 let beforeFlagsChange = () => {} // writes the code cache when one is wanted (below)
 function changeFlags(flags) {
@@ -174,8 +204,8 @@ const bundleKey = BUNDLE_HASH.startsWith('@@')
   : `cli-${BUNDLE_HASH}-`
 // V8 also rejects a cache made under other V8 flags: flags given to node itself (`node
 // --max-old-space-size=… sendbox.js`, NODE_OPTIONS) get a cache of their own, instead of replacing
-// the default one at every alternate start. Not the start flags below: V8 accepts the same cache
-// under them, so `npm start` and `node dist/bin/sendbox.js` share one.
+// the default one at every alternate start. Not the start flags (above): V8 accepts the same cache
+// under them, so a start where node cannot be executed again with them shares it.
 const flagsKey = fnv1a(
   `${process.execArgv.filter((flag) => !START_NODE_FLAGS.includes(flag)).join(' ')}|${process.env.NODE_OPTIONS ?? ''}`,
 )
