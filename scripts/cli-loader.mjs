@@ -27,7 +27,8 @@ reexecWithStartFlags()
 /**
  * Replaces this process with node run with START_NODE_FLAGS before its own flags, and the same
  * script and arguments (`process.execve`: the same PID, stdio, environment and signals), unless it
- * has them: ~20 ms, one more boot of node. Not where there is no `process.execve` (Node before
+ * has them: one more boot of node, 25–30 ms a start measured (the start got more than that back
+ * first: docs/decisions/reexec-start-flags.md). Not where there is no `process.execve` (Node before
  * 22.15; Windows, where it throws) nor when this file is imported rather than run. It execs the node
  * binary running now; node ends the process if that exec fails.
  */
