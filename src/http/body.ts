@@ -20,7 +20,7 @@ type Carrier = WireRequest & { [BUFFERED]?: Uint8Array }
 
 /**
  * `value instanceof Response`, without reading the global `Response` for a plain object (what the
- * guard answers and most routes return). On Node 22 and 24 that global is node's Fetch (undici),
+ * guard answers and most routes return). That global is node's Fetch (undici, on Node 20, 22 and 24),
  * loaded on first use: ~30 ms of the CLI's start, which its API answers never need
  * (docs/decisions/cli-start-without-fetch.md).
  */
