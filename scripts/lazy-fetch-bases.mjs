@@ -2,9 +2,9 @@
  * An esbuild plugin for the CLI bundle: the classes of bundled dependencies that extend a global
  * of node's Fetch at their module's top level get a stand-in base, which puts the real class under
  * itself when the first instance is made. Those globals are undici (`Response` on Node 20, 22 and
- * 24; `MessageEvent` on 22 and 24), which node
- * loads on first use: reading one while the bundle is evaluated cost ~30 ms of every start, and the
- * standalone server's API never needs it (docs/decisions/cli-start-without-fetch.md).
+ * 24; `MessageEvent` on 22 and 24), which node loads on first use: reading one while the bundle is
+ * evaluated cost ~30 ms of every start, and the standalone server's API never needs it
+ * (docs/decisions/cli-start-without-fetch.md).
  *
  * Each site is the exact text of the installed dependency; the build fails when a site is not
  * found once, so an upgrade that moves one is noticed (test/cli/start-without-fetch.test.ts checks
