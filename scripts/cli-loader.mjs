@@ -29,12 +29,14 @@ reexecWithStartFlags()
  * script and arguments (`process.execve`: the same PID, stdio, environment and signals), unless it
  * has them: one more boot of node, 25–30 ms a start measured (the start got more than that back
  * first: docs/decisions/reexec-start-flags.md). Not where there is no `process.execve` (Node before
- * 22.15; Windows, where it throws) nor when this file is imported rather than run. It execs the node
- * binary running now; node ends the process if that exec fails.
+ * 22.15; Windows, where it throws), under a debugger, nor when this file is imported rather than
+ * run. It execs the node binary running now; node ends the process if that exec fails.
  */
 function reexecWithStartFlags() {
   if (typeof process.execve !== 'function' || process.platform === 'win32') return
   if (START_NODE_FLAGS.every((flag) => process.execArgv.includes(flag))) return
+  // Under a debugger (`--inspect`, `--inspect-brk`): the one it attached to stays the process.
+  if (process.execArgv.some((flag) => flag.startsWith('--inspect'))) return
   let main
   try {
     main = process.getBuiltinModule('node:fs').realpathSync(process.argv[1])

@@ -66,6 +66,16 @@ describe('the start flags: npm start and the image give node the loader’s STAR
         }
       })
 
+      it('under a debugger (--inspect) it stays the process the debugger attached to', async () => {
+        const cli = await startCli(['--no-ui', '--port', '0'], { nodeFlags: ['--inspect=127.0.0.1:0'] })
+        try {
+          const line = commandLine(cli.child.pid!)
+          expect(line.slice(1, line.indexOf(CLI))).toEqual(['--inspect=127.0.0.1:0'])
+        } finally {
+          cli.kill()
+        }
+      })
+
       it('keeps node flags it was given, after them; a start that has them is not executed again', async () => {
         const cli = await startCli(['--no-ui', '--port', '0'], { nodeFlags: ['--stack-trace-limit=21', ...flags] })
         try {
