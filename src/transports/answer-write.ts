@@ -171,7 +171,6 @@ function sharedBytes(text: string): Buffer {
 export const ENDS_PER_FLUSH = 64
 /** The answers waiting for this turn's end: response, body, response, body… */
 let ends: Array<ServerResponse | string | Uint8Array | undefined> = []
-let endsScheduled = false
 
 /**
  * Ends `res` (its head already set) with `body` once this event-loop turn's I/O is handled, with
@@ -184,16 +183,9 @@ let endsScheduled = false
  */
 function endInTurn(res: ServerResponse, body: string | Uint8Array | undefined): void {
   ends.push(res, body)
+  // One that fills the queue writes it now; the first of a queue schedules its flush.
   if (ends.length >= 2 * ENDS_PER_FLUSH) flushEnds()
-  else if (!endsScheduled) {
-    endsScheduled = true
-    immediate(flushScheduledEnds)
-  }
-}
-
-function flushScheduledEnds(): void {
-  endsScheduled = false
-  flushEnds()
+  else if (ends.length === 2) immediate(flushEnds)
 }
 
 function flushEnds(): void {
