@@ -177,7 +177,7 @@ export function jsonTextAnswer(status: number, text: string | null, headers: Rec
  */
 export function toResponse(answer: Answer, request: Request): Response {
   if (isResponse(answer)) return answer
-  const bodiless = answer.text === null || bufferedBodyOf(request) !== undefined
+  const bodiless = answer.text === null || isBuffered(request)
   // Its length, as a real server sends it: without one, msw's interceptor frames the answer as
   // ending with the connection, so undici closes it after each answer and the next request opens
   // another (a test's send through msw 3 took ~0.7 ms more than one answered by HttpResponse.json).
