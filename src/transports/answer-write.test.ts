@@ -1,8 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { Answer } from '../http/body.js'
 import { nextTurn } from '../domain/event-loop.js'
-import { ENDS_PER_FLUSH, writeAnswer } from './answer-write.js'
+import { closeAfterAnswer, ENDS_PER_FLUSH, writeAnswer } from './answer-write.js'
 
 /** What a response was told, in one log shared by all of them (the order across sockets matters). */
 type Call = [id: number, what: 'head' | 'end' | 'destroy', detail?: unknown]
@@ -44,6 +45,19 @@ describe('answers written at the end of the turn', () => {
     expect(log.slice(2)).toEqual([
       [1, 'end', '{"a":1}'],
       [2, 'end', JSON.stringify({ b: 'x'.repeat(2000) })],
+    ])
+  })
+
+  it('ends at once an answer that closes its connection: the body it refused unread keeps arriving while it waits', () => {
+    const log: Call[] = []
+    const { req, res } = fakeExchange(log, 1)
+    const socket = {} as Socket
+    Object.assign(res, { socket, setHeader: () => undefined, on: () => res })
+    closeAfterAnswer(res, socket)
+    writeAnswer(req, res, { ...answer('{"error":{}}'), status: 401 }, {})
+    expect(log).toEqual([
+      [1, 'head', 401],
+      [1, 'end', '{"error":{}}'],
     ])
   })
 
