@@ -17,10 +17,11 @@ describe('the CLI starts and answers its API without loading node’s Fetch', ()
     const dir = mkdtempSync(join(tmpdir(), 'sendbox-no-fetch-'))
     const report = join(dir, 'modules.json')
     const preload = join(dir, 'report.mjs')
-    // Node's list of the modules it has loaded, written when the test asks (SIGUSR2).
+    // Node's list of the modules it has loaded, written when the test asks (SIGUSR2), then renamed
+    // into place: the test polls for the file, which must not be seen half written.
     writeFileSync(
       preload,
-      `import { writeFileSync } from 'node:fs'\nprocess.on('SIGUSR2', () => writeFileSync(${JSON.stringify(report)}, JSON.stringify(process.moduleLoadList)))\n`,
+      `import { renameSync, writeFileSync } from 'node:fs'\nprocess.on('SIGUSR2', () => { writeFileSync(${JSON.stringify(`${report}.part`)}, JSON.stringify(process.moduleLoadList)); renameSync(${JSON.stringify(`${report}.part`)}, ${JSON.stringify(report)}) })\n`,
     )
     const loaded = async () => {
       rmSync(report, { force: true })
