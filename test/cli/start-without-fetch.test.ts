@@ -19,9 +19,10 @@ describe('the CLI starts and answers its API without loading node’s Fetch', ()
     const preload = join(dir, 'report.mjs')
     // Node's list of the modules it has loaded, written when the test asks (SIGUSR2), then renamed
     // into place: the test polls for the file, which must not be seen half written.
+    const [part, done] = [`${report}.part`, report].map((path) => JSON.stringify(path))
     writeFileSync(
       preload,
-      `import { renameSync, writeFileSync } from 'node:fs'\nprocess.on('SIGUSR2', () => { writeFileSync(${JSON.stringify(`${report}.part`)}, JSON.stringify(process.moduleLoadList)); renameSync(${JSON.stringify(`${report}.part`)}, ${JSON.stringify(report)}) })\n`,
+      `import { renameSync, writeFileSync } from 'node:fs'\nprocess.on('SIGUSR2', () => { writeFileSync(${part}, JSON.stringify(process.moduleLoadList)); renameSync(${part}, ${done}) })\n`,
     )
     const loaded = async () => {
       rmSync(report, { force: true })
@@ -64,6 +65,7 @@ describe('the CLI starts and answers its API without loading node’s Fetch', ()
       expect((await call('GET', `/subscribers/${String(created.body.id)}`)).body).toMatchObject({ first_name: 'Zoe' })
     } finally {
       cli.kill()
+      rmSync(dir, { recursive: true, force: true })
     }
   })
 })
