@@ -13,6 +13,7 @@ import { execFileSync } from 'node:child_process'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
+import { emailOutbox } from './lib/email-outbox.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const { values: flags } = parseArgs({
@@ -78,26 +79,12 @@ if (flags.compare) {
 
 const dist = flags.dist ?? root
 const lib = (path) => import(pathToFileURL(join(dist, 'dist/src', path)).href)
-const { createSandbox } = await lib('index.js')
-const { emailChannel } = await lib('domain/channels/index.js')
-
-const sandbox = createSandbox({
-  apiKeys: ['bench:enterprise', 'other:enterprise'],
-  limits: { enterprise: 1_000_000 },
-  maxMessages: MESSAGES,
-  deliveryMs: 0,
-})
-await sandbox.ready
+const build = { ...(await lib('index.js')), ...(await lib('domain/channels/index.js')) }
+const { sandbox, send } = await emailOutbox(build, MESSAGES, ['bench:enterprise', 'other:enterprise'])
 const [key, other] = sandbox.keys
-const retryAfter = () => 1
-const send = (k, to, html) => {
-  const raw = { to, subject: 'Hello', html }
-  sandbox.outbox.capture(emailChannel.capture(k, raw, raw, retryAfter))
-}
 const timeSends = (count, offset) => {
   const start = performance.now()
-  for (let i = 0; i < count; i++)
-    send(key, `user${(offset + i) % 1000}@example.com`, `<p>Hi, this is message number ${offset + i}.</p>`)
+  for (let i = 0; i < count; i++) send(key, offset + i)
   return ((performance.now() - start) * 1000) / count
 }
 // Timed over enough sends to take in their garbage collections, after a warm-up and a reset: timed
@@ -108,9 +95,8 @@ timeSends(SENDS, 0)
 await sandbox.reset()
 const sendEmptyUs = timeSends(SENDS, 0)
 // The oldest message left once the timed sends at a full outbox have evicted those: the one both waits must find.
-send(other, 'oldest@example.com', '<p>The very first one: zebracorn.</p>')
-for (let i = SENDS + 1; i < MESSAGES; i++)
-  send(i % 10 === 0 ? other : key, `user${i % 1000}@example.com`, `<p>Hi, this is message number ${i}.</p>`)
+send(other, 0, 'oldest@example.com', '<p>The very first one: zebracorn.</p>')
+for (let i = SENDS + 1; i < MESSAGES; i++) send(i % 10 === 0 ? other : key, i)
 const sendFullUs = timeSends(SENDS, MESSAGES)
 
 // What the routes call: `page` where the build has it, else the whole filtered list and a slice (as the route did).

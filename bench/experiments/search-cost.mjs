@@ -9,26 +9,17 @@
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
+import { emailOutbox } from '../lib/email-outbox.mjs'
 
 const { values: flags } = parseArgs({
   options: { dist: { type: 'string', default: process.cwd() }, messages: { type: 'string', default: '100000' } },
 })
 const lib = (path) => import(pathToFileURL(join(flags.dist, 'dist/src', path)).href)
-const { createSandbox } = await lib('index.js')
-const { emailChannel } = await lib('domain/channels/index.js')
+const build = { ...(await lib('index.js')), ...(await lib('domain/channels/index.js')) }
 const messages = Number(flags.messages)
-const sandbox = createSandbox({
-  apiKeys: ['bench:enterprise'],
-  limits: { enterprise: 1_000_000 },
-  maxMessages: messages,
-  deliveryMs: 0,
-})
-await sandbox.ready
+const { sandbox, send } = await emailOutbox(build, messages)
 const [key] = sandbox.keys
-for (let i = 0; i < messages; i++) {
-  const raw = { to: `user${i % 1000}@example.com`, subject: 'Hello', html: `<p>Hi, this is message number ${i}.</p>` }
-  sandbox.outbox.capture(emailChannel.capture(key, raw, raw, () => 1))
-}
+for (let i = 0; i < messages; i++) send(key, i)
 const timed = (q) => {
   const start = performance.now()
   const { total } = sandbox.outbox.page({ q: q() }, undefined, 1, 20)

@@ -1,0 +1,18 @@
+/**
+ * The outbox the in-process outbox benches fill (bench/outbox-scale.mjs and bench/experiments/):
+ * a sandbox of one build with instant lifecycles, no rate limit in the way and a cap of
+ * `capacity`, and `send(key, i)`: the i-th bench email (1,000 recipients), captured the way the
+ * email route captures it.
+ *
+ * @param build `{ createSandbox, emailChannel }` imported from a build's `dist/src`.
+ */
+export async function emailOutbox({ createSandbox, emailChannel }, capacity, apiKeys = ['bench:enterprise']) {
+  const sandbox = createSandbox({ apiKeys, limits: { enterprise: 1_000_000 }, maxMessages: capacity, deliveryMs: 0 })
+  await sandbox.ready
+  const retryAfter = () => 1
+  const send = (key, i, to = `user${i % 1000}@example.com`, html = `<p>Hi, this is message number ${i}.</p>`) => {
+    const raw = { to, subject: 'Hello', html }
+    sandbox.outbox.capture(emailChannel.capture(key, raw, raw, retryAfter))
+  }
+  return { sandbox, send }
+}
