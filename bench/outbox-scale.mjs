@@ -11,7 +11,7 @@
  */
 import { execFileSync } from 'node:child_process'
 import { dirname, join } from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
+import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { emailOutbox } from './lib/email-outbox.mjs'
 
@@ -78,9 +78,7 @@ if (flags.compare) {
 }
 
 const dist = flags.dist ?? root
-const lib = (path) => import(pathToFileURL(join(dist, 'dist/src', path)).href)
-const build = { ...(await lib('index.js')), ...(await lib('domain/channels/index.js')) }
-const { sandbox, send } = await emailOutbox(build, MESSAGES, ['bench:enterprise', 'other:enterprise'])
+const { sandbox, send } = await emailOutbox(join(dist, 'dist/src'), MESSAGES, ['bench:enterprise', 'other:enterprise'])
 const [key, other] = sandbox.keys
 const timeSends = (count, offset) => {
   const start = performance.now()
@@ -92,14 +90,15 @@ const timeSends = (count, offset) => {
 // out slower than the full one); timed right after the fill, the full ones paid the fill's
 // collections. Empty: 10 windows of 2,000 sends, each from a reset outbox (resets untimed), after
 // one to warm up. Full: 20,000 sends, each evicting the oldest, after 10,000 untimed.
+const WINDOWS = 10
 const WINDOW = 2_000
 const FULL_WARM = 10_000
 const FULL_TIMED = 20_000
 timeSends(WINDOW, 0)
 let sendEmptyUs = 0
-for (let w = 0; w < 10; w++) {
+for (let w = 0; w < WINDOWS; w++) {
   await sandbox.reset()
-  sendEmptyUs += timeSends(WINDOW, 0) / 10
+  sendEmptyUs += timeSends(WINDOW, 0) / WINDOWS
 }
 await sandbox.reset()
 // As many messages as the sends at a full outbox will evict, then the oldest message left after

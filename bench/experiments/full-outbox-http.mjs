@@ -11,7 +11,7 @@
  * evicts each message before its first lifecycle step, so it skips the steps an outbox of 100,000
  * takes: with `--delivery-ms 0` both take every step.
  */
-import { measure } from '../lib/load.mjs'
+import { measureEndpoint } from '../lib/load.mjs'
 import { freePort, startTarget, stopTarget } from '../lib/processes.mjs'
 import { AUTH, benchEndpoints, READY_PATH, sandboxFlags } from '../lib/workload.mjs'
 
@@ -29,14 +29,8 @@ for (let round = 1; round <= rounds; round++) {
       readyHeaders: AUTH,
     })
     try {
-      const load = {
-        url: `http://127.0.0.1:${port}${send.path}`,
-        method: 'POST',
-        headers: send.headers,
-        body: send.body,
-      }
-      await measure({ ...load, warmupSeconds: 0, seconds: 5 })
-      const m = await measure({ ...load, warmupSeconds: 2, seconds: 6, pid: child.pid })
+      await measureEndpoint(port, send, { warmupSeconds: 0, seconds: 5 })
+      const m = await measureEndpoint(port, send, { warmupSeconds: 2, seconds: 6, pid: child.pid })
       const held = (await (await fetch(`http://127.0.0.1:${port}/__sandbox/messages?limit=1`)).json()).pagination.total
       console.log(
         `round ${round} ${name.padEnd(13)} ${m.rps} req/s, ${m.cpuUsPerRequest.toFixed(1)} µs of CPU a send, ${m.non2xx} non-2xx, ${held} messages held`,

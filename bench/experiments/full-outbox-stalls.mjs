@@ -2,8 +2,8 @@
  * Sends at a full outbox, through the domain (capture only, `deliveryMs` 0): an outbox of CAP
  * emails is filled, then SENDS more are captured, each evicting the oldest. Prints µs per send, the
  * four slowest sends and how many took over 5 ms, and the id index's rebuilds (how often, and how
- * long each held its send). Issue 37, 2026-11-28: a rebuild rehashed every kept id from its
- * message, ~90 ms at 100,000 and 7–29 ms at 10,000; from the hashes the table keeps, 6–9 and 0.3–3.
+ * long each held its send). Issue 37, 2026-11-28: what a rebuild held a send before and after it
+ * rebuilt from the hashes the table keeps is in src/domain/id-index.ts and docs/performance.md.
  *
  *   node bench/experiments/full-outbox-stalls.mjs [DIST_SRC_DIR] [CAP] [SENDS]
  *     e.g. dist/src 100000 200000, or .bench-ref/<dir>/dist/src 10000 400000
@@ -15,9 +15,7 @@ import { emailOutbox } from '../lib/email-outbox.mjs'
 const dir = resolve(process.argv[2] ?? 'dist/src')
 const CAP = Number(process.argv[3] ?? 100_000)
 const SENDS = Number(process.argv[4] ?? 200_000)
-const lib = (path) => import(pathToFileURL(`${dir}/${path}`).href)
-const { IdIndex } = await lib('domain/id-index.js')
-const build = { ...(await lib('index.js')), ...(await lib('domain/channels/index.js')) }
+const { IdIndex } = await import(pathToFileURL(`${dir}/domain/id-index.js`).href)
 
 // The rebuild is private: timed by wrapping it on the prototype (it is a plain method in the build).
 const rebuilds = []
@@ -28,7 +26,7 @@ IdIndex.prototype.rebuild = function (wanted) {
   rebuilds.push(performance.now() - start)
 }
 
-const { sandbox, send: sendAs } = await emailOutbox(build, CAP)
+const { sandbox, send: sendAs } = await emailOutbox(dir, CAP)
 const [key] = sandbox.keys
 let n = 0
 const send = () => sendAs(key, n++)

@@ -7,17 +7,14 @@
  *   node bench/experiments/search-cost.mjs [--dist DIR] [--messages 100000]
  */
 import { join } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import { emailOutbox } from '../lib/email-outbox.mjs'
 
 const { values: flags } = parseArgs({
   options: { dist: { type: 'string', default: process.cwd() }, messages: { type: 'string', default: '100000' } },
 })
-const lib = (path) => import(pathToFileURL(join(flags.dist, 'dist/src', path)).href)
-const build = { ...(await lib('index.js')), ...(await lib('domain/channels/index.js')) }
 const messages = Number(flags.messages)
-const { sandbox, send } = await emailOutbox(build, messages)
+const { sandbox, send } = await emailOutbox(join(flags.dist, 'dist/src'), messages)
 const [key] = sandbox.keys
 for (let i = 0; i < messages; i++) send(key, i)
 const timed = (q) => {
