@@ -309,7 +309,7 @@ async function buildLibrary() {
     chunkNames: '[name]-[hash]', // beside the entries: one directory, so import.meta.url means one place
     external: [...external, ...external.map((name) => `${name}/*`)],
     metafile: true,
-    plugins: [zodNamespace(), libraryAssetSource(), mswPeerCheck(manifest.peerDependencies.msw)],
+    plugins: [zodNamespace(), libraryAssetSource(), oneEntities(), mswPeerCheck(manifest.peerDependencies.msw)],
   })
   // A module that finds files by its own URL (import.meta.url) would look for them beside a chunk
   // of dist/lib. The one such module is handled above; a new one must be handled too.
@@ -375,6 +375,38 @@ function zodNamespace() {
           contents: text.replace(/import \{ z \} from 'zod'/g, "import * as z from 'zod'"),
           loader: args.path.endsWith('x') ? 'tsx' : 'ts',
         }
+      })
+    },
+  }
+}
+
+/**
+ * One copy of `entities` in the HTML tools' chunk: htmlparser2 10 brings entities 7, html-to-text's
+ * dom-serializer 2 entities 4, and each copy builds its decode tables when the chunk loads (~2 ms
+ * of the first email in every test file; docs/decisions/suite-cost.md). dom-serializer imports
+ * `encodeXML`, `escapeAttribute` and `escapeText`, which entities 7 exports; it serializes only
+ * for html-to-text's `blockHtml`/`inlineHtml` formats, which sendbox's text options never use.
+ * The import resolves as htmlparser2's own would (esbuild's resolver, from htmlparser2's folder),
+ * so it follows npm's layout, hoisted or nested.
+ */
+function oneEntities() {
+  return {
+    name: 'one-entities',
+    setup(b) {
+      let htmlparser2Dir
+      b.onResolve({ filter: /^entities$/ }, async (args) => {
+        if (args.pluginData === 'one-entities') return undefined
+        // htmlparser2's entry (its package.json is not exported): resolving from its folder walks up to its copy.
+        htmlparser2Dir ??= dirname(
+          (await b.resolve('htmlparser2', { kind: 'import-statement', resolveDir: root })).path,
+        )
+        const resolved = await b.resolve('entities', {
+          kind: args.kind,
+          resolveDir: htmlparser2Dir,
+          pluginData: 'one-entities',
+        })
+        if (resolved.errors.length > 0) return { errors: resolved.errors }
+        return { path: resolved.path }
       })
     },
   }

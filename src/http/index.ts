@@ -12,7 +12,7 @@ import {
 import { runApiRequest } from './guard.js'
 import { runControlRequest } from './control-guard.js'
 import type { Route } from './route.js'
-import { compilePath, RouteHandler, type PathMatcher } from './route-handler.js'
+import { compilePath, RouteHandler, withoutCallFrames, type PathMatcher } from './route-handler.js'
 import { ROUTES } from './routes.js'
 import { CONTROLS_PREFIX, controlPrefixes, resolveBaseUrl, type ResolvedBase } from './base-url.js'
 import { webInbox, webInboxHandlers, type WebInbox } from './web-inbox.js'
@@ -135,11 +135,11 @@ export function createHandlers(sandbox: SandboxState): HttpHandler[] {
       async ({ request, params }) => toResponse(await entry.run(request, new URL(request.url), params), request),
       entry.label,
     )
-  const handlers = [
+  const handlers = withoutCallFrames(() => [
     ...routes.map(handlerOf),
     ...webInboxHandlers(sandbox, inbox), // `/` and `/__sandbox/ui/`: before the catch-alls, so no admin guard (the page holds no data)
     ...catchAlls.map(handlerOf),
-  ]
+  ])
   built.set(sandbox, { handlers: handlers.slice(), base, routes, catchAlls, inbox })
   return handlers
 }

@@ -46,6 +46,23 @@ export function compilePath(template: string): PathMatcher {
   }
 }
 
+/**
+ * Builds handlers without msw's call frames. msw's `RequestHandler` constructor captures a stack
+ * trace (`new Error()`) to note where the handler was declared; for the sandbox's handlers that
+ * place is inside sendbox's own bundle, of no use to whoever reads it, and capturing it is ~25 µs
+ * a handler: ~1 ms of every `createSandbox()`, paid once in each test file
+ * (docs/decisions/suite-cost.md). `handler.info.callFrame` is undefined instead.
+ */
+export function withoutCallFrames<T>(build: () => T): T {
+  const limit = Error.stackTraceLimit
+  Error.stackTraceLimit = 0
+  try {
+    return build()
+  } finally {
+    Error.stackTraceLimit = limit
+  }
+}
+
 /** Index of the first `?` or `#` of a URL (its length when neither). */
 function endOfPath(url: string): number {
   const query = url.indexOf('?')

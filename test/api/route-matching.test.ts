@@ -1,7 +1,7 @@
 import { getResponse, type HttpHandler } from 'msw'
 import { setupServer } from 'msw/node'
 import { afterAll, describe, expect, it } from 'vitest'
-import { RouteHandler } from '../../src/http/route-handler.js'
+import { RouteHandler, withoutCallFrames } from '../../src/http/route-handler.js'
 import { ROUTES, type RouteMethod } from '../../src/http/routes.js'
 import { createSandbox } from '../../src/index.js'
 import { auth } from '../helpers.js'
@@ -219,5 +219,44 @@ describe('two sandboxes on one origin (/v1 and /v2)', () => {
     } finally {
       server.close()
     }
+  })
+})
+
+describe("the handlers are built without msw's call frames (route-handler.ts withoutCallFrames)", () => {
+  it('takes no stack for a handler, and leaves Error.stackTraceLimit as it found it', () => {
+    const before = Error.stackTraceLimit
+    Error.stackTraceLimit = 37
+    try {
+      const sandbox = createSandbox()
+      const handlers = sandbox.handlers
+      sandbox.dispose()
+      expect(Error.stackTraceLimit).toBe(37)
+      expect(handlers.length).toBeGreaterThan(ROUTES.length)
+      // msw notes the declaring frame of a handler from a stack; with none taken there is none.
+      for (const handler of handlers) expect(handler.info.callFrame).toBeUndefined()
+      // A handler made outside it still gets a frame (the limit was restored): sendbox's own
+      // file, never the user's, which is why the sandbox's handlers skip taking it.
+      expect(
+        new RouteHandler(
+          ['GET'],
+          O,
+          `${O}/x`,
+          () => ({}),
+          async () => new Response(),
+        ).info.callFrame,
+      ).toMatch(/route-handler\.ts:\d+/)
+    } finally {
+      Error.stackTraceLimit = before
+    }
+  })
+
+  it('restores the limit when building a handler throws', () => {
+    const before = Error.stackTraceLimit
+    expect(() =>
+      withoutCallFrames(() => {
+        throw new Error('boom')
+      }),
+    ).toThrow('boom')
+    expect(Error.stackTraceLimit).toBe(before)
   })
 })

@@ -100,6 +100,15 @@ describe('the bundled library (dist/lib)', () => {
     expect(source).not.toMatch(/\bclass HttpHandler\b|\bvar HttpHandler = class\b/)
   })
 
+  it('bundles one copy of entities, so the HTML tools build one set of decode tables when they load', () => {
+    // esbuild marks each bundled module with its path; html-to-text's dom-serializer gets htmlparser2's
+    // copy (scripts/bundle.mjs, oneEntities) instead of a second, older one.
+    const copies = new Set(
+      [...source.matchAll(/^\/\/ (.*node_modules\/entities)\/.*decode-data-html\.js$/gm)].map((m) => m[1]),
+    )
+    expect([...copies]).toHaveLength(1)
+  })
+
   it('ships the license of every package it bundled (dist/THIRD-PARTY-NOTICES.txt)', () => {
     const notices = readFileSync(join(ROOT, 'dist/THIRD-PARTY-NOTICES.txt'), 'utf8')
     const listed = new Set([...notices.matchAll(/^(@?[^@\s]+)@\d[^\s]* \(/gm)].map((m) => m[1]))
