@@ -234,17 +234,17 @@ describe("the handlers are built without msw's call frames (route-handler.ts wit
       expect(handlers.length).toBeGreaterThan(ROUTES.length)
       // msw notes the declaring frame of a handler from a stack; with none taken there is none.
       for (const handler of handlers) expect(handler.info.callFrame).toBeUndefined()
-      // A handler made outside it still gets a frame (the limit was restored): sendbox's own
-      // file, never the user's, which is why the sandbox's handlers skip taking it.
-      expect(
-        new RouteHandler(
-          ['GET'],
-          O,
-          `${O}/x`,
-          () => ({}),
-          async () => new Response(),
-        ).info.callFrame,
-      ).toMatch(/route-handler\.ts:\d+/)
+      // A handler made outside it still gets a frame (the limit was restored). Which file msw
+      // names depends on its version and where it is installed, never the user's test: sendbox's
+      // own file or msw's chunk, which is why the sandbox's handlers skip taking it.
+      const outside = new RouteHandler(
+        ['GET'],
+        O,
+        `${O}/x`,
+        () => ({}),
+        async () => new Response(),
+      )
+      expect(outside.info.callFrame).toMatch(/:\d+:\d+$/)
     } finally {
       Error.stackTraceLimit = before
     }
