@@ -393,16 +393,15 @@ function oneEntities() {
   return {
     name: 'one-entities',
     setup(b) {
-      let htmlparser2Dir
+      let htmlparser2
       b.onResolve({ filter: /^entities$/ }, async (args) => {
         if (args.pluginData === 'one-entities') return undefined
         // htmlparser2's entry (its package.json is not exported): resolving from its folder walks up to its copy.
-        htmlparser2Dir ??= dirname(
-          (await b.resolve('htmlparser2', { kind: 'import-statement', resolveDir: root })).path,
-        )
+        htmlparser2 ??= await b.resolve('htmlparser2', { kind: 'import-statement', resolveDir: root })
+        if (htmlparser2.errors.length > 0) return { errors: htmlparser2.errors }
         const resolved = await b.resolve('entities', {
           kind: args.kind,
-          resolveDir: htmlparser2Dir,
+          resolveDir: dirname(htmlparser2.path),
           pluginData: 'one-entities',
         })
         if (resolved.errors.length > 0) return { errors: resolved.errors }
